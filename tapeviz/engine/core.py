@@ -1,0 +1,296 @@
+"""Binding primitives: convert operands, run the numpy forward, record onto active tapes."""
+
+from __future__ import annotations
+
+import threading
+import warnings
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from tapeviz.engine import dtypes
+from tapeviz.engine.dtypes import DType
+from tapeviz.engine.errors import EngineError, EngineTypeError, InvalidArgumentError
+from tapeviz.engine.impl_rules import FLOAT_ONLY, IMPL
+from tapeviz.engine.primitives import Primitive
+from tapeviz.engine.tensor import Tensor, TensorLike, Variable, freeze, to_array
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class OpRecord(NamedTuple):
+    """One recorded op: plain, immutable data read by gradient(), the graph and the stepper."""
+
+    id: int
+    primitive: Primitive
+    inputs: tuple[Tensor, ...]
+    outputs: tuple[Tensor, ...]
+    params: Mapping[str, Any]
+    watched: bool
+
+    @property
+    def name(self) -> str:
+        """The primitive's name (``"multiply"``)."""
+        return self.primitive.name
+
+    @property
+    def input_ids(self) -> tuple[int, ...]:
+        """Ids of the input tensors, in argument order."""
+        return tuple(t.id for t in self.inputs)
+
+    @property
+    def output_ids(self) -> tuple[int, ...]:
+        """Ids of the output tensors."""
+        return tuple(t.id for t in self.outputs)
+
+    @property
+    def input_values(self) -> tuple[Any, ...]:
+        """The numpy values the op read."""
+        return tuple(t._value for t in self.inputs)
+
+    @property
+    def output_values(self) -> tuple[Any, ...]:
+        """The numpy values the op produced."""
+        return tuple(t._value for t in self.outputs)
+
+    @property
+    def output(self) -> Tensor:
+        """The (first) output tensor."""
+        return self.outputs[0]
+
+
+class Recorder:
+    """Something that records ops while active: a GradientTape or a function trace."""
+
+    for_gradients = True
+
+    def __init__(self, watch_accessed_variables: bool = True) -> None:
+        self.watch_accessed_variables = watch_accessed_variables
+        self.records: list[OpRecord] = []
+        self._tracked: dict[int, None] = {}
+        self._watched: dict[int, TensorLike] = {}
+
+    def _watch(self, t: TensorLike) -> None:
+        if not t.dtype.is_floating:
+            warnings.warn(
+                f"The dtype of the watched tensor must be floating (e.g. tf.float32), got "
+                f"tf.{t.dtype.name}: it will get no gradient",
+                stacklevel=4,
+            )
+            return
+        self._tracked[t.id] = None
+        self._watched.setdefault(t.id, t)
+
+    def _reset_records(self) -> None:
+        self.records = []
+        self._tracked = {}
+        self._watched = {}
+
+
+class _State(threading.local):
+    def __init__(self) -> None:
+        self.active: list[Recorder] = []  # recording now (entered and not paused)
+        self.entered: list[Recorder] = []  # entered, innermost last
+
+
+STATE = _State()
+
+
+def push(rec: Recorder) -> None:
+    """Make ``rec`` active on this thread."""
+    STATE.entered.append(rec)
+    STATE.active.append(rec)
+
+
+def pop(rec: Recorder) -> None:
+    """Deactivate ``rec`` on this thread, wherever it is in the stack."""
+    for stack in (STATE.entered, STATE.active):
+        for i in range(len(stack) - 1, -1, -1):
+            if stack[i] is rec:
+                del stack[i]
+                break
+
+
+def is_taping() -> bool:
+    """Whether ops run now are recorded by some tape (so a gradient must be recorded too)."""
+    return any(r.for_gradients for r in STATE.active)
+
+
+def read_variable(v: Variable) -> Tensor:
+    """Read a variable as an op input, watching it on tapes that watch accessed variables."""
+    snap = v.value()
+    if v.trainable:
+        for r in STATE.active:
+            if r.watch_accessed_variables and v.id not in r._tracked:
+                r._watch(v)
+    return snap
+
+
+def _common_dtype(prim: Primitive, args: tuple[Any, ...]) -> DType | None:
+    found: DType | None = None
+    for i, a in enumerate(args):
+        if isinstance(a, TensorLike) and i not in prim.bool_args:
+            if found is None:
+                found = a.dtype
+            elif a.dtype is not found:
+                raise InvalidArgumentError(
+                    f"{prim.name} of {found.name} and {a.dtype.name} tensors: operands must have "
+                    f"the same dtype, as in TensorFlow; use tv.cast(x, tv.{found.name})",
+                    prim.name,
+                )
+    return found
+
+
+def _python_dtype(args: tuple[Any, ...], prim: Primitive) -> DType:
+    """Dtype for an op whose operands are all Python/numpy values."""
+    best: DType | None = None
+    for i, a in enumerate(args):
+        if i in prim.bool_args:
+            continue
+        if isinstance(a, np.ndarray) and a.ndim > 0:
+            return to_dtype(a)
+        d = to_dtype(a)
+        if best is None or (d.is_floating and not best.is_floating):
+            best = d
+    return best or dtypes.float32
+
+
+def to_dtype(a: Any) -> DType:
+    """The dtype a non-tensor operand would get on its own."""
+    from tapeviz.engine.tensor import _infer_dtype
+
+    return _infer_dtype(a)
+
+
+_SCALAR_CACHE: dict[tuple[Any, DType], Any] = {}
+
+
+def _scalar(value: Any, dtype: DType, prim: Primitive) -> Tensor:
+    """A Python int/float operand as a Tensor of ``dtype`` (cached numpy scalars)."""
+    key = (value, dtype)
+    arr = _SCALAR_CACHE.get(key)
+    if arr is None:
+        if type(value) is float and not dtype.is_floating:
+            arr = to_array(value, dtype, prim.name)  # raises a clear error
+        arr = dtype.np.type(value)
+        if len(_SCALAR_CACHE) > 4096:
+            _SCALAR_CACHE.clear()
+        _SCALAR_CACHE[key] = arr
+    return Tensor(arr, dtype)
+
+
+def as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
+    """Convert op operands to Tensors: scalars adopt the tensor operand's dtype."""
+    if len(args) == 2:
+        a, b = args
+        ta, tb = type(a), type(b)
+        if ta is Variable:
+            a, ta = read_variable(a), Tensor
+        if tb is Variable:
+            b, tb = read_variable(b), Tensor
+        if ta is Tensor:
+            if tb is Tensor:
+                if a.dtype is not b.dtype and not prim.bool_args:
+                    _common_dtype(prim, (a, b))
+                return (a, b)
+            if tb is float or tb is int:
+                return (a, _scalar(b, a.dtype, prim))
+        elif tb is Tensor and (ta is float or ta is int):
+            return (_scalar(a, b.dtype, prim), b)
+        return _as_inputs(prim, (a, b))
+    if len(args) == 1:
+        ta = type(args[0])
+        if ta is Tensor:
+            return args
+        if ta is Variable:
+            return (read_variable(args[0]),)
+    return _as_inputs(prim, args)
+
+
+def _as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
+    args = tuple(read_variable(a) if isinstance(a, Variable) else a for a in args)
+    dtype = _common_dtype(prim, args)
+    if dtype is None:
+        dtype = _python_dtype(args, prim)
+    out = []
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            out.append(a)
+        else:
+            want = dtypes.bool_ if i in prim.bool_args else dtype
+            arr = to_array(a, want, prim.name)
+            out.append(Tensor(arr, dtypes.from_numpy(np.asarray(arr).dtype)))
+    return tuple(out)
+
+
+_BY_NP = {d.np: d for d in dtypes.ALL_DTYPES}
+
+
+def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
+    """Run primitive ``prim`` on ``args`` and record it on every active tape."""
+    xs = as_inputs(prim, args)
+    if prim in FLOAT_ONLY and not xs[0].dtype.is_floating:
+        raise InvalidArgumentError(
+            f"{prim.name} needs a float tensor, got {xs[0].dtype.name} {xs[0].shape}; "
+            f"use tv.cast(x, tv.float32)",
+            prim.name,
+        )
+    try:
+        if len(xs) == 2:
+            out = IMPL[prim](xs[0]._value, xs[1]._value, **params)
+        elif len(xs) == 1:
+            out = IMPL[prim](xs[0]._value, **params)
+        else:
+            out = IMPL[prim](*[x._value for x in xs], **params)
+    except EngineError:
+        raise
+    except (ValueError, TypeError, IndexError, OverflowError, MemoryError) as exc:
+        raise op_error(prim, xs, exc) from None
+    if type(out) is np.ndarray:
+        out = freeze(out)
+    elif not isinstance(out, np.generic):
+        out = freeze(np.asarray(out))
+    t = Tensor(out, _BY_NP[out.dtype])
+    active = STATE.active
+    if active:
+        record(active, prim, xs, MappingProxyType(params) if params else _EMPTY, (t,))
+    return t
+
+
+def record(
+    active: list[Recorder],
+    prim: Primitive,
+    xs: tuple[Tensor, ...],
+    params: Mapping[str, Any],
+    outs: tuple[Tensor, ...],
+) -> None:
+    """Append an OpRecord to each active recorder; mark outputs tracked where inputs are."""
+    new_record = tuple.__new__
+    for r in active:
+        tracked = r._tracked
+        watched = False
+        for x in xs:
+            if x.id in tracked:
+                watched = True
+                for o in outs:
+                    tracked[o.id] = None
+                break
+        recs = r.records
+        recs.append(new_record(OpRecord, (len(recs), prim, xs, outs, params, watched)))
+
+
+def op_error(prim: Primitive, xs: tuple[Tensor, ...], exc: Exception) -> EngineError:
+    """Translate a numpy failure inside an op into an error naming the op and operands."""
+    shapes = " and ".join(str(tuple(np.shape(x._value))) for x in xs)
+    kinds = ", ".join(dict.fromkeys(x.dtype.name for x in xs))
+    text = str(exc)
+    if "broadcast" in text:
+        reason = "the shapes cannot be broadcast together (each dimension must match or be 1)"
+    elif isinstance(exc, MemoryError):
+        reason = "the result is too large to allocate"
+    else:
+        reason = text.split("\n")[0]
+    cls = EngineTypeError if isinstance(exc, TypeError) else InvalidArgumentError
+    return cls(f"{prim.name} of {shapes} shapes ({kinds}): {reason}", prim.name)

@@ -1,0 +1,39 @@
+"""Flatten and rebuild nested structures of tensors (lists, tuples, dicts), like ``tf.nest``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+def flatten(structure: Any) -> list[Any]:
+    """Leaves of ``structure`` in order (dict values in insertion order)."""
+    return list(_leaves(structure))
+
+
+def _leaves(s: Any) -> Iterator[Any]:
+    if isinstance(s, list | tuple):
+        for item in s:
+            yield from _leaves(item)
+    elif isinstance(s, dict):
+        for item in s.values():
+            yield from _leaves(item)
+    else:
+        yield s
+
+
+def pack_as(structure: Any, leaves: list[Any]) -> Any:
+    """Rebuild ``structure`` with ``leaves`` in place of its leaves."""
+    it = iter(leaves)
+    return _pack(structure, it)
+
+
+def _pack(s: Any, it: Iterator[Any]) -> Any:
+    if isinstance(s, list):
+        return [_pack(item, it) for item in s]
+    if isinstance(s, tuple):
+        packed = [_pack(item, it) for item in s]
+        return type(s)(*packed) if hasattr(s, "_fields") else tuple(packed)
+    if isinstance(s, dict):
+        return {k: _pack(v, it) for k, v in s.items()}
+    return next(it)

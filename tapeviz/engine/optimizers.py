@@ -1,0 +1,330 @@
+"""Keras-compatible optimizers: SGD (momentum, Nesterov), Adam, RMSprop, Adagrad.
+
+Each optimizer's maths is ``update(value, grad, state, step)`` on plain numpy values, so a run can
+be computed without Variables (the optimization studio does); ``apply_gradients`` applies the same
+rule to Variables. Update order and defaults follow Keras 3 (``keras/src/optimizers/*.py``).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
+from tapeviz.engine.tensor import TensorLike, Variable, freeze, to_array
+
+State = dict[str, Any]
+
+
+class Optimizer:
+    """Base class: hyper-parameters, slot state per variable, apply_gradients, minimize."""
+
+    slot_names: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        learning_rate: float = 0.001,
+        name: str | None = None,
+        clipnorm: float | None = None,
+        clipvalue: float | None = None,
+        global_clipnorm: float | None = None,
+    ) -> None:
+        self.learning_rate = learning_rate
+        self.name = name or type(self).__name__
+        if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
+            raise InvalidArgumentError(
+                "only one of clipnorm, clipvalue and global_clipnorm can be set", "optimizer"
+            )
+        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
+        self.iterations = Variable(np.int64(0), trainable=False, name="iteration")
+        self._state: dict[int, State] = {}
+
+    @property
+    def learning_rate(self) -> float:
+        """The learning rate (a positive float; may be changed between steps)."""
+        return self._lr
+
+    @learning_rate.setter
+    def learning_rate(self, value: Any) -> None:
+        lr = float(value._value) if isinstance(value, TensorLike) else value
+        if isinstance(lr, bool) or not isinstance(lr, int | float | np.number) or not lr > 0:
+            raise InvalidArgumentError(
+                f"learning_rate must be a positive float, got {value!r}", "optimizer"
+            )
+        self._lr = float(lr)
+
+    def hyperparameters(self) -> dict[str, Any]:
+        """Every hyper-parameter by name (what ``get_config`` reports)."""
+        return {"learning_rate": self._lr}
+
+    def get_config(self) -> dict[str, Any]:
+        """Name and hyper-parameters, as Keras reports them."""
+        return {"name": self.name, **self.hyperparameters()}
+
+    def init_state(self, value: Any) -> State:
+        """Fresh slot state (all zeros) for a parameter of ``value``'s shape and dtype."""
+        return {k: np.zeros_like(value) for k in self.slot_names}
+
+    def update(self, value: Any, grad: Any, state: State, step: int) -> Any:
+        """Return the parameter after one step (``step`` counts from 0); updates ``state``."""
+        raise NotImplementedError
+
+    def _clip(self, grads: list[Any]) -> list[Any]:
+        if self.clipvalue is not None:
+            c = self.clipvalue
+            return [np.clip(g, -c, c) for g in grads]
+        if self.clipnorm is not None:
+            c = self.clipnorm
+            return [g * (c / max(float(np.sqrt(np.sum(g * g))), c)) for g in grads]
+        if self.global_clipnorm is not None:
+            c = self.global_clipnorm
+            total = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
+            return [g * (c / max(total, c)) for g in grads]
+        return grads
+
+    def apply_gradients(
+        self, grads_and_vars: Iterable[Any], name: str | None = None, **_: Any
+    ) -> Variable:
+        """Apply one step to each (gradient, variable) pair; None gradients are skipped."""
+        pairs = []
+        for pair in grads_and_vars:
+            if not isinstance(pair, list | tuple) or len(pair) != 2:
+                raise EngineTypeError(
+                    f"apply_gradients expects (gradient, variable) pairs, got {pair!r:.60}",
+                    "apply_gradients",
+                )
+            g, v = pair
+            if not isinstance(v, Variable):
+                raise EngineTypeError(
+                    f"apply_gradients: the second item of each pair must be a tf.Variable, "
+                    f"got {type(v).__name__}",
+                    "apply_gradients",
+                )
+            pairs.append((g, v))
+        if not pairs:
+            return self.iterations
+        kept = [(g, v) for g, v in pairs if g is not None]
+        if not kept:
+            raise InvalidArgumentError("No gradients provided for any variable.", "apply_gradients")
+        if len(kept) < len(pairs):
+            missing = [v.name for g, v in pairs if g is None]
+            warnings.warn(
+                f"Gradients do not exist for variables {missing} when minimizing the loss.",
+                stacklevel=2,
+            )
+        grads = self._clip([to_array(g, v.dtype, "apply_gradients") for g, v in kept])
+        step = int(self.iterations._value)
+        for g, (_, v) in zip(grads, kept, strict=True):
+            value = v._value
+            if g.shape != value.shape:
+                raise InvalidArgumentError(
+                    f"apply_gradients: gradient of shape {g.shape} for variable "
+                    f"'{v.name}' of shape {value.shape}",
+                    "apply_gradients",
+                )
+            state = self._state.get(v.id)
+            if state is None:
+                state = self._state[v.id] = self.init_state(value)
+            new = self.update(value, g, state, step)
+            if isinstance(new, np.ndarray) or type(new) is not type(value):
+                new = freeze(np.asarray(new, dtype=v.dtype.np))  # keep dtype, read-only
+            v._set(new, "apply_gradients")
+        self.iterations._set(np.int64(step + 1), "apply_gradients")
+        return self.iterations
+
+    def minimize(self, loss: Any, var_list: Any, tape: Any = None) -> Variable:
+        """Differentiate ``loss`` (a callable, or a tensor with its ``tape``) and apply a step."""
+        from tapeviz.engine.tape import GradientTape
+
+        variables = var_list() if callable(var_list) else list(var_list)
+        if callable(loss):
+            with GradientTape() as t:
+                t.watch(variables)
+                value = loss()
+            tape = t
+        elif tape is None:
+            raise InvalidArgumentError(
+                "minimize: pass the loss as a function (or give the tape that computed it)",
+                "minimize",
+            )
+        else:
+            value = loss
+        grads = tape.gradient(value, variables)
+        return self.apply_gradients(zip(grads, variables, strict=True))
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v}" for k, v in self.hyperparameters().items())
+        return f"{type(self).__name__}({params})"
+
+
+def _c(value: Any, like: Any) -> Any:
+    """``value`` as a scalar of ``like``'s dtype (hyper-parameters are cast per variable)."""
+    return np.asarray(like).dtype.type(value)
+
+
+class SGD(Optimizer):
+    """Gradient descent, optionally with (Nesterov) momentum: Keras' update rule."""
+
+    def __init__(
+        self, learning_rate: float = 0.01, momentum: float = 0.0, nesterov: bool = False, **kw: Any
+    ) -> None:
+        super().__init__(learning_rate, **kw)
+        if not 0 <= float(momentum) <= 1:
+            raise InvalidArgumentError("momentum must be a float between [0, 1]", "SGD")
+        self.momentum, self.nesterov = float(momentum), bool(nesterov)
+        self.slot_names = ("momentum",) if self.momentum else ()
+
+    def hyperparameters(self) -> dict[str, Any]:
+        """Learning rate, momentum, nesterov."""
+        return {"learning_rate": self._lr, "momentum": self.momentum, "nesterov": self.nesterov}
+
+    def update(self, value: Any, grad: Any, state: State, step: int) -> Any:
+        """``v −= lr·g``; momentum: ``m = β·m − lr·g; v += m`` (Nesterov ``v += β·m − lr·g``)."""
+        lr = _c(self._lr, value)
+        if not self.momentum:
+            return value - grad * lr
+        beta = _c(self.momentum, value)
+        m = state["momentum"] = state["momentum"] * beta - grad * lr
+        return value + (m * beta - grad * lr if self.nesterov else m)
+
+
+class Adam(Optimizer):
+    """Adam with Keras' bias correction folded into the step size (ε outside the root)."""
+
+    slot_names = ("m", "v")
+
+    def __init__(
+        self,
+        learning_rate: float = 0.001,
+        beta_1: float = 0.9,
+        beta_2: float = 0.999,
+        epsilon: float = 1e-7,
+        amsgrad: bool = False,
+        **kw: Any,
+    ) -> None:
+        super().__init__(learning_rate, **kw)
+        self.beta_1, self.beta_2, self.epsilon = float(beta_1), float(beta_2), float(epsilon)
+        self.amsgrad = bool(amsgrad)
+        if self.amsgrad:
+            self.slot_names = ("m", "v", "v_hat")
+
+    def hyperparameters(self) -> dict[str, Any]:
+        """Learning rate, β1, β2, ε, amsgrad."""
+        return {"learning_rate": self._lr, "beta_1": self.beta_1, "beta_2": self.beta_2,
+                "epsilon": self.epsilon, "amsgrad": self.amsgrad}  # fmt: skip
+
+    def update(self, value: Any, grad: Any, state: State, step: int) -> Any:
+        """``m += (g−m)(1−β1); v += (g²−v)(1−β2); x −= m·α / (√v + ε)``, α bias-corrected."""
+        t = _c(step + 1, value)
+        b1p = _c(self.beta_1, value) ** t
+        b2p = _c(self.beta_2, value) ** t
+        alpha = _c(self._lr, value) * np.sqrt(1 - b2p) / (1 - b1p)
+        m = state["m"] = state["m"] + (grad - state["m"]) * _c(1 - self.beta_1, value)
+        v = state["v"] = state["v"] + (grad * grad - state["v"]) * _c(1 - self.beta_2, value)
+        if self.amsgrad:
+            v = state["v_hat"] = np.maximum(state["v_hat"], v)
+        return value - (m * alpha) / (np.sqrt(v) + _c(self.epsilon, value))
+
+
+class RMSprop(Optimizer):
+    """RMSprop (Keras): running mean of g², optional momentum and centering."""
+
+    def __init__(
+        self,
+        learning_rate: float = 0.001,
+        rho: float = 0.9,
+        momentum: float = 0.0,
+        epsilon: float = 1e-7,
+        centered: bool = False,
+        **kw: Any,
+    ) -> None:
+        super().__init__(learning_rate, **kw)
+        self.rho, self.momentum, self.epsilon = float(rho), float(momentum), float(epsilon)
+        self.centered = bool(centered)
+        names = ["velocity"]
+        if self.momentum:
+            names.append("momentum")
+        if self.centered:
+            names.append("average_gradient")
+        self.slot_names = tuple(names)
+
+    def hyperparameters(self) -> dict[str, Any]:
+        """Learning rate, ρ, momentum, ε, centered."""
+        return {"learning_rate": self._lr, "rho": self.rho, "momentum": self.momentum,
+                "epsilon": self.epsilon, "centered": self.centered}  # fmt: skip
+
+    def update(self, value: Any, grad: Any, state: State, step: int) -> Any:
+        """``s = ρs + (1−ρ)g²; x −= lr·g / √(s + ε)`` (centered: ``s − ḡ²``)."""
+        rho = _c(self.rho, value)
+        vel = state["velocity"] = rho * state["velocity"] + _c(1 - self.rho, value) * (grad * grad)
+        if self.centered:
+            avg = state["average_gradient"] = (
+                rho * state["average_gradient"] + _c(1 - self.rho, value) * grad
+            )
+            denominator = vel - avg * avg + _c(self.epsilon, value)
+        else:
+            denominator = vel + _c(self.epsilon, value)
+        increment = _c(self._lr, value) * grad / np.sqrt(denominator)
+        if self.momentum:
+            mom = state["momentum"] = _c(self.momentum, value) * state["momentum"] + increment
+            return value - mom
+        return value - increment
+
+
+class Adagrad(Optimizer):
+    """Adagrad (Keras): accumulated g² scales each step; accumulator starts at 0.1."""
+
+    slot_names = ("accumulator",)
+
+    def __init__(
+        self,
+        learning_rate: float = 0.001,
+        initial_accumulator_value: float = 0.1,
+        epsilon: float = 1e-7,
+        **kw: Any,
+    ) -> None:
+        super().__init__(learning_rate, **kw)
+        self.initial_accumulator_value = float(initial_accumulator_value)
+        self.epsilon = float(epsilon)
+
+    def hyperparameters(self) -> dict[str, Any]:
+        """Learning rate, initial accumulator value, ε."""
+        return {"learning_rate": self._lr,
+                "initial_accumulator_value": self.initial_accumulator_value,
+                "epsilon": self.epsilon}  # fmt: skip
+
+    def init_state(self, value: Any) -> State:
+        """The accumulator starts at ``initial_accumulator_value``."""
+        return {"accumulator": np.full_like(value, self.initial_accumulator_value)}
+
+    def update(self, value: Any, grad: Any, state: State, step: int) -> Any:
+        """``a += g²; x −= lr·g / √(a + ε)``."""
+        acc = state["accumulator"] = state["accumulator"] + grad * grad
+        return value - _c(self._lr, value) * grad / np.sqrt(acc + _c(self.epsilon, value))
+
+
+OPTIMIZERS: dict[str, Callable[..., Optimizer]] = {
+    "SGD": SGD,
+    "Adam": Adam,
+    "RMSprop": RMSprop,
+    "Adagrad": Adagrad,
+}
+
+
+def get(identifier: str | Optimizer, **kwargs: Any) -> Optimizer:
+    """An optimizer by name (``"adam"``) or the optimizer itself."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    for name, cls in OPTIMIZERS.items():
+        if name.lower() == str(identifier).lower():
+            return cls(**kwargs)
+    raise InvalidArgumentError(
+        f"unknown optimizer {identifier!r}; choose one of {', '.join(OPTIMIZERS)}", "optimizers"
+    )
+
+
+__all__ = ["SGD", "Adagrad", "Adam", "Optimizer", "RMSprop", "get"]

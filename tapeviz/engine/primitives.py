@@ -1,0 +1,102 @@
+"""Primitive operations: one named constant per op, in the order the UI lists them."""
+
+from __future__ import annotations
+
+
+class Primitive:
+    """A named primitive op; its forward lives in ``IMPL`` and its gradient in ``VJP``."""
+
+    __slots__ = ("bool_args", "formula", "name", "tf_name")
+
+    def __init__(
+        self, name: str, formula: str, tf_name: str, bool_args: tuple[int, ...] = ()
+    ) -> None:
+        self.name = name
+        self.formula = formula
+        self.tf_name = tf_name
+        self.bool_args = bool_args
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+PRIMITIVES: dict[str, Primitive] = {}
+
+
+def _p(name: str, formula: str, tf_name: str, bool_args: tuple[int, ...] = ()) -> Primitive:
+    prim = Primitive(name, formula, tf_name, bool_args)
+    PRIMITIVES[name] = prim
+    return prim
+
+
+# Elementwise arithmetic.
+add_p = _p("add", "a + b", "AddV2")
+subtract_p = _p("subtract", "a − b", "Sub")
+multiply_p = _p("multiply", "a · b", "Mul")
+divide_p = _p("divide", "a / b", "RealDiv")
+divide_no_nan_p = _p("divide_no_nan", "a / b, 0 where b = 0", "DivNoNan")
+floordiv_p = _p("floordiv", "⌊a / b⌋", "FloorDiv")
+mod_p = _p("mod", "a mod b", "FloorMod")
+negative_p = _p("negative", "−a", "Neg")
+pow_p = _p("pow", "a ^ b", "Pow")
+square_p = _p("square", "a²", "Square")
+sqrt_p = _p("sqrt", "√a", "Sqrt")
+rsqrt_p = _p("rsqrt", "1 / √a", "Rsqrt")
+reciprocal_p = _p("reciprocal", "1 / a", "Reciprocal")
+
+# Transcendental and activation functions.
+exp_p = _p("exp", "eᵃ", "Exp")
+log_p = _p("log", "ln a", "Log")
+log1p_p = _p("log1p", "ln(1 + a)", "Log1p")
+expm1_p = _p("expm1", "eᵃ − 1", "Expm1")
+sin_p = _p("sin", "sin a", "Sin")
+cos_p = _p("cos", "cos a", "Cos")
+tan_p = _p("tan", "tan a", "Tan")
+tanh_p = _p("tanh", "tanh a", "Tanh")
+sigmoid_p = _p("sigmoid", "1 / (1 + e⁻ᵃ)", "Sigmoid")
+softplus_p = _p("softplus", "ln(1 + eᵃ)", "Softplus")
+relu_p = _p("relu", "max(a, 0)", "Relu")
+leaky_relu_p = _p("leaky_relu", "a if a > 0 else α·a", "LeakyRelu")
+abs_p = _p("abs", "|a|", "Abs")
+sign_p = _p("sign", "sign(a)", "Sign")
+floor_p = _p("floor", "⌊a⌋", "Floor")
+round_p = _p("round", "round(a), half to even", "Round")
+
+# Selection.
+maximum_p = _p("maximum", "max(a, b)", "Maximum")
+minimum_p = _p("minimum", "min(a, b)", "Minimum")
+clip_by_value_p = _p("clip_by_value", "min(max(a, lo), hi)", "ClipByValue")
+where_p = _p("where", "c ? a : b", "SelectV2", bool_args=(0,))
+
+# Comparisons and logic (no gradient path).
+less_p = _p("less", "a < b", "Less")
+less_equal_p = _p("less_equal", "a ≤ b", "LessEqual")
+greater_p = _p("greater", "a > b", "Greater")
+greater_equal_p = _p("greater_equal", "a ≥ b", "GreaterEqual")
+equal_p = _p("equal", "a = b", "Equal")
+not_equal_p = _p("not_equal", "a ≠ b", "NotEqual")
+logical_and_p = _p("logical_and", "a ∧ b", "LogicalAnd", bool_args=(0, 1))
+logical_or_p = _p("logical_or", "a ∨ b", "LogicalOr", bool_args=(0, 1))
+logical_not_p = _p("logical_not", "¬a", "LogicalNot", bool_args=(0,))
+
+# Linear algebra and reductions.
+matmul_p = _p("matmul", "A @ B", "MatMul")
+reduce_sum_p = _p("reduce_sum", "Σ a", "Sum")
+reduce_mean_p = _p("reduce_mean", "mean(a)", "Mean")
+reduce_max_p = _p("reduce_max", "max(a)", "Max")
+reduce_min_p = _p("reduce_min", "min(a)", "Min")
+argmax_p = _p("argmax", "argmax(a)", "ArgMax")
+argmin_p = _p("argmin", "argmin(a)", "ArgMin")
+norm_p = _p("norm", "‖a‖", "Norm")
+
+# Shapes and structure.
+stack_p = _p("stack", "[a, b, …]", "Pack")
+concat_p = _p("concat", "a ⧺ b", "ConcatV2")
+reshape_p = _p("reshape", "reshape(a)", "Reshape")
+transpose_p = _p("transpose", "aᵀ", "Transpose")
+broadcast_to_p = _p("broadcast_to", "broadcast(a)", "BroadcastTo")
+getitem_p = _p("getitem", "a[i]", "StridedSlice")
+cast_p = _p("cast", "cast(a)", "Cast")
+identity_p = _p("identity", "a", "Identity")
+stop_gradient_p = _p("stop_gradient", "a (gradient stopped)", "StopGradient")
+scatter_p = _p("scatter", "zeros with [i] ← a", "StridedSliceGrad")

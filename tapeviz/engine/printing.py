@@ -1,0 +1,119 @@
+"""``tf.print``: TensorFlow's number format, and a per-thread sink the sandbox can capture."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from tapeviz.engine.tensor import TensorLike
+
+
+def format_number(v: Any) -> str:
+    """Format one element as TensorFlow does: float32 ``%.6g`` or ``%.9g``, ints plainly."""
+    v = np.asarray(v)[()]
+    kind = v.dtype.kind
+    if kind == "b":
+        return "1" if v else "0"
+    if kind in "iu":
+        return str(int(v))
+    if np.isnan(v):
+        return "-nan" if np.signbit(v) else "nan"
+    if np.isinf(v):
+        return "-inf" if v < 0 else "inf"
+    if v.dtype == np.float64:
+        text = f"{float(v):.15g}"
+        return text if float(text) == v else f"{float(v):.17g}"
+    text = f"{float(v):.6g}"
+    return text if np.float32(text) == np.float32(v) else f"{float(v):.9g}"
+
+
+def format_array(value: Any, summarize: int = 3) -> str:
+    """Format a tensor value like ``tf.print``: ``[1 2 3]``, nested rows, ``...`` past 2×3."""
+    arr = np.asarray(value)
+    if arr.ndim == 0:
+        return format_number(arr)
+    return _dim(arr, 0, arr.ndim, summarize)
+
+
+def _dim(arr: np.ndarray, level: int, ndim: int, summarize: int) -> str:
+    n = arr.shape[0]
+    if level == ndim - 1:
+        parts = ["..." if x is None else format_number(x) for x in _summarized(arr, n, summarize)]
+        return "[" + " ".join(parts) + "]"
+    sep = "\n" * (ndim - level - 1) + " " * (level + 1)
+    parts = [
+        "..." if x is None else _dim(x, level + 1, ndim, summarize)
+        for x in _summarized(arr, n, summarize)
+    ]
+    return "[" + sep.join(parts) + "]"
+
+
+def _summarized(arr: np.ndarray, n: int, summarize: int) -> list[Any]:
+    if summarize < 0 or n <= 2 * summarize:
+        return list(arr)
+    return [*arr[:summarize], None, *arr[n - summarize :]]
+
+
+def format_value(x: Any, summarize: int = 3, top: bool = True) -> str:
+    """Format one ``tf.print`` argument: tensors in TF style, containers like pprint."""
+    if isinstance(x, TensorLike):
+        return format_array(x._value, summarize)
+    if isinstance(x, str):
+        return x if top else repr(x)
+    if isinstance(x, np.ndarray | np.generic):
+        return format_array(x, summarize)
+    if isinstance(x, tuple):
+        inner = ", ".join(format_value(v, summarize, False) for v in x)
+        return f"({inner},)" if len(x) == 1 else f"({inner})"
+    if isinstance(x, list):
+        return "[" + ", ".join(format_value(v, summarize, False) for v in x) + "]"
+    if isinstance(x, dict):
+        items = sorted(x.items(), key=lambda kv: repr(kv[0]))
+        return (
+            "{" + ", ".join(f"{k!r}: {format_value(v, summarize, False)}" for k, v in items) + "}"
+        )
+    return repr(x)
+
+
+class _Sink(threading.local):
+    def __init__(self) -> None:
+        self.stack: list[Callable[[str], None]] = []
+
+
+_SINK = _Sink()
+
+
+@contextlib.contextmanager
+def capture(write: Callable[[str], None]) -> Iterator[None]:
+    """Send this thread's ``tf.print`` (and sandbox ``print``) output to ``write``."""
+    _SINK.stack.append(write)
+    try:
+        yield
+    finally:
+        _SINK.stack.pop()
+
+
+def emit(text: str, stream: Any = None) -> None:
+    """Write ``text`` to the innermost capture, else to ``stream`` (stderr by default)."""
+    if _SINK.stack:
+        _SINK.stack[-1](text)
+    else:
+        (stream or sys.stderr).write(text)
+
+
+def tf_print(
+    *inputs: Any,
+    output_stream: Any = None,
+    summarize: int = 3,
+    sep: str = " ",
+    end: str = "\n",
+    name: str | None = None,
+) -> None:
+    """Print tensors the way ``tf.print`` does (stderr by default)."""
+    text = sep.join(format_value(x, summarize) for x in inputs) + end
+    emit(text, output_stream)

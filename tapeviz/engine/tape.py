@@ -1,0 +1,324 @@
+"""GradientTape: records ops while active; gradient() walks the records backwards."""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import warnings
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from tapeviz.engine import core, nest, numeric, ops
+from tapeviz.engine.backward import as_tensor_result, run_backward
+from tapeviz.engine.core import OpRecord, Recorder
+from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, describe
+from tapeviz.engine.tensor import Tensor, TensorLike, Variable, to_array
+
+
+class UnconnectedGradients(enum.Enum):
+    """What gradient() returns for a source the target does not depend on."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+class GradientCall(NamedTuple):
+    """One gradient()/jacobian() request made of a tape, kept for the UI."""
+
+    kind: str  # "gradient" | "jacobian" | "batch_jacobian"
+    target_ids: tuple[int, ...]
+    source_ids: tuple[int, ...]
+    results: tuple[Any, ...]
+
+
+_SECOND_USE = (
+    "A non-persistent GradientTape can only be used to compute one set of gradients "
+    "(or jacobians); create it with tf.GradientTape(persistent=True) to call gradient() again"
+)
+
+
+def _unconnected(value: Any) -> UnconnectedGradients:
+    if value is UnconnectedGradients.NONE:
+        return value
+    try:
+        return UnconnectedGradients(getattr(value, "value", value))
+    except ValueError:
+        raise InvalidArgumentError(
+            f"unconnected_gradients must be 'none' or 'zero', got {value!r}", "gradient"
+        ) from None
+
+
+class GradientTape(Recorder):
+    """Record operations for automatic differentiation (TensorFlow 2 semantics)."""
+
+    def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
+        super().__init__(watch_accessed_variables=watch_accessed_variables)
+        self._persistent = bool(persistent)
+        self._used = False
+        self._paused = False
+        self._entered = False
+        self.gradient_calls: list[GradientCall] = []
+
+    @property
+    def persistent(self) -> bool:
+        """Whether gradient() may be called more than once."""
+        return self._persistent
+
+    def __enter__(self) -> GradientTape:
+        core.push(self)
+        self._entered = True
+        return self
+
+    def __exit__(self, *exc: object) -> bool:
+        core.pop(self)
+        self._entered = False
+        self._paused = False
+        return False
+
+    @property
+    def recording(self) -> bool:
+        """Whether ops run now are recorded on this tape."""
+        return any(r is self for r in core.STATE.active)
+
+    def watch(self, tensor: Any) -> None:
+        """Track a tensor, variable, or nested structure of them."""
+        for t in nest.flatten(tensor):
+            if not isinstance(t, TensorLike):
+                raise InvalidArgumentError(
+                    f"tape.watch: expected a Tensor or Variable, got {describe(t)}; "
+                    "wrap values with tf.constant(...) or tf.Variable(...) first",
+                    "watch",
+                )
+            self._watch(t)
+
+    def watched_variables(self) -> tuple[Variable, ...]:
+        """The variables this tape watches, in the order they were first watched."""
+        return tuple(v for v in self._watched.values() if isinstance(v, Variable))
+
+    def watched(self) -> tuple[TensorLike, ...]:
+        """Every watched tensor and variable, in order."""
+        return tuple(self._watched.values())
+
+    @contextlib.contextmanager
+    def stop_recording(self) -> Iterator[None]:
+        """Temporarily stop recording operations on this tape."""
+        if not self.recording:
+            raise InvalidArgumentError(
+                "Tape must be recording: use stop_recording() inside the `with tape:` block",
+                "stop_recording",
+            )
+        self._paused = True
+        active = core.STATE.active
+        active[:] = [r for r in active if r is not self]
+        try:
+            yield
+        finally:
+            self._paused = False
+            state = core.STATE
+            state.active[:] = [r for r in state.entered if not getattr(r, "_paused", False)]
+
+    def reset(self) -> None:
+        """Clear everything recorded, as if the tape had just been created."""
+        self._reset_records()
+        self._used = False
+        self.gradient_calls = []
+
+    def _check_usable(self) -> None:
+        if self._used and not self._persistent:
+            raise RuntimeError(_SECOND_USE)
+
+    def _consume(self) -> None:
+        """Mark a non-persistent tape used; like TF, it stops recording if still active."""
+        if self._persistent:
+            return
+        self._used = True
+        if self.recording:
+            self._paused = True
+            core.STATE.active[:] = [r for r in core.STATE.active if r is not self]
+
+    def _records_now(self) -> list[OpRecord]:
+        return self.records[:] if self.recording else self.records
+
+    def _sources(self, sources: Any, what: str) -> tuple[list[TensorLike], list[int]]:
+        flat = nest.flatten(sources)
+        ids: list[int] = []
+        for s in flat:
+            if not isinstance(s, TensorLike):
+                raise EngineTypeError(
+                    f"{what}: sources must be tensors or variables, got {describe(s)}", what
+                )
+            if not s.dtype.is_floating:
+                warnings.warn(
+                    f"The dtype of the source tensor must be floating (e.g. tf.float32) when "
+                    f"calling GradientTape.{what}, got tf.{s.dtype.name}",
+                    stacklevel=3,
+                )
+            elif s.id in self._tracked and s.id not in ids:
+                ids.append(s.id)
+        return flat, ids
+
+    def _seed(self, t: TensorLike, og: Any, taping: bool) -> Any:
+        if og is None:
+            value: Any = numeric.ones_like(t._value)
+        else:
+            value = to_array(og, t.dtype, "gradient")
+            if np.shape(value) != np.shape(t._value):
+                raise InvalidArgumentError(
+                    f"gradient: output_gradients of shape {np.shape(value)} for a target of "
+                    f"shape {np.shape(t._value)}",
+                    "gradient",
+                )
+        return Tensor(value, t.dtype) if taping else value
+
+    def gradient(
+        self,
+        target: Any,
+        sources: Any,
+        output_gradients: Any = None,
+        unconnected_gradients: Any = UnconnectedGradients.NONE,
+    ) -> Any:
+        """d(sum of targets)/d(each source), shaped like ``sources`` (None where unconnected)."""
+        self._check_usable()
+        zero = _unconnected(unconnected_gradients) is UnconnectedGradients.ZERO
+        targets = nest.flatten(target)
+        for t in targets:
+            if not isinstance(t, TensorLike):
+                raise EngineTypeError(
+                    f"gradient: the target must be a tensor computed inside the `with tape:` "
+                    f"block, got {describe(t)}",
+                    "gradient",
+                )
+        ogs = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
+        if len(ogs) != len(targets):
+            raise InvalidArgumentError(
+                f"gradient: {len(ogs)} output_gradients for {len(targets)} targets", "gradient"
+            )
+        flat, source_ids = self._sources(sources, "gradient")
+        records = self._records_now()
+        self._consume()
+        taping = core.is_taping()
+        seeds: dict[int, Any] = {}
+        for t, og in zip(targets, ogs, strict=True):
+            if t.id not in self._tracked or not t.dtype.is_floating:
+                continue
+            seed = self._seed(t, og, taping)
+            seeds[t.id] = seeds[t.id] + seed if t.id in seeds else seed
+        adj = run_backward(records, seeds, source_ids, taping) if seeds else {}
+        results = [self._result(adj.get(s.id), s, zero) for s in flat]
+        self.gradient_calls.append(
+            GradientCall(
+                "gradient", tuple(t.id for t in targets), tuple(s.id for s in flat), tuple(results)
+            )
+        )
+        return nest.pack_as(sources, results)
+
+    @staticmethod
+    def _result(value: Any, source: TensorLike, zero: bool) -> Tensor | None:
+        if value is None:
+            return ops.zeros_like(source) if zero else None
+        return as_tensor_result(value, source)
+
+    def jacobian(
+        self,
+        target: Any,
+        sources: Any,
+        unconnected_gradients: Any = UnconnectedGradients.NONE,
+        parallel_iterations: int | None = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
+        """Full Jacobian: result[k] has shape ``target.shape + sources[k].shape``."""
+        self._check_usable()
+        zero = _unconnected(unconnected_gradients) is UnconnectedGradients.ZERO
+        if not isinstance(target, TensorLike):
+            raise EngineTypeError(f"jacobian: the target must be a tensor, got {describe(target)}")
+        flat, source_ids = self._sources(sources, "jacobian")
+        records = self._records_now()
+        self._consume()
+        jacobians = self._jacobians(records, target, flat, source_ids)
+        results = [
+            ops.zeros(tuple(target.shape) + tuple(s.shape), s.dtype) if j is None and zero else j
+            for j, s in zip(jacobians, flat, strict=True)
+        ]
+        self.gradient_calls.append(
+            GradientCall("jacobian", (target.id,), tuple(s.id for s in flat), tuple(results))
+        )
+        return nest.pack_as(sources, results)
+
+    def _jacobians(
+        self, records: list[OpRecord], target: TensorLike, flat: list[TensorLike], ids: list[int]
+    ) -> list[Any]:
+        taping = core.is_taping()
+        n = int(np.size(target._value))
+        rows: list[list[Any]] = [[] for _ in flat]
+        connected = target.id in self._tracked and target.dtype.is_floating and ids
+        for i in range(n if connected else 0):
+            onehot = np.zeros(n, dtype=target.dtype.np)
+            onehot[i] = 1
+            seed: Any = onehot.reshape(np.shape(target._value))[()]
+            if taping:
+                seed = Tensor(seed, target.dtype)
+            adj = run_backward(records, {target.id: seed}, ids, taping)
+            for k, s in enumerate(flat):
+                rows[k].append(adj.get(s.id))
+        out: list[Any] = []
+        for k, s in enumerate(flat):
+            if not rows[k] or all(r is None for r in rows[k]):
+                out.append(None)
+                continue
+            full = [r if r is not None else np.zeros_like(s._value) for r in rows[k]]
+            shape = tuple(np.shape(target._value)) + tuple(np.shape(s._value))
+            if taping:
+                out.append(ops.reshape(ops.stack([as_tensor_result(r, s) for r in full]), shape))
+            else:
+                out.append(as_tensor_result(np.stack(full).reshape(shape), s))
+        return out
+
+    def batch_jacobian(
+        self,
+        target: Any,
+        source: Any,
+        unconnected_gradients: Any = UnconnectedGradients.NONE,
+        parallel_iterations: int | None = None,
+        experimental_use_pfor: bool = True,
+    ) -> Any:
+        """Per-example Jacobians: result[b] = d target[b] / d source[b]."""
+        if not isinstance(target, TensorLike) or not isinstance(source, TensorLike):
+            raise EngineTypeError("batch_jacobian: target and source must be tensors")
+        if not target.shape or not source.shape or target.shape[0] != source.shape[0]:
+            raise InvalidArgumentError(
+                f"batch_jacobian: target {tuple(target.shape)} and source {tuple(source.shape)} "
+                "must share their first (batch) dimension",
+                "batch_jacobian",
+            )
+        full = self.jacobian(target, source, unconnected_gradients)
+        if full is None:
+            return None
+        b = target.shape[0]
+        t_rest, s_rest = tuple(target.shape[1:]), tuple(source.shape[1:])
+        flat = ops.reshape(full, (b, _prod(t_rest), b, _prod(s_rest)))
+        rows = [flat[k, :, k, :] for k in range(b)]
+        out = ops.reshape(ops.stack(rows), (b, *t_rest, *s_rest))
+        self.gradient_calls[-1] = self.gradient_calls[-1]._replace(kind="batch_jacobian",
+                                                                   results=(out,))  # fmt: skip
+        return out
+
+    def pretty(self, names: Mapping[int, str] | None = None) -> str:
+        """A stable text listing of the recorded ops (also the tape's "text view")."""
+        from tapeviz.engine.pretty import format_tape
+
+        return format_tape(self, names)
+
+    def __repr__(self) -> str:
+        return (
+            f"<GradientTape persistent={self._persistent} "
+            f"watch_accessed_variables={self.watch_accessed_variables} ops={len(self.records)}>"
+        )
+
+
+def _prod(shape: tuple[int, ...]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n

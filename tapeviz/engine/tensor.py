@@ -1,0 +1,336 @@
+"""Tensor (immutable value + dtype + id) and Variable (mutable, trainable)."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from tapeviz.engine import dtypes
+from tapeviz.engine.dtypes import DType
+from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
+
+_ids = itertools.count(1)
+
+
+def new_id() -> int:
+    """Return a fresh tensor/variable id (monotonic for the process)."""
+    return next(_ids)
+
+
+def freeze(value: Any) -> Any:
+    """Normalise a numpy result: 0-d arrays become numpy scalars, arrays become read-only."""
+    if type(value) is np.ndarray:
+        if value.ndim == 0:
+            return value[()]
+        value.flags.writeable = False
+    return value
+
+
+class TensorShape(tuple):
+    """A tensor's shape: a tuple of ints with TensorFlow's ``as_list()`` and ``rank``."""
+
+    __slots__ = ()
+
+    def as_list(self) -> list[int]:
+        """Return the dimensions as a list."""
+        return list(self)
+
+    @property
+    def rank(self) -> int:
+        """Number of dimensions."""
+        return len(self)
+
+    @property
+    def ndims(self) -> int:
+        """Number of dimensions (TensorFlow 1 spelling)."""
+        return len(self)
+
+    def num_elements(self) -> int:
+        """Total number of elements."""
+        return int(np.prod(self, dtype=np.int64))
+
+    def __repr__(self) -> str:
+        return f"TensorShape({list(self)})"
+
+    def __str__(self) -> str:
+        return tuple.__repr__(self)
+
+
+class TensorLike:
+    """What Tensor and Variable share: value access, conversions and printing."""
+
+    __slots__ = ()
+    __array_ufunc__ = None  # numpy defers to our reflected operators (np_array * tensor)
+    _value: Any
+    dtype: DType
+    id: int
+
+    @property
+    def shape(self) -> TensorShape:
+        """The shape as a TensorShape (a tuple)."""
+        return TensorShape(np.shape(self._value))
+
+    @property
+    def ndim(self) -> int:
+        """Number of dimensions."""
+        return np.ndim(self._value)
+
+    @property
+    def size(self) -> int:
+        """Total number of elements."""
+        return int(np.size(self._value))
+
+    def numpy(self) -> Any:
+        """Return the value as a numpy array (a numpy scalar for 0-d tensors), a copy."""
+        v = self._value
+        return v.copy() if type(v) is np.ndarray else v
+
+    def get_shape(self) -> TensorShape:
+        """The shape (TensorFlow 1 spelling)."""
+        return self.shape
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.array(self._value, dtype=dtype)
+
+    def __len__(self) -> int:
+        if np.ndim(self._value) == 0:
+            raise EngineTypeError("len() of a scalar tensor", "len")
+        return len(self._value)
+
+    def __iter__(self) -> Iterator[Any]:
+        if np.ndim(self._value) == 0:
+            raise EngineTypeError("cannot iterate over a scalar tensor", "iter")
+        from tapeviz.engine.ops import getitem
+
+        return (getitem(self, i) for i in range(len(self._value)))
+
+    def __bool__(self) -> bool:
+        if np.size(self._value) != 1:
+            raise InvalidArgumentError(
+                f"the truth value of a tensor of shape {self.shape} is ambiguous; "
+                "use tv.reduce_any/reduce_all or compare a single element",
+                "bool",
+            )
+        return bool(self._value)
+
+    def __float__(self) -> float:
+        return float(self._scalar("float"))
+
+    def __int__(self) -> int:
+        return int(self._scalar("int"))
+
+    def __index__(self) -> int:
+        if not self.dtype.is_integer:
+            raise EngineTypeError(
+                f"only integer tensors can be used as an index, got {self.dtype.name}", "index"
+            )
+        return int(self._scalar("index"))
+
+    def _scalar(self, what: str) -> Any:
+        if np.size(self._value) != 1:
+            raise InvalidArgumentError(
+                f"{what}() needs a tensor with one element, got shape {self.shape}", what
+            )
+        return np.asarray(self._value).reshape(())[()]
+
+    def __format__(self, spec: str) -> str:
+        if spec and np.ndim(self._value) == 0:
+            return format(self._value.item(), spec)
+        return format(str(self), spec)
+
+    def __hash__(self) -> int:
+        return hash(self.id)
+
+    def _value_text(self, is_repr: bool = False) -> str:
+        v = self._value
+        if isinstance(v, np.generic):
+            text = repr(v.item()) if is_repr else str(v)
+        else:
+            text = repr(v) if is_repr else str(v)
+        return "\n" + text if "\n" in text else text
+
+
+class Tensor(TensorLike):
+    """An immutable tensor: a numpy value, a dtype and a stable ``id``."""
+
+    __slots__ = ("_value", "dtype", "id", "name")
+
+    def __init__(self, value: Any, dtype: DType, name: str | None = None, id: int = 0) -> None:
+        self._value = value
+        self.dtype = dtype
+        self.id = id or next(_ids)
+        self.name = name
+
+    def __repr__(self) -> str:
+        return (
+            f"<tf.Tensor: shape={self.shape}, dtype={self.dtype.name}, "
+            f"numpy={self._value_text(True)}>"
+        )
+
+    def __str__(self) -> str:
+        return f"tf.Tensor({self._value_text()}, shape={self.shape}, dtype={self.dtype.name})"
+
+
+def _infer_dtype(value: Any) -> DType:
+    """The dtype TensorFlow gives a Python/numpy value converted without a dtype hint."""
+    if isinstance(value, TensorLike):
+        return value.dtype
+    if isinstance(value, np.ndarray | np.generic):  # before float: np.float64 is a float
+        if value.dtype.kind in "fiub":
+            return dtypes.from_numpy(value.dtype)
+        raise EngineTypeError(
+            f"cannot make a tensor from a numpy array of {value.dtype}", "constant"
+        )
+    if isinstance(value, bool):
+        return dtypes.bool_
+    if isinstance(value, int):
+        return dtypes.int32
+    if isinstance(value, float):
+        return dtypes.float32
+    if isinstance(value, list | tuple):
+        if not value:
+            return dtypes.float32
+        kinds = [_infer_dtype(v) for v in value]
+        for candidate in (dtypes.float64, dtypes.float32, dtypes.int64, dtypes.int32):
+            if candidate in kinds:
+                return candidate
+        return kinds[0]
+    raise EngineTypeError(
+        f"cannot convert {type(value).__name__} {value!r:.40} to a tensor", "convert_to_tensor"
+    )
+
+
+def to_array(value: Any, dtype: DType | None, op: str = "convert_to_tensor") -> Any:
+    """Convert a Python/numpy value to a frozen numpy value of ``dtype`` (inferred if None)."""
+    if isinstance(value, TensorLike):
+        if dtype is not None and value.dtype is not dtype:
+            raise InvalidArgumentError(
+                f"{op}: expected a {dtype.name} tensor, got {value.dtype.name}; "
+                f"use tv.cast(x, tv.{dtype.name})",
+                op,
+            )
+        return value._value
+    if dtype is None:
+        dtype = _infer_dtype(value)
+    elif dtype.is_integer or dtype.is_bool:
+        src = _infer_dtype(value)
+        if src.is_floating:
+            raise EngineTypeError(
+                f"{op}: cannot convert the float value {value!r:.40} to a {dtype.name} tensor; "
+                f"make the other operand float (e.g. tv.cast(x, tv.float32))",
+                op,
+            )
+    try:
+        arr = np.array(value, dtype=dtype.np)
+    except (ValueError, TypeError) as exc:
+        raise EngineTypeError(
+            f"{op}: cannot convert {value!r:.60} to a tensor: {exc}", op
+        ) from None
+    if arr.dtype == object:
+        raise EngineTypeError(f"{op}: cannot convert {value!r:.60} to a tensor", op)
+    return freeze(arr)
+
+
+def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None = None) -> Tensor:
+    """Create a constant tensor (float32 for Python floats, like ``tf.constant``)."""
+    dt = None if dtype is None else dtypes.as_dtype(dtype)
+    if isinstance(value, TensorLike):
+        arr = value._value
+        if dt is not None and dt is not value.dtype:
+            arr = freeze(np.asarray(arr).astype(dt.np))
+    else:
+        arr = to_array(value, dt, "constant")
+    if shape is not None:
+        arr = freeze(np.array(np.broadcast_to(arr, tuple(shape))))
+    return Tensor(arr, dtypes.from_numpy(np.asarray(arr).dtype), name)
+
+
+def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None) -> Tensor:
+    """Return ``value`` as a Tensor; Variables are read, Tensors returned as they are."""
+    if isinstance(value, Variable):
+        value = value.value()
+    if isinstance(value, Tensor):
+        if dtype is not None and dtypes.as_dtype(dtype) is not value.dtype:
+            raise InvalidArgumentError(
+                f"convert_to_tensor: requested dtype {dtypes.as_dtype(dtype).name} for a "
+                f"{value.dtype.name} tensor; use tv.cast",
+                "convert_to_tensor",
+            )
+        return value
+    dt = None if dtype is None else dtypes.as_dtype(dtype)
+    arr = to_array(value, dt)
+    return Tensor(arr, dt or dtypes.from_numpy(np.asarray(arr).dtype), name)
+
+
+class Variable(TensorLike):
+    """A mutable tensor; trainable variables are watched by a tape when it reads them."""
+
+    __slots__ = ("_snapshot", "_value", "dtype", "id", "name", "trainable")
+
+    def __init__(
+        self,
+        initial_value: Any = None,
+        trainable: bool = True,
+        name: str | None = None,
+        dtype: Any = None,
+    ) -> None:
+        if initial_value is None:
+            raise EngineTypeError("Variable needs an initial_value", "Variable")
+        if callable(initial_value):
+            initial_value = initial_value()
+        t = constant(initial_value, dtype=dtype)
+        self._value = t._value
+        self.dtype = t.dtype
+        self.id = next(_ids)
+        self.name = f"{name or 'Variable'}:0"
+        self.trainable = bool(trainable)
+        self._snapshot: Tensor | None = None
+
+    def value(self) -> Tensor:
+        """Return the current value as a Tensor carrying this variable's id."""
+        snap = self._snapshot
+        if snap is None:
+            snap = self._snapshot = Tensor(self._value, self.dtype, self.name, self.id)
+        return snap
+
+    def read_value(self) -> Tensor:
+        """Return the current value as a Tensor (recorded reads watch trainable variables)."""
+        from tapeviz.engine.ops import identity
+
+        return identity(self)
+
+    def _set(self, arr: Any, op: str) -> Variable:
+        if np.shape(arr) != np.shape(self._value):
+            raise InvalidArgumentError(
+                f"{op}: cannot assign a value of shape {np.shape(arr)} to variable "
+                f"'{self.name}' of shape {np.shape(self._value)}",
+                op,
+            )
+        self._value = arr
+        self._snapshot = None
+        return self
+
+    def assign(self, value: Any, read_value: bool = True) -> Variable:
+        """Set the variable's value (same shape and dtype); not recorded on tapes."""
+        return self._set(to_array(value, self.dtype, "assign"), "assign")
+
+    def assign_add(self, delta: Any, read_value: bool = True) -> Variable:
+        """Add ``delta`` to the variable's value in place."""
+        d = to_array(delta, self.dtype, "assign_add")
+        return self._set(freeze(np.asarray(self._value + d, dtype=self.dtype.np)), "assign_add")
+
+    def assign_sub(self, delta: Any, read_value: bool = True) -> Variable:
+        """Subtract ``delta`` from the variable's value in place."""
+        d = to_array(delta, self.dtype, "assign_sub")
+        return self._set(freeze(np.asarray(self._value - d, dtype=self.dtype.np)), "assign_sub")
+
+    def __repr__(self) -> str:
+        return (
+            f"<tf.Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
+            f"numpy={self._value_text(True)}>"
+        )
+
+    __str__ = __repr__

@@ -1,0 +1,176 @@
+"""Rule tables are complete: ``PRIMITIVES``, ``IMPL``, ``VJP`` and ``RULE_TEXT`` agree with each
+other and with the number of inputs each op actually binds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tapeviz as tv
+from tapeviz.engine import primitives as P
+from tapeviz.engine.core import bind
+from tapeviz.engine.impl_rules import IMPL
+from tapeviz.engine.primitives import PRIMITIVES, Primitive
+from tapeviz.engine.vjp_rules import RULE_TEXT, VJP, Variadic
+
+# ---------------------------------------------------------------------------------------------
+# (a) the tables
+# ---------------------------------------------------------------------------------------------
+
+
+def _f(*values: Any) -> tv.Tensor:
+    return tv.constant(np.asarray(values, dtype=np.float64))
+
+
+def _b(*values: bool) -> tv.Tensor:
+    return tv.constant(np.asarray(values, dtype=bool))
+
+
+# One call per primitive, binding it exactly once; used to read how many inputs each op binds.
+CALLS: dict[str, Callable[[], Any]] = {
+    "add": lambda: tv.add(_f(1.0), _f(2.0)),
+    "subtract": lambda: tv.subtract(_f(1.0), _f(2.0)),
+    "multiply": lambda: tv.multiply(_f(1.0), _f(2.0)),
+    "divide": lambda: tv.divide(_f(1.0), _f(2.0)),
+    "divide_no_nan": lambda: tv.divide_no_nan(_f(1.0), _f(2.0)),
+    "floordiv": lambda: tv.floordiv(_f(3.0), _f(2.0)),
+    "mod": lambda: tv.mod(_f(3.0), _f(2.0)),
+    "negative": lambda: tv.negative(_f(1.0)),
+    "pow": lambda: tv.pow(_f(2.0), _f(3.0)),
+    "square": lambda: tv.square(_f(2.0)),
+    "sqrt": lambda: tv.sqrt(_f(2.0)),
+    "rsqrt": lambda: tv.rsqrt(_f(2.0)),
+    "reciprocal": lambda: tv.reciprocal(_f(2.0)),
+    "exp": lambda: tv.exp(_f(1.0)),
+    "log": lambda: tv.log(_f(1.0)),
+    "log1p": lambda: tv.log1p(_f(1.0)),
+    "expm1": lambda: tv.expm1(_f(1.0)),
+    "sin": lambda: tv.sin(_f(1.0)),
+    "cos": lambda: tv.cos(_f(1.0)),
+    "tan": lambda: tv.tan(_f(1.0)),
+    "tanh": lambda: tv.tanh(_f(1.0)),
+    "sigmoid": lambda: tv.sigmoid(_f(1.0)),
+    "softplus": lambda: tv.softplus(_f(1.0)),
+    "relu": lambda: tv.relu(_f(1.0)),
+    "leaky_relu": lambda: tv.leaky_relu(_f(1.0)),
+    "abs": lambda: tv.abs(_f(1.0)),
+    "sign": lambda: tv.sign(_f(1.0)),
+    "floor": lambda: tv.floor(_f(1.5)),
+    "round": lambda: tv.round(_f(1.5)),
+    "maximum": lambda: tv.maximum(_f(1.0), _f(2.0)),
+    "minimum": lambda: tv.minimum(_f(1.0), _f(2.0)),
+    "clip_by_value": lambda: tv.clip_by_value(_f(1.0), _f(0.0), _f(2.0)),
+    "where": lambda: tv.where(_b(True), _f(1.0), _f(2.0)),
+    "less": lambda: tv.less(_f(1.0), _f(2.0)),
+    "less_equal": lambda: tv.less_equal(_f(1.0), _f(2.0)),
+    "greater": lambda: tv.greater(_f(1.0), _f(2.0)),
+    "greater_equal": lambda: tv.greater_equal(_f(1.0), _f(2.0)),
+    "equal": lambda: tv.equal(_f(1.0), _f(2.0)),
+    "not_equal": lambda: tv.not_equal(_f(1.0), _f(2.0)),
+    "logical_and": lambda: tv.logical_and(_b(True), _b(False)),
+    "logical_or": lambda: tv.logical_or(_b(True), _b(False)),
+    "logical_not": lambda: tv.logical_not(_b(True)),
+    "matmul": lambda: tv.matmul(tv.constant(np.eye(2)), tv.constant(np.eye(2))),
+    "reduce_sum": lambda: tv.reduce_sum(_f(1.0, 2.0)),
+    "reduce_mean": lambda: tv.reduce_mean(_f(1.0, 2.0)),
+    "reduce_max": lambda: tv.reduce_max(_f(1.0, 2.0)),
+    "reduce_min": lambda: tv.reduce_min(_f(1.0, 2.0)),
+    "argmax": lambda: tv.argmax(_f(1.0, 2.0)),
+    "argmin": lambda: tv.argmin(_f(1.0, 2.0)),
+    "norm": lambda: tv.norm(_f(3.0, 4.0)),
+    "stack": lambda: tv.stack([_f(1.0), _f(2.0), _f(3.0)]),
+    "concat": lambda: tv.concat([_f(1.0), _f(2.0), _f(3.0)], axis=0),
+    "reshape": lambda: tv.reshape(_f(1.0, 2.0), (2, 1)),
+    "transpose": lambda: tv.transpose(tv.constant(np.ones((2, 3)))),
+    "broadcast_to": lambda: tv.broadcast_to(_f(1.0), (3,)),
+    "getitem": lambda: tv.getitem(_f(1.0, 2.0), 0),
+    "cast": lambda: tv.cast(_f(1.0), tv.float32),
+    "identity": lambda: tv.identity(_f(1.0)),
+    "stop_gradient": lambda: tv.stop_gradient(_f(1.0)),
+    "scatter": lambda: bind(P.scatter_p, tv.constant(np.float64(1.0)), shape=(3,), key=1),
+}
+
+VARIADIC = {"stack", "concat"}
+
+
+def _recorded_arity(name: str) -> int:
+    """Run CALLS[name] on a tape and return the input count of the single op it recorded."""
+    with tv.GradientTape() as tape:
+        CALLS[name]()
+    matching = [r for r in tape.records if r.primitive is PRIMITIVES[name]]
+    assert len(matching) == 1, [r.name for r in tape.records]
+    return len(matching[0].inputs)
+
+
+def test_calls_cover_every_primitive() -> None:
+    assert set(CALLS) == set(PRIMITIVES)
+
+
+def test_primitive_names_match_keys() -> None:
+    for name, prim in PRIMITIVES.items():
+        assert isinstance(prim, Primitive)
+        assert prim.name == name
+        assert prim.tf_name
+        assert prim.formula
+    # Every ``*_p`` constant of the module is registered, and under its own name.
+    module_prims = {v for k, v in vars(P).items() if k.endswith("_p") and isinstance(v, Primitive)}
+    assert module_prims == set(PRIMITIVES.values())
+    assert len(module_prims) == len(PRIMITIVES)
+
+
+def test_impl_table_matches_primitives() -> None:
+    assert set(IMPL) == set(PRIMITIVES.values())
+    assert all(callable(fn) for fn in IMPL.values())
+
+
+def test_vjp_table_matches_primitives() -> None:
+    assert set(VJP) == set(PRIMITIVES.values())
+
+
+def test_rule_text_table_matches_primitives() -> None:
+    assert set(RULE_TEXT) == set(PRIMITIVES.values())
+    for prim, text in RULE_TEXT.items():
+        assert isinstance(text, tuple) and text, prim
+        assert all(isinstance(t, str) and t for t in text), prim
+
+
+@pytest.mark.parametrize("name", sorted(PRIMITIVES))
+def test_vjp_entry_has_one_rule_per_input(name: str) -> None:
+    prim = PRIMITIVES[name]
+    arity = _recorded_arity(name)
+    rules = VJP[prim]
+    if name in VARIADIC:
+        assert isinstance(rules, Variadic)
+        assert len(RULE_TEXT[prim]) == 1
+        for argnum in range(arity):
+            assert callable(rules[argnum])
+        return
+    assert rules is None or isinstance(rules, tuple), type(rules)
+    if rules is not None:
+        assert len(rules) == arity, (name, len(rules), arity)
+        assert all(r is None or callable(r) for r in rules)
+        # None as a whole means "no gradient"; a tuple holds at least one rule.
+        assert any(r is not None for r in rules)
+    assert len(RULE_TEXT[prim]) == arity, (name, RULE_TEXT[prim], arity)
+
+
+NON_DIFFERENTIABLE = {
+    "floordiv", "floor", "round", "less", "less_equal", "greater", "greater_equal", "equal",
+    "not_equal", "logical_and", "logical_or", "logical_not", "argmax", "argmin", "stop_gradient",
+}  # fmt: skip
+
+
+def test_exactly_the_non_differentiable_ops_have_no_vjp() -> None:
+    no_vjp = {name for name, prim in PRIMITIVES.items() if VJP[prim] is None}
+    assert no_vjp == NON_DIFFERENTIABLE
+
+
+def test_where_condition_has_no_rule() -> None:
+    rules = VJP[P.where_p]
+    assert isinstance(rules, tuple)
+    assert rules[0] is None
+    assert rules[1] is not None and rules[2] is not None
