@@ -8,6 +8,10 @@ from typing import Any
 
 def flatten(structure: Any) -> list[Any]:
     """Leaves of ``structure`` in order (dict values in insertion order)."""
+    if type(structure) is list and not any(isinstance(s, list | tuple | dict) for s in structure):
+        return list(structure)
+    if not isinstance(structure, list | tuple | dict):
+        return [structure]
     return list(_leaves(structure))
 
 
@@ -24,8 +28,9 @@ def _leaves(s: Any) -> Iterator[Any]:
 
 def pack_as(structure: Any, leaves: list[Any]) -> Any:
     """Rebuild ``structure`` with ``leaves`` in place of its leaves."""
-    it = iter(leaves)
-    return _pack(structure, it)
+    if not isinstance(structure, list | tuple | dict):
+        return leaves[0]
+    return _pack(structure, iter(leaves))
 
 
 def _pack(s: Any, it: Iterator[Any]) -> Any:

@@ -80,7 +80,10 @@ class GradientTape(Recorder):
     @property
     def recording(self) -> bool:
         """Whether ops run now are recorded on this tape."""
-        return any(r is self for r in core.STATE.active)
+        for r in core.STATE.active:  # noqa: SIM110  (hot path: no generator)
+            if r is self:
+                return True
+        return False
 
     def watch(self, tensor: Any) -> None:
         """Track a tensor, variable, or nested structure of them."""
