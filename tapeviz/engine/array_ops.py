@@ -12,6 +12,7 @@ from tapeviz.engine import dtypes
 from tapeviz.engine import primitives as P
 from tapeviz.engine.core import bind
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
+from tapeviz.engine.guard import check_elements, shape_size
 from tapeviz.engine.tensor import Tensor, TensorLike, constant, convert_to_tensor
 
 __all__ = [
@@ -150,6 +151,13 @@ def _shape(shape: Any) -> tuple[int, ...]:
     return tuple(int(s) for s in shape)
 
 
+def _new_shape(shape: Any, what: str) -> tuple[int, ...]:
+    """A shape for a tensor about to be created, checked against the size limit."""
+    dims = _shape(shape)
+    check_elements(shape_size(dims), what)
+    return dims
+
+
 def reshape(tensor: Any, shape: Any, name: str | None = None) -> Tensor:
     """Reshape (one dimension may be -1)."""
     return bind(P.reshape_p, tensor, shape=_shape(shape))
@@ -218,18 +226,18 @@ def add_n(inputs: Sequence[Any], name: str | None = None) -> Tensor:
 
 def zeros(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of zeros."""
-    return constant(np.zeros(_shape(shape), dtype=dtypes.as_dtype(dtype).np))
+    return constant(np.zeros(_new_shape(shape, "zeros"), dtype=dtypes.as_dtype(dtype).np))
 
 
 def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Tensor:
     """A tensor of ones."""
-    return constant(np.ones(_shape(shape), dtype=dtypes.as_dtype(dtype).np))
+    return constant(np.ones(_new_shape(shape, "ones"), dtype=dtypes.as_dtype(dtype).np))
 
 
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     """A tensor of shape ``dims`` filled with ``value``."""
     v = convert_to_tensor(value)
-    return constant(np.full(_shape(dims), v._value, dtype=v.dtype.np))
+    return constant(np.full(_new_shape(dims, "fill"), v._value, dtype=v.dtype.np))
 
 
 def zeros_like(input: Any, dtype: Any = None, name: str | None = None) -> Tensor:
@@ -258,11 +266,13 @@ def range(
         dtype = dtypes.float32 if is_float else dtypes.int32
     if vals[2] == 0:
         raise InvalidArgumentError("range: delta must not be 0", "range")
+    check_elements(max(0, int(np.ceil((vals[1] - vals[0]) / vals[2]))), "range")
     return constant(np.arange(*vals, dtype=dtypes.as_dtype(dtype).np))
 
 
 def linspace(start: Any, stop: Any, num: int, name: str | None = None) -> Tensor:
     """``num`` evenly spaced values from ``start`` to ``stop`` inclusive."""
+    check_elements(int(num), "linspace")
     return constant(np.linspace(float(start), float(stop), int(num), dtype=np.float32))
 
 

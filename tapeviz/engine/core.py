@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import threading
-import warnings
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from tapeviz.engine import dtypes
+from tapeviz.engine import diagnostics, dtypes
 from tapeviz.engine.dtypes import DType
 from tapeviz.engine.errors import EngineError, EngineTypeError, InvalidArgumentError
+from tapeviz.engine.guard import GUARD, check_elements, precheck
 from tapeviz.engine.impl_rules import FLOAT_ONLY, IMPL
 from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, freeze, to_array
@@ -74,7 +74,7 @@ class Recorder:
 
     def _watch(self, t: TensorLike) -> None:
         if not t.dtype.is_floating:
-            warnings.warn(
+            diagnostics.warn(
                 f"The dtype of the watched tensor must be floating (e.g. tf.float32), got "
                 f"tf.{t.dtype.name}: it will get no gradient",
                 stacklevel=4,
@@ -93,6 +93,7 @@ class _State(threading.local):
     def __init__(self) -> None:
         self.active: list[Recorder] = []  # recording now (entered and not paused)
         self.entered: list[Recorder] = []  # entered, innermost last
+        self.created: list[Recorder] | None = None  # when set, new tapes are appended (sandbox)
 
 
 STATE = _State()
@@ -240,6 +241,8 @@ def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
             f"use tv.cast(x, tv.float32)",
             prim.name,
         )
+    if GUARD.max_elements is not None:
+        precheck(prim, [x._value for x in xs], params)
     try:
         if len(xs) == 2:
             out = IMPL[prim](xs[0]._value, xs[1]._value, **params)
@@ -255,6 +258,8 @@ def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
         out = freeze(out)
     elif not isinstance(out, np.generic):
         out = freeze(np.asarray(out))
+    if GUARD.max_elements is not None:
+        check_elements(int(np.size(out)), prim.name)
     t = Tensor(out, _BY_NP[out.dtype])
     active = STATE.active
     if active:

@@ -8,12 +8,12 @@ rule to Variables. Update order and defaults follow Keras 3 (``keras/src/optimiz
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
+from tapeviz.engine import diagnostics
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.tensor import TensorLike, Variable, freeze, to_array
 
@@ -112,7 +112,7 @@ class Optimizer:
             raise InvalidArgumentError("No gradients provided for any variable.", "apply_gradients")
         if len(kept) < len(pairs):
             missing = [v.name for g, v in pairs if g is None]
-            warnings.warn(
+            diagnostics.warn(
                 f"Gradients do not exist for variables {missing} when minimizing the loss.",
                 stacklevel=2,
             )

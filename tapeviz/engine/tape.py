@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import enum
-import warnings
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from tapeviz.engine import core, nest, numeric, ops
+from tapeviz.engine import core, diagnostics, nest, numeric, ops
 from tapeviz.engine.backward import as_tensor_result, run_backward
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, describe
@@ -60,6 +59,9 @@ class GradientTape(Recorder):
         self._paused = False
         self._entered = False
         self.gradient_calls: list[GradientCall] = []
+        created = core.STATE.created
+        if created is not None:
+            created.append(self)
 
     @property
     def persistent(self) -> bool:
@@ -153,7 +155,7 @@ class GradientTape(Recorder):
                     f"{what}: sources must be tensors or variables, got {describe(s)}", what
                 )
             if not s.dtype.is_floating:
-                warnings.warn(
+                diagnostics.warn(
                     f"The dtype of the source tensor must be floating (e.g. tf.float32) when "
                     f"calling GradientTape.{what}, got tf.{s.dtype.name}",
                     stacklevel=3,

@@ -11,6 +11,7 @@ import numpy as np
 from tapeviz.engine import dtypes
 from tapeviz.engine.dtypes import DType
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
+from tapeviz.engine.guard import check_elements
 
 _ids = itertools.count(1)
 
@@ -190,6 +191,8 @@ def _infer_dtype(value: Any) -> DType:
         return dtypes.int32
     if isinstance(value, float):
         return dtypes.float32
+    if isinstance(value, range):
+        return dtypes.int32
     if isinstance(value, list | tuple):
         if not value:
             return dtypes.float32
@@ -213,6 +216,8 @@ def to_array(value: Any, dtype: DType | None, op: str = "convert_to_tensor") -> 
                 op,
             )
         return value._value
+    if isinstance(value, range):
+        check_elements(len(value), op)
     if dtype is None:
         dtype = _infer_dtype(value)
     elif dtype.is_integer or dtype.is_bool:

@@ -1,0 +1,118 @@
+"""Resource limits of a run, and the budget a running script spends against them."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from tapeviz.sandbox.errors import Stop, limit_hit
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits: defaults a lecturer never hits by accident; raise them in settings."""
+
+    wall_time: float = 5.0  # seconds for the whole run
+    max_steps: int = 5_000_000  # statements executed plus loop iterations
+    max_depth: int = 100  # nested calls of the user's own functions
+    max_elements: int = 10_000_000  # elements in one tensor, array, list or string
+    max_int_bits: int = 100_000  # bits of an integer result (10**10**10 has 3.3e10)
+    max_output: int = 1_000_000  # characters printed
+    max_tapes: int = 100_000  # GradientTapes kept in the result
+    max_flops: int = 2_000_000_000  # multiply-adds of one matrix product
+
+
+class CancelToken:
+    """Stops a running script from another thread (the UI's Stop button)."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        """Ask the run to stop at its next statement."""
+        self.cancelled = True
+
+
+@dataclass
+class Budget:
+    """What a run has spent: steps, call depth, output; checked as the script runs."""
+
+    limits: Limits
+    cancel: CancelToken
+    started: float = field(default_factory=time.perf_counter)
+    steps: int = 0
+    next_check: int = 0
+    depth: int = 0
+    output: list[str] = field(default_factory=list)
+    output_len: int = 0
+    notes: list[str] = field(default_factory=list)  # advice shown beside the output
+    tape_names: dict[int, list[str]] = field(default_factory=dict)  # id(tape) -> bound names
+
+    def note(self, text: str) -> None:
+        """Add a note for the user once."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def check(self, line: int | None) -> None:
+        """Called every few steps: cancellation, step count and wall time."""
+        self.next_check = self.steps + 16
+        if self.cancel.cancelled:
+            err = Stop("stopped by the user", "cancelled")
+            err.line = line
+            raise err
+        if self.steps > self.limits.max_steps:
+            raise self._at(
+                limit_hit("steps", f"more than {self.limits.max_steps:,} steps executed"), line
+            )
+        if time.perf_counter() - self.started > self.limits.wall_time:
+            raise self._at(
+                limit_hit(
+                    "wall time",
+                    f"the script ran longer than the {self.limits.wall_time:g} s time limit",
+                    "an endless loop? (or raise the time limit in Preferences)",
+                ),
+                line,
+            )
+
+    @staticmethod
+    def _at(err: Stop, line: int | None) -> Stop:
+        err.line = line
+        return err
+
+    def write(self, text: str) -> None:
+        """Append printed text, refusing more than ``max_output`` characters in all."""
+        self.output_len += len(text)
+        if self.output_len > self.limits.max_output:
+            keep = len(text) - (self.output_len - self.limits.max_output)
+            self.output.append(text[: max(0, keep)])
+            raise limit_hit("output", f"more than {self.limits.max_output:,} characters printed")
+        self.output.append(text)
+
+    def enter_call(self, name: str) -> None:
+        """Count one more nested user-function call."""
+        self.depth += 1  # the caller decrements it in a finally block
+        if self.depth > self.limits.max_depth:
+            raise limit_hit(
+                "recursion",
+                f"{name}() called itself (or other functions) more than "
+                f"{self.limits.max_depth} levels deep",
+                "does the recursion have a base case?",
+            )
+
+    def check_size(self, count: int, what: str) -> None:
+        """Refuse a container or array of more than ``max_elements`` elements."""
+        if count > self.limits.max_elements:
+            raise limit_hit(
+                "size",
+                f"{what} would have {count:,} elements, more than the limit of "
+                f"{self.limits.max_elements:,}",
+            )
+
+    def check_int_bits(self, bits: int, what: str) -> None:
+        """Refuse an integer of more than ``max_int_bits`` bits."""
+        if bits > self.limits.max_int_bits:
+            raise limit_hit(
+                "integer size",
+                f"{what} would be an integer of about {bits:,} bits, more than the limit of "
+                f"{self.limits.max_int_bits:,}",
+            )

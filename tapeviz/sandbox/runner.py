@@ -1,0 +1,186 @@
+"""``run()``: user text in, a :class:`RunResult` out; no exception ever escapes."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from tapeviz.engine import core, diagnostics, printing
+from tapeviz.engine.errors import EngineError
+from tapeviz.engine.guard import ResourceLimitError, size_limits
+from tapeviz.engine.namespace import Namespace
+from tapeviz.engine.tape import GradientTape
+from tapeviz.sandbox.compile_expr import _pos
+from tapeviz.sandbox.compile_stmt import Compiler
+from tapeviz.sandbox.errors import Stop, UserCodeError, locate, position
+from tapeviz.sandbox.limits import Budget, CancelToken, Limits
+from tapeviz.sandbox.policy import CURRENT
+from tapeviz.sandbox.runtime import Frame
+from tapeviz.sandbox.validate import Invalid, parse, validate
+from tapeviz.sandbox.variables import VariableSpec, make_variables, specs
+
+
+@dataclass(frozen=True)
+class TapeInfo:
+    """A GradientTape the code created, with the names it was bound to (in creation order)."""
+
+    tape: GradientTape
+    names: tuple[str, ...]
+    index: int
+
+    @property
+    def name(self) -> str:
+        """The first name the tape was bound to, or ``tape #k``."""
+        return self.names[0] if self.names else f"tape #{self.index + 1}"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """Everything a run produced; ``error`` is None when the code ran to the end."""
+
+    output: str
+    tapes: tuple[TapeInfo, ...]
+    namespace: dict[str, Any]
+    value: Any
+    elapsed: float
+    error: UserCodeError | None
+    notes: tuple[str, ...] = ()
+    gradients: dict[str, Any] = field(default_factory=dict)
+    dropped_tapes: int = 0
+
+    @property
+    def ok(self) -> bool:
+        """Whether the code ran without an error."""
+        return self.error is None
+
+
+def translate(exc: BaseException) -> UserCodeError:
+    """Turn anything raised while running user code into a :class:`UserCodeError`."""
+    line, col = position(exc)
+    if isinstance(exc, Stop):
+        return UserCodeError(
+            exc.message, line or exc.line, col or exc.col, exc.hint, exc.kind, exc.limit
+        )
+    if isinstance(exc, ResourceLimitError):
+        return UserCodeError(
+            exc.message,
+            line,
+            col,
+            "raise the limit in Preferences if this is intended",
+            "limit",
+            exc.limit,
+        )
+    if isinstance(exc, EngineError):
+        return UserCodeError(exc.message, line, col, kind="engine")
+    if isinstance(exc, RecursionError):
+        return UserCodeError(
+            "the code is nested or recursive too deeply", line, col, kind="limit", limit="recursion"
+        )
+    if isinstance(exc, MemoryError):
+        return UserCodeError("out of memory", line, col, kind="limit", limit="size")
+    kinds = {NameError: "name", TypeError: "type", ValueError: "value"}
+    kind = next((k for t, k in kinds.items() if isinstance(exc, t)), "runtime")
+    text = str(exc)
+    if isinstance(exc, ZeroDivisionError):
+        text = "division by zero"
+    elif isinstance(exc, AssertionError):
+        text = f"assertion failed{': ' + text if text else ''}"
+    elif isinstance(exc, KeyError):
+        text = f"no key {text} in the dict"
+    elif not isinstance(exc, NameError | TypeError | ValueError | RuntimeError) or not text:
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return UserCodeError(text, line, col, kind=kind)
+
+
+@contextlib.contextmanager
+def _running(budget: Budget, created: list[Any]) -> Iterator[None]:
+    """Route prints, warnings and new tapes into ``budget``; restore everything afterwards."""
+    saved_budget, saved_created = CURRENT.budget, core.STATE.created
+    saved_entered, saved_active = list(core.STATE.entered), list(core.STATE.active)
+    CURRENT.budget, core.STATE.created = budget, created
+    limits = budget.limits
+    try:
+        with (
+            printing.capture(budget.write),
+            diagnostics.collect(budget.note),
+            size_limits(limits.max_elements, limits.max_flops),
+            np.errstate(all="ignore"),
+        ):
+            yield
+    finally:
+        CURRENT.budget, core.STATE.created = saved_budget, saved_created
+        core.STATE.entered[:], core.STATE.active[:] = saved_entered, saved_active
+
+
+def _tape_infos(budget: Budget, created: list[Any]) -> tuple[tuple[TapeInfo, ...], int]:
+    keep = created[: budget.limits.max_tapes]
+    infos = tuple(
+        TapeInfo(t, tuple(budget.tape_names.get(id(t), ())), i) for i, t in enumerate(keep)
+    )
+    return infos, len(created) - len(keep)
+
+
+def run(
+    source: str,
+    *,
+    mode: str = "script",
+    variables: Mapping[str, Any] | Sequence[VariableSpec] | None = None,
+    limits: Limits | None = None,
+    cancel: CancelToken | None = None,
+) -> RunResult:
+    """Run user code safely: ``mode`` is ``"script"`` (a Python subset) or ``"expression"``."""
+    started = time.perf_counter()
+    limits = limits or Limits()
+    budget = Budget(limits, cancel or CancelToken())
+    if mode == "expression":
+        from tapeviz.sandbox.expression import run_expression
+
+        return run_expression(source, specs(variables), budget, started)
+    if mode != "script":
+        err = UserCodeError(f"unknown mode {mode!r}: use 'script' or 'expression'", kind="value")
+        return RunResult("", (), {}, None, 0.0, err)
+    created: list[Any] = []
+    module: dict[str, Any] = {}
+    value: Any = None
+    error: UserCodeError | None = None
+    try:
+        with _running(budget, created):
+            tree = parse(source)
+            validate(tree)
+            body = tree.body  # type: ignore[attr-defined]
+            last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
+            compiler = Compiler()
+            code = compiler.block(body)
+            tail = compiler.expr(last.value) if last is not None else None
+            module.update(make_variables(specs(variables)))
+            frame = Frame(module, None, module, budget)
+            code(frame)
+            if tail is not None and last is not None:
+                budget.steps += 1
+                try:
+                    value = tail(frame)
+                except BaseException as exc:
+                    raise locate(exc, *_pos(last)) from None
+    except Invalid as exc:
+        error = exc.error
+    except BaseException as exc:
+        error = translate(exc)
+    tapes, dropped = _tape_infos(budget, created)
+    names = {k: v for k, v in module.items() if type(v) is not Namespace}
+    return RunResult(
+        "".join(budget.output),
+        tapes,
+        names,
+        value,
+        time.perf_counter() - started,
+        error,
+        tuple(budget.notes),
+        {},
+        dropped,
+    )
