@@ -284,7 +284,7 @@ class ExprCompiler:
         line, col = _pos(node)
         if isinstance(node.func, ast.Attribute):
             owner, attr = self.expr(node.func.value), node.func.attr
-            arg_texts = tuple(ast.unparse(a) for a in node.args[:2])
+            arg_texts = tuple(ast.unparse(a) for a in node.args[:2]) if attr == "gradient" else ()
 
             def method_call(frame: Frame) -> Any:
                 obj = owner(frame)

@@ -91,9 +91,9 @@ _CACHE: dict[type, frozenset[str] | None] = {}
 
 def allowed_attrs(obj: Any) -> frozenset[str]:
     """The attribute names user code may read on ``obj``."""
-    if type(obj) is Namespace:
-        return frozenset(n for n in obj if not n.startswith("_"))
     special = _OBJECT_ATTRS.get(id(obj))
+    if special is None and type(obj) is Namespace:  # namespaces are fixed: cache their names
+        special = _OBJECT_ATTRS[id(obj)] = frozenset(n for n in obj if not n.startswith("_"))
     if special is not None:
         return special
     tp = type(obj)

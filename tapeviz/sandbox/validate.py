@@ -71,6 +71,20 @@ _EXPRESSIONS: tuple[type[ast.AST], ...] = (
 )
 ALLOWED = _STATEMENTS + _EXPRESSIONS
 
+
+def _with_subclasses(types: tuple[type[ast.AST], ...]) -> frozenset[type[ast.AST]]:
+    out: set[type[ast.AST]] = set()
+    todo = list(types)
+    while todo:
+        t = todo.pop()
+        if t not in out:
+            out.add(t)
+            todo.extend(t.__subclasses__())
+    return frozenset(out)
+
+
+_ALLOWED_TYPES = _with_subclasses(ALLOWED)  # exact-type lookups are much faster than isinstance
+
 _NOT_SUPPORTED: dict[type[ast.AST], str] = {
     ast.ClassDef: "class definitions are not supported in tapeviz scripts",
     ast.AsyncFunctionDef: "async functions are not supported",
@@ -132,81 +146,61 @@ def parse(source: str, mode: str = "exec") -> ast.AST:
         raise Invalid(UserCodeError(f"cannot read the code: {what}", kind="syntax")) from None
 
 
-class _Checker(ast.NodeVisitor):
-    def generic_visit(self, node: ast.AST) -> None:
-        if not isinstance(node, ALLOWED):
-            reason = _NOT_SUPPORTED.get(type(node), f"{type(node).__name__} is not supported")
-            self._fail(node, reason)
-        super().generic_visit(node)
+def _fail(node: ast.AST, message: str, hint: str | None = None) -> Invalid:
+    col = getattr(node, "col_offset", -1) + 1 or None
+    return Invalid(UserCodeError(message, getattr(node, "lineno", None), col, hint, "refused"))
 
-    def _fail(self, node: ast.AST, message: str, hint: str | None = None) -> None:
-        raise Invalid(
-            UserCodeError(
-                message,
-                getattr(node, "lineno", None),
-                getattr(node, "col_offset", -1) + 1 or None,
-                hint,
-                kind="refused",
-            )
-        )
 
-    def _name(self, node: ast.AST, name: str | None, what: str) -> None:
-        if name and name.startswith("__"):
-            self._fail(node, f"{what} '{name}' is not available", "dunder names are off limits")
+def _check_name(node: ast.AST, name: str | None, what: str) -> None:
+    if name and name.startswith("__"):
+        raise _fail(node, f"{what} '{name}' is not available", "dunder names are off limits")
 
-    def visit_Name(self, node: ast.Name) -> None:
-        self._name(node, node.id, "the name")
-        self.generic_visit(node)
 
-    def visit_Attribute(self, node: ast.Attribute) -> None:
+def _check_node(node: ast.AST) -> None:
+    """Refuse one node outside the allow-list (names, attributes, imports)."""
+    if type(node) not in _ALLOWED_TYPES:
+        reason = _NOT_SUPPORTED.get(type(node), f"{type(node).__name__} is not supported")
+        raise _fail(node, reason)
+    if isinstance(node, ast.Name):
+        _check_name(node, node.id, "the name")
+    elif isinstance(node, ast.Attribute):
         if node.attr.startswith("_"):
-            self._fail(
+            raise _fail(
                 node,
                 f"the attribute '{node.attr}' is not available",
                 "private and dunder attributes are off limits in tapeviz scripts",
             )
-        self.generic_visit(node)
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
-        self._name(node, node.name, "the function name")
-        self.generic_visit(node)
-
-    def visit_arg(self, node: ast.arg) -> None:
-        self._name(node, node.arg, "the parameter")
-        self.generic_visit(node)
-
-    def visit_keyword(self, node: ast.keyword) -> None:
-        self._name(node, node.arg, "the keyword")
-        self.generic_visit(node)
-
-    def visit_alias(self, node: ast.alias) -> None:
+    elif isinstance(node, ast.FunctionDef):
+        _check_name(node, node.name, "the function name")
+    elif isinstance(node, ast.arg):
+        _check_name(node, node.arg, "the parameter")
+    elif isinstance(node, ast.keyword):
+        _check_name(node, node.arg, "the keyword")
+    elif isinstance(node, ast.alias):
         if node.name == "*":
-            self._fail(node, "import * is not supported", "import the names you need")
-        self._name(node, node.asname, "the name")
+            raise _fail(node, "import * is not supported", "import the names you need")
+        _check_name(node, node.asname, "the name")
         for part in node.name.split("."):
-            self._name(node, part, "the module")
-        self.generic_visit(node)
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.level:
-            self._fail(node, "relative imports are not supported")
-        self.generic_visit(node)
-
-    def visit_Global(self, node: ast.Global) -> None:
+            _check_name(node, part, "the module")
+    elif isinstance(node, ast.ImportFrom) and node.level:
+        raise _fail(node, "relative imports are not supported")
+    elif isinstance(node, ast.Global | ast.Nonlocal):
         for name in node.names:
-            self._name(node, name, "the name")
+            _check_name(node, name, "the name")
 
-    visit_Nonlocal = visit_Global  # type: ignore[assignment]
 
-    def visit_Try(self, node: ast.Try) -> None:
-        if node.orelse and not node.handlers:  # pragma: no cover - invalid Python anyway
-            self._fail(node, "try/else needs an except clause")
-        self.generic_visit(node)
+_CHECKED = frozenset((ast.Name, ast.Attribute, ast.FunctionDef, ast.arg, ast.keyword, ast.alias,
+            ast.ImportFrom, ast.Global, ast.Nonlocal))  # fmt: skip
 
 
 def validate(tree: ast.AST) -> None:
     """Raise :class:`Invalid` at the first node outside the allow-list."""
-    _Checker().visit(tree)
+    checked = _CHECKED
+    allowed = _ALLOWED_TYPES
+    for node in ast.walk(tree):
+        tp = type(node)
+        if tp not in allowed or tp in checked:
+            _check_node(node)
 
 
 # -- expression mode: what a lecturer types in a box ----------------------------------------
