@@ -10,7 +10,7 @@ from tapeviz import engine as _e
 from tapeviz.engine import dtypes as _dt
 from tapeviz.engine import nest as _nest
 from tapeviz.engine import optimizers as _opt
-from tapeviz.engine.namespace import Namespace
+from tapeviz.engine.namespace import Namespace as _Namespace
 
 # -- core ----------------------------------------------------------------------------------
 constant = _e.constant
@@ -58,7 +58,7 @@ zeros, ones, fill, zeros_like, ones_like = _e.zeros, _e.ones, _e.fill, _e.zeros_
 range, linspace, size, shape, rank = _e.range, _e.linspace, _e.size, _e.shape, _e.rank
 
 # -- sub-namespaces ------------------------------------------------------------------------
-math = Namespace(
+math = _Namespace(
     "tf.math",
     {
         "add": _e.add, "subtract": _e.subtract, "multiply": _e.multiply, "divide": _e.divide,
@@ -77,26 +77,26 @@ math = Namespace(
         "logical_not": _e.logical_not, "add_n": _e.add_n,
     },
 )  # fmt: skip
-nn = Namespace(
+nn = _Namespace(
     "tf.nn",
     {"relu": _e.relu, "leaky_relu": _e.leaky_relu, "sigmoid": _e.sigmoid, "tanh": _e.tanh,
      "softplus": _e.softplus},
 )  # fmt: skip
-linalg = Namespace("tf.linalg", {"matmul": _e.matmul, "norm": _e.norm})
-dtypes = Namespace(
+linalg = _Namespace("tf.linalg", {"matmul": _e.matmul, "norm": _e.norm})
+dtypes = _Namespace(
     "tf.dtypes",
     {"float16": float16, "float32": float32, "float64": float64, "int8": int8, "int16": int16,
      "int32": int32, "int64": int64, "uint8": uint8, "bool": bool, "cast": _e.cast,
      "as_dtype": _e.as_dtype, "DType": _e.DType},
 )  # fmt: skip
-errors = Namespace(
+errors = _Namespace(
     "tf.errors",
     {"InvalidArgumentError": _e.InvalidArgumentError, "OpError": _e.EngineError},
 )
-nest = Namespace("tf.nest", {"flatten": _nest.flatten, "pack_sequence_as": _nest.pack_as})
-optimizers = Namespace(
+nest = _Namespace("tf.nest", {"flatten": _nest.flatten, "pack_sequence_as": _nest.pack_as})
+optimizers = _Namespace(
     "tf.keras.optimizers",
     {"SGD": _opt.SGD, "Adam": _opt.Adam, "RMSprop": _opt.RMSprop, "Adagrad": _opt.Adagrad,
      "Optimizer": _opt.Optimizer, "get": _opt.get},
 )  # fmt: skip
-keras = Namespace("tf.keras", {"optimizers": optimizers})
+keras = _Namespace("tf.keras", {"optimizers": optimizers})

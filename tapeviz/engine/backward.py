@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from tapeviz.engine.core import OpRecord
+from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.tensor import Tensor, TensorLike, freeze
 from tapeviz.engine.vjp_rules import VJP, Variadic
 
@@ -120,6 +121,8 @@ class BackwardPass:
                 contribs.append(new(Contribution, (i, xid, c, before, after)))
             yield new(BackwardStep, (index, rec, g, tuple(contribs)))
             index += 1
+            if not index & 1023:
+                checkpoint()
 
 
 def backward_steps(

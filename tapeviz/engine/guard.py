@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -29,6 +29,7 @@ class ResourceLimitError(EngineError):
 class _Guard(threading.local):
     max_elements: int | None = None
     max_flops: int | None = None
+    checkpoint: Callable[[], None] | None = None  # called from long engine loops (sandbox)
 
 
 GUARD = _Guard()
@@ -43,6 +44,24 @@ def size_limits(max_elements: int | None, max_flops: int | None = None) -> Itera
         yield
     finally:
         GUARD.max_elements, GUARD.max_flops = saved
+
+
+@contextlib.contextmanager
+def checkpoints(callback: Callable[[], None] | None) -> Iterator[None]:
+    """Have long engine loops on this thread call ``callback`` (it may raise to stop them)."""
+    saved = GUARD.checkpoint
+    GUARD.checkpoint = callback
+    try:
+        yield
+    finally:
+        GUARD.checkpoint = saved
+
+
+def checkpoint() -> None:
+    """Let a sandbox check its time limit and cancellation inside a long engine loop."""
+    callback = GUARD.checkpoint
+    if callback is not None:
+        callback()
 
 
 def check_elements(count: int, what: str) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.tensor import TensorLike
 
 
@@ -41,6 +42,7 @@ def format_array(value: Any, summarize: int = 3) -> str:
 
 
 def _dim(arr: np.ndarray, level: int, ndim: int, summarize: int) -> str:
+    checkpoint()
     n = arr.shape[0]
     if level == ndim - 1:
         parts = ["..." if x is None else format_number(x) for x in _summarized(arr, n, summarize)]

@@ -13,6 +13,7 @@ from tapeviz.engine import core, diagnostics, nest, numeric, ops
 from tapeviz.engine.backward import as_tensor_result, run_backward
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, describe
+from tapeviz.engine.guard import check_elements, checkpoint
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, to_array
 
 
@@ -258,7 +259,10 @@ class GradientTape(Recorder):
         n = int(np.size(target._value))
         rows: list[list[Any]] = [[] for _ in flat]
         connected = target.id in self._tracked and target.dtype.is_floating and ids
+        for s in flat:
+            check_elements(n * int(np.size(s._value)), "jacobian")
         for i in range(n if connected else 0):
+            checkpoint()
             onehot = np.zeros(n, dtype=target.dtype.np)
             onehot[i] = 1
             seed: Any = onehot.reshape(np.shape(target._value))[()]

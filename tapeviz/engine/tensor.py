@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,6 +15,8 @@ from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import check_elements
 
 _ids = itertools.count(1)
+# Live variables by id: a recorded op input with one of these ids is that variable's value.
+VARIABLES: weakref.WeakValueDictionary[int, Variable] = weakref.WeakValueDictionary()
 
 
 def new_id() -> int:
@@ -273,7 +276,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None) ->
 class Variable(TensorLike):
     """A mutable tensor; trainable variables are watched by a tape when it reads them."""
 
-    __slots__ = ("_snapshot", "_value", "dtype", "id", "name", "trainable")
+    __slots__ = ("__weakref__", "_snapshot", "_value", "dtype", "id", "name", "trainable")
 
     def __init__(
         self,
@@ -293,6 +296,7 @@ class Variable(TensorLike):
         self.name = f"{name or 'Variable'}:0"
         self.trainable = bool(trainable)
         self._snapshot: Tensor | None = None
+        VARIABLES[self.id] = self
 
     def value(self) -> Tensor:
         """Return the current value as a Tensor carrying this variable's id."""

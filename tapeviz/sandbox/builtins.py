@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import builtins as _py
-from collections.abc import Callable, Iterable, Iterator
+import math
+from collections.abc import Callable
 from typing import Any
 
+from tapeviz.sandbox.checks import budget, check_key, check_keys, check_text, counted
 from tapeviz.sandbox.errors import refused
-from tapeviz.sandbox.policy import allow_callables, budget, check_callable
+from tapeviz.sandbox.policy import allow_callables, check_callable, checked_type
 
 # Builtins that exist in Python but not in a script, with the reason shown to the user.
 FORBIDDEN: dict[str, str] = {
@@ -17,60 +19,23 @@ FORBIDDEN: dict[str, str] = {
         "no running of other code",
     ),
     **dict.fromkeys(
-        (
-            "getattr",
-            "setattr",
-            "delattr",
-            "hasattr",
-            "vars",
-            "globals",
-            "locals",
-            "dir",
-            "type",
-            "object",
-            "super",
-            "classmethod",
-            "staticmethod",
-            "property",
-            "__builtins__",
-        ),
+        ("getattr", "setattr", "delattr", "hasattr", "vars", "globals", "locals", "dir", "type",
+         "object", "super", "classmethod", "staticmethod", "property", "__builtins__"),
         "no introspection",
     ),
-}
+}  # fmt: skip
 
 
-def _counted(items: Iterable[Any], what: str) -> Iterable[Any]:
-    """``items`` if its length is known and within limits; else a step-counting copy."""
-    b = budget()
-    try:
-        n = len(items)  # type: ignore[arg-type]
-    except (TypeError, OverflowError):
-        n = -1
-    if n >= 0:
-        b.check_size(n, what)
-        b.steps += n
-        if b.steps >= b.next_check:
-            b.check(None)
-        return items
-    return list(_consume(items, what))
+def _consuming(fn: Callable[..., Any], what: str, keys: bool = False) -> Callable[..., Any]:
+    """Wrap a builtin that loops over its first argument in C: count and size it first."""
 
-
-def _consume(items: Iterable[Any], what: str) -> Iterator[Any]:
-    b = budget()
-    limit = b.limits.max_elements
-    for i, item in enumerate(items):
-        if i >= limit:
-            b.check_size(i + 1, what)
-        b.steps += 1
-        if b.steps >= b.next_check:
-            b.check(None)
-        yield item
-
-
-def _wrap(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if args:
-            args = (_counted(args[0], what), *args[1:])
+            items = counted(args[0], what)
+            if keys and not isinstance(items, dict | set | frozenset):  # those are hashed already
+                items = list(items)
+                check_keys(x[0] if fn is dict and isinstance(x, tuple) else x for x in items)
+            args = (items, *args[1:])
         for value in kwargs.values():
             if callable(value):
                 check_callable(value)
@@ -83,7 +48,7 @@ def _wrap(fn: Callable[..., Any], what: str) -> Callable[..., Any]:
 def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 1:
-            args = (_counted(args[0], fn.__name__),)
+            args = (counted(args[0], fn.__name__),)
         if "key" in kwargs:
             check_callable(kwargs["key"])
         return fn(*args, **kwargs)
@@ -92,18 +57,62 @@ def _minmax(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
-def safe_pow(base: Any, exp: Any, mod: Any = None) -> Any:
-    """``pow`` with the integer-size check of ``**``."""
-    if mod is None:
-        check_power(base, exp)
-        return base**exp
-    return _py.pow(base, exp, mod)
+def int_bits(base: int, exp: int) -> int:
+    """About how many bits ``base ** exp`` has."""
+    return int(exp * math.log2(abs(base))) + 1
 
 
 def check_power(base: Any, exp: Any) -> None:
     """Refuse ``base ** exp`` when both are ints and the result would be huge."""
     if type(base) is int and type(exp) is int and exp > 0 and abs(base) > 1:
-        budget().check_int_bits(exp * base.bit_length(), "the power")
+        budget().check_int_bits(int_bits(base, exp), "the power")
+
+
+def safe_pow(base: Any, exp: Any, mod: Any = None) -> Any:
+    """``pow`` with the size check of ``**``, and a work check for modular powers."""
+    if mod is None:
+        check_power(base, exp)
+        return base**exp
+    if isinstance(exp, int) and isinstance(mod, int):
+        budget().check_flops(abs(exp).bit_length() * abs(mod).bit_length() ** 2 // 64, "pow()")
+    return _py.pow(base, exp, mod)
+
+
+def _sum(items: Any, start: Any = 0) -> Any:
+    items = counted(items, "sum")
+    if isinstance(start, list | tuple | str):  # sum of sequences is quadratic in C: do it here
+        out = list(start)
+        for part in items:
+            budget().check_size(len(out) + len(part), "sum")
+            out.extend(part)
+        return type(start)(out) if not isinstance(start, str) else "".join(out)
+    return sum(items, start)
+
+
+def _round(number: Any, ndigits: Any = None) -> Any:
+    if isinstance(ndigits, int) and abs(ndigits) > 10_000:
+        raise refused("round() with more than 10,000 digits either way is not available")
+    return round(number) if ndigits is None else round(number, ndigits)
+
+
+def _iter(obj: Any, *sentinel: Any) -> Any:
+    if sentinel:
+        raise refused("iter(function, sentinel) is not available; use a while loop")
+    return iter(obj)
+
+
+def _hash(obj: Any) -> int:
+    check_key(obj)
+    return hash(obj)
+
+
+def _text(fn: Callable[[Any], str]) -> Callable[[Any], str]:
+    def wrapped(obj: Any = "") -> str:
+        check_text(obj, f"{fn.__name__}()")
+        return fn(obj)
+
+    wrapped.__name__ = fn.__name__
+    return wrapped
 
 
 def _map(fn: Any, *iterables: Any) -> Any:
@@ -134,6 +143,7 @@ def sandbox_print(
     """``print`` into the run's output (never to a file)."""
     if file is not None:
         raise refused("print(file=...) is not available: output goes to the console")
+    check_text(args, "print()", printed=True)
     sep = " " if sep is None else sep
     end = "\n" if end is None else end
     budget().write(str(sep).join(str(a) for a in args) + str(end))
@@ -145,12 +155,12 @@ def _make_builtins() -> dict[str, Any]:
         "range": _range,
         "len": len,
         "abs": abs,
-        "round": round,
+        "round": _round,
         "int": int,
         "float": float,
         "bool": bool,
-        "str": str,
-        "repr": repr,
+        "str": checked_type(str, _text(str)),
+        "repr": _text(repr),
         "divmod": divmod,
         "pow": safe_pow,
         "isinstance": _isinstance,
@@ -159,40 +169,28 @@ def _make_builtins() -> dict[str, Any]:
         "reversed": reversed,
         "map": _map,
         "filter": _filter,
-        "iter": iter,
+        "iter": _iter,
         "next": next,
         "callable": callable,
-        "hash": hash,
+        "hash": _hash,
         "id": id,
-        "list": _wrap(list, "list"),
-        "tuple": _wrap(tuple, "tuple"),
-        "set": _wrap(set, "set"),
-        "frozenset": _wrap(frozenset, "frozenset"),
-        "dict": _wrap(dict, "dict"),
-        "sorted": _wrap(sorted, "sorted"),
-        "sum": _wrap(sum, "sum"),
-        "any": _wrap(any, "any"),
-        "all": _wrap(all, "all"),
+        "list": checked_type(list, _consuming(list, "list")),
+        "tuple": checked_type(tuple, _consuming(tuple, "tuple")),
+        "set": checked_type(set, _consuming(set, "set", keys=True)),
+        "frozenset": checked_type(frozenset, _consuming(frozenset, "frozenset", keys=True)),
+        "dict": checked_type(dict, _consuming(dict, "dict", keys=True)),
+        "sorted": _consuming(sorted, "sorted"),
+        "sum": _sum,
+        "any": _consuming(any, "any"),
+        "all": _consuming(all, "all"),
         "min": _minmax(min),
         "max": _minmax(max),
     }
     for exc in (
-        Exception,
-        ValueError,
-        TypeError,
-        RuntimeError,
-        ZeroDivisionError,
-        IndexError,
-        KeyError,
-        AssertionError,
-        ArithmeticError,
-        OverflowError,
-        NameError,
-        AttributeError,
-        StopIteration,
-        NotImplementedError,
-        LookupError,
-    ):
+        Exception, ValueError, TypeError, RuntimeError, ZeroDivisionError, IndexError, KeyError,
+        AssertionError, ArithmeticError, OverflowError, NameError, AttributeError,
+        StopIteration, NotImplementedError, LookupError,
+    ):  # fmt: skip
         names[exc.__name__] = exc
     return names
 

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import ast
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from tapeviz.engine.tape import GradientTape
 from tapeviz.sandbox import notes
-from tapeviz.sandbox.builtins import BUILTINS, FORBIDDEN, _counted
+from tapeviz.sandbox.builtins import BUILTINS, FORBIDDEN
+from tapeviz.sandbox.checks import check_key, counted
 from tapeviz.sandbox.errors import locate, refused, suggest
-from tapeviz.sandbox.guards import checked
-from tapeviz.sandbox.policy import check_callable, check_format_spec, get_attr
+from tapeviz.sandbox.guards import checked, contains
+from tapeviz.sandbox.policy import check_callable, get_attr
 from tapeviz.sandbox.runtime import Frame
-from tapeviz.sandbox.scopes import Scope, comprehension_scope
+from tapeviz.sandbox.scopes import Scope
 
 Fn = Callable[[Frame], Any]
 MISSING = object()
@@ -39,8 +40,8 @@ _COMPARE = {
     ast.GtE: operator.ge,
     ast.Is: operator.is_,
     ast.IsNot: operator.is_not,
-    ast.In: lambda a, b: a in b,
-    ast.NotIn: lambda a, b: a not in b,
+    ast.In: contains,
+    ast.NotIn: lambda a, b: not contains(a, b),
 }
 
 
@@ -233,6 +234,8 @@ class ExprCompiler:
             obj = value(frame)
             key = index(frame)
             try:
+                if type(key) is tuple and isinstance(obj, dict):
+                    check_key(key)
                 return obj[key]
             except BaseException as exc:
                 raise locate(exc, line, col) from None
@@ -261,7 +264,7 @@ class ExprCompiler:
             out: list[Any] = []
             for star, fn in args:
                 if star:
-                    out.extend(_counted(fn(frame), "the * arguments"))
+                    out.extend(counted(fn(frame), "the * arguments"))
                 else:
                     out.append(fn(frame))
             kwargs: dict[str, Any] = {}
@@ -290,6 +293,7 @@ class ExprCompiler:
                 obj = owner(frame)
                 try:
                     method = get_attr(obj, attr)
+                    check_callable(method)
                     args, kwargs = arguments(frame)
                     result = method(*args, **kwargs)
                 except BaseException as exc:
@@ -312,144 +316,6 @@ class ExprCompiler:
 
         return call
 
-    # -- displays and strings --------------------------------------------------------------
-    def _elements(self, elts: list[ast.expr]) -> Callable[[Frame], list[Any]]:
-        parts = [
-            (isinstance(e, ast.Starred), self.expr(e.value if isinstance(e, ast.Starred) else e))
-            for e in elts
-        ]
-        if not any(star for star, _ in parts):
-            fns = [fn for _, fn in parts]
-            return lambda frame: [fn(frame) for fn in fns]
-
-        def build(frame: Frame) -> list[Any]:
-            out: list[Any] = []
-            for star, fn in parts:
-                if star:
-                    out.extend(_counted(fn(frame), "the * items"))
-                else:
-                    out.append(fn(frame))
-            return out
-
-        return build
-
-    def e_List(self, node: ast.List) -> Fn:
-        return self._elements(node.elts)
-
-    def e_Tuple(self, node: ast.Tuple) -> Fn:
-        items = self._elements(node.elts)
-        return lambda frame: tuple(items(frame))
-
-    def e_Set(self, node: ast.Set) -> Fn:
-        items = self._elements(node.elts)
-        return lambda frame: set(items(frame))
-
-    def e_Dict(self, node: ast.Dict) -> Fn:
-        pairs = [
-            (None if k is None else self.expr(k), self.expr(v))
-            for k, v in zip(node.keys, node.values, strict=True)
-        ]
-
-        def build(frame: Frame) -> dict[Any, Any]:
-            out: dict[Any, Any] = {}
-            for key, value in pairs:
-                if key is None:
-                    out.update(value(frame))
-                else:
-                    out[key(frame)] = value(frame)
-            return out
-
-        return build
-
-    def e_JoinedStr(self, node: ast.JoinedStr) -> Fn:
-        parts = [self.expr(v) for v in node.values]
-        return lambda frame: "".join(str(p(frame)) for p in parts)
-
-    def e_FormattedValue(self, node: ast.FormattedValue) -> Fn:
-        value = self.expr(node.value)
-        spec = self.expr(node.format_spec) if node.format_spec is not None else None
-        conv = {115: str, 114: repr, 97: ascii}.get(node.conversion)
-        line, col = _pos(node)
-
-        def formatted(frame: Frame) -> str:
-            v = value(frame)
-            try:
-                if conv is not None:
-                    v = conv(v)
-                if spec is None:
-                    return format(v)
-                text = spec(frame)
-                check_format_spec(text)
-                return format(v, text)
-            except BaseException as exc:
-                raise locate(exc, line, col) from None
-
-        return formatted
-
-    # -- comprehensions --------------------------------------------------------------------
-    def _comprehension(self, node: Any, kind: str) -> Fn:
-        first_iter = self.expr(node.generators[0].iter)
-        outer, self.scope = self.scope, comprehension_scope(node.generators)
-        try:
-            gens = []
-            for i, gen in enumerate(node.generators):
-                it = None if i == 0 else self.expr(gen.iter)
-                gens.append((self.store(gen.target), it, [self.expr(c) for c in gen.ifs]))
-            if kind == "dict":
-                key, val = self.expr(node.key), self.expr(node.value)
-                element: Fn = lambda f: (key(f), val(f))  # noqa: E731
-            else:
-                element = self.expr(node.elt)
-        finally:
-            self.scope = outer
-        line = node.lineno
-
-        def items(frame: Frame, source: Any) -> Iterator[Any]:
-            inner = Frame({}, frame, frame.module, frame.budget)
-            yield from _loop(gens, 0, inner, source, element, line)
-
-        if kind == "generator":
-            return lambda frame: items(frame, first_iter(frame))
-        collect = {"list": list, "set": set, "dict": dict}[kind]
-
-        def comprehension(frame: Frame) -> Any:
-            return collect(items(frame, first_iter(frame)))
-
-        return comprehension
-
-    def e_ListComp(self, node: ast.ListComp) -> Fn:
-        return self._comprehension(node, "list")
-
-    def e_SetComp(self, node: ast.SetComp) -> Fn:
-        return self._comprehension(node, "set")
-
-    def e_DictComp(self, node: ast.DictComp) -> Fn:
-        return self._comprehension(node, "dict")
-
-    def e_GeneratorExp(self, node: ast.GeneratorExp) -> Fn:
-        return self._comprehension(node, "generator")
-
     def store(self, target: ast.expr) -> Callable[[Frame, Any], None]:  # pragma: no cover
         """Implemented by the statement compiler."""
         raise NotImplementedError
-
-
-def _loop(
-    gens: list[Any], level: int, frame: Frame, source: Any, element: Fn, line: int
-) -> Iterator[Any]:
-    store, _, conditions = gens[level]
-    budget = frame.budget
-    count = 0
-    for item in source:
-        budget.steps += 1
-        if budget.steps >= budget.next_check:
-            budget.check(line)
-        store(frame, item)
-        if all(c(frame) for c in conditions):
-            if level + 1 == len(gens):
-                count += 1
-                if count & 4095 == 0:
-                    budget.check_size(count, "the comprehension")
-                yield element(frame)
-            else:
-                yield from _loop(gens, level + 1, frame, gens[level + 1][1](frame), element, line)

@@ -131,6 +131,9 @@ class _ExprCompiler:
         if isinstance(node, ast.Name):
             return self.name(node)
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            folded = self.fold(node)
+            if folded is not None:
+                return lambda env: folded
             op, a, b = _BINARY[type(node.op)], self.compile(node.left), self.compile(node.right)
             return lambda env: op(a(env), b(env))
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
@@ -159,6 +162,27 @@ class _ExprCompiler:
             "refused",
         )
         raise AssertionError  # pragma: no cover
+
+    def fold(self, node: ast.AST) -> int | float | None:
+        """The value of a constant subexpression like ``2**10``, computed once with checks."""
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            return node.value
+        if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
+            inner = self.fold(node.operand)
+            return None if inner is None else _UNARY[type(node.op)](inner)
+        if not (isinstance(node, ast.BinOp) and type(node.op) in _BINARY):
+            return None
+        a, b = self.fold(node.left), self.fold(node.right)
+        if a is None or b is None:
+            return None
+        huge_power = isinstance(node.op, ast.Pow) and type(a) is int and type(b) is int
+        if huge_power and abs(a) > 1 and b > 0 and b * math.log2(abs(a)) > 100_000:
+            self.fail(node, "this number is too large to compute", kind="limit")
+        try:
+            return _BINARY[type(node.op)](a, b)
+        except (OverflowError, ZeroDivisionError) as exc:
+            self.fail(node, f"cannot compute this constant: {exc}", kind="value")
+        return None
 
     def name(self, node: ast.Name) -> EvalFn:
         name = node.id

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -12,10 +11,9 @@ import numpy as np
 from tapeviz.engine.guard import shape_size
 from tapeviz.engine.tensor import Tensor, Variable
 from tapeviz.sandbox.builtins import check_power
-from tapeviz.sandbox.policy import budget, check_format_spec
+from tapeviz.sandbox.checks import budget, check_key, check_percent, consume
 
 _SEQ = (list, tuple, str, bytes)
-_PERCENT_WIDTH = re.compile(r"%[-+ #0]*(\d+)?(?:\.(\d+))?")
 
 
 def _broadcast(a: Any, b: Any, what: str) -> None:
@@ -55,19 +53,43 @@ def _check_lshift(a: Any, b: Any) -> None:
         budget().check_int_bits(a.bit_length() + b, "the shifted integer")
 
 
-def _check_matmul(a: Any, b: Any) -> None:
-    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.ndim >= 1 and b.ndim >= 1:
-        rows = shape_size(a.shape[:-1])
-        cols = b.shape[-1] if b.ndim > 1 else 1
-        budget().check_size(rows * cols, "the matrix product")
+def check_matmul(a: Any, b: Any) -> None:
+    """Size and multiply-add count of ``a @ b`` for numpy operands (batched, broadcast)."""
+    if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)) or not a.ndim or not b.ndim:
+        return
+    sa = a.shape if a.ndim > 1 else (1, *a.shape)
+    sb = b.shape if b.ndim > 1 else (*b.shape, 1)
+    try:
+        batch = shape_size(np.broadcast_shapes(sa[:-2], sb[:-2]))
+    except ValueError:
+        return  # numpy reports the mismatch itself
+    out = batch * sa[-2] * sb[-1]
+    budget().check_size(out, "the matrix product")
+    budget().check_flops(out * sa[-1], "the matrix product")
 
 
 def _check_mod(a: Any, b: Any) -> None:
-    if isinstance(a, str):
-        for m in _PERCENT_WIDTH.finditer(a):
-            check_format_spec("".join(g or "" for g in m.groups()) + "0")
+    if isinstance(a, str | bytes):
+        check_percent(a, b)
     elif isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         _broadcast(a, b, "the result of %")
+
+
+_HASHED = (dict, set, frozenset)
+_SCANNED = (list, tuple, str, bytes, np.ndarray)
+
+
+def contains(item: Any, collection: Any) -> bool:
+    """``item in collection`` without C loops the limits cannot stop."""
+    kind = type(collection)
+    if kind is range:
+        if type(item) is not int and type(item) is not bool:  # anything else scans the range
+            budget().check_size(len(collection), "the range scan")
+    elif kind in _HASHED:
+        check_key(item)
+    elif not isinstance(collection, _SCANNED) and not hasattr(collection, "__contains__"):
+        return any(x is item or x == item for x in consume(collection, "the scan"))
+    return item in collection
 
 
 def _check_elementwise(a: Any, b: Any) -> None:
@@ -80,7 +102,7 @@ _CHECKS: dict[str, Callable[[Any, Any], None]] = {
     "Mult": _check_mul,
     "Pow": _check_pow,
     "LShift": _check_lshift,
-    "MatMult": _check_matmul,
+    "MatMult": check_matmul,
     "Mod": _check_mod,
 }
 

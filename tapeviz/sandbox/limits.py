@@ -47,36 +47,42 @@ class Budget:
     output_len: int = 0
     notes: list[str] = field(default_factory=list)  # advice shown beside the output
     tape_names: dict[int, list[str]] = field(default_factory=dict)  # id(tape) -> bound names
+    tripped: Stop | None = None  # the limit (or cancel) that ended the run
 
     def note(self, text: str) -> None:
         """Add a note for the user once."""
         if text not in self.notes:
             self.notes.append(text)
 
-    def check(self, line: int | None) -> None:
-        """Called every few steps: cancellation, step count and wall time."""
+    def check(self, line: int | None = None) -> None:
+        """Called every few steps: cancellation, step count and wall time.
+
+        Once a limit has stopped the run, every later check raises at once, so ``finally``
+        blocks and ``__exit__`` handlers in user code cannot keep it running.
+        """
+        if self.tripped is not None:
+            raise self.tripped
         self.next_check = self.steps + 16
+        err: Stop | None = None
         if self.cancel.cancelled:
             err = Stop("stopped by the user", "cancelled")
-            err.line = line
-            raise err
-        if self.steps > self.limits.max_steps:
-            raise self._at(
-                limit_hit("steps", f"more than {self.limits.max_steps:,} steps executed"), line
+        elif self.steps > self.limits.max_steps:
+            err = limit_hit("steps", f"more than {self.limits.max_steps:,} steps executed")
+        elif time.perf_counter() - self.started > self.limits.wall_time:
+            err = limit_hit(
+                "wall time",
+                f"the script ran longer than the {self.limits.wall_time:g} s time limit",
+                "an endless loop? (or raise the time limit in Preferences)",
             )
-        if time.perf_counter() - self.started > self.limits.wall_time:
-            raise self._at(
-                limit_hit(
-                    "wall time",
-                    f"the script ran longer than the {self.limits.wall_time:g} s time limit",
-                    "an endless loop? (or raise the time limit in Preferences)",
-                ),
-                line,
-            )
+        if err is not None:
+            raise self.trip(err, line)
 
-    @staticmethod
-    def _at(err: Stop, line: int | None) -> Stop:
-        err.line = line
+    def trip(self, err: Stop, line: int | None = None) -> Stop:
+        """Remember that the run is over: every later step raises ``err`` again."""
+        if err.line is None:
+            err.line = line
+        self.tripped = err
+        self.next_check = 0
         return err
 
     def write(self, text: str) -> None:
@@ -85,34 +91,55 @@ class Budget:
         if self.output_len > self.limits.max_output:
             keep = len(text) - (self.output_len - self.limits.max_output)
             self.output.append(text[: max(0, keep)])
-            raise limit_hit("output", f"more than {self.limits.max_output:,} characters printed")
+            raise self.trip(
+                limit_hit("output", f"more than {self.limits.max_output:,} characters printed")
+            )
         self.output.append(text)
 
     def enter_call(self, name: str) -> None:
         """Count one more nested user-function call."""
-        self.depth += 1  # the caller decrements it in a finally block
-        if self.depth > self.limits.max_depth:
-            raise limit_hit(
-                "recursion",
-                f"{name}() called itself (or other functions) more than "
-                f"{self.limits.max_depth} levels deep",
-                "does the recursion have a base case?",
+        if self.tripped is not None:
+            raise self.tripped
+        if self.depth + 1 > self.limits.max_depth:
+            raise self.trip(
+                limit_hit(
+                    "recursion",
+                    f"{name}() called itself (or other functions) more than "
+                    f"{self.limits.max_depth} levels deep",
+                    "does the recursion have a base case?",
+                )
             )
+        self.depth += 1  # the caller decrements it in a finally block
 
     def check_size(self, count: int, what: str) -> None:
         """Refuse a container or array of more than ``max_elements`` elements."""
         if count > self.limits.max_elements:
-            raise limit_hit(
-                "size",
-                f"{what} would have {count:,} elements, more than the limit of "
-                f"{self.limits.max_elements:,}",
+            raise self.trip(
+                limit_hit(
+                    "size",
+                    f"{what} would have {count:,} elements, more than the limit of "
+                    f"{self.limits.max_elements:,}",
+                )
+            )
+
+    def check_flops(self, count: int, what: str) -> None:
+        """Refuse a single operation of more than ``max_flops`` multiply-adds."""
+        if count > self.limits.max_flops:
+            raise self.trip(
+                limit_hit(
+                    "work",
+                    f"{what} would take {count:,} multiply-adds, more than the limit of "
+                    f"{self.limits.max_flops:,}",
+                )
             )
 
     def check_int_bits(self, bits: int, what: str) -> None:
         """Refuse an integer of more than ``max_int_bits`` bits."""
         if bits > self.limits.max_int_bits:
-            raise limit_hit(
-                "integer size",
-                f"{what} would be an integer of about {bits:,} bits, more than the limit of "
-                f"{self.limits.max_int_bits:,}",
+            raise self.trip(
+                limit_hit(
+                    "integer size",
+                    f"{what} would be an integer of about {bits:,} bits, more than the limit of "
+                    f"{self.limits.max_int_bits:,}",
+                )
             )

@@ -1,15 +1,15 @@
-"""What user code may touch: attributes per type, callables, and size-checked builtins.
+"""What user code may touch: attributes per type, callables, and checked methods.
 
 Everything a script can reach comes from literals, the names given to it (safe builtins and the
 import namespaces) and attribute access through :func:`get_attr`, which allows only the listed
 public names of known types. Dunder and private names never get this far (the validator refuses
-them), so frames, code objects, globals and ``__subclasses__`` are out of reach.
+them), so frames, code objects, globals and ``__subclasses__`` are out of reach. Classes a script
+may name but not construct (``tf.Tensor``, ``np.ndarray``) are given to it as :func:`marker`
+classes that work with ``isinstance`` and refuse to be called.
 """
 
 from __future__ import annotations
 
-import string
-import threading
 import types
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -22,23 +22,9 @@ from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.optimizers import Optimizer
 from tapeviz.engine.tape import GradientTape, UnconnectedGradients
 from tapeviz.engine.tensor import Tensor, TensorShape, Variable
+from tapeviz.sandbox import checks
+from tapeviz.sandbox.checks import budget, check_format_string, check_key, check_keys, counted
 from tapeviz.sandbox.errors import refused, suggest
-from tapeviz.sandbox.limits import Budget
-
-
-class _Current(threading.local):
-    budget: Budget | None = None
-
-
-CURRENT = _Current()
-
-
-def budget() -> Budget:
-    """The budget of the run on this thread."""
-    b = CURRENT.budget
-    if b is None:  # pragma: no cover - wrappers only run inside a run
-        raise RuntimeError("no sandbox run is active on this thread")
-    return b
 
 
 def _names(*groups: str) -> frozenset[str]:
@@ -83,8 +69,6 @@ ATTRS: dict[type, frozenset[str]] = {
     range: _names("start stop step count index"),
 }
 SETTABLE: dict[type, frozenset[str]] = {Optimizer: _names("learning_rate")}
-# Classes that name/introspect engine objects but must not be constructed from user code.
-NOT_CALLABLE: tuple[type, ...] = (Tensor, TensorShape, tv.DType, Function, np.ndarray)
 _OBJECT_ATTRS: dict[int, frozenset[str]] = {id(UnconnectedGradients): _names("NONE ZERO")}
 _CACHE: dict[type, frozenset[str] | None] = {}
 
@@ -124,11 +108,10 @@ def get_attr(obj: Any, name: str) -> Any:
             f"{_type_name(obj)} has no attribute '{name}'" + (f"; {hint}" if hint else "")
         )
     value = getattr(obj, name)
-    if type(obj) is str and name in _STR_CHECKED:
-        return _STR_CHECKED[name](obj, value)
-    if type(obj) is list and name in ("extend", "insert"):
-        return _list_growth(obj, value)
-    return value
+    wrap = _CHECKED_METHODS.get((type(obj), name))
+    if wrap is None and isinstance(obj, np.ndarray | np.generic):
+        wrap = _CHECKED_METHODS.get((np.ndarray, name))
+    return value if wrap is None else Checked(value, wrap)
 
 
 def set_attr(obj: Any, name: str, value: Any) -> None:
@@ -144,23 +127,58 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
 SAFE_CALLABLES: set[int] = set()
 
 
+class _TypeProxy(type):
+    """Metaclass of stand-in classes: ``isinstance`` checks the real class, calls are checked."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, cls._real)  # type: ignore[attr-defined]
+
+    def __subclasscheck__(cls, sub: Any) -> bool:
+        return isinstance(sub, type) and issubclass(sub, cls._real)  # type: ignore[attr-defined]
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return cls._make(*args, **kwargs)  # type: ignore[attr-defined]
+
+    def __repr__(cls) -> str:
+        return f"<class '{cls.__name__}'>"
+
+
+class _Marker(_TypeProxy):
+    """A stand-in that refuses to be called."""
+
+
+def checked_type(real: type, make: Callable[..., Any]) -> type:
+    """A stand-in for ``real`` (for isinstance) whose calls go through ``make``."""
+    return _TypeProxy(real.__name__, (), {"_real": real, "_make": staticmethod(make)})
+
+
+def marker(cls: type) -> type:
+    """A stand-in for ``cls`` that works with ``isinstance`` but cannot be constructed."""
+
+    def refuse(*_: Any, **__: Any) -> Any:
+        raise refused(f"{cls.__name__} objects cannot be created directly in tapeviz scripts")
+
+    return _Marker(cls.__name__, (), {"_real": cls, "_make": staticmethod(refuse)})
+
+
 def allow_callables(objs: Iterable[Any]) -> None:
     """Register functions and classes reachable from the namespaces as callable."""
     for obj in objs:
-        if callable(obj) and not (isinstance(obj, type) and issubclass(obj, NOT_CALLABLE)):
+        if callable(obj) and not isinstance(obj, _Marker):
             SAFE_CALLABLES.add(id(obj))
 
 
 def check_callable(f: Any) -> None:
     """Refuse calling anything that did not come from the policy's namespaces or the user."""
-    if id(f) in SAFE_CALLABLES or getattr(f, "_tapeviz_user", False) or type(f) is Function:
+    if id(f) in SAFE_CALLABLES or getattr(f, "_tapeviz_user", False) or type(f) is Checked:
+        return
+    if type(f) is Function:
+        check_callable(f.python_function)
         return
     if isinstance(f, types.MethodType | types.BuiltinMethodType | types.MethodWrapperType):
         owner = getattr(f, "__self__", None)
         if owner is not None and f.__name__ in allowed_attrs(owner):
             return
-    if isinstance(f, _StrMethod | _Growth):
-        return
     if not callable(f):
         raise TypeError(f"{_type_name(f)} {_short(f)} is not a function and cannot be called")
     raise refused(f"calling {_short(f)} is not available in tapeviz scripts")
@@ -171,75 +189,114 @@ def _short(obj: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-# -- strings: no attribute walks through format strings, no giant paddings --------------------
-_FORMATTER = string.Formatter()
+# -- methods whose arguments are checked first -----------------------------------------------
+class Checked:
+    """A bound method run after a check of its arguments (sizes, keys, callables)."""
 
+    __slots__ = ("_check", "_method")
 
-def check_format_string(fmt: str) -> None:
-    """Refuse ``{0.__class__}``-style lookups and huge widths in a format string."""
-    for _, field, spec, _ in _FORMATTER.parse(fmt):
-        if field is not None and ("." in field or "[" in field):
-            raise refused(
-                f"format field '{{{field}}}' looks up attributes or items",
-                "format the value itself instead, e.g. f'{x:.3f}'",
-            )
-        if spec:
-            check_format_spec(spec)
-            if "{" in spec:
-                check_format_string(spec)
-
-
-def check_format_spec(spec: str) -> None:
-    """Refuse a format spec whose width or precision would build a giant string."""
-    digits = "".join(c if c.isdigit() else " " for c in spec).split()
-    if any(len(d) > 5 or int(d) > 10_000 for d in digits):
-        raise refused(f"format spec '{spec}' asks for a string wider than 10,000 characters")
-
-
-class _StrMethod:
-    """A string method wrapped with a check of its arguments."""
-
-    def __init__(self, method: Callable[..., Any], check: Callable[..., None]) -> None:
+    def __init__(self, method: Callable[..., Any], check: Callable[..., Any]) -> None:
         self._method, self._check = method, check
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        self._check(*args, **kwargs)
+        fixed = self._check(self._method.__self__, *args, **kwargs)
+        if fixed is not None:
+            args, kwargs = fixed
         return self._method(*args, **kwargs)
 
-
-def _width_check(width: Any = 0, *_: Any, **__: Any) -> None:
-    if isinstance(width, int) and width > budget().limits.max_elements:
-        raise refused(f"a string of width {width:,} is larger than the size limit")
+    def __repr__(self) -> str:
+        return f"<method {self._method.__name__}>"
 
 
-_STR_CHECKED: dict[str, Callable[[str, Any], Any]] = {
-    "format": lambda s, m: (check_format_string(s), m)[1],
-    "center": lambda s, m: _StrMethod(m, _width_check),
-    "ljust": lambda s, m: _StrMethod(m, _width_check),
-    "rjust": lambda s, m: _StrMethod(m, _width_check),
-    "zfill": lambda s, m: _StrMethod(m, _width_check),
-    "join": lambda s, m: _StrMethod(m, lambda items: budget().check_size(_length(items), "join")),
-}
+def _width(owner: Any, width: Any = 0, *rest: Any) -> None:
+    if isinstance(width, int):
+        checks._width_limit(width, "the padded string")
 
 
-class _Growth:
-    """``list.extend``/``insert`` with a size check."""
-
-    def __init__(self, target: list[Any], method: Callable[..., Any]) -> None:
-        self._target, self._method = target, method
-
-    def __call__(self, *args: Any) -> Any:
-        extra = _length(args[-1]) if self._method.__name__ == "extend" and args else 1
-        budget().check_size(len(self._target) + extra, "the list")
-        return self._method(*args)
+def _format(owner: str, *args: Any, **kwargs: Any) -> None:
+    check_format_string(owner)
+    checks.check_text(list(args) + list(kwargs.values()), "the formatted values")
 
 
-def _list_growth(target: list[Any], method: Callable[..., Any]) -> _Growth:
-    return _Growth(target, method)
+def _replace(owner: str, old: Any, new: Any, count: int = -1) -> None:
+    if isinstance(old, str) and isinstance(new, str) and len(new) > len(old):
+        hits = owner.count(old) if old else len(owner) + 1
+        if count >= 0:
+            hits = min(hits, count)
+        budget().check_size(len(owner) + hits * (len(new) - len(old)), "the replaced string")
 
 
-def _length(items: Any) -> int:
-    try:
-        return len(items)
-    except TypeError:
-        return 0
+def _join(owner: str, items: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    parts = list(counted(items, "join"))
+    total = sum(len(p) for p in parts if isinstance(p, str)) + len(owner) * len(parts)
+    budget().check_size(total, "the joined string")
+    return (parts,), {}
+
+
+def _iterable_args(owner: Any, *args: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    lists = [list(counted(a, "the argument")) for a in args]
+    for items in lists:
+        check_keys(items)
+    if isinstance(owner, list | set | dict):
+        budget().check_size(len(owner) + sum(len(x) for x in lists), "the collection")
+    return tuple(lists), {}
+
+
+Fixed = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+def _dict_update(owner: dict[Any, Any], *args: Any, **kwargs: Any) -> Fixed:
+    items = [list(counted(a.items() if isinstance(a, dict) else a, "update")) for a in args]
+    for pairs in items:
+        check_keys(p[0] for p in pairs if isinstance(p, tuple | list) and p)
+    budget().check_size(len(owner) + sum(len(x) for x in items) + len(kwargs), "the dict")
+    return tuple(items), kwargs
+
+
+def _key(owner: Any, key: Any = None, *rest: Any) -> None:
+    check_key(key)
+
+
+def _sort(owner: list[Any], *, key: Any = None, reverse: bool = False) -> None:
+    if key is not None:
+        check_callable(key)
+
+
+def _grow_one(owner: list[Any], *args: Any) -> None:
+    budget().check_size(len(owner) + 1, "the list")
+
+
+def _astype(owner: Any, dtype: Any, *args: Any, **kwargs: Any) -> None:
+    if np.dtype(dtype).kind not in "biuf":
+        raise refused(f"arrays of dtype {np.dtype(dtype)} are not available")
+
+
+def _dot(owner: np.ndarray, other: Any, *args: Any) -> None:
+    from tapeviz.sandbox.guards import check_matmul
+
+    check_matmul(owner, np.asarray(other))
+
+
+def _range_scan(owner: range, value: Any = None, *rest: Any) -> None:
+    if not isinstance(value, int):  # ints are found in O(1); anything else scans the range
+        budget().check_size(len(owner), "the range scan")
+
+
+_CHECKED_METHODS: dict[tuple[type, str], Callable[..., Any]] = {
+    **{(str, m): _width for m in ("center", "ljust", "rjust", "zfill")},
+    (str, "format"): _format,
+    (str, "replace"): _replace,
+    (str, "join"): _join,
+    (list, "extend"): _iterable_args,
+    (list, "insert"): _grow_one,
+    (list, "sort"): _sort,
+    (dict, "update"): _dict_update,
+    **{(dict, m): _key for m in ("get", "pop", "setdefault")},
+    **{(set, m): _key for m in ("add", "remove", "discard")},
+    **{(set, m): _iterable_args for m in (
+        "update", "union", "intersection", "difference", "symmetric_difference", "issubset",
+        "issuperset", "isdisjoint")},
+    (np.ndarray, "astype"): _astype,
+    (np.ndarray, "dot"): _dot,
+    **{(range, m): _range_scan for m in ("count", "index")},
+}  # fmt: skip

@@ -13,14 +13,14 @@ import numpy as np
 
 from tapeviz.engine import core, diagnostics, printing
 from tapeviz.engine.errors import EngineError
-from tapeviz.engine.guard import ResourceLimitError, size_limits
+from tapeviz.engine.guard import ResourceLimitError, checkpoints, size_limits
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tape import GradientTape
+from tapeviz.sandbox.checks import CURRENT
 from tapeviz.sandbox.compile_expr import _pos
 from tapeviz.sandbox.compile_stmt import Compiler
 from tapeviz.sandbox.errors import Stop, UserCodeError, locate, position
 from tapeviz.sandbox.limits import Budget, CancelToken, Limits
-from tapeviz.sandbox.policy import CURRENT
 from tapeviz.sandbox.runtime import Frame
 from tapeviz.sandbox.validate import Invalid, parse, validate
 from tapeviz.sandbox.variables import VariableSpec, make_variables, specs
@@ -110,6 +110,7 @@ def _running(budget: Budget, created: list[Any]) -> Iterator[None]:
             printing.capture(budget.write),
             diagnostics.collect(budget.note),
             size_limits(limits.max_elements, limits.max_flops),
+            checkpoints(budget.check),
             np.errstate(all="ignore"),
         ):
             yield

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import warnings
 from dataclasses import dataclass
 
 from tapeviz.sandbox.errors import UserCodeError
@@ -112,6 +113,11 @@ class Invalid(Exception):
     def __init__(self, error: UserCodeError) -> None:
         super().__init__(str(error))
         self.error = error
+
+
+# Python's compile-time SyntaxWarnings about user code ("is" with a literal, ...) must not reach
+# the app's stderr; they are attributed to the pseudo-module of the code's filename.
+warnings.filterwarnings("ignore", category=SyntaxWarning, module="<script>")
 
 
 def _caret(source: str, line: int | None, col: int | None) -> str | None:
