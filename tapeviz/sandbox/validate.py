@@ -138,13 +138,14 @@ def parse(source: str, mode: str = "exec") -> ast.AST:
         msg = exc.msg
         if isinstance(exc, IndentationError):
             msg = f"indentation: {msg}"
+        line, col = exc.lineno, exc.offset
+        lines = source.splitlines()
+        if line and 0 < line <= len(lines) and not col:  # Python says 0 at an unexpected end
+            col = len(lines[line - 1].rstrip()) + 1
+            msg = f"{msg} (the code ends too early)"
         raise Invalid(
             UserCodeError(
-                f"syntax error: {msg}",
-                exc.lineno,
-                exc.offset,
-                _caret(source, exc.lineno, exc.offset),
-                kind="syntax",
+                f"syntax error: {msg}", line, col, _caret(source, line, col), kind="syntax"
             )
         ) from None
     except (ValueError, RecursionError, MemoryError) as exc:

@@ -1,0 +1,3 @@
+"""The desktop app: the only package that imports PySide6 and pyqtgraph."""
+
+from __future__ import annotations

@@ -1,0 +1,313 @@
+"""Scene items of the graph view: nodes (shape by kind) and edges with arrowheads.
+
+Items are built from Qt's own path and text items and only restyled from Python when their
+state changes, so a repaint never calls back into Python: fast, and no wrapper churn.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import math
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsPolygonItem,
+    QGraphicsSimpleTextItem,
+)
+
+from tapeviz.engine.primitives import PRIMITIVES
+from tapeviz.engine.vjp_rules import RULE_TEXT
+from tapeviz.models.graph_model import Node
+from tapeviz.models.values import full, nonfinite, short
+from tapeviz.ui.theme import Theme, font
+
+PAD_X, PAD_Y = 14.0, 8.0
+
+
+class NodeItem(QGraphicsPathItem):
+    """One node: the op symbol or variable name, its value and (once known) its gradient."""
+
+    def __init__(self, node: Node, theme: Theme, scale: float = 1.0) -> None:
+        super().__init__()
+        self.node = node
+        self.theme = theme
+        self.scale_factor = scale
+        self.gradient: Any = None
+        self.gradient_text: str | None = None  # e.g. "?" while the class predicts
+        self._state = ""  # "" | "current" | "done" | "pending"
+        self._highlighted = False
+        self.edges: list[EdgeItem] = []
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setZValue(1)
+        self._fonts = {"title": font(13 * scale, bold=True), "value": font(10.5 * scale)}
+        self._fonts["gradient"] = self._fonts["value"]
+        self._texts: list[QGraphicsSimpleTextItem] = []
+        self._inner = QGraphicsPathItem(self)  # the target's double border
+        self._tick = QGraphicsPathItem(self)  # "done" mark of the backward stepper
+        self._rect = QRectF()
+        self.relayout()
+
+    # -- text and geometry -----------------------------------------------------------------
+    def lines(self) -> list[tuple[str, str]]:
+        """(text, role) lines: the title, ``= value`` and ``∂ = gradient``."""
+        n = self.node
+        title = n.symbol
+        if n.op and n.label not in (n.op, n.symbol):
+            title = f"{n.label} = {n.symbol}"
+        out = [(title, "title")]
+        if n.kind != "constant" or n.label != short(n.value):
+            out.append((f"= {short(n.value)}", "value"))
+        if self.gradient_text is not None:
+            out.append((f"∂ = {self.gradient_text}", "gradient"))
+        elif self.gradient is not None:
+            out.append((f"∂ = {short(self.gradient)}", "gradient"))
+        return out
+
+    def relayout(self) -> None:
+        """Rebuild the node's text and outline for its current content."""
+        lines = self.lines()
+        while len(self._texts) < len(lines):
+            self._texts.append(QGraphicsSimpleTextItem(self))
+        for extra in self._texts[len(lines) :]:
+            extra.setVisible(False)
+        metrics = [QFontMetricsF(self._fonts[role]) for _, role in lines]
+        width = max(
+            fm.horizontalAdvance(text) for (text, _), fm in zip(lines, metrics, strict=True)
+        )
+        height = sum(fm.height() for fm in metrics)
+        w = max(width + 2 * PAD_X, 64 * self.scale_factor)
+        h = height + 2 * PAD_Y
+        if self.node.kind == "variable":
+            w, h = w * 1.12, h * 1.08
+        self._rect = QRectF(-w / 2, -h / 2, w, h)
+        y = -height / 2
+        for item, (text, role), fm in zip(self._texts, lines, metrics, strict=False):
+            item.setVisible(True)
+            item.setFont(self._fonts[role])
+            item.setText(text)
+            item.setPos(-fm.horizontalAdvance(text) / 2, y)
+            y += fm.height()
+        self.setPath(self._outline())
+        self._restyle()
+        self.setToolTip(self.tooltip())
+
+    def size(self) -> tuple[float, float]:
+        """Width and height for the layout."""
+        return self._rect.width(), self._rect.height()
+
+    def _outline(self) -> QPainterPath:
+        path = QPainterPath()
+        r = self._rect
+        if self.node.kind == "variable":
+            path.addEllipse(r)
+        elif self.node.kind in ("constant", "folded"):
+            path.addRoundedRect(r, 4, 4)
+        else:
+            path.addRoundedRect(r, 12, 12)
+        return path
+
+    def set_gradient(self, value: Any, text: str | None = None) -> None:
+        """Show a gradient (or a placeholder such as ``?``); None hides it."""
+        if value is self.gradient and text == self.gradient_text:
+            return
+        self.gradient, self.gradient_text = value, text
+        self.relayout()
+
+    # -- state and style -------------------------------------------------------------------
+    @property
+    def state(self) -> str:
+        """Stepper state: ``""``, ``"current"``, ``"done"`` or ``"pending"``."""
+        return self._state
+
+    @state.setter
+    def state(self, value: str) -> None:
+        self._state = value
+        self._restyle()
+
+    @property
+    def highlighted(self) -> bool:
+        """Whether the node is on the highlighted path."""
+        return self._highlighted
+
+    @highlighted.setter
+    def highlighted(self, value: bool) -> None:
+        self._highlighted = value
+        self._restyle()
+
+    def _restyle(self) -> None:
+        t, kind, s = self.theme, self.node.kind, self.scale_factor
+        fill = t.color(t.fills.get(kind, t.fills["op"]), 110 if self._state == "pending" else 255)
+        self.setBrush(QBrush(fill))
+        border, width = t.color(t.borders.get(kind, t.borders["op"])), 2.0 * s
+        if self.isSelected() or self._highlighted or self._state == "current":
+            border, width = t.color(t.highlight), 4.0 * s
+        pen = QPen(border, width)
+        if kind == "watched":
+            pen.setStyle(Qt.PenStyle.DashLine)
+        self.setPen(pen)
+        inner = QPainterPath()
+        if kind == "target":
+            inner.addRoundedRect(self._rect.adjusted(4, 4, -4, -4), 9, 9)
+        self._inner.setPath(inner)
+        self._inner.setPen(QPen(border, 1.5 * s))
+        tick = QPainterPath()
+        if self._state == "done":
+            r = self._rect
+            tick.moveTo(r.right() - 18, r.top() + 10)
+            tick.lineTo(r.right() - 12, r.top() + 16)
+            tick.lineTo(r.right() - 4, r.top() + 5)
+        self._tick.setPath(tick)
+        self._tick.setPen(QPen(t.color(t.gradient), 2.5 * s))
+        bad_value = nonfinite(self.node.value)
+        bad_grad = self.gradient is not None and nonfinite(self.gradient)
+        colours = {"title": t.text, "value": t.warning if bad_value else t.muted,
+                   "gradient": t.warning if bad_grad else t.gradient}  # fmt: skip
+        for item, (_, role) in zip(self._texts, self.lines(), strict=False):
+            item.setBrush(QBrush(t.color(colours[role])))
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
+        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
+            for e in self.edges:
+                e.adjust()
+        elif change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
+            self._restyle()
+        return super().itemChange(change, value)
+
+    # -- tooltip ---------------------------------------------------------------------------
+    def tooltip(self) -> str:
+        """Full value and gradient, shape, dtype, the op's formula and its rule in words."""
+        n = self.node
+        rows = [f"<b>{html.escape(n.label)}</b> &nbsp;<i>{n.kind}</i>"]
+        shape = "scalar" if not n.shape else "×".join(map(str, n.shape))
+        rows.append(f"{n.dtype}, {shape}")
+        if n.op:
+            prim = PRIMITIVES.get(n.op)
+            if prim is not None:
+                rows.append(f"op <b>{n.op}</b>: {html.escape(prim.formula)}")
+                rules = RULE_TEXT.get(prim, ())
+                if rules:
+                    rows.append("backward: " + "; ".join(html.escape(r) for r in rules))
+        elif n.formula:
+            rows.append(html.escape(n.formula))
+        rows.append(f"value:<pre>{html.escape(full(n.value))}</pre>")
+        if self.gradient is not None and self.gradient_text is None:
+            rows.append(f"gradient:<pre>{html.escape(full(self.gradient))}</pre>")
+        if not n.watched:
+            rows.append("<i>not watched: the tape gives it no gradient</i>")
+        return "<br>".join(rows)
+
+
+class EdgeItem(QGraphicsPathItem):
+    """An arrow from a node's output to one input port of an op."""
+
+    def __init__(
+        self, source: NodeItem, target: NodeItem, port: int, ports: int, theme: Theme
+    ) -> None:
+        super().__init__()
+        self.source, self.target = source, target
+        self.port, self.ports = port, ports
+        self.input_position = port  # which input of the op this edge feeds
+        self.theme = theme
+        self._highlighted = False
+        self._glowing = False
+        self.route: list[QPointF] = []  # bend points between the layers the edge crosses
+        self.model_edge: Any = None  # the GraphModel edge drawn
+        self.head = QGraphicsPolygonItem(self)
+        self.text = QGraphicsSimpleTextItem(self)
+        self.text.setFont(font(9.5 * source.scale_factor))
+        self.text.setVisible(False)
+        source.edges.append(self)
+        target.edges.append(self)
+        self.setZValue(0)
+        self._restyle()
+        self.adjust()
+
+    @property
+    def highlighted(self) -> bool:
+        """Whether the edge is on the highlighted path."""
+        return self._highlighted
+
+    @highlighted.setter
+    def highlighted(self, value: bool) -> None:
+        self._highlighted = value
+        self._restyle()
+
+    @property
+    def glowing(self) -> bool:
+        """Whether the edge carries gradient in the current backward step."""
+        return self._glowing
+
+    @glowing.setter
+    def glowing(self, value: bool) -> None:
+        self._glowing = value
+        self._restyle()
+
+    def set_label(self, text: str | None) -> None:
+        """Show a label at the middle of the edge (e.g. the local derivative); None hides it."""
+        self.text.setVisible(bool(text))
+        self.text.setText(text or "")
+        self.adjust()
+
+    def _restyle(self) -> None:
+        t = self.theme
+        color, width = t.color(t.edge), 1.6
+        if self._glowing:
+            color, width = t.color(t.gradient), 4.5
+        elif self._highlighted:
+            color, width = t.color(t.highlight), 3.5
+        self.setPen(QPen(color, width * self.source.scale_factor))
+        self.head.setPen(QPen(color, 1.0))
+        self.head.setBrush(QBrush(color))
+        self.text.setBrush(QBrush(t.color(t.gradient if self._glowing else t.muted)))
+        self.setZValue(0.5 if self._glowing or self._highlighted else 0)
+
+    def adjust(self) -> None:
+        """Recompute the curve after either end moved."""
+        src, dst = self.source, self.target
+        s = src.mapToScene(QPointF(src._rect.right(), 0))
+        step = min(14.0, dst._rect.height() / max(self.ports, 1))
+        t = dst.mapToScene(QPointF(dst._rect.left(), (self.port - (self.ports - 1) / 2) * step))
+        end = QPointF(t.x() - 9, t.y())
+        path = QPainterPath(s)
+        points = [s, *self.route, end]
+        for a, b in itertools.pairwise(points):
+            dx = max(20.0, (b.x() - a.x()) / 2)
+            path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b)
+        self.setPath(path)
+        angle = math.atan2(t.y() - end.y(), t.x() - end.x())
+        size = 11.0
+        self.head.setPolygon(QPolygonF([
+            t,
+            QPointF(t.x() - size * math.cos(angle - 0.45), t.y() - size * math.sin(angle - 0.45)),
+            QPointF(t.x() - size * math.cos(angle + 0.45), t.y() - size * math.sin(angle + 0.45)),
+        ]))  # fmt: skip
+        if self.text.isVisible():
+            mid = path.pointAtPercent(0.5)
+            box = self.text.boundingRect()
+            self.text.setPos(mid.x() - box.width() / 2, mid.y() - box.height() - 2)
+
+
+class GroupItem(QGraphicsPathItem):
+    """A dashed frame around the ops a nested tape recorded, with the tape's name."""
+
+    def __init__(self, rect: QRectF, name: str, theme: Theme, scale: float = 1.0) -> None:
+        super().__init__()
+        path = QPainterPath()
+        path.addRoundedRect(rect, 14, 14)
+        self.setPath(path)
+        pen = QPen(theme.color(theme.muted), 1.5 * scale)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        self.setPen(pen)
+        self.setBrush(QBrush(theme.color(theme.muted, 22)))
+        self.setZValue(-1)
+        self.label = QGraphicsSimpleTextItem(f"tape “{name}”", self)
+        self.label.setFont(font(10 * scale, bold=True))
+        self.label.setBrush(QBrush(theme.color(theme.muted)))
+        self.label.setPos(rect.left() + 12, rect.top() + 6)
+        self.name = name

@@ -1,0 +1,75 @@
+"""Background work off the UI thread: run a function in the thread pool, get a signal back."""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+
+class WorkerSignals(QObject):
+    """Signals of one job; they are delivered in the UI thread."""
+
+    finished = Signal(object)
+    failed = Signal(str)
+
+
+class Worker(QRunnable):
+    """Runs ``fn(*args)`` in the pool; a cancelled job's result is dropped."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
+        super().__init__()
+        self.fn, self.args = fn, args
+        self.signals = WorkerSignals()
+        self.cancelled = False
+        self.setAutoDelete(False)
+
+    def run(self) -> None:
+        try:
+            result = self.fn(*self.args)
+        except Exception:  # reported to the UI, never lost
+            if not self.cancelled:
+                self.signals.failed.emit(traceback.format_exc(limit=3))
+            return
+        if not self.cancelled:
+            self.signals.finished.emit(result)
+
+
+_ACTIVE: list[Worker] = []
+
+
+def submit(
+    fn: Callable[..., Any],
+    *args: Any,
+    on_done: Callable[[Any], None],
+    on_error: Callable[[str], None] | None = None,
+) -> Worker:
+    """Run ``fn(*args)`` in the global thread pool; ``on_done(result)`` runs in the UI thread."""
+    worker = Worker(fn, *args)
+    _ACTIVE.append(worker)
+
+    def done(result: Any) -> None:
+        _forget(worker)
+        on_done(result)
+
+    def failed(text: str) -> None:
+        _forget(worker)
+        if on_error is not None:
+            on_error(text)
+
+    worker.signals.finished.connect(done)
+    worker.signals.failed.connect(failed)
+    QThreadPool.globalInstance().start(worker)
+    return worker
+
+
+def _forget(worker: Worker) -> None:
+    if worker in _ACTIVE:
+        _ACTIVE.remove(worker)
+
+
+def wait_all(timeout_ms: int = 10_000) -> bool:
+    """Wait for every running job (tests and application exit)."""
+    return QThreadPool.globalInstance().waitForDone(timeout_ms)
