@@ -40,6 +40,7 @@ class NodeItem(QGraphicsPathItem):
         self.gradient: Any = None
         self.gradient_text: str | None = None  # e.g. "?" while the class predicts
         self._state = ""  # "" | "current" | "done" | "pending"
+        self.value_hidden = False  # the forward stepper has not computed it yet
         self._highlighted = False
         self.edges: list[EdgeItem] = []
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
@@ -61,7 +62,9 @@ class NodeItem(QGraphicsPathItem):
         if n.op and n.label not in (n.op, n.symbol):
             title = f"{n.label} = {n.symbol}"
         out = [(title, "title")]
-        if n.kind != "constant" or n.label != short(n.value):
+        if self.value_hidden:
+            out.append(("= ?", "value"))
+        elif n.kind != "constant" or n.label != short(n.value):
             out.append((f"= {short(n.value)}", "value"))
         if self.gradient_text is not None:
             out.append((f"∂ = {self.gradient_text}", "gradient"))
@@ -111,6 +114,12 @@ class NodeItem(QGraphicsPathItem):
         else:
             path.addRoundedRect(r, 12, 12)
         return path
+
+    def set_value_hidden(self, hidden: bool) -> None:
+        """Show ``= ?`` instead of the value (before the forward pass computes it)."""
+        if hidden != self.value_hidden:
+            self.value_hidden = hidden
+            self.relayout()
 
     def set_gradient(self, value: Any, text: str | None = None) -> None:
         """Show a gradient (or a placeholder such as ``?``); None hides it."""

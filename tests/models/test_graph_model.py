@@ -32,8 +32,13 @@ def test_quadratic_nodes_edges_values_and_gradients() -> None:
         "c": "watched",
     }
     ops = [(n.id, n.op, n.kind) for n in m.nodes.values() if not n.is_source]
-    assert ops == [("o0", "pow", "op"), ("o1", "multiply", "op"), ("o2", "multiply", "op"),
-                   ("o3", "add", "op"), ("o4", "add", "target")]  # fmt: skip
+    assert ops == [
+        ("o0", "pow", "op"),
+        ("o1", "multiply", "op"),
+        ("o2", "multiply", "op"),
+        ("o3", "add", "op"),
+        ("o4", "add", "target"),
+    ]
     assert m.nodes["o4"].label == "y" and float(m.nodes["o4"].value) == 1.0
     assert len(m.edges) == 10
     grads = {m.nodes[k].label: float(v) for k, v in m.gradients.items()}

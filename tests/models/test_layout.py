@@ -30,8 +30,10 @@ def inputs(
 
 
 def no_overlaps(lay: layout.Layout, sizes: dict[str, tuple[float, float]]) -> bool:
-    boxes = [(x - sizes[n][0] / 2, y - sizes[n][1] / 2, x + sizes[n][0] / 2, y + sizes[n][1] / 2)
-             for n, (x, y) in lay.positions.items()]  # fmt: skip
+    boxes = [
+        (x - sizes[n][0] / 2, y - sizes[n][1] / 2, x + sizes[n][0] / 2, y + sizes[n][1] / 2)
+        for n, (x, y) in lay.positions.items()
+    ]
     boxes.sort()
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 : i + 40]:

@@ -22,8 +22,12 @@ from tapeviz.ui.theme import DARK
 
 SEEDS = Path(__file__).resolve().parents[2] / "assets" / "seeds"
 CELLS = {c["name"]: c for c in json.loads((SEEDS / "seeds.json").read_text("utf-8"))["cells"]}
-QUAD = [VariableSpec("x", 0.0), VariableSpec("a", 1.0, "watched"),
-        VariableSpec("b", -2.0, "watched"), VariableSpec("c", 1.0, "constant")]  # fmt: skip
+QUAD = [
+    VariableSpec("x", 0.0),
+    VariableSpec("a", 1.0, "watched"),
+    VariableSpec("b", -2.0, "watched"),
+    VariableSpec("c", 1.0, "constant"),
+]
 
 
 def seed_model(name: str) -> tuple[GraphModel, object]:

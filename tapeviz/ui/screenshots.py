@@ -1,0 +1,52 @@
+"""Render the README's screenshots offscreen: ``python -m tapeviz.ui.screenshots [DIR]``."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtWidgets import QApplication
+
+from tapeviz.models.graph_model import GraphModel
+from tapeviz.sandbox import VariableSpec
+from tapeviz.ui.expression_panel import ExpressionPanel
+from tapeviz.ui.graph_view import GraphView
+
+QUADRATIC = [VariableSpec("x", 0.0), VariableSpec("a", 1.0, "watched"),
+             VariableSpec("b", -2.0, "watched"), VariableSpec("c", 1.0, "constant")]  # fmt: skip
+
+
+def graph_quadratic(out: Path) -> Path:
+    """The seed quadratic a·x² + b·x + c as a graph with values and gradients."""
+    model = GraphModel()
+    view = GraphView(model)
+    view.animation_ms = 0
+    panel = ExpressionPanel(model, view, QUADRATIC, "a*x**2 + b*x + c")
+    panel.resize(1200, 640)
+    panel.show()
+    QApplication.processEvents()
+    view.fit()
+    QApplication.processEvents()
+    path = out / "graph_quadratic.png"
+    panel.grab().save(str(path))
+    panel.close()
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write every screenshot into the directory given (default ``assets/screenshots``)."""
+    args = sys.argv[1:] if argv is None else argv
+    out = Path(args[0] if args else "assets/screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance() or QApplication([])
+    for shot in (graph_quadratic,):
+        print(shot(out))
+    del app
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,129 @@
+"""The stepper panel driven with pytest-qt: buttons, log, keyboard, predict mode, graph states."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
+from pytestqt.qtbot import QtBot
+
+from tapeviz.models.graph_model import GraphModel
+from tapeviz.sandbox import VariableSpec, run
+from tapeviz.ui.expression_panel import names_of
+from tapeviz.ui.graph_view import GraphView
+from tapeviz.ui.stepper_panel import FORWARD, StepperPanel
+
+KEEP: list[QWidget] = []
+QUAD = [
+    VariableSpec("x", 0.0),
+    VariableSpec("a", 1.0, "watched"),
+    VariableSpec("b", -2.0, "watched"),
+    VariableSpec("c", 1.0, "constant"),
+]
+
+
+def setup(
+    qtbot: QtBot, source: str = "a*x**2 + b*x + c", mode: str = "expression"
+) -> tuple[StepperPanel, GraphView, GraphModel]:
+    result = run(source, mode=mode, variables=QUAD if mode == "expression" else None)
+    assert result.error is None
+    model = GraphModel(result.tapes, names_of(result))
+    window = QWidget()
+    view = GraphView(model)
+    view.animation_ms = 0
+    box = QVBoxLayout(window)
+    box.addWidget(view)
+    panel = StepperPanel(model, view)
+    box.addWidget(panel)
+    qtbot.addWidget(window)
+    window.resize(1000, 800)
+    with qtbot.waitActive(window):
+        window.show()
+        window.activateWindow()
+    panel.setProperty("testWindow", window)  # keep the parentless window alive
+    KEEP.append(window)
+    return panel, view, model
+
+
+def grad_text(view: GraphView, label: str) -> str | None:
+    for item in view.items.values():
+        if item.node.label == label:
+            lines = [t for t, role in item.lines() if role == "gradient"]
+            return lines[0] if lines else None
+    raise KeyError(label)
+
+
+def test_buttons_step_the_quadratic_and_fill_the_log(qtbot: QtBot) -> None:
+    panel, view, _ = setup(qtbot)
+    button = panel.findChild(QPushButton, "backwardStepButton")
+    assert panel.backward is not None and panel.backward.done  # starts where gradient() ended
+    qtbot.mouseClick(panel.findChild(QPushButton, "backwardResetButton"), Qt.MouseButton.LeftButton)
+    assert panel.backward.position == 0
+    assert grad_text(view, "x") is None and grad_text(view, "f") == "∂ = 1"
+    for _ in range(3):
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    assert grad_text(view, "x") == "∂ = -2" and grad_text(view, "b") == "∂ = 0"
+    assert grad_text(view, "a") is None  # the a·x² step has not run yet
+    assert panel.log.count() == 5 and panel.log.currentRow() == 2
+    assert panel.detail.text().startswith("v3 = b · x")
+    current = [it for it in view.items.values() if it.state == "current"]
+    assert [it.node.op for it in current] == ["multiply"]
+    assert sum(e.glowing for e in view.edge_items) == 2
+    qtbot.mouseClick(panel.findChild(QPushButton, "backwardBackButton"), Qt.MouseButton.LeftButton)
+    assert grad_text(view, "x") is None and panel.backward.position == 2
+
+
+def test_log_click_keyboard_and_slider(qtbot: QtBot) -> None:
+    panel, view, _ = setup(qtbot)
+    panel.jump(0)
+    panel.log.itemClicked.emit(panel.log.item(4))
+    assert panel.backward.position == 5 and grad_text(view, "x") == "∂ = -2"
+    qtbot.keyClick(panel.window(), Qt.Key.Key_Home)
+    assert panel.backward.position == 0
+    qtbot.keyClick(panel.window(), Qt.Key.Key_Right)
+    qtbot.keyClick(panel.window(), Qt.Key.Key_Right)
+    assert panel.backward.position == 2 and panel.slider.value() == 2
+    qtbot.keyClick(panel.window(), Qt.Key.Key_Left)
+    assert panel.backward.position == 1
+    panel.slider.setValue(4)
+    assert panel.backward.position == 4
+
+
+def test_play_runs_to_the_end_and_stops(qtbot: QtBot) -> None:
+    panel, _, _ = setup(qtbot)
+    panel.jump(0)
+    panel.speed.setValue(20)
+    qtbot.mouseClick(panel.play_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not panel.play_button.isChecked(), timeout=5000)
+    assert panel.backward.done
+
+
+def test_predict_then_reveal(qtbot: QtBot) -> None:
+    panel, view, _ = setup(qtbot)
+    panel.predict.setChecked(True)
+    panel.jump(3)
+    assert grad_text(view, "x") == "∂ = ?" and grad_text(view, "f") == "∂ = 1"
+    qtbot.mouseClick(panel.reveal_button, Qt.MouseButton.LeftButton)
+    assert grad_text(view, "x") == "∂ = -2" and grad_text(view, "b") == "∂ = 0"
+
+
+def test_forward_stepper_shows_values_left_to_right(qtbot: QtBot) -> None:
+    panel, view, _ = setup(qtbot)
+    panel.mode.setCurrentText(FORWARD)
+    assert panel.forward is not None and panel.forward.position == 0
+    values = {
+        it.node.label: [t for t, r in it.lines() if r == "value"] for it in view.items.values()
+    }
+    assert values["f"] == ["= ?"] and values["x"] == ["= 0"]
+    panel.step_forward()
+    assert panel.detail.text() == "v1 = x ^ 2 = 0"
+    assert panel.log.count() == 5
+
+
+def test_script_with_fan_out_logs_the_accumulation(qtbot: QtBot) -> None:
+    source = (
+        "import tensorflow as tf\nx = tf.constant(3.0)\nwith tf.GradientTape() as tape:\n"
+        "    tape.watch(x)\n    y = x*x\ng = tape.gradient(y, x)\n"
+    )
+    panel, view, _ = setup(qtbot, source, "script")
+    assert "x̄ = 3 + 3 = 6" in panel.log.item(0).text()
+    assert grad_text(view, "x") == "∂ = 6"
