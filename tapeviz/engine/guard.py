@@ -67,6 +67,8 @@ def checkpoint() -> None:
 def check_elements(count: int, what: str) -> None:
     """Raise ResourceLimitError if ``count`` elements exceed the active limit."""
     limit = GUARD.max_elements
+    if limit is not None and count >= 1_000_000:
+        checkpoint()  # a big allocation: let the sandbox check its memory and time budgets
     if limit is not None and count > limit:
         raise ResourceLimitError(
             f"{what} would have {count:,} elements, more than the tensor size limit of {limit:,}",

@@ -252,7 +252,9 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
     else:
         arr = to_array(value, dt, "constant")
     if shape is not None:
-        arr = freeze(np.array(np.broadcast_to(arr, tuple(shape))))
+        shape = tuple(int(d) for d in shape)
+        check_elements(int(np.prod(shape, dtype=np.float64)), "constant")
+        arr = freeze(np.array(np.broadcast_to(arr, shape)))
     return Tensor(arr, dtypes.from_numpy(np.asarray(arr).dtype), name)
 
 

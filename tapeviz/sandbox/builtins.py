@@ -7,8 +7,16 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from tapeviz.sandbox.checks import budget, check_key, check_keys, check_text, counted
-from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.checks import (
+    as_count,
+    budget,
+    check_key,
+    check_keys,
+    check_text,
+    counted,
+    text_size,
+)
+from tapeviz.sandbox.errors import limit_hit, refused
 from tapeviz.sandbox.policy import allow_callables, check_callable, checked_type
 
 # Builtins that exist in Python but not in a script, with the reason shown to the user.
@@ -64,7 +72,7 @@ def int_bits(base: int, exp: int) -> int:
 
 def check_power(base: Any, exp: Any) -> None:
     """Refuse ``base ** exp`` when both are ints and the result would be huge."""
-    if type(base) is int and type(exp) is int and exp > 0 and abs(base) > 1:
+    if isinstance(base, int) and isinstance(exp, int) and exp > 0 and abs(base) > 1:
         budget().check_int_bits(int_bits(base, exp), "the power")
 
 
@@ -90,7 +98,7 @@ def _sum(items: Any, start: Any = 0) -> Any:
 
 
 def _round(number: Any, ndigits: Any = None) -> Any:
-    if isinstance(ndigits, int) and abs(ndigits) > 10_000:
+    if ndigits is not None and abs(as_count(ndigits)) > 10_000:
         raise refused("round() with more than 10,000 digits either way is not available")
     return round(number) if ndigits is None else round(number, ndigits)
 
@@ -143,9 +151,15 @@ def sandbox_print(
     """``print`` into the run's output (never to a file)."""
     if file is not None:
         raise refused("print(file=...) is not available: output goes to the console")
-    check_text(args, "print()", printed=True)
     sep = " " if sep is None else sep
     end = "\n" if end is None else end
+    sep, end = str(sep), str(end)
+    cap = budget().limits.max_output
+    total = text_size(args, cap) + len(sep) * max(len(args) - 1, 0) + len(end)
+    if total > cap:
+        raise budget().trip(
+            limit_hit("output", f"print() would write more than {cap:,} characters")
+        )
     budget().write(str(sep).join(str(a) for a in args) + str(end))
 
 

@@ -7,10 +7,11 @@ could make them huge is measured here first, against the limits of the run on th
 
 from __future__ import annotations
 
+import operator
 import re
 import string
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, ValuesView
 from typing import Any
 
 import numpy as np
@@ -64,8 +65,15 @@ def consume(items: Iterable[Any], what: str) -> Iterator[Any]:
 
 # -- format strings and text sizes -----------------------------------------------------------
 _FORMATTER = string.Formatter()
-_PERCENT = re.compile(r"%(\([^)]*\))?[-+ #0]*(\*|\d+)?(?:\.(\*|\d+))?[a-zA-Z%]")
 MAX_WIDTH = 10_000
+
+
+def as_count(value: Any) -> int:
+    """``value`` as an int if it is integer-like (int, bool, numpy int, int tensor), else 0."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        return 0
 
 
 def _width_limit(width: int, what: str) -> None:
@@ -95,12 +103,46 @@ def check_format_string(fmt: str) -> None:
             check_format_spec(spec)
 
 
+def _percent_specs(text: str) -> Iterator[tuple[str, str]]:
+    """(width, precision) of each ``%`` conversion, parsing ``%(key)`` with nested parens."""
+    i, n = 0, len(text)
+    while i < n:
+        i = text.find("%", i)
+        if i < 0 or i + 1 >= n:
+            return
+        i += 1
+        if text[i] == "%":
+            i += 1
+            continue
+        if text[i] == "(":
+            depth = 0
+            while i < n:
+                depth += {"(": 1, ")": -1}.get(text[i], 0)
+                i += 1
+                if depth == 0:
+                    break
+        while i < n and text[i] in "-+ #0":
+            i += 1
+        start = i
+        while i < n and (text[i].isdigit() or text[i] == "*"):
+            i += 1
+        width = text[start:i]
+        precision = ""
+        if i < n and text[i] == ".":
+            i += 1
+            start = i
+            while i < n and (text[i].isdigit() or text[i] == "*"):
+                i += 1
+            precision = text[start:i]
+        yield width, precision
+
+
 def check_percent(fmt: str | bytes, args: Any) -> None:
     """``%``-formatting: refuse ``*`` widths and widths over the limit; size the arguments."""
     text = fmt.decode("latin-1") if isinstance(fmt, bytes) else fmt
-    for m in _PERCENT.finditer(text):
-        for width in m.groups()[1:]:
-            if width == "*":
+    for spec in _percent_specs(text):
+        for width in spec:
+            if "*" in width:
                 raise refused("% formatting with * widths is not available")
             if width:
                 _width_limit(int(width) if len(width) < 9 else 10**9, "the % format")
@@ -117,7 +159,7 @@ def text_size(obj: Any, cap: int) -> int:
         seen += 1
         if isinstance(x, str | bytes):
             total += len(x) + 4
-        elif isinstance(x, list | tuple | set | frozenset):
+        elif isinstance(x, list | tuple | set | frozenset | KeysView | ValuesView | ItemsView):
             total += 2 + 2 * len(x)
             if len(x) > cap:
                 return cap + 1

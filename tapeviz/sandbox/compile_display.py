@@ -6,7 +6,14 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tapeviz.sandbox.checks import check_format_spec, check_key, check_keys, check_text, counted
+from tapeviz.sandbox.checks import (
+    budget,
+    check_format_spec,
+    check_key,
+    check_keys,
+    check_text,
+    counted,
+)
 from tapeviz.sandbox.compile_expr import ExprCompiler, Fn, _pos
 from tapeviz.sandbox.errors import locate
 from tapeviz.sandbox.runtime import Frame
@@ -30,7 +37,9 @@ class DisplayCompiler(ExprCompiler):
             out: list[Any] = []
             for star, fn in parts:
                 if star:
-                    out.extend(counted(fn(frame), "the * items"))
+                    part = counted(fn(frame), "the * items")
+                    budget().check_size(len(out) + len(part), "the display")  # type: ignore[arg-type]
+                    out.extend(part)
                 else:
                     out.append(fn(frame))
             return out
@@ -64,7 +73,11 @@ class DisplayCompiler(ExprCompiler):
             out: dict[Any, Any] = {}
             for key, value in pairs:
                 if key is None:
-                    out.update(value(frame))
+                    more = value(frame)
+                    if not isinstance(more, dict):
+                        raise TypeError(f"'{type(more).__name__}' object is not a mapping")
+                    budget().check_size(len(out) + len(more), "the dict")
+                    out.update(more)
                 else:
                     k = key(frame)
                     if type(k) is tuple:

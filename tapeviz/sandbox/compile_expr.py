@@ -15,7 +15,7 @@ from typing import Any
 from tapeviz.engine.tape import GradientTape
 from tapeviz.sandbox import notes
 from tapeviz.sandbox.builtins import BUILTINS, FORBIDDEN
-from tapeviz.sandbox.checks import check_key, counted
+from tapeviz.sandbox.checks import budget, check_key, counted
 from tapeviz.sandbox.errors import locate, refused, suggest
 from tapeviz.sandbox.guards import checked, contains
 from tapeviz.sandbox.policy import check_callable, get_attr
@@ -264,7 +264,9 @@ class ExprCompiler:
             out: list[Any] = []
             for star, fn in args:
                 if star:
-                    out.extend(counted(fn(frame), "the * arguments"))
+                    part = counted(fn(frame), "the * arguments")
+                    budget().check_size(len(out) + len(part), "the * arguments")  # type: ignore[arg-type]
+                    out.extend(part)
                 else:
                     out.append(fn(frame))
             kwargs: dict[str, Any] = {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, ItemsView, KeysView
 from typing import Any
 
 import numpy as np
@@ -11,7 +11,15 @@ import numpy as np
 from tapeviz.engine.guard import shape_size
 from tapeviz.engine.tensor import Tensor, Variable
 from tapeviz.sandbox.builtins import check_power
-from tapeviz.sandbox.checks import budget, check_key, check_percent, consume
+from tapeviz.sandbox.checks import (
+    as_count,
+    budget,
+    check_key,
+    check_keys,
+    check_percent,
+    consume,
+    counted,
+)
 
 _SEQ = (list, tuple, str, bytes)
 
@@ -32,12 +40,12 @@ def _check_add(a: Any, b: Any) -> None:
 
 
 def _check_mul(a: Any, b: Any) -> None:
-    if type(a) is int and type(b) is int:
+    if isinstance(a, int) and isinstance(b, int):
         budget().check_int_bits(a.bit_length() + b.bit_length(), "the product")
-    elif isinstance(a, _SEQ) and isinstance(b, int):
-        budget().check_size(len(a) * max(b, 0), "the repeated sequence")
-    elif isinstance(b, _SEQ) and isinstance(a, int):
-        budget().check_size(len(b) * max(a, 0), "the repeated sequence")
+    elif isinstance(a, _SEQ):  # the count may be any integer-like: np.int64, an int tensor
+        budget().check_size(len(a) * max(as_count(b), 0), "the repeated sequence")
+    elif isinstance(b, _SEQ):
+        budget().check_size(len(b) * max(as_count(a), 0), "the repeated sequence")
     elif isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         _broadcast(a, b, "the result of *")
 
@@ -49,8 +57,28 @@ def _check_pow(a: Any, b: Any) -> None:
 
 
 def _check_lshift(a: Any, b: Any) -> None:
-    if type(a) is int and type(b) is int and b > 0:
+    if isinstance(a, int) and isinstance(b, int) and b > 0:  # bools are ints too
         budget().check_int_bits(a.bit_length() + b, "the shifted integer")
+
+
+_SETLIKE = (set, frozenset, KeysView, ItemsView)
+
+
+def _check_setop(a: Any, b: Any) -> None:
+    """``|``, ``&``, ``-``, ``^`` on sets and dict views hash every element of both sides."""
+    if isinstance(a, _SETLIKE) or isinstance(b, _SETLIKE):
+        for side in (a, b):
+            check_keys(counted(side, "the set operand"))
+        budget().check_size(_length(a) + _length(b), "the set")
+    elif isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        _broadcast(a, b, "the result")
+
+
+def _length(x: Any) -> int:
+    try:
+        return len(x)
+    except TypeError:
+        return 0
 
 
 def check_matmul(a: Any, b: Any) -> None:
@@ -75,7 +103,7 @@ def _check_mod(a: Any, b: Any) -> None:
         _broadcast(a, b, "the result of %")
 
 
-_HASHED = (dict, set, frozenset)
+_HASHED = (dict, set, frozenset, KeysView, ItemsView)
 _SCANNED = (list, tuple, str, bytes, np.ndarray)
 
 
@@ -85,7 +113,7 @@ def contains(item: Any, collection: Any) -> bool:
     if kind is range:
         if type(item) is not int and type(item) is not bool:  # anything else scans the range
             budget().check_size(len(collection), "the range scan")
-    elif kind in _HASHED:
+    elif isinstance(collection, _HASHED):
         check_key(item)
     elif not isinstance(collection, _SCANNED) and not hasattr(collection, "__contains__"):
         return any(x is item or x == item for x in consume(collection, "the scan"))
@@ -104,6 +132,10 @@ _CHECKS: dict[str, Callable[[Any, Any], None]] = {
     "LShift": _check_lshift,
     "MatMult": check_matmul,
     "Mod": _check_mod,
+    "BitOr": _check_setop,
+    "BitAnd": _check_setop,
+    "BitXor": _check_setop,
+    "Sub": _check_setop,
 }
 
 BINARY: dict[str, Callable[[Any, Any], Any]] = {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from dataclasses import dataclass, field
 
@@ -20,6 +22,27 @@ class Limits:
     max_output: int = 1_000_000  # characters printed
     max_tapes: int = 100_000  # GradientTapes kept in the result
     max_flops: int = 2_000_000_000  # multiply-adds of one matrix product
+    max_memory_mb: int = 800  # growth of the process's resident memory during the run
+
+
+BIG = 1_000_000  # elements: allocations this large check the memory budget first
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def resident_bytes() -> int:
+    """The process's resident memory now (Linux), else its peak so far; 0 if unknown."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+    except (ImportError, OSError):
+        return 0
 
 
 class CancelToken:
@@ -48,6 +71,8 @@ class Budget:
     notes: list[str] = field(default_factory=list)  # advice shown beside the output
     tape_names: dict[int, list[str]] = field(default_factory=dict)  # id(tape) -> bound names
     tripped: Stop | None = None  # the limit (or cancel) that ended the run
+    memory_start: int = field(default_factory=resident_bytes)
+    memory_checked: float = field(default_factory=time.perf_counter)
 
     def note(self, text: str) -> None:
         """Add a note for the user once."""
@@ -68,12 +93,16 @@ class Budget:
             err = Stop("stopped by the user", "cancelled")
         elif self.steps > self.limits.max_steps:
             err = limit_hit("steps", f"more than {self.limits.max_steps:,} steps executed")
-        elif time.perf_counter() - self.started > self.limits.wall_time:
-            err = limit_hit(
-                "wall time",
-                f"the script ran longer than the {self.limits.wall_time:g} s time limit",
-                "an endless loop? (or raise the time limit in Preferences)",
-            )
+        else:
+            now = time.perf_counter()
+            if now - self.started > self.limits.wall_time:
+                err = limit_hit(
+                    "wall time",
+                    f"the script ran longer than the {self.limits.wall_time:g} s time limit",
+                    "an endless loop? (or raise the time limit in Preferences)",
+                )
+            elif now - self.memory_checked > 0.01:  # reading the RSS costs a few µs: throttle
+                self.check_memory()
         if err is not None:
             raise self.trip(err, line)
 
@@ -111,8 +140,23 @@ class Budget:
             )
         self.depth += 1  # the caller decrements it in a finally block
 
+    def check_memory(self) -> None:
+        """Refuse to go on once the process has grown by more than ``max_memory_mb``."""
+        self.memory_checked = time.perf_counter()
+        grown = (resident_bytes() - self.memory_start) // 2**20
+        if self.memory_start and grown > self.limits.max_memory_mb:
+            raise self.trip(
+                limit_hit(
+                    "memory",
+                    f"the script used {grown:,} MB more memory, more than the limit of "
+                    f"{self.limits.max_memory_mb:,} MB",
+                )
+            )
+
     def check_size(self, count: int, what: str) -> None:
         """Refuse a container or array of more than ``max_elements`` elements."""
+        if count >= BIG:  # about to allocate a lot: is there memory left in the budget?
+            self.check_memory()
         if count > self.limits.max_elements:
             raise self.trip(
                 limit_hit(

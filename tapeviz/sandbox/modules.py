@@ -12,6 +12,7 @@ import numpy as np
 
 import tapeviz.tf as _tf
 from tapeviz import engine as _engine
+from tapeviz.engine import nest
 from tapeviz.engine.function import Function
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.printing import tf_print
@@ -58,14 +59,19 @@ def _printed_elements(value: Any, summarize: int) -> int:
 def sandbox_tf_print(*inputs: Any, summarize: int = 3, **kwargs: Any) -> None:
     """``tf.print`` with the output size checked before the (Python-level) formatting."""
     cap = budget().limits.max_output
+    total = 0
     for x in inputs:
-        if isinstance(x, TensorLike | np.ndarray):
-            if _printed_elements(x, summarize) * 12 > cap:
-                raise budget().trip(
-                    limit_hit("output", f"tf.print would print more than {cap:,} characters")
-                )
-        else:
-            check_text(x, "tf.print", printed=True)
+        for leaf in nest.flatten(x) if isinstance(x, list | tuple | dict) else [x]:
+            if isinstance(leaf, TensorLike | np.ndarray):
+                total += _printed_elements(leaf, summarize) * 12
+            else:
+                check_text(leaf, "tf.print", printed=True)
+                total += 24
+    total += len(str(kwargs.get("sep", " "))) * len(inputs)
+    if total > cap:
+        raise budget().trip(
+            limit_hit("output", f"tf.print would print more than {cap:,} characters")
+        )
     kwargs.pop("output_stream", None)  # output always goes to the console
     tf_print(*inputs, summarize=summarize, **kwargs)
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from tapeviz.engine.guard import shape_size
 from tapeviz.engine.namespace import Namespace
+from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.checks import budget
 from tapeviz.sandbox.errors import refused
 from tapeviz.sandbox.guards import check_matmul
@@ -47,15 +48,47 @@ def _nested_size(obj: Any) -> int:
 
 
 def as_array(obj: Any, dtype: Any = None) -> Any:
-    """A list, tuple or Python int turned into a checked array; anything else unchanged."""
+    """An operand for numpy: numbers, numeric arrays and tensors pass; the rest is converted.
+
+    Lists, tuples and anything else become a numeric array; strings, objects and huge ints are
+    refused.
+    """
+    if isinstance(obj, np.ndarray | np.generic):
+        check_dtype(obj.dtype)
+        return obj
+    if isinstance(obj, TensorLike | bool | float):
+        return obj
+    if isinstance(obj, int):
+        if obj.bit_length() > 63:
+            raise refused(f"the integer {obj:.3g} is too large for a numpy array")
+        return obj
     if isinstance(obj, list | tuple | range):
         budget().check_size(_nested_size(obj), "the array")
-        arr = np.asarray(obj, dtype=dtype)
-        check_dtype(arr.dtype)
-        return arr
-    if type(obj) is int and obj.bit_length() > 63:
-        raise refused(f"the integer {obj:.3g} is too large for a numpy array")
-    return obj
+    arr = np.asarray(obj, dtype=dtype)
+    check_dtype(arr.dtype)
+    return arr
+
+
+def check_result(out: Any) -> Any:
+    """Refuse a numpy result of a non-numeric dtype (also inside tuples and lists of arrays)."""
+    if isinstance(out, np.ndarray | np.generic):
+        check_dtype(out.dtype)
+    elif isinstance(out, tuple | list):
+        for item in out:
+            if isinstance(item, np.ndarray | np.generic):
+                check_dtype(item.dtype)
+    return out
+
+
+def _option(value: Any) -> Any:
+    """A non-data argument (axis, shape, decimals): ints, floats, strings, None, int tuples."""
+    if isinstance(value, list | tuple):
+        if not all(isinstance(v, int | np.integer) for v in value):
+            raise refused("numpy options given as lists or tuples must hold integers")
+        return value
+    if value is None or isinstance(value, int | float | str | np.integer | np.floating):
+        return value
+    return as_array(value)
 
 
 def _array(obj: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> np.ndarray:
@@ -65,17 +98,22 @@ def _array(obj: Any, dtype: Any = None, copy: bool = True, ndmin: int = 0) -> np
     return out
 
 
-def _function(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a numpy function: checked operands and dtype, no giant broadcast results."""
+def _function(fn: Callable[..., Any], data_args: int | None = None) -> Callable[..., Any]:
+    """Wrap a numpy function: checked operands and options, numeric results, no huge broadcasts.
+
+    The first ``data_args`` positional arguments (default: all) are data; the rest options.
+    """
 
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         check_dtype(kwargs.get("dtype"))
-        args = tuple(as_array(a) for a in args)
-        shapes = [np.shape(a) for a in args if isinstance(a, np.ndarray)]
+        n = len(args) if data_args is None else data_args
+        args = tuple(as_array(a) if i < n else _option(a) for i, a in enumerate(args))
+        kwargs = {k: _option(v) if k != "out" else as_array(v) for k, v in kwargs.items()}
+        shapes = [np.shape(a) for a in args[:n] if isinstance(a, np.ndarray)]
         if len(shapes) > 1:
             with contextlib.suppress(ValueError):  # numpy reports a mismatch itself
                 budget().check_size(shape_size(np.broadcast_shapes(*shapes)), f"np.{fn.__name__}")
-        return fn(*args, **kwargs)
+        return check_result(fn(*args, **kwargs))
 
     wrapped.__name__ = getattr(fn, "__name__", "function")
     return wrapped
@@ -170,10 +208,13 @@ _UFUNCS = (
     "rint maximum minimum fmax fmin power add subtract multiply divide true_divide "
     "floor_divide mod remainder hypot isnan isinf isfinite negative reciprocal greater "
     "less equal not_equal greater_equal less_equal logical_and logical_or logical_not "
-    "where clip round around isclose allclose array_equal sum mean max min argmax argmin "
-    "prod std var cumsum cumprod median amax amin nansum nanmean reshape transpose "
-    "expand_dims squeeze ravel sort argsort unique nonzero flip trace shape size ndim "
-    "count_nonzero average"
+    "where clip isclose allclose array_equal"
+).split()
+# Functions whose first argument is the data and the rest are options (axis, decimals, ...).
+_SHAPES = (
+    "sum mean max min argmax argmin prod std var cumsum cumprod median amax amin nansum "
+    "nanmean reshape transpose expand_dims squeeze ravel sort argsort unique nonzero flip "
+    "trace shape size ndim count_nonzero average round around"
 ).split()
 
 _rng_local = threading.local()
@@ -188,6 +229,11 @@ def _rng() -> np.random.RandomState:
 
 def _seed(seed: int | None = None) -> None:
     _rng_local.rng = np.random.RandomState(seed)
+
+
+def reset_random() -> None:
+    """A fresh random state for a new run: one run's seed never leaks into the next."""
+    _rng_local.rng = None
 
 
 # Where each random function takes its ``size`` when it is given positionally.
@@ -225,6 +271,7 @@ NUMPY = Namespace(
     "numpy",
     {
         **{n: _function(getattr(np, n)) for n in _UFUNCS},
+        **{n: _function(getattr(np, n), 1) for n in _SHAPES},
         "array": _array,
         "asarray": lambda obj, dtype=None: _array(obj, dtype=dtype, copy=False),
         "zeros": _creating(np.zeros),

@@ -96,6 +96,8 @@ def _type_name(obj: Any) -> str:
 
 def get_attr(obj: Any, name: str) -> Any:
     """``obj.name`` if the policy allows it; a clear refusal or AttributeError otherwise."""
+    if isinstance(obj, np.generic | np.ndarray) and obj.dtype.kind not in "biuf":
+        raise refused(f"numpy values of dtype {obj.dtype} are not available")
     allowed = allowed_attrs(obj)
     if name not in allowed:
         if hasattr(type(obj), name) or (type(obj) is not Namespace and hasattr(obj, name)):
@@ -108,7 +110,11 @@ def get_attr(obj: Any, name: str) -> Any:
             f"{_type_name(obj)} has no attribute '{name}'" + (f"; {hint}" if hint else "")
         )
     value = getattr(obj, name)
-    wrap = _CHECKED_METHODS.get((type(obj), name))
+    wrap = None
+    for k in type(obj).__mro__:  # subclasses (np.float64 of float, ...) get the same checks
+        wrap = _CHECKED_METHODS.get((k, name))
+        if wrap is not None:
+            break
     if wrap is None and isinstance(obj, np.ndarray | np.generic):
         wrap = _CHECKED_METHODS.get((np.ndarray, name))
     return value if wrap is None else Checked(value, wrap)
@@ -209,8 +215,7 @@ class Checked:
 
 
 def _width(owner: Any, width: Any = 0, *rest: Any) -> None:
-    if isinstance(width, int):
-        checks._width_limit(width, "the padded string")
+    checks._width_limit(checks.as_count(width), "the padded string")
 
 
 def _format(owner: str, *args: Any, **kwargs: Any) -> None:

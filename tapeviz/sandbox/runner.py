@@ -21,6 +21,7 @@ from tapeviz.sandbox.compile_expr import _pos
 from tapeviz.sandbox.compile_stmt import Compiler
 from tapeviz.sandbox.errors import Stop, UserCodeError, locate, position
 from tapeviz.sandbox.limits import Budget, CancelToken, Limits
+from tapeviz.sandbox.numpy_ns import reset_random
 from tapeviz.sandbox.runtime import Frame
 from tapeviz.sandbox.validate import Invalid, parse, validate
 from tapeviz.sandbox.variables import VariableSpec, make_variables, specs
@@ -60,6 +61,15 @@ class RunResult:
         return self.error is None
 
 
+def _text_of(exc: BaseException, limit: int = 500) -> str:
+    """``str(exc)``, safely: a user's exception may carry a giant or unprintable value."""
+    try:
+        text = str(exc)
+    except BaseException:
+        return f"{type(exc).__name__} (its message cannot be shown)"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def translate(exc: BaseException) -> UserCodeError:
     """Turn anything raised while running user code into a :class:`UserCodeError`."""
     line, col = position(exc)
@@ -86,7 +96,7 @@ def translate(exc: BaseException) -> UserCodeError:
         return UserCodeError("out of memory", line, col, kind="limit", limit="size")
     kinds = {NameError: "name", TypeError: "type", ValueError: "value"}
     kind = next((k for t, k in kinds.items() if isinstance(exc, t)), "runtime")
-    text = str(exc)
+    text = _text_of(exc)
     if isinstance(exc, ZeroDivisionError):
         text = "division by zero"
     elif isinstance(exc, AssertionError):
@@ -104,6 +114,7 @@ def _running(budget: Budget, created: list[Any]) -> Iterator[None]:
     saved_budget, saved_created = CURRENT.budget, core.STATE.created
     saved_entered, saved_active = list(core.STATE.entered), list(core.STATE.active)
     CURRENT.budget, core.STATE.created = budget, created
+    reset_random()
     limits = budget.limits
     try:
         with (

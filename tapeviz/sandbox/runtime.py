@@ -131,6 +131,9 @@ class UserFunction:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         closure = self.closure
         budget = closure.budget
+        budget.steps += 1  # a call is a step: lambdas and key= functions obey the limits too
+        if budget.steps >= budget.next_check:
+            budget.check(self.line)
         budget.enter_call(self.signature.name)
         try:
             names = self.signature.bind(args, kwargs, self.defaults, self.kwdefaults)
