@@ -14,12 +14,14 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QSlider,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from tapeviz.models.graph_model import GraphModel
 from tapeviz.models.stepper import BackwardStepper, ForwardStepper, Namer
+from tapeviz.ui.gradcheck_panel import GradCheckPanel
 from tapeviz.ui.graph_view import GraphView
 from tapeviz.ui.theme import font
 
@@ -68,6 +70,7 @@ class StepperPanel(QWidget):
         self.log = QListWidget(self)
         self.log.setObjectName("stepLog")
         self.log.setFont(font(11, mono=True))
+        self.gradcheck = GradCheckPanel(self.model, self)
         self.timer = QTimer(self)
         self._layout()
         self._connect()
@@ -96,7 +99,11 @@ class StepperPanel(QWidget):
         box = QVBoxLayout(self)
         box.addLayout(row)
         box.addWidget(self.detail)
-        box.addWidget(self.log, 1)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("stepperTabs")
+        self.tabs.addTab(self.log, self.tr("Chain rule"))
+        self.tabs.addTab(self.gradcheck, self.tr("Gradient check"))
+        box.addWidget(self.tabs, 1)
 
     def _connect(self) -> None:
         self.reset_button.clicked.connect(lambda: self.jump(0))

@@ -24,7 +24,8 @@ QUAD = [
 def setup(
     qtbot: QtBot, source: str = "a*x**2 + b*x + c", mode: str = "expression"
 ) -> tuple[StepperPanel, GraphView, GraphModel]:
-    result = run(source, mode=mode, variables=QUAD if mode == "expression" else None)
+    variables = QUAD if "a*x" in source else [VariableSpec("x", 0.5), VariableSpec("y", 1.5)]
+    result = run(source, mode=mode, variables=variables if mode == "expression" else None)
     assert result.error is None
     model = GraphModel(result.tapes, names_of(result))
     window = QWidget()
@@ -127,3 +128,20 @@ def test_script_with_fan_out_logs_the_accumulation(qtbot: QtBot) -> None:
     panel, view, _ = setup(qtbot, source, "script")
     assert "x̄ = 3 + 3 = 6" in panel.log.item(0).text()
     assert grad_text(view, "x") == "∂ = 6"
+
+
+def test_gradient_check_table_and_error_curve(qtbot: QtBot) -> None:
+    panel, _, _ = setup(qtbot, "sin(x) * exp(-y) + x**3", "expression")
+    check = panel.gradcheck
+    qtbot.mouseClick(check.button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: check.table.rowCount() > 0, timeout=10_000)
+    rows = {
+        check.table.item(i, 0).text(): check.table.item(i, 3).text()
+        for i in range(check.table.rowCount())
+    }
+    assert set(rows) == {"x", "y"}
+    assert all(float(e) < 1e-5 for e in rows.values())
+    assert "agree" in check.status.text()
+    qtbot.waitUntil(lambda: getattr(check, "curve", None) is not None, timeout=10_000)
+    errors = [e for _, e in check.curve]
+    assert errors[0] > 1e-4 and min(errors) < 1e-6  # truncation error shrinks with h
