@@ -212,7 +212,7 @@ class GraphModel:
             out = rec.outputs[0]
             kind = "target" if out.id in targets else "op"
             self.nodes[f"o{k}"] = Node(
-                f"o{k}", kind, self._label(out, rec.name), SYMBOLS.get(rec.name, rec.name),
+                f"o{k}", kind, self._label(out, f"v{k + 1}"), SYMBOLS.get(rec.name, rec.name),
                 out.id, out._value, out.dtype.name, rec.name, rec.primitive.formula, k,
                 rec.watched, tuple(i for i, ids in enumerate(others) if out.id in ids),
             )  # fmt: skip

@@ -46,7 +46,7 @@ class Contribution:
     value: Any  # this step's contribution: local · ḡ
     before: Any  # the input's adjoint before (None: first contribution)
     after: Any
-    text: str  # "∂v1/∂x = b = 3 → 3 × 1 = 3;  x̄ = 3 + 3 = 6"
+    text: str  # "∂y/∂x = x = 3  →  3 × 1 = 3;  x.grad = 3 + 3 = 6"
 
 
 @dataclass(frozen=True)
@@ -60,11 +60,12 @@ class StepInfo:
     output_grad: Any
     formula: str  # "v1 = x · y"
     contributions: tuple[Contribution, ...]
+    target_name: str = "f"
 
     @property
     def text(self) -> str:
         """The step as a log line: formula, incoming adjoint, each contribution."""
-        parts = [f"{self.formula}   {self.output_name}̄ = {short(self.output_grad)}"]
+        parts = [f"{self.formula}      {self.output_name}.grad = {short(self.output_grad)}"]
         parts += [c.text for c in self.contributions]
         return "\n  ".join(parts)
 
@@ -127,9 +128,10 @@ def local_derivative(rec: OpRecord, position: int) -> Any:
         return rule(np.ones_like(ans), ans, *args, **rec.params)
 
 
-def explain(step: BackwardStep, name: Namer) -> StepInfo:
+def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
     """A backward step in readable maths, with numbers."""
     rec = step.record
+    target_name = target
     ins = [name(x) for x in rec.inputs]
     out = name(rec.outputs[0])
     formula = f"{out} = {_substitute(rec.primitive.formula, ins)}"
@@ -153,15 +155,18 @@ def explain(step: BackwardStep, name: Namer) -> StepInfo:
             )
         product = f"{short(local)} × {short(g)} = {short(c.value)}"
         target = ins[c.position]
+        adjoint = f"{target}.grad"  # the adjoint ∂(target)/∂(input) accumulated so far
         if c.before is None:
-            total = f"{target}̄ = {short(c.after)}"
+            total = f"{adjoint} = {short(c.after)}"
         else:
-            total = f"{target}̄ = {short(c.before)} + {short(c.value)} = {short(c.after)}"
+            total = f"{adjoint} = {short(c.before)} + {short(c.value)} = {short(c.after)}"
         text = f"{derivative}  →  {product};  {total}"
         contribs.append(
             Contribution(c.position, c.tensor_id, target, local, c.value, c.before, c.after, text)
         )
-    return StepInfo(step.index, rec, rec.outputs[0].id, out, g, formula, tuple(contribs))
+    return StepInfo(
+        step.index, rec, rec.outputs[0].id, out, g, formula, tuple(contribs), target_name
+    )
 
 
 class BackwardStepper:
@@ -183,7 +188,8 @@ class BackwardStepper:
         self.steps: list[BackwardStep] = list(bp)
         self.final = dict(bp.adjoints)
         self.name = Namer(self.records, names)
-        self.infos = [explain(s, self.name) for s in self.steps]
+        target = self.name.names.get(targets[0], "f") if len(targets) == 1 else "L"
+        self.infos = [explain(s, self.name, target) for s in self.steps]
         self.position = 0  # steps done
 
     def __len__(self) -> int:

@@ -36,13 +36,45 @@ def graph_quadratic(out: Path) -> Path:
     return path
 
 
+def stepper_frames(out: Path) -> list[Path]:
+    """Three frames of stepping the quadratic's backward pass: after steps 1, 3 and 5."""
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from tapeviz.sandbox import run
+    from tapeviz.ui.expression_panel import names_of
+    from tapeviz.ui.stepper_panel import StepperPanel
+
+    result = run("a*x**2 + b*x + c", mode="expression", variables=QUADRATIC)
+    model = GraphModel(result.tapes, names_of(result))
+    window = QWidget()
+    box = QVBoxLayout(window)
+    view = GraphView(model)
+    view.animation_ms = 0
+    box.addWidget(view, 3)
+    panel = StepperPanel(model, view)
+    box.addWidget(panel, 2)
+    window.resize(1200, 900)
+    window.show()
+    QApplication.processEvents()
+    view.fit()
+    paths = []
+    for k in (1, 3, 5):
+        panel.jump(k)
+        QApplication.processEvents()
+        path = out / f"stepper_quadratic_{k}.png"
+        window.grab().save(str(path))
+        paths.append(path)
+    window.close()
+    return paths
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write every screenshot into the directory given (default ``assets/screenshots``)."""
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0] if args else "assets/screenshots")
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
-    for shot in (graph_quadratic,):
+    for shot in (graph_quadratic, stepper_frames):
         print(shot(out))
     del app
     return 0

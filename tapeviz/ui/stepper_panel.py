@@ -43,7 +43,9 @@ class StepperPanel(QWidget):
         self.mode = QComboBox(self)
         self.mode.setObjectName("stepperMode")
         self.mode.addItems([self.tr(BACKWARD), self.tr(FORWARD)])
-        self.reset_button = self._button("backwardResetButton", "⏮", self.tr("Reset (Home)"))
+        self.reset_button = self._button(
+            "backwardResetButton", self.tr("Reset"), self.tr("Reset (Home)")
+        )
         self.back_button = self._button("backwardBackButton", "◀", self.tr("Step back (←)"))
         self.step_button = self._button("backwardStepButton", "▶", self.tr("Step (→)"))
         self.play_button = self._button(

@@ -126,7 +126,7 @@ def test_script_with_fan_out_logs_the_accumulation(qtbot: QtBot) -> None:
         "    tape.watch(x)\n    y = x*x\ng = tape.gradient(y, x)\n"
     )
     panel, view, _ = setup(qtbot, source, "script")
-    assert "x̄ = 3 + 3 = 6" in panel.log.item(0).text()
+    assert "x.grad = 3 + 3 = 6" in panel.log.item(0).text()
     assert grad_text(view, "x") == "∂ = 6"
 
 
