@@ -17,6 +17,8 @@ Point = tuple[float, float]
 
 H_GAP = 70.0  # between layers
 V_GAP = 28.0  # between nodes of a layer
+MAX_SPAN = 8  # longer edges are drawn straight instead of routed through virtual nodes
+MAX_DUMMIES_PER_NODE = 4  # and the virtual nodes never outnumber the real ones by more
 
 
 @dataclass(frozen=True)
@@ -104,16 +106,20 @@ def layered(
 
     Edges spanning several layers get a virtual node in each layer they cross, so they take
     part in the ordering (fewer crossings) and are routed between nodes, never across them.
+    Edges longer than ``MAX_SPAN`` layers (a weight reused across a deep net) stay straight,
+    which keeps the layout linear in the graph's size.
     """
     preds, succs = _neighbours(ids, edges)
     layer = _layers(ids, preds, succs)
     sizes, chains = dict(sizes), {}
     all_ids = list(ids)
+    budget = MAX_DUMMIES_PER_NODE * len(ids)
     for a in list(ids):
         for b in list(succs[a]):
             span = layer[b] - layer[a]
-            if span <= 1:
+            if span <= 1 or span > MAX_SPAN or span - 1 > budget:
                 continue
+            budget -= span - 1
             chain = [f"\0{a}>{b}>{k}" for k in range(1, span)]
             chains[(a, b)] = chain
             succs[a][succs[a].index(b)] = chain[0]

@@ -9,10 +9,11 @@ from __future__ import annotations
 import html
 import itertools
 import math
+import threading
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QFontMetricsF, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -27,78 +28,145 @@ from tapeviz.models.values import full, nonfinite, short
 from tapeviz.ui.theme import Theme, font
 
 PAD_X, PAD_Y = 14.0, 8.0
+RESERVED_GRADIENT = "∂ = -0.0000"  # room kept for a gradient line, so nodes never grow
+
+
+class _Fonts(threading.local):
+    """Fonts and metrics per (role, scale), per thread (sizes are measured in a worker)."""
+
+    def __init__(self) -> None:
+        self.cache: dict[tuple[str, float], tuple[QFont, QFontMetricsF]] = {}
+
+    def get(self, role: str, scale: float) -> tuple[QFont, QFontMetricsF]:
+        key = (role, scale)
+        hit = self.cache.get(key)
+        if hit is None:
+            f = font(13 * scale, bold=True) if role == "title" else font(10.5 * scale)
+            hit = self.cache[key] = (f, QFontMetricsF(f))
+        return hit
+
+
+FONTS = _Fonts()
+
+
+def node_lines(
+    node: Node, gradient: Any = None, gradient_text: str | None = None, value_hidden: bool = False
+) -> list[tuple[str, str]]:
+    """(text, role) lines of a node: the title, ``= value`` and ``∂ = gradient``."""
+    title = node.symbol
+    if node.op and node.label not in (node.op, node.symbol):
+        title = f"{node.label} = {node.symbol}"
+    out = [(title, "title")]
+    if value_hidden:
+        out.append(("= ?", "value"))
+    elif node.kind != "constant" or node.label != short(node.value):
+        out.append((f"= {short(node.value)}", "value"))
+    if gradient_text is not None:
+        out.append((f"∂ = {gradient_text}", "gradient"))
+    elif gradient is not None:
+        out.append((f"∂ = {short(gradient)}", "gradient"))
+    return out
+
+
+def can_have_gradient(node: Node) -> bool:
+    """Whether a backward pass may put a gradient on this node (its size reserves the room)."""
+    return node.kind in ("variable", "watched", "target", "folded") or (
+        node.kind == "op" and node.watched
+    )
+
+
+def measure(node: Node, scale: float = 1.0, gradient: Any = None) -> tuple[float, float]:
+    """Width and height of a node's box (usable from a worker thread)."""
+    lines = node_lines(node, gradient)
+    if can_have_gradient(node) and not any(role == "gradient" for _, role in lines):
+        lines.append((RESERVED_GRADIENT, "gradient"))
+    width = height = 0.0
+    for text, role in lines:
+        fm = FONTS.get("title" if role == "title" else "value", scale)[1]
+        width = max(width, fm.horizontalAdvance(text))
+        height += fm.height()
+    w, h = max(width + 2 * PAD_X, 64 * scale), height + 2 * PAD_Y
+    if node.kind == "variable":
+        w, h = w * 1.12, h * 1.08
+    return w, h
 
 
 class NodeItem(QGraphicsPathItem):
     """One node: the op symbol or variable name, its value and (once known) its gradient."""
 
-    def __init__(self, node: Node, theme: Theme, scale: float = 1.0) -> None:
+    def __init__(self, node: Node, theme: Theme, scale: float = 1.0, gradient: Any = None) -> None:
         super().__init__()
         self.node = node
         self.theme = theme
         self.scale_factor = scale
-        self.gradient: Any = None
+        self.gradient: Any = gradient
         self.gradient_text: str | None = None  # e.g. "?" while the class predicts
         self._state = ""  # "" | "current" | "done" | "pending"
         self.value_hidden = False  # the forward stepper has not computed it yet
         self._highlighted = False
         self.edges: list[EdgeItem] = []
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemSendsGeometryChanges)
+        self.setAcceptHoverEvents(True)
         self.setZValue(1)
-        self._fonts = {"title": font(13 * scale, bold=True), "value": font(10.5 * scale)}
-        self._fonts["gradient"] = self._fonts["value"]
         self._texts: list[QGraphicsSimpleTextItem] = []
         self._inner = QGraphicsPathItem(self)  # the target's double border
         self._tick = QGraphicsPathItem(self)  # "done" mark of the backward stepper
-        self._rect = QRectF()
+        w, h = measure(node, scale, gradient)
+        self._rect = QRectF(-w / 2, -h / 2, w, h)
         self.relayout()
 
     # -- text and geometry -----------------------------------------------------------------
     def lines(self) -> list[tuple[str, str]]:
         """(text, role) lines: the title, ``= value`` and ``∂ = gradient``."""
-        n = self.node
-        title = n.symbol
-        if n.op and n.label not in (n.op, n.symbol):
-            title = f"{n.label} = {n.symbol}"
-        out = [(title, "title")]
-        if self.value_hidden:
-            out.append(("= ?", "value"))
-        elif n.kind != "constant" or n.label != short(n.value):
-            out.append((f"= {short(n.value)}", "value"))
-        if self.gradient_text is not None:
-            out.append((f"∂ = {self.gradient_text}", "gradient"))
-        elif self.gradient is not None:
-            out.append((f"∂ = {short(self.gradient)}", "gradient"))
-        return out
+        return node_lines(self.node, self.gradient, self.gradient_text, self.value_hidden)
 
     def relayout(self) -> None:
-        """Rebuild the node's text and outline for its current content."""
+        """Rebuild the node's text for its current content (the box grows only if it must)."""
         lines = self.lines()
         while len(self._texts) < len(lines):
             self._texts.append(QGraphicsSimpleTextItem(self))
         for extra in self._texts[len(lines) :]:
             extra.setVisible(False)
-        metrics = [QFontMetricsF(self._fonts[role]) for _, role in lines]
+        metrics = [
+            FONTS.get("title" if role == "title" else "value", self.scale_factor)
+            for _, role in lines
+        ]
         width = max(
-            fm.horizontalAdvance(text) for (text, _), fm in zip(lines, metrics, strict=True)
+            fm.horizontalAdvance(text) for (text, _), (_, fm) in zip(lines, metrics, strict=True)
         )
-        height = sum(fm.height() for fm in metrics)
-        w = max(width + 2 * PAD_X, 64 * self.scale_factor)
-        h = height + 2 * PAD_Y
-        if self.node.kind == "variable":
-            w, h = w * 1.12, h * 1.08
-        self._rect = QRectF(-w / 2, -h / 2, w, h)
+        height = sum(fm.height() for _, fm in metrics)
+        if width + 2 * PAD_X > self._rect.width() or height + 2 * PAD_Y > self._rect.height():
+            w = max(self._rect.width(), width + 2 * PAD_X)
+            h = max(self._rect.height(), height + 2 * PAD_Y)
+            self._rect = QRectF(-w / 2, -h / 2, w, h)
         y = -height / 2
-        for item, (text, role), fm in zip(self._texts, lines, metrics, strict=False):
-            item.setVisible(True)
-            item.setFont(self._fonts[role])
+        for item, (text, _), (f, fm) in zip(self._texts, lines, metrics, strict=False):
+            item.setVisible(self._detail)
+            item.setFont(f)
             item.setText(text)
             item.setPos(-fm.horizontalAdvance(text) / 2, y)
             y += fm.height()
         self.setPath(self._outline())
         self._restyle()
-        self.setToolTip(self.tooltip())
+
+    _detail = True
+
+    def set_detail(self, shown: bool) -> None:
+        """Show or hide the text (hidden when zoomed far out: faster, and unreadable anyway)."""
+        if shown != self._detail:
+            self._detail = shown
+            for item, _ in zip(self._texts, self.lines(), strict=False):
+                item.setVisible(shown)
+
+    def move_to(self, point: QPointF) -> None:
+        """Move the node and redraw its edges."""
+        self.setPos(point)
+        for e in self.edges:
+            e.adjust()
+
+    def hoverEnterEvent(self, event: Any) -> None:
+        self.setToolTip(self.tooltip())  # built on demand: values can be big arrays
+        super().hoverEnterEvent(event)
 
     def size(self) -> tuple[float, float]:
         """Width and height for the layout."""
@@ -146,8 +214,9 @@ class NodeItem(QGraphicsPathItem):
 
     @highlighted.setter
     def highlighted(self, value: bool) -> None:
-        self._highlighted = value
-        self._restyle()
+        if value != self._highlighted:
+            self._highlighted = value
+            self._restyle()
 
     def _restyle(self) -> None:
         t, kind, s = self.theme, self.node.kind, self.scale_factor
@@ -175,18 +244,17 @@ class NodeItem(QGraphicsPathItem):
         self._tick.setPen(QPen(t.color(t.gradient), 2.5 * s))
         bad_value = nonfinite(self.node.value)
         bad_grad = self.gradient is not None and nonfinite(self.gradient)
-        colours = {"title": t.text, "value": t.warning if bad_value else t.muted,
-                   "gradient": t.warning if bad_grad else t.gradient}  # fmt: skip
+        colours = {
+            "title": t.text,
+            "value": t.warning if bad_value else t.muted,
+            "gradient": t.warning if bad_grad else t.gradient,
+        }
         for item, (_, role) in zip(self._texts, self.lines(), strict=False):
             item.setBrush(QBrush(t.color(colours[role])))
 
-    def itemChange(self, change: QGraphicsItem.GraphicsItemChange, value: Any) -> Any:
-        if change == QGraphicsItem.GraphicsItemChange.ItemPositionHasChanged:
-            for e in self.edges:
-                e.adjust()
-        elif change == QGraphicsItem.GraphicsItemChange.ItemSelectedHasChanged:
-            self._restyle()
-        return super().itemChange(change, value)
+    def restyle(self) -> None:
+        """Redraw the border after the selection changed (the view calls it for changed items)."""
+        self._restyle()
 
     # -- tooltip ---------------------------------------------------------------------------
     def tooltip(self) -> str:
@@ -244,8 +312,9 @@ class EdgeItem(QGraphicsPathItem):
 
     @highlighted.setter
     def highlighted(self, value: bool) -> None:
-        self._highlighted = value
-        self._restyle()
+        if value != self._highlighted:
+            self._highlighted = value
+            self._restyle()
 
     @property
     def glowing(self) -> bool:
@@ -254,8 +323,9 @@ class EdgeItem(QGraphicsPathItem):
 
     @glowing.setter
     def glowing(self, value: bool) -> None:
-        self._glowing = value
-        self._restyle()
+        if value != self._glowing:
+            self._glowing = value
+            self._restyle()
 
     def set_label(self, text: str | None) -> None:
         """Show a label at the middle of the edge (e.g. the local derivative); None hides it."""
@@ -291,11 +361,19 @@ class EdgeItem(QGraphicsPathItem):
         self.setPath(path)
         angle = math.atan2(t.y() - end.y(), t.x() - end.x())
         size = 11.0
-        self.head.setPolygon(QPolygonF([
-            t,
-            QPointF(t.x() - size * math.cos(angle - 0.45), t.y() - size * math.sin(angle - 0.45)),
-            QPointF(t.x() - size * math.cos(angle + 0.45), t.y() - size * math.sin(angle + 0.45)),
-        ]))  # fmt: skip
+        self.head.setPolygon(
+            QPolygonF(
+                [
+                    t,
+                    QPointF(
+                        t.x() - size * math.cos(angle - 0.45), t.y() - size * math.sin(angle - 0.45)
+                    ),
+                    QPointF(
+                        t.x() - size * math.cos(angle + 0.45), t.y() - size * math.sin(angle + 0.45)
+                    ),
+                ]
+            )
+        )
         if self.text.isVisible():
             mid = path.pointAtPercent(0.5)
             box = self.text.boundingRect()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QWheelEvent
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import (
@@ -20,12 +21,41 @@ from PySide6.QtWidgets import (
 
 from tapeviz.models import layout as layouts
 from tapeviz.models.graph_export import to_dot
-from tapeviz.models.graph_model import FOLDED_OPS, GraphModel, GraphOptions
+from tapeviz.models.graph_model import FOLDED_OPS, GraphModel, GraphOptions, Node
 from tapeviz.ui import workers
-from tapeviz.ui.graph_items import EdgeItem, GroupItem, NodeItem
+from tapeviz.ui.graph_items import EdgeItem, GroupItem, NodeItem, measure
 from tapeviz.ui.theme import LIGHT, Theme, font
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
+DETAIL_SCALE = 0.35  # zoom below which node text is hidden
+BUILD_CHUNK = 100  # items created per event-loop turn when building a big scene
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a layout job hands back: the nodes it planned for, their sizes and places."""
+
+    nodes: dict[str, Node]
+    sizes: dict[str, tuple[float, float]]
+    layout: layouts.Layout
+
+
+def plan_layout(
+    nodes: dict[str, Node],
+    gradients: dict[str, Any],
+    edges: list[tuple[str, str]],
+    previous: dict[str, tuple[float, float]],
+    scale: float,
+    engine: str,
+) -> Plan:
+    """Measure every node and lay the graph out (runs in a worker thread for big graphs)."""
+    sizes = {nid: measure(n, scale, gradients.get(nid)) for nid, n in nodes.items()}
+    ids = list(nodes)
+    if engine == "layered":
+        lay = layouts.layered(ids, edges, sizes, previous or None)
+    else:
+        lay = layouts.ENGINES[engine](ids, edges, sizes)
+    return Plan(nodes, sizes, lay)
 
 
 class GraphView(QGraphicsView):
@@ -57,7 +87,9 @@ class GraphView(QGraphicsView):
         self.edge_items: list[EdgeItem] = []
         self.layout: layouts.Layout | None = None
         self._job: workers.Worker | None = None
+        self._builder: _SceneBuilder | None = None
         self._fitted = False
+        self._styled_selected: list[str] = []  # nodes drawn with the selection border
         self._animation: QVariantAnimation | None = None
         self._banner = _TooLargeBanner(self)
         self._banner.fold.connect(self._on_banner_fold)
@@ -92,82 +124,64 @@ class GraphView(QGraphicsView):
 
     # -- building --------------------------------------------------------------------------
     def rebuild(self) -> None:
-        """Make items for the model's nodes and lay them out (in a worker for big graphs)."""
+        """Lay out the model's graph (in a worker above 300 nodes), then build its scene.
+
+        The current graph stays on screen, interactive, until the new scene is complete.
+        """
         model = self.model
         if self._job is not None:
             self._job.cancelled = True
             self._job = None
+        self._builder = None
         if model is None:
             return
         self._banner.show_for(model.too_large)
         if model.too_large:
-            self.scene().clear()
-            self.items, self.edge_items = {}, []
+            self._swap_scene(QGraphicsScene(self), {}, [], None)
             return
-        old = {nid: item.pos() for nid, item in self.items.items()}
-        items = {
-            nid: NodeItem(node, self.theme, self.font_scale) for nid, node in model.nodes.items()
-        }
-        ids = list(model.nodes)
-        edges = [(e.source, e.target) for e in model.edges]
-        sizes = {nid: items[nid].size() for nid in ids}
-        previous = {nid: (p.x(), p.y()) for nid, p in old.items()} or None
-        engine = layouts.ENGINES[self.engine]
-        args = (ids, edges, sizes, previous) if self.engine == "layered" else (ids, edges, sizes)
-        if len(ids) > BACKGROUND_LAYOUT:
-            self._job = workers.submit(
-                engine, *args, on_done=lambda lay: self._apply(lay, items, old)
-            )
+        old = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
+        args = (
+            dict(model.nodes),
+            dict(model.gradients),
+            [(e.source, e.target) for e in model.edges],
+            old,
+            self.font_scale,
+            self.engine,
+        )
+        if len(model.nodes) > BACKGROUND_LAYOUT:
+            self._job = workers.submit(plan_layout, *args, on_done=self._on_plan_done)
         else:
-            self._apply(engine(*args), items, old)
+            self._on_plan_done(plan_layout(*args))
 
-    def _apply(
-        self, lay: layouts.Layout, items: dict[str, NodeItem], old: dict[str, QPointF]
-    ) -> None:
+    def _on_plan_done(self, plan: Plan) -> None:
         self._job = None
         model = self.model
-        if model is None or set(items) != set(model.nodes):
+        if model is None or plan.nodes.keys() != model.nodes.keys():
             return  # the model changed meanwhile; a newer layout is on its way
-        scene = self.scene()
-        scene.blockSignals(True)
+        self._builder = _SceneBuilder(self, plan)
+        self._builder.run(chunked=len(plan.nodes) > BACKGROUND_LAYOUT)
+
+    def _swap_scene(
+        self,
+        scene: QGraphicsScene,
+        items: dict[str, NodeItem],
+        edges: list[EdgeItem],
+        lay: layouts.Layout | None,
+    ) -> None:
+        old = self.scene()
         selected = [nid for nid, it in self.items.items() if it.isSelected()]
-        scene.clear()
-        scene.blockSignals(False)
-        self.items, self.layout = items, lay
-        for nid, item in items.items():
-            x, y = lay.positions[nid]
-            item.setPos(old.get(nid, QPointF(x, y)) if old else QPointF(x, y))
-            scene.addItem(item)
-        self.edge_items = []
-        incoming: dict[str, list[Any]] = {}
-        for e in model.edges:
-            if e.source in items and e.target in items:
-                incoming.setdefault(e.target, []).append(e)
-        for target, edges in incoming.items():
-            # ports top to bottom in the order of their sources: inputs never cross at the node
-            edges.sort(key=lambda e: (lay.positions[e.source][1], e.position))
-            for port, e in enumerate(edges):
-                edge = EdgeItem(items[e.source], items[target], port, len(edges), self.theme)
-                edge.input_position = e.position
-                edge.route = [QPointF(*p) for p in lay.routes.get((e.source, target), ())]
-                edge.model_edge = e
-                if self.show_edge_labels:
-                    edge.set_label(model.edge_label(e))
-                scene.addItem(edge)
-                self.edge_items.append(edge)
-        self.refresh_gradients()
-        self._add_groups(lay)
-        scene.setSceneRect(QRectF(-40, -40, lay.width + 80, lay.height + 80))
+        old.selectionChanged.disconnect(self._on_scene_selection_changed)
+        self.items, self.edge_items, self.layout = items, edges, lay
+        self.setScene(scene)
+        scene.selectionChanged.connect(self._on_scene_selection_changed)
+        old.deleteLater()
         for nid in selected:
             if nid in items:
                 items[nid].setSelected(True)
-        self._animate_to(lay, old)
-        if not self._fitted:
-            self.fit()
-            self._fitted = True
-        self.layoutFinished.emit()
 
-    def _add_groups(self, lay: layouts.Layout) -> None:
+    def _add_groups(
+        self, lay: layouts.Layout, scene: QGraphicsScene, items: dict[str, NodeItem]
+    ) -> None:
         """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
         model = self.model
         self.group_items = []
@@ -182,22 +196,25 @@ class GraphView(QGraphicsView):
             rect = QRectF()
             for nid in members:
                 x, y = lay.positions[nid]
-                w, h = self.items[nid].size()
+                w, h = items[nid].size()
                 rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
             frame = GroupItem(
                 rect.adjusted(-16, -30, 16, 14), entry.name, self.theme, self.font_scale
             )
-            self.scene().addItem(frame)
+            scene.addItem(frame)
             self.group_items.append(frame)
 
     def _animate_to(self, lay: layouts.Layout, old: dict[str, QPointF]) -> None:
-        moving = [(it, it.pos(), QPointF(*lay.positions[nid])) for nid, it in self.items.items()
-                  if nid in old and it.pos() != QPointF(*lay.positions[nid])]  # fmt: skip
+        moving = [
+            (it, it.pos(), QPointF(*lay.positions[nid]))
+            for nid, it in self.items.items()
+            if nid in old and it.pos() != QPointF(*lay.positions[nid])
+        ]
         if self._animation is not None:
             self._animation.stop()
         if not moving or self.animation_ms <= 0:
             for it, _, end in moving:
-                it.setPos(end)
+                it.move_to(end)
             return
         anim = QVariantAnimation(self)
         anim.setStartValue(0.0)
@@ -206,7 +223,7 @@ class GraphView(QGraphicsView):
 
         def step(t: float) -> None:
             for it, a, b in moving:
-                it.setPos(a + (b - a) * t)
+                it.move_to(a + (b - a) * t)
 
         anim.valueChanged.connect(step)
         anim.start()
@@ -261,12 +278,20 @@ class GraphView(QGraphicsView):
             self.resetTransform()
             self.scale(1.5, 1.5)
             self.centerOn(rect.center())
+        self._update_detail()
 
     def zoom(self, factor: float) -> None:
         """Zoom by ``factor`` around the mouse (or the centre), within 0.05×–8×."""
         current = self.transform().m11()
         factor = max(0.05 / current, min(8.0 / current, factor))
         self.scale(factor, factor)
+        self._update_detail()
+
+    def _update_detail(self) -> None:
+        """Hide node text when it would be too small to read (and costly to draw)."""
+        shown = self.transform().m11() * self.font_scale >= DETAIL_SCALE
+        for item in self.items.values():
+            item.set_detail(shown)
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
@@ -338,12 +363,14 @@ class GraphView(QGraphicsView):
                 path_nodes.update(nodes)
                 path_edges.update((e.source, e.target, e.position) for e in edges)
         for nid, item in self.items.items():
+            before = item.highlighted
             item.highlighted = nid in path_nodes
-            item.update()
+            if before == item.highlighted and (nid in chosen or nid in self._styled_selected):
+                item.restyle()  # the selection border changed, the highlight did not
+        self._styled_selected = chosen
         for edge in self.edge_items:
             key = (edge.source.node.id, edge.target.node.id, edge.input_position)
             edge.highlighted = key in path_edges
-            edge.update()
         self.nodeSelected.emit(chosen[0] if chosen else "")
 
     def _on_banner_fold(self) -> None:
@@ -425,3 +452,76 @@ class _TooLargeBanner(QFrame):
         self.setGeometry(20, 20, min(520, max(320, self.parentWidget().width() - 40)), 140)
         self.show()
         self.raise_()
+
+
+class _SceneBuilder:
+    """Builds a planned graph into a fresh scene, in chunks for big graphs, then swaps it in."""
+
+    def __init__(self, view: GraphView, plan: Plan) -> None:
+        self.view, self.plan = view, plan
+        self.scene = QGraphicsScene(view)
+        self.items: dict[str, NodeItem] = {}
+        self.edges: list[EdgeItem] = []
+        self.old = {nid: it.pos() for nid, it in view.items.items()}
+        model = view.model
+        assert model is not None
+        self.model = model
+        self._todo_nodes = list(plan.nodes.items())
+        incoming: dict[str, list[Any]] = {}
+        for e in model.edges:
+            incoming.setdefault(e.target, []).append(e)
+        self._todo_edges = list(incoming.items())
+
+    def run(self, chunked: bool) -> None:
+        """Build everything now, or a chunk per event-loop turn (the UI stays responsive)."""
+        while self._step(BUILD_CHUNK if chunked else 10**9):
+            if chunked:
+                QTimer.singleShot(0, self._continue)
+                return
+        self._finish()
+
+    def _continue(self) -> None:
+        if self.view._builder is self:
+            self.run(chunked=True)
+
+    def _step(self, budget: int) -> bool:
+        """Create up to ``budget`` items; True while work remains."""
+        view, lay, grads = self.view, self.plan.layout, self.model.gradients
+        while self._todo_nodes and budget > 0:
+            nid, node = self._todo_nodes.pop(0)
+            item = NodeItem(node, view.theme, view.font_scale, grads.get(nid))
+            x, y = lay.positions[nid]
+            item.setPos(self.old.get(nid, QPointF(x, y)))
+            self.scene.addItem(item)
+            self.items[nid] = item
+            budget -= 1
+        while not self._todo_nodes and self._todo_edges and budget > 0:
+            target, edges = self._todo_edges.pop(0)
+            # ports top to bottom in the order of their sources: inputs never cross at the node
+            edges.sort(key=lambda e: (lay.positions[e.source][1], e.position))
+            for port, e in enumerate(edges):
+                edge = EdgeItem(
+                    self.items[e.source], self.items[target], port, len(edges), view.theme
+                )
+                edge.input_position = e.position
+                edge.route = [QPointF(*p) for p in lay.routes.get((e.source, target), ())]
+                edge.model_edge = e
+                if view.show_edge_labels:
+                    edge.set_label(self.model.edge_label(e))
+                self.scene.addItem(edge)
+                self.edges.append(edge)
+                budget -= 1
+        return bool(self._todo_nodes or self._todo_edges)
+
+    def _finish(self) -> None:
+        view, lay = self.view, self.plan.layout
+        view._builder = None
+        view._add_groups(lay, self.scene, self.items)
+        self.scene.setSceneRect(QRectF(-40, -40, lay.width + 80, lay.height + 80))
+        view._swap_scene(self.scene, self.items, self.edges, lay)
+        view._animate_to(lay, self.old)
+        if not view._fitted:
+            view.fit()
+            view._fitted = True
+        view._update_detail()
+        view.layoutFinished.emit()

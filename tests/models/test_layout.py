@@ -107,3 +107,21 @@ def test_dot_lays_out_every_node_left_to_right() -> None:
 def test_empty_graph() -> None:
     lay = layout.layered([], [], {})
     assert lay.positions == {} and lay.width == 0.0 and lay.height == 0.0
+
+
+def test_a_weight_reused_across_a_deep_chain_stays_linear() -> None:
+    w = tv.Variable(1.01, name="w")
+    x = tv.Variable(0.5, name="x")
+    with tv.GradientTape() as tape:
+        h = x
+        for _ in range(400):
+            h = tv.sin(h) * w  # w feeds every layer: spans up to ~800 layers
+    m = GraphModel([tape])
+    ids, edges, sizes = inputs(m)
+    lay = layout.layered(ids, edges, sizes)
+    assert sorted(lay.positions) == sorted(ids)
+    dummies = sum(len(r) for r in lay.routes.values())
+    assert dummies <= layout.MAX_DUMMIES_PER_NODE * len(ids)
+    assert all(len(r) < layout.MAX_SPAN for r in lay.routes.values())
+    for a, b in edges:
+        assert lay.positions[a][0] < lay.positions[b][0]

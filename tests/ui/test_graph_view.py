@@ -106,10 +106,16 @@ def test_keyboard_navigation_and_fit(qtbot: QtBot) -> None:
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_Right)  # nothing selected: select the first node
     assert view.selected_node() == "s0"
+    thick = view.items["s0"].pen().widthF()
     qtbot.keyClick(view, Qt.Key.Key_Right)
     assert view.selected_node() == "o0"
+    assert view.items["o0"].pen().widthF() == thick
+    assert view.items["s0"].pen().widthF() < thick  # not on o0's path: its border is thin again
     qtbot.keyClick(view, Qt.Key.Key_Left)
     assert view.selected_node() == "s0"
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert all(item.pen().widthF() < thick for item in view.items.values())
+    qtbot.keyClick(view, Qt.Key.Key_Right)
     view.zoom(4.0)
     zoomed = view.transform().m11()
     qtbot.keyClick(view, Qt.Key.Key_F)
