@@ -236,10 +236,10 @@ class NodeItem(QGraphicsPathItem):
         self._inner.setPen(QPen(border, 1.5 * s))
         tick = QPainterPath()
         if self._state == "done":
-            r = self._rect
-            tick.moveTo(r.right() - 18, r.top() + 10)
-            tick.lineTo(r.right() - 12, r.top() + 16)
-            tick.lineTo(r.right() - 4, r.top() + 5)
+            r = self._rect  # just above the top-right corner, clear of the title
+            tick.moveTo(r.right() - 6 * s, r.top() - 8 * s)
+            tick.lineTo(r.right(), r.top() - 2 * s)
+            tick.lineTo(r.right() + 10 * s, r.top() - 15 * s)
         self._tick.setPath(tick)
         self._tick.setPen(QPen(t.color(t.gradient), 2.5 * s))
         bad_value = nonfinite(self.node.value)
