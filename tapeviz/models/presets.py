@@ -17,6 +17,7 @@ from tapeviz.models.resources import assets_dir
 from tapeviz.models.session import Session
 
 GROUPS = (
+    "Start here",
     "Seed: GradientTape basics",
     "Seed: gradients and optimizers",
     "micrograd (Karpathy)",
@@ -69,7 +70,7 @@ def seed_presets(seeds: Path | None = None) -> list[Session]:
             continue
         chain = [*cell["after"], cell["name"]]
         source = "\n".join((seeds / cells[n]["file"]).read_text("utf-8") for n in chain)
-        tutorial = "Seed: GradientTape basics" if cell["name"].startswith("000") else GROUPS[1]
+        tutorial = "Seed: GradientTape basics" if cell["name"].startswith("000") else GROUPS[2]
         out.append(
             Session(
                 source=source,

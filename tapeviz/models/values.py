@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -56,3 +57,34 @@ def nonfinite(value: Any) -> bool:
     """Whether any element is nan or ±inf (drawn in a warning colour)."""
     arr = as_array(value)
     return arr.dtype.kind == "f" and not bool(np.all(np.isfinite(arr)))
+
+
+MAX_VALUE_TEXT = 100_000
+
+
+def parse_value(text: str) -> float | list:
+    """A number or nested lists of numbers, as typed (JSON syntax plus nan/inf); never eval."""
+    cleaned = text.strip().replace("−", "-")
+    for word, json_word in (("-inf", "-Infinity"), ("inf", "Infinity"), ("nan", "NaN")):
+        if cleaned.lower() == word:
+            cleaned = json_word
+    if not cleaned:
+        raise ValueError("the value is empty")
+    if len(cleaned) > MAX_VALUE_TEXT:
+        raise ValueError("the value is too long")
+    try:
+        value = json.loads(cleaned)
+    except (ValueError, RecursionError):
+        raise ValueError(f"{text!r} is not a number or a list like [1, 2, 3]") from None
+    if isinstance(value, bool) or not isinstance(value, int | float | list):
+        raise ValueError(f"{text!r} is not a number or a list like [1, 2, 3]")
+    return value
+
+
+def format_value(value: object) -> str:
+    """The text a value is shown as in the table."""
+    if hasattr(value, "tolist"):
+        value = value.tolist()  # type: ignore[union-attr]
+    if isinstance(value, list):
+        return json.dumps(value)
+    return repr(float(value)) if isinstance(value, float) else str(value)

@@ -68,13 +68,42 @@ def stepper_frames(out: Path) -> list[Path]:
     return paths
 
 
+def main_window(out: Path) -> Path:
+    """The whole window at projector size (1366×768) on the quadratic, stepped to step 3."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtTest import QTest
+
+    from tapeviz.ui.main_window import MainWindow
+
+    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
+    QSettings.setPath(fmt, scope, tempfile.mkdtemp())  # the default layout, not the user's
+    window = MainWindow()
+    window.graph.animation_ms = 0
+    window.resize(1366, 768)
+    window.show()
+    window.load_preset("quadratic")
+    for _ in range(500):  # the run is in a worker: wait for it (at most 10 s)
+        if window.last_result is not None and window._cancel is None:
+            break
+        QTest.qWait(20)
+    QTest.qWait(300)
+    window.stepper.jump(3)
+    QTest.qWait(200)
+    path = out / "main_window_light.png"
+    window.grab().save(str(path))
+    window.close()
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write every screenshot into the directory given (default ``assets/screenshots``)."""
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0] if args else "assets/screenshots")
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
-    for shot in (graph_quadratic, stepper_frames):
+    for shot in (graph_quadratic, stepper_frames, main_window):
         print(shot(out))
     del app
     return 0

@@ -1,0 +1,409 @@
+"""The main window: editor, variables, run/stop, console, tapes, the graph and the stepper."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QMainWindow,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tapeviz.models import session as sessions
+from tapeviz.models.graph_model import GraphModel
+from tapeviz.models.presets import PRESETS
+from tapeviz.models.session import Session, SessionError
+from tapeviz.sandbox import CancelToken, Limits, RunResult, run
+from tapeviz.ui import workers
+from tapeviz.ui.editor import CodeEditor
+from tapeviz.ui.expression_panel import names_of
+from tapeviz.ui.graph_view import GraphView
+from tapeviz.ui.stepper_panel import StepperPanel
+from tapeviz.ui.theme import font
+from tapeviz.ui.variables_table import VariablesTable
+
+MODES = ("expression", "script")
+LIVE_MS = 300  # expression mode re-runs this long after the last keystroke
+SESSION_FILTER = "tapeviz sessions (*.tapeviz);;JSON (*.json)"
+
+
+def _run_job(source: str, mode: str, variables: list, cancel: CancelToken) -> RunResult:
+    limits = Limits(wall_time=2.0) if mode == "expression" else Limits()
+    return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
+
+
+class MainWindow(QMainWindow):
+    """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("tapeviz")
+        self.path: Path | None = None
+        self.session_meta = Session()
+        self._cancel: CancelToken | None = None
+        self._pending = False  # a run was asked for while one was running
+        self.last_result: RunResult | None = None
+        self.model = GraphModel()
+        self._build_central()
+        self._build_docks()
+        self._build_menus()
+        self.live_timer = QTimer(self)
+        self.live_timer.setSingleShot(True)
+        self.live_timer.setInterval(LIVE_MS)
+        self.live_timer.timeout.connect(self.run_code)
+        self.editor.textChanged.connect(self._on_editor_text_changed)
+        self.variables.changed.connect(self._on_editor_text_changed)
+        self.mode.currentIndexChanged.connect(lambda _: self._on_editor_text_changed())
+        self.tape_list.currentRowChanged.connect(self._on_tape_list_row_changed)
+        self.resize(1360, 760)
+        self._restore_layout()
+        self._set_running(False)
+        self.statusBar().showMessage(self.tr("Ready"))
+
+    # -- construction ----------------------------------------------------------------------
+    def _build_central(self) -> None:
+        self.graph = GraphView(self.model)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.setObjectName("centralSplitter")
+        self.setCentralWidget(splitter)
+        splitter.addWidget(self.graph)
+        self.stepper = StepperPanel(self.model, self.graph, splitter)
+        splitter.addWidget(self.stepper)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([460, 300])
+        self._fit_next = False  # fit the graph once the next run's layout is done
+        self.graph.layoutFinished.connect(self._on_graph_layout_finished)
+
+    def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        code = QWidget(self)
+        self.mode = QComboBox(code)
+        self.mode.setObjectName("modeCombo")
+        self.mode.addItem(self.tr("Expression"), "expression")
+        self.mode.addItem(self.tr("Script"), "script")
+        self.run_button = QPushButton(self.tr("Run"), code)
+        self.run_button.setObjectName("runButton")
+        self.run_button.setToolTip(self.tr("Run (Ctrl+Enter)"))
+        self.stop_button = QPushButton(self.tr("Stop"), code)
+        self.stop_button.setObjectName("stopButton")
+        self.editor = CodeEditor(code)
+        self.error_label = QLabel(code)
+        self.error_label.setObjectName("errorLabel")
+        self.error_label.setWordWrap(True)
+        self.error_label.setFont(font(11, mono=True))
+        self.error_label.setStyleSheet("color: #D55E00")
+        self.notes_label = QLabel(code)
+        self.notes_label.setObjectName("notesLabel")
+        self.notes_label.setWordWrap(True)
+        self.notes_label.setFont(font(10))
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("Mode:"), code))
+        row.addWidget(self.mode)
+        row.addStretch(1)
+        row.addWidget(self.run_button)
+        row.addWidget(self.stop_button)
+        box = QVBoxLayout(code)
+        box.addLayout(row)
+        box.addWidget(self.editor, 1)
+        box.addWidget(self.error_label)
+        box.addWidget(self.notes_label)
+        self.variables = VariablesTable(self)
+        self.console = QPlainTextEdit(self)
+        self.console.setObjectName("consoleOutput")
+        self.console.setReadOnly(True)
+        self.console.setFont(font(11, mono=True))
+        self.console.setMaximumBlockCount(5000)
+        self.tape_list = QListWidget(self)
+        self.tape_list.setObjectName("tapeList")
+        left = Qt.DockWidgetArea.LeftDockWidgetArea
+        self.code_dock = self._dock("codeDock", self.tr("Code"), code, left)
+        self.variables_dock = self._dock(
+            "variablesDock", self.tr("Variables"), self.variables, left
+        )
+        self.console_dock = self._dock("consoleDock", self.tr("Output"), self.console, left)
+        self.tapes_dock = self._dock("tapesDock", self.tr("Tapes"), self.tape_list, left)
+        self.splitDockWidget(self.code_dock, self.variables_dock, Qt.Orientation.Vertical)
+        self.splitDockWidget(self.variables_dock, self.console_dock, Qt.Orientation.Vertical)
+        self.tabifyDockWidget(self.console_dock, self.tapes_dock)
+        self.console_dock.raise_()
+        self.resizeDocks([self.code_dock], [430], Qt.Orientation.Horizontal)
+        self.run_button.clicked.connect(self.run_code)
+        self.stop_button.clicked.connect(self.stop)
+
+    def _action(self, menu: Any, text: str, slot: Any, shortcut: str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        menu.addAction(action)
+        return action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file = bar.addMenu(self.tr("&File"))
+        self._action(file, self.tr("&Open session…"), self.open_dialog, "Ctrl+O")
+        self._action(file, self.tr("&Save session"), self.save, "Ctrl+S")
+        self._action(file, self.tr("Save session &as…"), self.save_as_dialog, "Ctrl+Shift+S")
+        file.addSeparator()
+        self._action(file, self.tr("&Quit"), self.close, "Ctrl+Q")
+        run_menu = bar.addMenu(self.tr("&Run"))
+        self.run_action = self._action(run_menu, self.tr("&Run"), self.run_code, "Ctrl+Return")
+        self.stop_action = self._action(run_menu, self.tr("&Stop"), self.stop, "Ctrl+.")
+        view = bar.addMenu(self.tr("&View"))
+        self._action(view, self.tr("&Fit graph"), self.graph.fit, "Ctrl+0")
+        self._action(view, self.tr("Full &screen"), self.toggle_full_screen, "F11")
+        for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
+            view.addAction(dock.toggleViewAction())
+        self.preset_menu = bar.addMenu(self.tr("&Presets"))
+        self.preset_menu.setObjectName("presetMenu")
+        for group, names in PRESETS.groups().items():
+            sub = self.preset_menu.addMenu(group)
+            for name in names:
+                title = PRESETS[name].title or name
+                action = self._action(sub, title, lambda _=False, n=name: self.load_preset(n))
+                action.setObjectName(f"preset:{name}")
+        help_menu = bar.addMenu(self.tr("&Help"))
+        self._action(help_menu, self.tr("&About tapeviz"), self.about)
+
+    # -- running ---------------------------------------------------------------------------
+    def _on_editor_text_changed(self) -> None:
+        if self.mode.currentData() == "expression":
+            self.live_timer.start()
+
+    def current_session(self) -> Session:
+        """The work in the window as a session (variables that do not parse are kept as text)."""
+        try:
+            variables = tuple(self.variables.specs())
+        except ValueError:
+            variables = self.session_meta.variables
+        return Session(
+            source=self.editor.toPlainText(),
+            mode=self.mode.currentData(),
+            variables=variables,
+            view=self.session_meta.view,
+            optimizer=self.session_meta.optimizer,
+            name=self.session_meta.name,
+            title=self.session_meta.title,
+            group=self.session_meta.group,
+            notes=self.session_meta.notes,
+        )
+
+    def run_code(self) -> None:
+        """Run the editor's text in the sandbox, off the UI thread."""
+        self.live_timer.stop()
+        if self._cancel is not None:  # one run at a time: re-run when this one ends
+            self._pending = True
+            return
+        try:
+            variables = self.variables.specs()
+        except ValueError as exc:
+            self._show_error(str(exc), None, None)
+            return
+        source, mode = self.editor.toPlainText(), self.mode.currentData()
+        if not source.strip():
+            self.statusBar().showMessage(self.tr("Type a function or paste a script to run."))
+            return
+        cancel = CancelToken()
+        self._cancel = cancel
+        self._set_running(True)
+        self.statusBar().showMessage(self.tr("Running…"))
+        workers.submit(_run_job, source, mode, variables, cancel,
+                       on_done=self._on_run_done, on_error=self._on_run_failed)  # fmt: skip
+
+    def stop(self) -> None:
+        """Cancel the running code at its next statement."""
+        self._pending = False
+        if self._cancel is not None:
+            self._cancel.cancel()
+            self.statusBar().showMessage(self.tr("Stopping…"))
+
+    def _set_running(self, running: bool) -> None:
+        self.stop_button.setEnabled(running)
+        self.stop_action.setEnabled(running)
+
+    def _finish_run(self) -> None:
+        self._cancel = None
+        self._set_running(False)
+        if self._pending:
+            self._pending = False
+            self.run_code()
+
+    def _on_run_failed(self, text: str) -> None:
+        self._show_error(self.tr("Internal error: %1").replace("%1", text), None, None)
+        self._finish_run()
+
+    def _on_run_done(self, result: RunResult) -> None:
+        self.last_result = result
+        self.console.setPlainText(result.output)
+        self.tape_list.blockSignals(True)
+        self.tape_list.clear()
+        for info in result.tapes:
+            ops = len(info.tape.records)
+            self.tape_list.addItem(self.tr("%1 — %2 ops").replace("%1", info.name)
+                                   .replace("%2", str(ops)))  # fmt: skip
+        self.tape_list.setCurrentRow(len(result.tapes) - 1)
+        self.tape_list.blockSignals(False)
+        if result.tapes:
+            self.model.set_tapes([t.tape for t in result.tapes], names_of(result))
+        self.graph.set_dimmed(result.error is not None)
+        if result.error is not None:
+            err = result.error
+            hint = f"\n{err.hint}" if err.hint else ""
+            self._show_error(f"{err}{hint}", err.line, err.col)
+        else:
+            self.editor.clear_error()
+            self.error_label.clear()
+            count = len(result.tapes)
+            self.statusBar().showMessage(
+                self.tr("Ran in %1 ms; %2 tape(s) recorded.")
+                .replace("%1", f"{result.elapsed * 1e3:.0f}")
+                .replace("%2", str(count))
+            )
+        self._finish_run()
+
+    def _show_error(self, message: str, line: int | None, col: int | None) -> None:
+        self.editor.mark_error(line, col, message)
+        self.error_label.setText("⚠ " + message)
+        self.statusBar().showMessage("⚠ " + message.splitlines()[0])
+
+    def _on_graph_layout_finished(self) -> None:
+        if self._fit_next:
+            self._fit_next = False
+            self.graph.fit()
+
+    def _on_tape_list_row_changed(self, row: int) -> None:
+        if 0 <= row < len(self.model.entries):
+            self.model.select(row)
+
+    # -- sessions and presets --------------------------------------------------------------
+    def apply_session(self, session: Session, run_now: bool = True) -> None:
+        """Put a session's text, mode and variables in the window (and run it)."""
+        self.session_meta = session
+        self.mode.blockSignals(True)
+        self.mode.setCurrentIndex(MODES.index(session.mode))
+        self.mode.blockSignals(False)
+        self.editor.blockSignals(True)
+        self.editor.setPlainText(session.source)
+        self.editor.blockSignals(False)
+        self.variables.blockSignals(True)
+        self.variables.set_specs(session.variables)
+        self.variables.blockSignals(False)
+        self.editor.clear_error()
+        self.error_label.clear()
+        self.notes_label.setText(session.notes)
+        self._fit_next = True
+        if run_now:
+            self.run_code()
+
+    def load_preset(self, name: str) -> None:
+        """Load preset ``name`` (see ``PRESETS``) and run it."""
+        preset = PRESETS[name]
+        self.path = None
+        self.apply_session(preset)
+        self.setWindowTitle(f"tapeviz — {preset.title or name}")
+
+    def open_session(self, path: str | Path) -> bool:
+        """Open a session file; a bad file is refused with a message and the work is kept."""
+        try:
+            session = sessions.load(path)
+        except SessionError as exc:
+            message = self.tr("Cannot open %1: %2").replace("%1", Path(path).name)
+            self.statusBar().showMessage("⚠ " + message.replace("%2", str(exc)))
+            return False
+        self.path = Path(path)
+        self.apply_session(session)
+        self.setWindowTitle(f"tapeviz — {self.path.name}")
+        return True
+
+    def save_session(self, path: str | Path) -> None:
+        """Write the current work to ``path``."""
+        self.current_session().save(path)
+        self.path = Path(path)
+        self.setWindowTitle(f"tapeviz — {self.path.name}")
+        self.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(path)))
+
+    def open_dialog(self) -> None:
+        """Ask for a session file and open it."""
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open session"), "", SESSION_FILTER)
+        if path:
+            self.open_session(path)
+
+    def save(self) -> None:
+        """Save to the current file, or ask for one."""
+        if self.path is None:
+            self.save_as_dialog()
+        else:
+            self.save_session(self.path)
+
+    def save_as_dialog(self) -> None:
+        """Ask for a file name and save."""
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save session"), "", SESSION_FILTER)
+        if path:
+            if not Path(path).suffix:
+                path += ".tapeviz"
+            self.save_session(path)
+
+    # -- window ----------------------------------------------------------------------------
+    def toggle_full_screen(self) -> None:
+        """F11: full screen for the projector, and back."""
+        self.setWindowState(self.windowState() ^ Qt.WindowState.WindowFullScreen)
+
+    def about(self) -> None:
+        """Versions of tapeviz and what it runs on."""
+        import platform
+
+        import numpy
+        import pyqtgraph
+        import PySide6
+
+        from tapeviz import __version__
+
+        QMessageBox.about(self, self.tr("About tapeviz"), (
+            f"<b>tapeviz {__version__}</b><br>"
+            + self.tr("Automatic differentiation and optimization, made visible.")
+            + f"<br><br>Python {platform.python_version()} · PySide6 {PySide6.__version__} · "
+            f"pyqtgraph {pyqtgraph.__version__} · numpy {numpy.__version__}"
+        ))  # fmt: skip
+
+    def _settings(self) -> QSettings:
+        fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
+        return QSettings(fmt, scope, "tapeviz", "tapeviz")
+
+    def _restore_layout(self) -> None:
+        settings = self._settings()
+        geometry, state = settings.value("window/geometry"), settings.value("window/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.stop()
+        self.live_timer.stop()
+        workers.wait_all(3000)
+        settings = self._settings()
+        settings.setValue("window/geometry", self.saveGeometry())
+        settings.setValue("window/state", self.saveState())
+        super().closeEvent(event)

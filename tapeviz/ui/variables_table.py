@@ -1,0 +1,116 @@
+"""The variables table: name, value (a number or a JSON list for arrays) and kind per row."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tapeviz.models.values import format_value, parse_value
+from tapeviz.sandbox.variables import KINDS, VariableSpec
+
+
+class VariablesTable(QWidget):
+    """Rows of (name, value, kind) with Add/Remove; ``specs()`` validates them."""
+
+    changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table = QTableWidget(0, 3, self)
+        self.table.setObjectName("variablesTable")
+        self.table.setHorizontalHeaderLabels([self.tr("Name"), self.tr("Value"), self.tr("Kind")])
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.add_button = QPushButton(self.tr("Add variable"), self)
+        self.add_button.setObjectName("addVariableButton")
+        self.remove_button = QPushButton(self.tr("Remove"), self)
+        self.remove_button.setObjectName("removeVariableButton")
+        self.add_button.clicked.connect(lambda: self.add_row(self._free_name(), 0.0))
+        self.remove_button.clicked.connect(self.remove_selected)
+        self.table.itemChanged.connect(lambda _: self.changed.emit())
+        self.table.itemSelectionChanged.connect(self._update_buttons)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.table, 1)
+        box.addLayout(buttons)
+        self._update_buttons()
+
+    def _free_name(self) -> str:
+        used = [self.table.item(r, 0).text() for r in range(self.table.rowCount())]
+        for name in ("x", "y", "z", "w", "b", *(f"v{i}" for i in range(1, 1000))):
+            if name not in used:
+                return name
+        return "v"
+
+    def _update_buttons(self) -> None:
+        self.remove_button.setEnabled(bool(self.table.selectionModel().selectedRows()))
+
+    def add_row(self, name: str, value: object, kind: str = "trainable") -> None:
+        """Append a row."""
+        self.table.blockSignals(True)
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        self.table.setItem(row, 0, QTableWidgetItem(name))
+        self.table.setItem(row, 1, QTableWidgetItem(format_value(value)))
+        combo = QComboBox(self.table)
+        for k in KINDS:
+            combo.addItem(self.tr(k), k)
+        combo.setCurrentIndex(list(KINDS).index(kind))
+        combo.currentIndexChanged.connect(lambda _: self.changed.emit())
+        self.table.setCellWidget(row, 2, combo)
+        self.table.blockSignals(False)
+        self.changed.emit()
+
+    def remove_selected(self) -> None:
+        """Remove the selected rows."""
+        rows = sorted((i.row() for i in self.table.selectionModel().selectedRows()), reverse=True)
+        for row in rows:
+            self.table.removeRow(row)
+        if rows:
+            self.changed.emit()
+        self._update_buttons()
+
+    def set_specs(self, specs: Sequence[VariableSpec]) -> None:
+        """Replace every row."""
+        self.table.blockSignals(True)
+        self.table.setRowCount(0)
+        self.table.blockSignals(False)
+        for spec in specs:
+            self.add_row(spec.name, spec.value, spec.kind)
+        self._dtypes = {s.name: s.dtype for s in specs}
+
+    def specs(self) -> list[VariableSpec]:
+        """The rows as specs; raises ValueError naming the bad row."""
+        out: list[VariableSpec] = []
+        dtypes = getattr(self, "_dtypes", {})
+        for row in range(self.table.rowCount()):
+            name = self.table.item(row, 0).text().strip()
+            combo = self.table.cellWidget(row, 2)
+            kind = combo.currentData() if isinstance(combo, QComboBox) else "trainable"
+            try:
+                value = parse_value(self.table.item(row, 1).text())
+                if any(s.name == name for s in out):
+                    raise ValueError(f"the name {name!r} is used twice")
+                out.append(VariableSpec(name, value, kind, dtypes.get(name, "float32")))
+            except ValueError as exc:
+                raise ValueError(self.tr("Variable row %1: %2").replace("%1", str(row + 1))
+                                 .replace("%2", str(exc))) from None  # fmt: skip
+        return out
