@@ -168,6 +168,13 @@ class CodeEditor(QPlainTextEdit):
         self.setToolTip("")
         self.gutter.update()
 
+    def refresh_metrics(self) -> None:
+        """Re-measure the gutter after the font changed (presenter scaling)."""
+        self._update_margins()
+        r = self.contentsRect()
+        self.gutter.setGeometry(QRect(r.left(), r.top(), self.gutter_width(), r.height()))
+        self.gutter.update()
+
     def set_theme(self, theme: Theme) -> None:
         """Recolour the highlighting and the gutter."""
         self.theme = theme

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -32,8 +32,9 @@ from tapeviz.ui import workers
 from tapeviz.ui.editor import CodeEditor
 from tapeviz.ui.expression_panel import names_of
 from tapeviz.ui.graph_view import GraphView
+from tapeviz.ui.presenter import PresenterMixin
 from tapeviz.ui.stepper_panel import StepperPanel
-from tapeviz.ui.theme import font
+from tapeviz.ui.theme import LIGHT, Theme, font
 from tapeviz.ui.variables_table import VariablesTable
 
 MODES = ("expression", "script")
@@ -46,7 +47,7 @@ def _run_job(source: str, mode: str, variables: list, cancel: CancelToken) -> Ru
     return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(PresenterMixin, QMainWindow):
     """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -57,8 +58,11 @@ class MainWindow(QMainWindow):
         self.session_meta = Session()
         self._cancel: CancelToken | None = None
         self._pending = False  # a run was asked for while one was running
+        self._seen: tuple = ()  # (text, mode, variables) last seen by the live re-run
         self.last_result: RunResult | None = None
         self.model = GraphModel()
+        self.theme: Theme = LIGHT
+        self.font_scale = 1.0
         self._build_central()
         self._build_docks()
         self._build_menus()
@@ -72,6 +76,7 @@ class MainWindow(QMainWindow):
         self.tape_list.currentRowChanged.connect(self._on_tape_list_row_changed)
         self.resize(1360, 760)
         self._restore_layout()
+        self._restore_preferences()
         self._set_running(False)
         self.statusBar().showMessage(self.tr("Ready"))
 
@@ -172,8 +177,21 @@ class MainWindow(QMainWindow):
         self.run_action = self._action(run_menu, self.tr("&Run"), self.run_code, "Ctrl+Return")
         self.stop_action = self._action(run_menu, self.tr("&Stop"), self.stop, "Ctrl+.")
         view = bar.addMenu(self.tr("&View"))
-        self._action(view, self.tr("&Fit graph"), self.graph.fit, "Ctrl+0")
+        self._action(view, self.tr("&Fit graph"), self.graph.fit, "Ctrl+Shift+F")
         self._action(view, self.tr("Full &screen"), self.toggle_full_screen, "F11")
+        view.addSeparator()
+        self._action(view, self.tr("&Larger text"), lambda: self.zoom_text(+1), "Ctrl++")
+        self._action(view, self.tr("&Smaller text"), lambda: self.zoom_text(-1), "Ctrl+-")
+        self._action(view, self.tr("&Reset text size"), lambda: self.set_font_scale(1.0), "Ctrl+0")
+        self.larger_alias = QShortcut(QKeySequence("Ctrl+="), self)
+        self.larger_alias.activated.connect(lambda: self.zoom_text(+1))
+        self.dark_action = self._action(view, self.tr("&Dark theme"), self._on_dark_toggled,
+                                        "Ctrl+Shift+D")  # fmt: skip
+        self.dark_action.setCheckable(True)
+        self.clean_action = self._action(view, self.tr("&Clean mode (hide the editor)"),
+                                         self._on_clean_toggled, "Ctrl+Shift+H")  # fmt: skip
+        self.clean_action.setCheckable(True)
+        view.addSeparator()
         for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
             view.addAction(dock.toggleViewAction())
         self.preset_menu = bar.addMenu(self.tr("&Presets"))
@@ -189,6 +207,11 @@ class MainWindow(QMainWindow):
 
     # -- running ---------------------------------------------------------------------------
     def _on_editor_text_changed(self) -> None:
+        text = self.editor.toPlainText()
+        key = (text, self.mode.currentData(), self.variables.snapshot())
+        if key == self._seen:  # e.g. re-highlighting after a theme change: nothing to re-run
+            return
+        self._seen = key
         if self.mode.currentData() == "expression":
             self.live_timer.start()
 

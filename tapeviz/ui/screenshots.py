@@ -68,8 +68,8 @@ def stepper_frames(out: Path) -> list[Path]:
     return paths
 
 
-def main_window(out: Path) -> Path:
-    """The whole window at projector size (1366×768) on the quadratic, stepped to step 3."""
+def main_window(out: Path) -> list[Path]:
+    """The whole window at projector size (1366×768) on the quadratic, light and dark."""
     import tempfile
 
     from PySide6.QtCore import QSettings
@@ -91,10 +91,14 @@ def main_window(out: Path) -> Path:
     QTest.qWait(300)
     window.stepper.jump(3)
     QTest.qWait(200)
-    path = out / "main_window_light.png"
-    window.grab().save(str(path))
+    paths = [out / "main_window_light.png", out / "main_window_dark.png"]
+    window.grab().save(str(paths[0]))
+    window.dark_action.trigger()
+    window.stepper.jump(4)
+    QTest.qWait(300)
+    window.grab().save(str(paths[1]))
     window.close()
-    return path
+    return paths
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -229,6 +229,11 @@ class StepperPanel(QWidget):
             self.revealed.add(node.tensor_id)
             self._show()
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._show()
+
     # -- showing ---------------------------------------------------------------------------
     def _show(self) -> None:
         stepper = self.stepper
@@ -236,10 +241,10 @@ class StepperPanel(QWidget):
         self.slider.blockSignals(True)
         self.slider.setValue(k)
         self.slider.blockSignals(False)
+        done = self.log.palette().color(QPalette.ColorRole.Text)  # follows light/dark
+        pending = self.log.palette().color(QPalette.ColorRole.PlaceholderText)
         for row in range(self.log.count()):
-            self.log.item(row).setForeground(
-                Qt.GlobalColor.gray if row >= k else Qt.GlobalColor.black
-            )
+            self.log.item(row).setForeground(pending if row >= k else done)
         if k:
             self.log.setCurrentRow(k - 1)
         else:

@@ -97,6 +97,16 @@ class VariablesTable(QWidget):
             self.add_row(spec.name, spec.value, spec.kind)
         self._dtypes = {s.name: s.dtype for s in specs}
 
+    def snapshot(self) -> tuple[tuple[str, str, str], ...]:
+        """The rows exactly as shown (to tell whether anything changed)."""
+        rows = []
+        for row in range(self.table.rowCount()):
+            combo = self.table.cellWidget(row, 2)
+            kind = combo.currentData() if isinstance(combo, QComboBox) else ""
+            name, value = self.table.item(row, 0), self.table.item(row, 1)
+            rows.append((name.text() if name else "", value.text() if value else "", kind))
+        return tuple(rows)
+
     def specs(self) -> list[VariableSpec]:
         """The rows as specs; raises ValueError naming the bad row."""
         out: list[VariableSpec] = []
