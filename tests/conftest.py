@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 # Set before anything imports Qt; without it a headless run aborts (exit 134, no message).
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# The app's settings and autosaves go to a throwaway folder, never the user's own.
+_HOME = tempfile.mkdtemp(prefix="tapeviz-tests-")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
+os.environ["TAPEVIZ_DATA_DIR"] = os.path.join(_HOME, "data")

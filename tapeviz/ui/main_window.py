@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -23,23 +22,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tapeviz.models import session as sessions
 from tapeviz.models.graph_model import GraphModel
 from tapeviz.models.presets import PRESETS
-from tapeviz.models.session import Session, SessionError
+from tapeviz.models.session import Session
 from tapeviz.sandbox import CancelToken, Limits, RunResult, run
 from tapeviz.ui import workers
 from tapeviz.ui.editor import CodeEditor
 from tapeviz.ui.expression_panel import names_of
 from tapeviz.ui.graph_view import GraphView
 from tapeviz.ui.presenter import PresenterMixin
+from tapeviz.ui.session_actions import SessionMixin
 from tapeviz.ui.stepper_panel import StepperPanel
 from tapeviz.ui.theme import LIGHT, Theme, font
 from tapeviz.ui.variables_table import VariablesTable
 
 MODES = ("expression", "script")
 LIVE_MS = 300  # expression mode re-runs this long after the last keystroke
-SESSION_FILTER = "tapeviz sessions (*.tapeviz);;JSON (*.json)"
 
 
 def _run_job(source: str, mode: str, variables: list, cancel: CancelToken) -> RunResult:
@@ -47,7 +45,7 @@ def _run_job(source: str, mode: str, variables: list, cancel: CancelToken) -> Ru
     return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
 
 
-class MainWindow(PresenterMixin, QMainWindow):
+class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
     """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -77,6 +75,7 @@ class MainWindow(PresenterMixin, QMainWindow):
         self.resize(1360, 760)
         self._restore_layout()
         self._restore_preferences()
+        self._start_autosave()
         self._set_running(False)
         self.statusBar().showMessage(self.tr("Ready"))
 
@@ -171,6 +170,9 @@ class MainWindow(PresenterMixin, QMainWindow):
         self._action(file, self.tr("&Open session…"), self.open_dialog, "Ctrl+O")
         self._action(file, self.tr("&Save session"), self.save, "Ctrl+S")
         self._action(file, self.tr("Save session &as…"), self.save_as_dialog, "Ctrl+Shift+S")
+        self.recent_menu = file.addMenu(self.tr("Open &recent"))
+        self.recent_menu.setObjectName("recentMenu")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file.addSeparator()
         self._action(file, self.tr("&Quit"), self.close, "Ctrl+Q")
         run_menu = bar.addMenu(self.tr("&Run"))
@@ -347,47 +349,6 @@ class MainWindow(PresenterMixin, QMainWindow):
         self.apply_session(preset)
         self.setWindowTitle(f"tapeviz — {preset.title or name}")
 
-    def open_session(self, path: str | Path) -> bool:
-        """Open a session file; a bad file is refused with a message and the work is kept."""
-        try:
-            session = sessions.load(path)
-        except SessionError as exc:
-            message = self.tr("Cannot open %1: %2").replace("%1", Path(path).name)
-            self.statusBar().showMessage("⚠ " + message.replace("%2", str(exc)))
-            return False
-        self.path = Path(path)
-        self.apply_session(session)
-        self.setWindowTitle(f"tapeviz — {self.path.name}")
-        return True
-
-    def save_session(self, path: str | Path) -> None:
-        """Write the current work to ``path``."""
-        self.current_session().save(path)
-        self.path = Path(path)
-        self.setWindowTitle(f"tapeviz — {self.path.name}")
-        self.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(path)))
-
-    def open_dialog(self) -> None:
-        """Ask for a session file and open it."""
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open session"), "", SESSION_FILTER)
-        if path:
-            self.open_session(path)
-
-    def save(self) -> None:
-        """Save to the current file, or ask for one."""
-        if self.path is None:
-            self.save_as_dialog()
-        else:
-            self.save_session(self.path)
-
-    def save_as_dialog(self) -> None:
-        """Ask for a file name and save."""
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save session"), "", SESSION_FILTER)
-        if path:
-            if not Path(path).suffix:
-                path += ".tapeviz"
-            self.save_session(path)
-
     # -- window ----------------------------------------------------------------------------
     def toggle_full_screen(self) -> None:
         """F11: full screen for the projector, and back."""
@@ -410,10 +371,6 @@ class MainWindow(PresenterMixin, QMainWindow):
             f"pyqtgraph {pyqtgraph.__version__} · numpy {numpy.__version__}"
         ))  # fmt: skip
 
-    def _settings(self) -> QSettings:
-        fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
-        return QSettings(fmt, scope, "tapeviz", "tapeviz")
-
     def _restore_layout(self) -> None:
         settings = self._settings()
         geometry, state = settings.value("window/geometry"), settings.value("window/state")
@@ -426,6 +383,7 @@ class MainWindow(PresenterMixin, QMainWindow):
         self.stop()
         self.live_timer.stop()
         workers.wait_all(3000)
+        self._stop_autosave()
         settings = self._settings()
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
