@@ -27,6 +27,7 @@ from tapeviz.models.presets import PRESETS
 from tapeviz.models.session import Session
 from tapeviz.sandbox import CancelToken, Limits, RunResult, run
 from tapeviz.ui import workers
+from tapeviz.ui.code_export_dialog import CodeExportDialog
 from tapeviz.ui.editor import CodeEditor
 from tapeviz.ui.expression_panel import names_of
 from tapeviz.ui.graph_view import GraphView
@@ -170,6 +171,8 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self._action(file, self.tr("&Open session…"), self.open_dialog, "Ctrl+O")
         self._action(file, self.tr("&Save session"), self.save, "Ctrl+S")
         self._action(file, self.tr("Save session &as…"), self.save_as_dialog, "Ctrl+Shift+S")
+        self.export_action = self._action(file, self.tr("&Export code (TensorFlow, PyTorch, JAX)…"),
+                                          self.export_code, "Ctrl+E")  # fmt: skip
         self.recent_menu = file.addMenu(self.tr("Open &recent"))
         self.recent_menu.setObjectName("recentMenu")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
@@ -348,6 +351,13 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self.path = None
         self.apply_session(preset)
         self.setWindowTitle(f"tapeviz — {preset.title or name}")
+
+    def export_code(self) -> CodeExportDialog:
+        """Show the current function as TensorFlow, PyTorch and JAX scripts."""
+        dialog = CodeExportDialog(self.current_session(), self)
+        dialog.setModal(True)
+        dialog.show()
+        return dialog
 
     # -- window ----------------------------------------------------------------------------
     def toggle_full_screen(self) -> None:

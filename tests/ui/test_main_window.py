@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QPushButton
+from PySide6.QtWidgets import QDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
 from tapeviz.models.presets import PRESETS
@@ -139,3 +139,29 @@ def test_preset_menu_lists_every_preset(window: MainWindow) -> None:
     names = [a.objectName() for m in window.preset_menu.actions() if m.menu()
              for a in m.menu().actions()]  # fmt: skip
     assert names == [f"preset:{n}" for n in PRESETS]
+
+
+def test_code_export_dialog_copy_and_save(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    window.load_preset("micrograd-neuron")
+    run_and_wait(qtbot, window)
+    qtbot.keyClick(window, Qt.Key.Key_E, Qt.KeyboardModifier.ControlModifier)
+    dialog = window.findChild(QDialog, "codeExportDialog")
+    assert dialog is not None and dialog.isVisible()
+    dialog.tabs.setCurrentIndex(1)  # PyTorch
+    dialog.copy_button.click()
+    assert QApplication.clipboard().text().startswith("# PyTorch export")
+    dialog.save_to(tmp_path / "neuron.py")
+    compile((tmp_path / "neuron.py").read_text("utf-8"), "neuron.py", "exec")
+    dialog.close()
+
+
+def test_script_sessions_export_only_tensorflow(qtbot: QtBot, window: MainWindow) -> None:
+    window.load_preset("training-1-1-quadratic-gradient")
+    run_and_wait(qtbot, window)
+    dialog = window.export_code()
+    assert list(dialog.texts) == ["tensorflow"]
+    dialog.tabs.setCurrentIndex(2)
+    assert not dialog.copy_button.isEnabled() and not dialog.save_button.isEnabled()
+    dialog.close()

@@ -1,0 +1,212 @@
+"""Export the current function as a runnable TensorFlow, PyTorch or JAX script.
+
+Expression mode translates the checked expression (the same allow-listed AST the sandbox runs)
+call by call into each framework's functions, with the variables table as tensors and the
+gradients of every trainable or watched variable printed. A script is TensorFlow code already:
+it is exported as it is for TensorFlow; PyTorch and JAX need expression mode.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from collections.abc import Callable
+
+from tapeviz.models.session import Session
+from tapeviz.sandbox import VariableSpec
+from tapeviz.sandbox.validate import Invalid, normalize_expression, parse
+
+FRAMEWORKS = ("tensorflow", "pytorch", "jax")
+TITLES = {"tensorflow": "TensorFlow", "pytorch": "PyTorch", "jax": "JAX"}
+
+
+class ExportUnavailable(ValueError):
+    """The session cannot be exported to that framework (the message says why)."""
+
+
+def _names(prefix: str, names: str) -> dict[str, str]:
+    return {n: f"{prefix}.{n}" for n in names.split()}
+
+
+_COMMON = "sin cos tan exp log sqrt tanh abs sign floor round square"
+FUNCTIONS: dict[str, dict[str, str]] = {
+    "tensorflow": {
+        **_names("tf", _COMMON + " sigmoid maximum minimum pow where transpose norm"),
+        **_names("tf.math", "log1p expm1 rsqrt reciprocal"),
+        **_names("tf.nn", "relu softplus leaky_relu"),
+        "matmul": "tf.linalg.matmul", "sum": "tf.reduce_sum", "mean": "tf.reduce_mean",
+        "max": "tf.reduce_max", "min": "tf.reduce_min", "clip": "tf.clip_by_value",
+        "ln": "tf.math.log",
+    },
+    "pytorch": {
+        **_names("torch", _COMMON + " sigmoid relu maximum minimum pow where log1p expm1 rsqrt "
+                 "reciprocal matmul sum mean"),
+        "softplus": "torch.nn.functional.softplus", "leaky_relu": "torch.nn.functional.leaky_relu",
+        "norm": "torch.linalg.norm", "transpose": "torch.t", "max": "torch.max",
+        "min": "torch.min", "clip": "torch.clamp", "ln": "torch.log",
+    },
+    "jax": {
+        **_names("jnp", _COMMON + " maximum minimum where log1p expm1 reciprocal matmul sum mean "
+                 "max min clip transpose"),
+        **_names("jax.nn", "sigmoid relu softplus leaky_relu"),
+        "rsqrt": "jax.lax.rsqrt", "norm": "jnp.linalg.norm", "pow": "jnp.power", "ln": "jnp.log",
+    },
+}  # fmt: skip
+PAIRWISE = {  # max(a, b) / min(a, b) with two arguments are elementwise
+    "tensorflow": {"max": "tf.maximum", "min": "tf.minimum"},
+    "pytorch": {"max": "torch.maximum", "min": "torch.minimum"},
+    "jax": {"max": "jnp.maximum", "min": "jnp.minimum"},
+}
+LEAKY_SLOPE = {"pytorch": "negative_slope", "jax": "negative_slope"}  # TF's default alpha is 0.2
+
+
+class _Translate(ast.NodeTransformer):
+    def __init__(self, framework: str, variables: list[str]) -> None:
+        self.framework, self.variables = framework, variables
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name == "dot":  # dot(a, b) = sum(a * b)
+            product = ast.BinOp(node.args[0], ast.Mult(), node.args[1])
+            return self._call("sum", [product], [])
+        if name is None:
+            return node
+        if name in PAIRWISE[self.framework] and len(node.args) == 2:
+            return ast.Call(_dotted(PAIRWISE[self.framework][name]), node.args, node.keywords)
+        keywords = list(node.keywords)
+        if name == "leaky_relu" and self.framework in LEAKY_SLOPE and len(node.args) == 1:
+            keywords.append(ast.keyword(LEAKY_SLOPE[self.framework], ast.Constant(0.2)))
+        return self._call(name, node.args, keywords)
+
+    def _call(self, name: str, args: list[ast.expr], keywords: list[ast.keyword]) -> ast.AST:
+        target = FUNCTIONS[self.framework].get(name)
+        if target is None:
+            title = TITLES[self.framework]
+            raise ExportUnavailable(f"{name}() has no {title} translation here")
+        return ast.Call(_dotted(target), args, keywords)
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if node.id in ("pi", "e") and node.id not in self.variables:
+            return _dotted(f"math.{node.id}")
+        return node
+
+
+def _dotted(path: str) -> ast.expr:
+    parts = path.split(".")
+    node: ast.expr = ast.Name(parts[0])
+    for part in parts[1:]:
+        node = ast.Attribute(node, part)
+    return node
+
+
+def translate(expression: str, framework: str, variables: list[str]) -> str:
+    """The expression in ``framework``'s functions (e.g. ``sin(x)`` -> ``torch.sin(x)``)."""
+    source, _ = normalize_expression(expression)
+    try:
+        tree = parse(source.strip(), mode="eval")
+    except Invalid as exc:
+        raise ExportUnavailable(f"the function does not parse: {exc.error}") from None
+    body = _Translate(framework, variables).visit(tree.body)  # type: ignore[attr-defined]
+    return ast.unparse(ast.fix_missing_locations(body))
+
+
+def _literal(spec: VariableSpec) -> str:
+    value = spec.value.tolist() if hasattr(spec.value, "tolist") else spec.value
+    return json.dumps(value).replace("NaN", "float('nan')").replace("Infinity", "float('inf')")
+
+
+def _header(session: Session, title: str) -> list[str]:
+    source = " ".join(session.source.split())
+    return [
+        f"# {title} export of tapeviz's function: {source}",
+        "# The same maths as tapeviz: the value and the gradient of each variable.",
+        "",
+    ]
+
+
+def _free(session: Session, *candidates: str) -> str:
+    """The first name that is not a variable's (the result must not overwrite one)."""
+    used = [v.name for v in session.variables]
+    return next(c for c in (*candidates, *(f"{candidates[0]}_{i}" for i in range(99)))
+                if c not in used)  # fmt: skip
+
+
+def _tensorflow(session: Session, expr: str) -> str:
+    lines = [*_header(session, "TensorFlow"), "import math", "", "import tensorflow as tf", ""]
+    graded = []
+    for v in session.variables:
+        dtype = f"tf.{v.dtype}"
+        if v.kind == "trainable":
+            lines.append(f"{v.name} = tf.Variable({_literal(v)}, dtype={dtype}, name={v.name!r})")
+        else:
+            lines.append(f"{v.name} = tf.constant({_literal(v)}, dtype={dtype})")
+        if v.kind != "constant":
+            graded.append(v.name)
+    lines += ["", "with tf.GradientTape(persistent=True) as tape:"]
+    watched = [v.name for v in session.variables if v.kind == "watched"]
+    if watched:
+        lines.append(f"    tape.watch([{', '.join(watched)}])")
+    out = _free(session, "f", "out")
+    lines += [f"    {out} = {expr}", "", f'print("f =", {out}.numpy())']
+    lines += [f'print("df/d{n} =", tape.gradient({out}, {n}).numpy())' for n in graded]
+    return "\n".join(lines) + "\n"
+
+
+def _pytorch(session: Session, expr: str) -> str:
+    lines = [*_header(session, "PyTorch"), "import math", "", "import torch", ""]
+    graded = [v.name for v in session.variables if v.kind != "constant"]
+    for v in session.variables:
+        grad = ", requires_grad=True" if v.kind != "constant" else ""
+        lines.append(f"{v.name} = torch.tensor({_literal(v)}, dtype=torch.{v.dtype}{grad})")
+    out = _free(session, "f", "out")
+    lines += ["", f"{out} = {expr}", f"{out}.backward()", ""]
+    lines += [f'print("f =", {out}.detach().numpy())']
+    lines += [f'print("df/d{n} =", {n}.grad.numpy())' for n in graded]
+    return "\n".join(lines) + "\n"
+
+
+def _jax(session: Session, expr: str) -> str:
+    names = [v.name for v in session.variables]
+    graded = [i for i, v in enumerate(session.variables) if v.kind != "constant"]
+    lines = [
+        *_header(session, "JAX"),
+        "import math",
+        "",
+        "import jax",
+        "import jax.numpy as jnp",
+        "",
+    ]
+    if any(v.dtype == "float64" for v in session.variables):
+        lines += ['jax.config.update("jax_enable_x64", True)', ""]
+    fn = _free(session, "f", "fn")
+    lines += ["", f"def {fn}({', '.join(names)}):", f"    return {expr}", "", ""]
+    for v in session.variables:
+        lines.append(f"{v.name} = jnp.asarray({_literal(v)}, dtype=jnp.{v.dtype})")
+    argnums = "(" + ", ".join(map(str, graded)) + ("," if len(graded) == 1 else "") + ")"
+    call = f"jax.value_and_grad({fn}, argnums={argnums})({', '.join(names)})"
+    lines += ["", f"value, grads = {call}",
+              'print("f =", value)']  # fmt: skip
+    lines += [f'print("df/d{names[i]} =", grads[{k}])' for k, i in enumerate(graded)]
+    return "\n".join(lines) + "\n"
+
+
+BUILDERS: dict[str, Callable[[Session, str], str]] = {
+    "tensorflow": _tensorflow, "pytorch": _pytorch, "jax": _jax}  # fmt: skip
+
+
+def export(session: Session, framework: str) -> str:
+    """A runnable script doing the session's maths in ``framework``."""
+    if framework not in FRAMEWORKS:
+        raise ValueError(f"framework must be one of {', '.join(FRAMEWORKS)}")
+    if session.mode == "script":
+        if framework == "tensorflow":
+            return session.source if session.source.endswith("\n") else session.source + "\n"
+        raise ExportUnavailable(
+            f"{TITLES[framework]} export needs expression mode: a script is TensorFlow code "
+            "already, so it is exported as it is for TensorFlow only"
+        )
+    if not session.source.strip():
+        raise ExportUnavailable("there is no function to export")
+    expr = translate(session.source, framework, [v.name for v in session.variables])
+    return BUILDERS[framework](session, expr)
