@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from tapeviz.models.presets import PRESETS
@@ -19,6 +20,11 @@ def run_app(session_file: str | None = None, preset: str | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("tapeviz")
     app.setOrganizationName("tapeviz")
+    from tapeviz.ui import i18n
+
+    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
+    settings = QSettings(fmt, scope, "tapeviz", "tapeviz")
+    i18n.install(i18n.language_for(str(settings.value("prefs/language", "system"))))
     window = MainWindow()
     window.show()
     if window.offer_restore():  # the last run crashed: its autosaved work comes first

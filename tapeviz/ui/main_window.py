@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -31,6 +31,7 @@ from tapeviz.ui.code_export_dialog import CodeExportDialog
 from tapeviz.ui.editor import CodeEditor
 from tapeviz.ui.expression_panel import names_of
 from tapeviz.ui.graph_view import GraphView
+from tapeviz.ui.i18n import LANGUAGES
 from tapeviz.ui.presenter import PresenterMixin
 from tapeviz.ui.session_actions import SessionMixin
 from tapeviz.ui.stepper_panel import StepperPanel
@@ -202,9 +203,9 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self.preset_menu = bar.addMenu(self.tr("&Presets"))
         self.preset_menu.setObjectName("presetMenu")
         for group, names in PRESETS.groups().items():
-            sub = self.preset_menu.addMenu(group)
+            sub = self.preset_menu.addMenu(QCoreApplication.translate("presets", group))
             for name in names:
-                title = PRESETS[name].title or name
+                title = QCoreApplication.translate("presets", PRESETS[name].title) or name
                 action = self._action(sub, title, lambda _=False, n=name: self.load_preset(n))
                 action.setObjectName(f"preset:{name}")
         help_menu = bar.addMenu(self.tr("&Help"))
@@ -351,6 +352,24 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self.path = None
         self.apply_session(preset)
         self.setWindowTitle(f"tapeviz — {preset.title or name}")
+
+    def _build_language_menu(self, view: Any) -> None:
+        menu = view.addMenu(self.tr("&Language"))
+        menu.setObjectName("languageMenu")
+        current = str(self._settings().value("prefs/language", "system"))
+        group = QActionGroup(self)
+        for code, label in [("system", self.tr("System language")), *LANGUAGES.items()]:
+            action = menu.addAction(label)
+            action.setCheckable(True)
+            action.setChecked(code == current)
+            action.setObjectName(f"language:{code}")
+            action.triggered.connect(lambda _=False, c=code: self.set_language(c))
+            group.addAction(action)
+
+    def set_language(self, code: str) -> None:
+        """Remember the interface language (system, en or zh_CN) for the next start."""
+        self._settings().setValue("prefs/language", code)
+        self.statusBar().showMessage(self.tr("The language changes when tapeviz starts next time."))
 
     def export_code(self) -> CodeExportDialog:
         """Show the current function as TensorFlow, PyTorch and JAX scripts."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -25,7 +25,8 @@ from tapeviz.ui.gradcheck_panel import GradCheckPanel
 from tapeviz.ui.graph_view import GraphView
 from tapeviz.ui.theme import font
 
-BACKWARD, FORWARD = "Backward pass", "Forward pass"
+BACKWARD = QT_TRANSLATE_NOOP("StepperPanel", "Backward pass")
+FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
 
 
 class StepperPanel(QWidget):

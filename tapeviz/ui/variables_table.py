@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -19,6 +19,12 @@ from PySide6.QtWidgets import (
 
 from tapeviz.models.values import format_value, parse_value
 from tapeviz.sandbox.variables import KINDS, VariableSpec
+
+KIND_LABELS = {
+    "trainable": QT_TRANSLATE_NOOP("VariablesTable", "trainable"),
+    "constant": QT_TRANSLATE_NOOP("VariablesTable", "constant"),
+    "watched": QT_TRANSLATE_NOOP("VariablesTable", "watched"),
+}
 
 
 class VariablesTable(QWidget):
@@ -72,7 +78,7 @@ class VariablesTable(QWidget):
         self.table.setItem(row, 1, QTableWidgetItem(format_value(value)))
         combo = QComboBox(self.table)
         for k in KINDS:
-            combo.addItem(self.tr(k), k)
+            combo.addItem(self.tr(KIND_LABELS[k]), k)
         combo.setCurrentIndex(list(KINDS).index(kind))
         combo.currentIndexChanged.connect(lambda _: self.changed.emit())
         self.table.setCellWidget(row, 2, combo)

@@ -93,10 +93,11 @@ def test_bad_variable_value_is_reported_not_run(qtbot: QtBot, window: MainWindow
 
 
 def test_stop_cancels_a_runaway_script(qtbot: QtBot, window: MainWindow) -> None:
-    window.apply_session(Session(source="while True:\n    pass\n", mode="script"), run_now=False)
+    # ~3 s before the step limit would end it: Stop must end it first
+    source = "while True:\n    x = [i for i in range(2000)]\n"
+    window.apply_session(Session(source=source, mode="script"), run_now=False)
     qtbot.mouseClick(window.findChild(QPushButton, "runButton"), Qt.MouseButton.LeftButton)
     assert window.stop_button.isEnabled()
-    qtbot.wait(100)
     qtbot.mouseClick(window.stop_button, Qt.MouseButton.LeftButton)
     run_and_wait(qtbot, window)
     assert window.last_result.error is not None

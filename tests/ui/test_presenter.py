@@ -80,8 +80,8 @@ def test_theme_text_colours_have_contrast(theme: Theme) -> None:
 
 
 def test_clean_mode_hides_the_editor_and_comes_back(qtbot: QtBot, window: MainWindow) -> None:
-    qtbot.keyClick(window, Qt.Key.Key_H,
-                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)  # fmt: skip
+    ctrl_shift = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+    qtbot.keyClick(window, Qt.Key.Key_H, ctrl_shift)
     assert not window.code_dock.isVisible() and not window.variables_dock.isVisible()
     assert window.graph.isVisible()
     window.clean_action.trigger()

@@ -43,8 +43,8 @@ def test_autosave_writes_the_work_and_a_clean_close_removes_it(
 def test_after_a_crash_the_autosaved_work_is_restored(qtbot: QtBot, data_dir: Path) -> None:
     crashed = Autosave()  # a previous run that never closed
     crashed.start()
-    crashed.save(Session(source="tanh(w*x)  # 我的工作", variables=(VariableSpec("w", 0.5),
-                                                                   VariableSpec("x", 2.0))))  # fmt: skip
+    table = (VariableSpec("w", 0.5), VariableSpec("x", 2.0))
+    crashed.save(Session(source="tanh(w*x)  # 我的工作", variables=table))
     w = make(qtbot)
     assert w.offer_restore(ask=False)
     assert w.editor.toPlainText() == "tanh(w*x)  # 我的工作"

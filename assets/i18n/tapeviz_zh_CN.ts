@@ -1,0 +1,642 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+  <context>
+    <name>CodeExportDialog</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="32" />
+      <source>Export code</source>
+      <translation>导出代码</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="52" />
+      <source>Copy</source>
+      <translation>复制</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="54" />
+      <source>Save…</source>
+      <translation>保存…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="88" />
+      <source>Save script</source>
+      <translation>保存脚本</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="89" />
+      <source>Python (*.py)</source>
+      <translation>Python 文件 (*.py)</translation>
+    </message>
+  </context>
+  <context>
+    <name>ExpressionPanel</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/expression_panel.py" line="48" />
+      <source>a function of the variables, e.g. a*x**2 + b*x + c</source>
+      <translation>关于变量的函数,例如 a*x**2 + b*x + c</translation>
+    </message>
+  </context>
+  <context>
+    <name>GradCheckPanel</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="34" />
+      <source>Check gradients</source>
+      <translation>检验梯度</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="41" />
+      <source>source</source>
+      <translation>源变量</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="42" />
+      <source>tape</source>
+      <translation>磁带</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="43" />
+      <source>finite differences</source>
+      <translation>有限差分</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="44" />
+      <source>rel. error</source>
+      <translation>相对误差</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="53" />
+      <source>relative error</source>
+      <translation>相对误差</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="84" />
+      <source>Nothing to check: this tape has no gradient yet.</source>
+      <translation>无可检验:这条磁带还没有梯度。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="87" />
+      <source>Checking…</source>
+      <translation>正在检验…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="104" />
+      <source>agree</source>
+      <translation>一致</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="104" />
+      <source>DISAGREE</source>
+      <translation>不一致</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="106" />
+      <source>Tape and finite differences {v} (worst {e:.1e}).</source>
+      <translation>磁带与有限差分{v}(最大误差 {e:.1e})。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="113" />
+      <source>The check failed: </source>
+      <translation>检验失败:</translation>
+    </message>
+  </context>
+  <context>
+    <name>MainWindow</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="82" />
+      <source>Ready</source>
+      <translation>就绪</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="110" />
+      <source>Expression</source>
+      <translation>表达式</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="111" />
+      <source>Script</source>
+      <translation>脚本</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="112" />
+      <source>Run</source>
+      <translation>运行</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="114" />
+      <source>Run (Ctrl+Enter)</source>
+      <translation>运行(Ctrl+Enter)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="115" />
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="128" />
+      <source>Mode:</source>
+      <translation>模式:</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="147" />
+      <source>Code</source>
+      <translation>代码</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="149" />
+      <source>Variables</source>
+      <translation>变量</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="151" />
+      <source>Output</source>
+      <translation>输出</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="152" />
+      <source>Tapes</source>
+      <translation>磁带</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="171" />
+      <source>&amp;File</source>
+      <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="172" />
+      <source>&amp;Open session…</source>
+      <translation>打开会话…(&amp;O)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="173" />
+      <source>&amp;Save session</source>
+      <translation>保存会话(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="174" />
+      <source>Save session &amp;as…</source>
+      <translation>会话另存为…(&amp;A)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
+      <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
+      <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
+      <source>Open &amp;recent</source>
+      <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
+      <source>&amp;Quit</source>
+      <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="183" />
+      <source>&amp;Run</source>
+      <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="184" />
+      <source>&amp;Stop</source>
+      <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
+      <source>&amp;View</source>
+      <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="186" />
+      <source>&amp;Fit graph</source>
+      <translation>计算图适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="187" />
+      <source>Full &amp;screen</source>
+      <translation>全屏(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
+      <source>&amp;Larger text</source>
+      <translation>放大文字(&amp;L)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="190" />
+      <source>&amp;Smaller text</source>
+      <translation>缩小文字(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
+      <source>&amp;Reset text size</source>
+      <translation>恢复文字大小(&amp;R)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="194" />
+      <source>&amp;Dark theme</source>
+      <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="197" />
+      <source>&amp;Clean mode (hide the editor)</source>
+      <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="203" />
+      <source>&amp;Presets</source>
+      <translation>预设(&amp;P)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="211" />
+      <source>&amp;Help</source>
+      <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="212" />
+      <source>&amp;About tapeviz</source>
+      <translation>关于 tapeviz(&amp;A)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="255" />
+      <source>Type a function or paste a script to run.</source>
+      <translation>请输入函数或粘贴脚本再运行。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="260" />
+      <source>Running…</source>
+      <translation>正在运行…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="269" />
+      <source>Stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="283" />
+      <source>Internal error: %1</source>
+      <translation>内部错误:%1</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="293" />
+      <source>%1 — %2 ops</source>
+      <translation>%1 — %2 个运算</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="309" />
+      <source>Ran in %1 ms; %2 tape(s) recorded.</source>
+      <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="357" />
+      <source>&amp;Language</source>
+      <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="361" />
+      <source>System language</source>
+      <translation>跟随系统</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="372" />
+      <source>The language changes when tapeviz starts next time.</source>
+      <translation>界面语言将在下次启动 tapeviz 时更改。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="396" />
+      <source>About tapeviz</source>
+      <translation>关于 tapeviz</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="398" />
+      <source>Automatic differentiation and optimization, made visible.</source>
+      <translation>让自动微分与优化过程看得见。</translation>
+    </message>
+  </context>
+  <context>
+    <name>PresenterMixin</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/presenter.py" line="95" />
+      <source>Text size %1 %</source>
+      <translation>文字大小 %1 %</translation>
+    </message>
+  </context>
+  <context>
+    <name>SessionMixin</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="30" />
+      <source>Cannot open %1: %2</source>
+      <translation>无法打开 %1:%2</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="44" />
+      <source>Cannot save %1: %2</source>
+      <translation>无法保存 %1:%2</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="50" />
+      <source>Saved %1</source>
+      <translation>已保存 %1</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="54" />
+      <source>Open session</source>
+      <translation>打开会话</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="67" />
+      <source>Save session</source>
+      <translation>保存会话</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="93" />
+      <source>No recent sessions</source>
+      <translation>没有最近的会话</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="110" />
+      <source>Autosave failed: %1</source>
+      <translation>自动保存失败:%1</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="125" />
+      <source>Restore your work?</source>
+      <translation>恢复你的工作?</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="126" />
+      <source>tapeviz did not close properly last time. Restore the work it saved automatically?</source>
+      <translation>tapeviz 上次没有正常关闭。要恢复自动保存的工作吗?</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="133" />
+      <source>Restored the autosaved work.</source>
+      <translation>已恢复自动保存的工作。</translation>
+    </message>
+  </context>
+  <context>
+    <name>StepperPanel</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="28" />
+      <source>Backward pass</source>
+      <translation>反向传播</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="29" />
+      <source>Forward pass</source>
+      <translation>前向计算</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="48" />
+      <source>Reset</source>
+      <translation>重置</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="48" />
+      <source>Reset (Home)</source>
+      <translation>重置(Home)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="50" />
+      <source>Step back (←)</source>
+      <translation>上一步(←)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="51" />
+      <source>Step (→)</source>
+      <translation>下一步(→)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="53" />
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="210" />
+      <source>Play</source>
+      <translation>播放</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="53" />
+      <source>Play/pause (Space)</source>
+      <translation>播放/暂停(空格)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="62" />
+      <source> steps/s</source>
+      <translation> 步/秒</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="63" />
+      <source>Predict, then reveal</source>
+      <translation>先预测,再揭晓</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="66" />
+      <source>Reveal</source>
+      <translation>揭晓</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="66" />
+      <source>Reveal this step's gradients (R)</source>
+      <translation>揭晓这一步的梯度(R)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="107" />
+      <source>Chain rule</source>
+      <translation>链式法则</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="108" />
+      <source>Gradient check</source>
+      <translation>梯度检验</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="210" />
+      <source>Pause</source>
+      <translation>暂停</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="293" />
+      <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
+      <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="313" />
+      <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
+      <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
+    </message>
+  </context>
+  <context>
+    <name>VariablesTable</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="24" />
+      <source>trainable</source>
+      <translation>可训练</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="25" />
+      <source>constant</source>
+      <translation>常量</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="26" />
+      <source>watched</source>
+      <translation>被监视</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="39" />
+      <source>Name</source>
+      <translation>名称</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="39" />
+      <source>Value</source>
+      <translation>值</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="39" />
+      <source>Kind</source>
+      <translation>类型</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="44" />
+      <source>Add variable</source>
+      <translation>添加变量</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="46" />
+      <source>Remove</source>
+      <translation>删除</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="130" />
+      <source>Variable row %1: %2</source>
+      <translation>变量第 %1 行:%2</translation>
+    </message>
+  </context>
+  <context>
+    <name>_TooLargeBanner</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_view.py" line="434" />
+      <source>Show folded view</source>
+      <translation>显示折叠视图</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_view.py" line="448" />
+      <source>This tape recorded {n} ops: too many to draw in full. The folded view shows the first and last {k} ops and one summary node for the middle.</source>
+      <translation>这条磁带记录了 {n} 个运算,太多,无法完整绘制。折叠视图显示前后各 {k} 个运算,中间用一个汇总节点表示。</translation>
+    </message>
+  </context>
+  <context>
+    <name>presets</name>
+    <message>
+      <source>Start here</source>
+      <translation>从这里开始</translation>
+    </message>
+    <message>
+      <source>Seed: GradientTape basics</source>
+      <translation>教程:GradientTape 基础</translation>
+    </message>
+    <message>
+      <source>Seed: gradients and optimizers</source>
+      <translation>教程:梯度与优化器</translation>
+    </message>
+    <message>
+      <source>micrograd (Karpathy)</source>
+      <translation>micrograd(Karpathy)</translation>
+    </message>
+    <message>
+      <source>f = a·x² + b·x + c</source>
+      <translation>f = a·x² + b·x + c</translation>
+    </message>
+    <message>
+      <source>2.1 Constants are not watched by default</source>
+      <translation>2.1 常量默认不被监视</translation>
+    </message>
+    <message>
+      <source>2.1 Constants: tape.watch(x)</source>
+      <translation>2.1 常量:tape.watch(x)</translation>
+    </message>
+    <message>
+      <source>2.2.1 Trainable variables are watched</source>
+      <translation>2.2.1 可训练变量会被自动监视</translation>
+    </message>
+    <message>
+      <source>2.2.2 watch_accessed_variables=False: dn/dm</source>
+      <translation>2.2.2 只监视手动指定的变量(watch_accessed_variables=False):dn/dm</translation>
+    </message>
+    <message>
+      <source>2.2.2 watch_accessed_variables=False: dy/dx</source>
+      <translation>2.2.2 只监视手动指定的变量(watch_accessed_variables=False):dy/dx</translation>
+    </message>
+    <message>
+      <source>2.2.3 Higher-order derivatives: nested tapes</source>
+      <translation>2.2.3 高阶导数:嵌套磁带</translation>
+    </message>
+    <message>
+      <source>2.2.3 A non-persistent tape gives one gradient</source>
+      <translation>2.2.3 非持久磁带只能求一次梯度</translation>
+    </message>
+    <message>
+      <source>2.2.4 persistent=True</source>
+      <translation>2.2.4 persistent=True(持久磁带)</translation>
+    </message>
+    <message>
+      <source>2.2.5 stop_recording()</source>
+      <translation>2.2.5 stop_recording()(暂停记录)</translation>
+    </message>
+    <message>
+      <source>2.2.6 Python control flow</source>
+      <translation>2.2.6 Python 控制流</translation>
+    </message>
+    <message>
+      <source>1.1 Derivative of a·x² + b·x + c</source>
+      <translation>1.1 求 a·x² + b·x + c 的导数</translation>
+    </message>
+    <message>
+      <source>1.2 Gradients for watched constants</source>
+      <translation>1.2 被监视常量的梯度</translation>
+    </message>
+    <message>
+      <source>1.3 Second derivative</source>
+      <translation>1.3 二阶导数</translation>
+    </message>
+    <message>
+      <source>1.4 Inside @tf.function</source>
+      <translation>1.4 在 @tf.function 中</translation>
+    </message>
+    <message>
+      <source>2.1 Linear regression, min-max normalized (converges)</source>
+      <translation>2.1 线性回归,最小-最大归一化(收敛)</translation>
+    </message>
+    <message>
+      <source>2.1 Linear regression on raw years (diverges)</source>
+      <translation>2.1 用原始年份做线性回归(发散)</translation>
+    </message>
+    <message>
+      <source>2.1 Minimise with optimizer.apply_gradients</source>
+      <translation>2.1 用 optimizer.apply_gradients 求最小值</translation>
+    </message>
+    <message>
+      <source>2.2 Minimise with optimizer.minimize</source>
+      <translation>2.2 用 optimizer.minimize 求最小值</translation>
+    </message>
+    <message>
+      <source>2.3 apply_gradients inside @tf.function</source>
+      <translation>2.3 在 @tf.function 中使用 apply_gradients</translation>
+    </message>
+    <message>
+      <source>2.4 minimize inside @tf.function</source>
+      <translation>2.4 在 @tf.function 中使用 minimize</translation>
+    </message>
+    <message>
+      <source>L = (a·b + c)·f</source>
+      <translation>L = (a·b + c)·f</translation>
+    </message>
+    <message>
+      <source>One neuron: o = tanh(x1·w1 + x2·w2 + b)</source>
+      <translation>一个神经元:o = tanh(x1·w1 + x2·w2 + b)</translation>
+    </message>
+    <message>
+      <source>f(x) = 3x² − 4x + 5 at x = 3</source>
+      <translation>f(x) = 3x² − 4x + 5 在 x = 3 处</translation>
+    </message>
+  </context>
+</TS>

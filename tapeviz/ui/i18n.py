@@ -1,0 +1,127 @@
+"""Translations: Qt's machinery, with Simplified Chinese shipped beside English.
+
+Every visible string goes through ``self.tr``/``QCoreApplication.translate``. The Chinese texts
+live in ``assets/i18n/zh_CN.json`` (English -> 中文, easy to review); ``python -m tapeviz.ui.i18n``
+extracts the strings with ``pyside6-lupdate``, fills them in, and compiles
+``assets/i18n/tapeviz_zh_CN.qm`` with ``pyside6-lrelease``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+from tapeviz.models.resources import assets_dir
+
+LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
+_INSTALLED: list[QTranslator] = []  # keep them alive while installed
+
+
+def language_for(preference: str | None) -> str:
+    """The language to use: the preference, else the system locale's if we ship it."""
+    if preference in LANGUAGES:
+        return str(preference)
+    return "zh_CN" if QLocale.system().name().startswith("zh") else "en"
+
+
+def install(language: str) -> bool:
+    """Install tapeviz's (and Qt's own) translators for ``language``; False for English."""
+    app = QCoreApplication.instance()
+    for old in _INSTALLED:
+        app.removeTranslator(old)
+    _INSTALLED.clear()
+    if language == "en":
+        return False
+    ours = QTranslator()
+    if not ours.load(str(assets_dir() / "i18n" / f"tapeviz_{language}.qm")):
+        return False
+    qt = QTranslator()
+    if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        app.installTranslator(qt)
+        _INSTALLED.append(qt)
+    app.installTranslator(ours)
+    _INSTALLED.append(ours)
+    return True
+
+
+def extract(sources: list[Path]) -> ET.ElementTree:
+    """Run pyside6-lupdate over ``sources`` and return the .ts tree."""
+    tool = shutil.which("pyside6-lupdate")
+    if tool is None:
+        raise RuntimeError("pyside6-lupdate is not on PATH (it ships with PySide6)")
+    with tempfile.TemporaryDirectory() as tmp:
+        ts = Path(tmp) / "strings.ts"
+        subprocess.run([tool, *map(str, sources), "-ts", str(ts)], check=True,
+                       capture_output=True)  # fmt: skip
+        return ET.parse(ts)
+
+
+def fill(tree: ET.ElementTree, table: dict[str, str], extra: dict[str, list[str]]) -> list[str]:
+    """Fill every translation from ``table``; add ``extra`` contexts; return untranslated texts."""
+    root = tree.getroot()
+    root.set("language", "zh_CN")
+    for context_name, texts in extra.items():
+        context = ET.SubElement(root, "context")
+        ET.SubElement(context, "name").text = context_name
+        for text in texts:
+            message = ET.SubElement(context, "message")
+            ET.SubElement(message, "source").text = text
+            ET.SubElement(message, "translation").text = ""
+    missing = []
+    for message in root.iter("message"):
+        source = message.findtext("source") or ""
+        translation = message.find("translation")
+        assert translation is not None
+        if source in table:
+            translation.text = table[source]
+            translation.attrib.pop("type", None)
+        else:
+            missing.append(source)
+    return missing
+
+
+def ui_sources() -> list[Path]:
+    """The Python files whose strings are translated."""
+    return sorted(Path(__file__).parent.glob("*.py"))
+
+
+def preset_texts() -> list[str]:
+    """The presets' group names and titles (data shown in the Presets menu)."""
+    from tapeviz.models.presets import PRESETS
+
+    texts = list(PRESETS.groups())
+    for preset in PRESETS.values():
+        if preset.title and preset.title not in texts:
+            texts.append(preset.title)
+    return texts
+
+
+def build(language: str = "zh_CN") -> list[str]:
+    """Regenerate the .ts and .qm files; returns the English texts still untranslated."""
+    folder = assets_dir() / "i18n"
+    table = json.loads((folder / f"{language}.json").read_text("utf-8"))
+    tree = extract(ui_sources())
+    missing = fill(tree, table, {"presets": preset_texts()})
+    ts = folder / f"tapeviz_{language}.ts"
+    ET.indent(tree)
+    tree.write(ts, encoding="utf-8", xml_declaration=True)
+    tool = shutil.which("pyside6-lrelease")
+    if tool is None:
+        raise RuntimeError("pyside6-lrelease is not on PATH (it ships with PySide6)")
+    qm = folder / f"tapeviz_{language}.qm"
+    subprocess.run([tool, str(ts), "-qm", str(qm)], check=True, capture_output=True)
+    return missing
+
+
+if __name__ == "__main__":
+    untranslated = build()
+    for text in untranslated:
+        print(f"untranslated: {text!r}", file=sys.stderr)
+    sys.exit(1 if untranslated else 0)
