@@ -102,215 +102,283 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="82" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="86" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="110" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="114" />
       <source>Expression</source>
       <translation>表达式</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="111" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="115" />
       <source>Script</source>
       <translation>脚本</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="112" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="116" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="114" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="118" />
       <source>Run (Ctrl+Enter)</source>
       <translation>运行(Ctrl+Enter)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="115" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="119" />
       <source>Stop</source>
       <translation>停止</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="128" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="132" />
       <source>Mode:</source>
       <translation>模式:</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="147" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="151" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="149" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="153" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="151" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="155" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="152" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="156" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="171" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="172" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="176" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="173" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="174" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="178" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="179" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
+      <source>&amp;Preferences…</source>
+      <translation>首选项…(&amp;P)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="187" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="183" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="188" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="184" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="190" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="186" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="192" />
       <source>&amp;Fit graph</source>
       <translation>计算图适应窗口(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="187" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="193" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="195" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="190" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="196" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="197" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="194" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="200" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="197" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="203" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="203" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="209" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="211" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="217" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="212" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="218" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="255" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="261" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="260" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="266" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="269" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="276" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="283" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="290" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="293" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="300" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="309" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="316" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="357" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="364" />
       <source>&amp;Language</source>
       <translation>语言(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="361" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="368" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="372" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="379" />
       <source>The language changes when tapeviz starts next time.</source>
       <translation>界面语言将在下次启动 tapeviz 时更改。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="396" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="391" />
+      <source>Preferences saved.</source>
+      <translation>首选项已保存。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="415" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="398" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="417" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
+    </message>
+  </context>
+  <context>
+    <name>PreferencesDialog</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="57" />
+      <source>Preferences</source>
+      <translation>首选项</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="62" />
+      <source>Light</source>
+      <translation>浅色</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="63" />
+      <source>Dark</source>
+      <translation>深色</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="72" />
+      <source>System language</source>
+      <translation>跟随系统</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="80" />
+      <source> s</source>
+      <translation> 秒</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="94" />
+      <source>Theme</source>
+      <translation>主题</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="95" />
+      <source>Text size</source>
+      <translation>文字大小</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="96" />
+      <source>Language (next start)</source>
+      <translation>语言(下次启动生效)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="97" />
+      <source>Time limit of a script</source>
+      <translation>脚本时间上限</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="98" />
+      <source>Step limit of a script</source>
+      <translation>脚本步数上限</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/preferences.py" line="99" />
+      <source>Memory limit of a script</source>
+      <translation>脚本内存上限</translation>
     </message>
   </context>
   <context>
@@ -324,52 +392,52 @@
   <context>
     <name>SessionMixin</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="30" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="31" />
       <source>Cannot open %1: %2</source>
       <translation>无法打开 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="44" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="45" />
       <source>Cannot save %1: %2</source>
       <translation>无法保存 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="50" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="51" />
       <source>Saved %1</source>
       <translation>已保存 %1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="54" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="55" />
       <source>Open session</source>
       <translation>打开会话</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="67" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="68" />
       <source>Save session</source>
       <translation>保存会话</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="93" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="94" />
       <source>No recent sessions</source>
       <translation>没有最近的会话</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="110" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="111" />
       <source>Autosave failed: %1</source>
       <translation>自动保存失败:%1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="125" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="126" />
       <source>Restore your work?</source>
       <translation>恢复你的工作?</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="126" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="127" />
       <source>tapeviz did not close properly last time. Restore the work it saved automatically?</source>
       <translation>tapeviz 上次没有正常关闭。要恢复自动保存的工作吗?</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="133" />
+      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="134" />
       <source>Restored the autosaved work.</source>
       <translation>已恢复自动保存的工作。</translation>
     </message>
@@ -543,6 +611,10 @@
       <translation>micrograd(Karpathy)</translation>
     </message>
     <message>
+      <source>Optimizer surfaces</source>
+      <translation>优化器曲面</translation>
+    </message>
+    <message>
       <source>f = a·x² + b·x + c</source>
       <translation>f = a·x² + b·x + c</translation>
     </message>
@@ -585,6 +657,18 @@
     <message>
       <source>2.2.6 Python control flow</source>
       <translation>2.2.6 Python 控制流</translation>
+    </message>
+    <message>
+      <source>Seed: linear regression on normalized data</source>
+      <translation>教程:归一化数据上的线性回归</translation>
+    </message>
+    <message>
+      <source>Seed: linear regression on raw years (diverges)</source>
+      <translation>教程:用原始年份做线性回归(发散)</translation>
+    </message>
+    <message>
+      <source>Seed: minimise x² − 2x + 1 with SGD</source>
+      <translation>教程:用 SGD 求 x² − 2x + 1 的最小值</translation>
     </message>
     <message>
       <source>1.1 Derivative of a·x² + b·x + c</source>
@@ -637,6 +721,30 @@
     <message>
       <source>f(x) = 3x² − 4x + 5 at x = 3</source>
       <translation>f(x) = 3x² − 4x + 5 在 x = 3 处</translation>
+    </message>
+    <message>
+      <source>Beale: gradient descent vs Adam</source>
+      <translation>Beale 函数:梯度下降与 Adam 对比</translation>
+    </message>
+    <message>
+      <source>Himmelblau: different optimizers, different minima</source>
+      <translation>Himmelblau 函数:不同优化器,不同极小值</translation>
+    </message>
+    <message>
+      <source>Ill-conditioned quadratic 0.1·x1² + 2·x2²</source>
+      <translation>病态二次函数 0.1·x1² + 2·x2²</translation>
+    </message>
+    <message>
+      <source>Rosenbrock: optimizer race</source>
+      <translation>Rosenbrock 函数:优化器竞赛</translation>
+    </message>
+    <message>
+      <source>Rosenbrock: gradient descent crawls along the valley</source>
+      <translation>Rosenbrock 函数:梯度下降沿山谷缓慢爬行</translation>
+    </message>
+    <message>
+      <source>Saddle point x² − y²</source>
+      <translation>鞍点 x² − y²</translation>
     </message>
   </context>
 </TS>

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from tapeviz.models.presets import PRESETS
@@ -21,10 +20,9 @@ def run_app(session_file: str | None = None, preset: str | None = None) -> int:
     app.setApplicationName("tapeviz")
     app.setOrganizationName("tapeviz")
     from tapeviz.ui import i18n
+    from tapeviz.ui.preferences import settings
 
-    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
-    settings = QSettings(fmt, scope, "tapeviz", "tapeviz")
-    i18n.install(i18n.language_for(str(settings.value("prefs/language", "system"))))
+    i18n.install(i18n.language_for(str(settings().value("prefs/language", "system"))))
     window = MainWindow()
     window.show()
     if window.offer_restore():  # the last run crashed: its autosaved work comes first

@@ -32,6 +32,7 @@ from tapeviz.ui.editor import CodeEditor
 from tapeviz.ui.expression_panel import names_of
 from tapeviz.ui.graph_view import GraphView
 from tapeviz.ui.i18n import LANGUAGES
+from tapeviz.ui.preferences import PreferencesDialog, limits_from
 from tapeviz.ui.presenter import PresenterMixin
 from tapeviz.ui.session_actions import SessionMixin
 from tapeviz.ui.stepper_panel import StepperPanel
@@ -42,8 +43,11 @@ MODES = ("expression", "script")
 LIVE_MS = 300  # expression mode re-runs this long after the last keystroke
 
 
-def _run_job(source: str, mode: str, variables: list, cancel: CancelToken) -> RunResult:
-    limits = Limits(wall_time=2.0) if mode == "expression" else Limits()
+def _run_job(
+    source: str, mode: str, variables: list, limits: Limits, cancel: CancelToken
+) -> RunResult:
+    if mode == "expression":  # live evaluation while typing: short, whatever the preferences
+        limits = Limits(wall_time=2.0)
     return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
 
 
@@ -178,6 +182,8 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self.recent_menu.setObjectName("recentMenu")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file.addSeparator()
+        self._action(file, self.tr("&Preferences…"), self.preferences, "Ctrl+,")
+        file.addSeparator()
         self._action(file, self.tr("&Quit"), self.close, "Ctrl+Q")
         run_menu = bar.addMenu(self.tr("&Run"))
         self.run_action = self._action(run_menu, self.tr("&Run"), self.run_code, "Ctrl+Return")
@@ -258,7 +264,8 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self._cancel = cancel
         self._set_running(True)
         self.statusBar().showMessage(self.tr("Running…"))
-        workers.submit(_run_job, source, mode, variables, cancel,
+        limits = limits_from(self._settings())
+        workers.submit(_run_job, source, mode, variables, limits, cancel,
                        on_done=self._on_run_done, on_error=self._on_run_failed)  # fmt: skip
 
     def stop(self) -> None:
@@ -370,6 +377,18 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         """Remember the interface language (system, en or zh_CN) for the next start."""
         self._settings().setValue("prefs/language", code)
         self.statusBar().showMessage(self.tr("The language changes when tapeviz starts next time."))
+
+    def preferences(self) -> PreferencesDialog:
+        """Edit theme, text size, language and the sandbox limits."""
+        dialog = PreferencesDialog(self._settings(), self)
+        dialog.accepted.connect(self._on_preferences_accepted)
+        dialog.setModal(True)
+        dialog.show()
+        return dialog
+
+    def _on_preferences_accepted(self) -> None:
+        self._restore_preferences()
+        self.statusBar().showMessage(self.tr("Preferences saved."))
 
     def export_code(self) -> CodeExportDialog:
         """Show the current function as TensorFlow, PyTorch and JAX scripts."""

@@ -120,11 +120,11 @@ class PresenterMixin:
     def _restore_preferences(self) -> None:
         settings = self._settings()
         theme = THEMES.get(str(settings.value("prefs/theme", "light")), LIGHT)
-        if theme is not LIGHT:
+        if theme is not self.theme:
             self.set_theme(theme)
         try:
             scale = float(settings.value("prefs/font_scale", 1.0))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             scale = 1.0
-        if abs(scale - 1.0) > 1e-9:
+        if abs(scale - self.font_scale) > 1e-9:
             self.set_font_scale(scale)

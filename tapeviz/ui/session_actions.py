@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from tapeviz.models import session as sessions
 from tapeviz.models.autosave import Autosave
 from tapeviz.models.session import SessionError
+from tapeviz.ui.preferences import settings
 
 SESSION_FILTER = "tapeviz sessions (*.tapeviz);;JSON (*.json)"
 AUTOSAVE_MS = 5000
@@ -134,5 +135,4 @@ class SessionMixin:
         return True
 
     def _settings(self) -> QSettings:
-        fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
-        return QSettings(fmt, scope, "tapeviz", "tapeviz")
+        return settings()

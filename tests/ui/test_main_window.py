@@ -166,3 +166,19 @@ def test_script_sessions_export_only_tensorflow(qtbot: QtBot, window: MainWindow
     dialog.tabs.setCurrentIndex(2)
     assert not dialog.copy_button.isEnabled() and not dialog.save_button.isEnabled()
     dialog.close()
+
+
+def test_preferences_set_the_limits_theme_and_text_size(qtbot: QtBot, window: MainWindow) -> None:
+    dialog = window.preferences()
+    dialog.steps.setValue(20_000)
+    dialog.theme.setCurrentIndex(1)
+    dialog.scale.setValue(150)
+    dialog.accept()
+    assert window.theme.name == "dark" and window.font_scale == pytest.approx(1.5)
+    window.apply_session(Session(source="while True:\n    pass\n", mode="script"))
+    run_and_wait(qtbot, window)
+    err = window.last_result.error
+    assert err is not None and err.kind == "limit" and "20,000 steps" in err.message
+    again = window.preferences()
+    assert again.steps.value() == 20_000 and again.theme.currentData() == "dark"
+    again.reject()
