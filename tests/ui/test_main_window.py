@@ -182,3 +182,13 @@ def test_preferences_set_the_limits_theme_and_text_size(qtbot: QtBot, window: Ma
     again = window.preferences()
     assert again.steps.value() == 20_000 and again.theme.currentData() == "dark"
     again.reject()
+
+
+def test_closing_during_a_run_cancels_it(qtbot: QtBot, window: MainWindow) -> None:
+    source = "while True:\n    x = [i for i in range(2000)]\n"
+    window.apply_session(Session(source=source, mode="script"))
+    assert window._cancel is not None
+    token = window._cancel
+    window.close()
+    assert token.cancelled
+    assert workers.wait_all(5_000)
