@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -11,7 +10,7 @@ import numpy as np
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.tensor import Tensor, TensorLike, freeze
-from tapeviz.engine.vjp_rules import VJP, Variadic
+from tapeviz.engine.vjp_rules import VJP, Rule, Variadic
 
 
 class Contribution(NamedTuple):
@@ -33,29 +32,47 @@ class BackwardStep(NamedTuple):
     contributions: tuple[Contribution, ...]
 
 
-def relevant_records(
+Path = tuple[int, int, Rule]  # (input position, input tensor id, the VJP rule for that input)
+
+
+def plan(
     records: Sequence[OpRecord], source_ids: Sequence[int]
-) -> tuple[list[OpRecord], dict[int, None]]:
+) -> tuple[list[OpRecord], list[tuple[Path, ...]], dict[int, None]]:
     """Watched, differentiable records through which a source reaches an output, in order.
 
-    Also returns the ids of every tensor a source reaches (the sources included).
+    Also returns, for each of them, its paths: the inputs that get a gradient (a source reaches
+    them and they have a VJP rule); and the ids of every tensor a source reaches (the sources
+    included).
     """
     reach: dict[int, None] = dict.fromkeys(source_ids)
-    out: list[OpRecord] = []
+    steps: list[OpRecord] = []
+    paths: list[tuple[Path, ...]] = []
     for rec in records:
         if not rec.watched:
             continue
         rules = VJP[rec.primitive]
         if rules is None:
             continue
-        variadic = type(rules) is Variadic
+        found = []
         for i, x in enumerate(rec.inputs):
-            if x.id in reach and (variadic or (i < len(rules) and rules[i] is not None)):
-                for o in rec.outputs:
-                    reach[o.id] = None
-                out.append(rec)
-                break
-    return out, reach
+            if x.id in reach:
+                rule = rules[i] if type(rules) is Variadic or i < len(rules) else None  # type: ignore[index, arg-type]
+                if rule is not None:
+                    found.append((i, x.id, rule))
+        if found:
+            for o in rec.outputs:
+                reach[o.id] = None
+            steps.append(rec)
+            paths.append(tuple(found))
+    return steps, paths, reach
+
+
+def relevant_records(
+    records: Sequence[OpRecord], source_ids: Sequence[int]
+) -> tuple[list[OpRecord], dict[int, None]]:
+    """The records of :func:`plan` and the ids of every tensor a source reaches."""
+    steps, _, reach = plan(records, source_ids)
+    return steps, reach
 
 
 class BackwardPass:
@@ -65,6 +82,7 @@ class BackwardPass:
     ``taping``: then every rule runs on Tensors and is recorded by the enclosing tapes).
     ``records`` lists the ops that will be stepped (in recording order) before iteration starts;
     ``adjoints`` holds every adjoint accumulated so far, so it is final once iteration ends.
+    :meth:`run` walks the same steps without building the step objects (what gradient() uses).
     """
 
     def __init__(
@@ -74,52 +92,58 @@ class BackwardPass:
         source_ids: Sequence[int],
         taping: bool = False,
     ) -> None:
-        self.records, self._reach = relevant_records(records, source_ids)
+        self.records, self._paths, self._reach = plan(records, source_ids)
         self.source_ids = tuple(source_ids)
         self.adjoints: dict[int, Any] = dict(seeds)
         self.taping = taping
 
     def __iter__(self) -> Iterator[BackwardStep]:
-        return self._steps()
+        return self._walk(detail=True)
 
-    def _steps(self) -> Iterator[BackwardStep]:
-        reach, adj, taping = self._reach, self.adjoints, self.taping
+    def run(self) -> dict[int, Any]:
+        """Do every step without keeping BackwardStep objects; return the final adjoints."""
+        for _ in self._walk(detail=False):  # yields nothing: the whole walk is one next()
+            pass
+        return self.adjoints
+
+    def _walk(self, detail: bool) -> Iterator[BackwardStep]:
+        """The walk itself; with ``detail`` it yields a BackwardStep per op, else nothing."""
+        adj, taping = self.adjoints, self.taping
         new = tuple.__new__
         index = 0
-        for rec in reversed(self.records):
-            g = adj.get(rec.outputs[0].id)
+        contribs: list[Contribution] = []
+        records, all_paths = self.records, self._paths
+        for k in range(len(records) - 1, -1, -1):  # (zip(..., strict=True) costs more here)
+            rec, paths = records[k], all_paths[k]
+            out = rec.outputs[0]
+            g = adj.get(out.id)
             if g is None:
                 continue
-            rules = VJP[rec.primitive]
-            variadic = type(rules) is Variadic
             inputs = rec.inputs
-            if taping:
-                ans: Any = rec.outputs[0]
+            if taping:  # rules run on Tensors, so the enclosing tapes record them
+                ans: Any = out
                 args: Any = inputs
             else:
-                ans = rec.outputs[0]._value
-                args = (
-                    (inputs[0]._value, inputs[1]._value)
-                    if len(inputs) == 2
-                    else tuple([x._value for x in inputs])
-                )
+                ans = out._value
+                if len(inputs) == 2:
+                    args = (inputs[0]._value, inputs[1]._value)
+                elif len(inputs) == 1:
+                    args = (inputs[0]._value,)
+                else:
+                    args = tuple([x._value for x in inputs])
             params = rec.params
-            contribs = []
-            for i, x in enumerate(inputs):
-                xid = x.id
-                if xid not in reach:
-                    continue
-                rule = rules[i] if variadic or i < len(rules) else None  # type: ignore[index, arg-type]
-                if rule is None:
-                    continue
+            for i, xid, rule in paths:
                 c = rule(g, ans, *args, **params) if params else rule(g, ans, *args)
                 if c is None:
                     continue
                 before = adj.get(xid)
                 after = c if before is None else before + c
                 adj[xid] = after
-                contribs.append(new(Contribution, (i, xid, c, before, after)))
-            yield new(BackwardStep, (index, rec, g, tuple(contribs)))
+                if detail:
+                    contribs.append(new(Contribution, (i, xid, c, before, after)))
+            if detail:
+                yield new(BackwardStep, (index, rec, g, tuple(contribs)))
+                contribs = []
             index += 1
             if not index & 1023:
                 checkpoint()
@@ -142,17 +166,16 @@ def run_backward(
     taping: bool = False,
 ) -> dict[int, Any]:
     """Run the backward pass to the end; return the final adjoint of every source reached."""
-    bp = BackwardPass(records, seeds, source_ids, taping)
-    deque(bp, maxlen=0)
-    final = bp.adjoints
+    final = BackwardPass(records, seeds, source_ids, taping).run()
     return {sid: final[sid] for sid in source_ids if sid in final}
 
 
 def as_tensor_result(value: Any, like: TensorLike) -> Tensor:
     """Wrap a raw adjoint as a Tensor with the source's dtype (Tensors pass through)."""
+    dtype = like.dtype
+    if type(value) is dtype.np.type:  # a numpy scalar of the source's dtype: wrap as it is
+        return Tensor(value, dtype)
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, np.generic) and value.dtype == like.dtype.np:
-        return Tensor(value, like.dtype)
     arr = np.asarray(value, dtype=like.dtype.np)
     return Tensor(freeze(arr.copy() if arr.base is not None else arr), like.dtype)

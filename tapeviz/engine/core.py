@@ -101,13 +101,18 @@ STATE = _State()
 
 def push(rec: Recorder) -> None:
     """Make ``rec`` active on this thread."""
-    STATE.entered.append(rec)
-    STATE.active.append(rec)
+    state = STATE
+    state.entered.append(rec)
+    state.active.append(rec)
 
 
 def pop(rec: Recorder) -> None:
     """Deactivate ``rec`` on this thread, wherever it is in the stack."""
-    for stack in (STATE.entered, STATE.active):
+    state = STATE
+    for stack in (state.entered, state.active):
+        if stack and stack[-1] is rec:  # the usual case: the innermost one
+            stack.pop()
+            continue
         for i in range(len(stack) - 1, -1, -1):
             if stack[i] is rec:
                 del stack[i]
@@ -173,11 +178,11 @@ _SCALAR_CACHE: dict[tuple[Any, DType], Any] = {}
 
 def _scalar(value: Any, dtype: DType, prim: Primitive) -> Tensor:
     """A Python int/float operand as a Tensor of ``dtype`` (cached numpy scalars)."""
+    if not dtype.is_floating and type(value) is float:  # checked before the cache: 1.0 == 1
+        to_array(value, dtype, prim.name)  # raises a clear error
     key = (value, dtype)
     arr = _SCALAR_CACHE.get(key)
     if arr is None:
-        if type(value) is float and not dtype.is_floating:
-            arr = to_array(value, dtype, prim.name)  # raises a clear error
         arr = dtype.np.type(value)
         if len(_SCALAR_CACHE) > 4096:
             _SCALAR_CACHE.clear()
@@ -190,6 +195,10 @@ def as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
     if len(args) == 2:
         a, b = args
         ta, tb = type(a), type(b)
+        if ta is Tensor and tb is Tensor:  # nothing to convert: the args are the inputs
+            if a.dtype is not b.dtype and not prim.bool_args:
+                _common_dtype(prim, args)
+            return args
         if ta is Variable:
             a, ta = read_variable(a), Tensor
         if tb is Variable:
@@ -230,6 +239,8 @@ def _as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
 
 
 _BY_NP = {d.np: d for d in dtypes.ALL_DTYPES}
+_BY_SCALAR_TYPE = {d.np.type: d for d in dtypes.ALL_DTYPES}  # np.float32 -> float32, ...
+_new_record = tuple.__new__  # OpRecord(...) without the NamedTuple's Python-level __new__
 
 
 def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
@@ -241,7 +252,8 @@ def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
             f"use tv.cast(x, tv.float32)",
             prim.name,
         )
-    if GUARD.max_elements is not None:
+    limit = GUARD.max_elements
+    if limit is not None:
         precheck(prim, [x._value for x in xs], params)
     try:
         if len(xs) == 2:
@@ -254,39 +266,28 @@ def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
         raise
     except (ValueError, TypeError, IndexError, OverflowError, MemoryError) as exc:
         raise op_error(prim, xs, exc) from None
-    if type(out) is np.ndarray:
-        out = freeze(out)
-    elif not isinstance(out, np.generic):
-        out = freeze(np.asarray(out))
-    if GUARD.max_elements is not None:
+    dtype = _BY_SCALAR_TYPE.get(type(out))
+    if dtype is None:  # an array (made read-only), or a 0-d array or Python value to normalise
+        out = freeze(out if type(out) is np.ndarray else np.asarray(out))
+        dtype = _BY_NP[out.dtype]
+    if limit is not None:
         check_elements(int(np.size(out)), prim.name)
-    t = Tensor(out, _BY_NP[out.dtype])
+    t = Tensor(out, dtype)
     active = STATE.active
-    if active:
-        record(active, prim, xs, MappingProxyType(params) if params else _EMPTY, (t,))
+    if active:  # record the op; its output is tracked where one of its inputs is
+        outs = (t,)
+        frozen_params = MappingProxyType(params) if params else _EMPTY
+        for r in active:
+            tracked = r._tracked
+            watched = False
+            for x in xs:
+                if x.id in tracked:
+                    watched = True
+                    tracked[t.id] = None
+                    break
+            recs = r.records
+            recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, frozen_params, watched)))
     return t
-
-
-def record(
-    active: list[Recorder],
-    prim: Primitive,
-    xs: tuple[Tensor, ...],
-    params: Mapping[str, Any],
-    outs: tuple[Tensor, ...],
-) -> None:
-    """Append an OpRecord to each active recorder; mark outputs tracked where inputs are."""
-    new_record = tuple.__new__
-    for r in active:
-        tracked = r._tracked
-        watched = False
-        for x in xs:
-            if x.id in tracked:
-                watched = True
-                for o in outs:
-                    tracked[o.id] = None
-                break
-        recs = r.records
-        recs.append(new_record(OpRecord, (len(recs), prim, xs, outs, params, watched)))
 
 
 def op_error(prim: Primitive, xs: tuple[Tensor, ...], exc: Exception) -> EngineError:

@@ -104,7 +104,13 @@ def _softplus(x: Any) -> Any:
 IMPL[P.softplus_p] = _softplus
 
 
+_RELU_ZERO = {np.float32: np.float32(0), np.float64: np.float64(0)}
+
+
 def _relu(x: Any) -> Any:
+    zero = _RELU_ZERO.get(type(x))
+    if zero is not None:  # a float32/64 scalar: np.maximum's result without a ufunc call
+        return x if x > zero or x != x else zero  # nan stays nan; -0.0 gives +0.0
     return np.maximum(x, 0)
 
 

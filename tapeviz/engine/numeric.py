@@ -80,11 +80,8 @@ def mask(g: Any, m: Any) -> Any:
     return g * m
 
 
-def _any_tensor(*xs: Any) -> bool:
-    for x in xs:  # noqa: SIM110  (a plain loop beats any() over a generator here)
-        if isinstance(x, TensorLike):
-            return True
-    return False
+def _any_tensor(x: Any, y: Any, c: Any = None) -> bool:
+    return isinstance(x, TensorLike) or isinstance(y, TensorLike) or isinstance(c, TensorLike)
 
 
 def where(c: Any, x: Any, y: Any) -> Any:

@@ -92,7 +92,7 @@ class Optimizer:
         """Apply one step to each (gradient, variable) pair; None gradients are skipped."""
         pairs = []
         for pair in grads_and_vars:
-            if not isinstance(pair, list | tuple) or len(pair) != 2:
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
                 raise EngineTypeError(
                     f"apply_gradients expects (gradient, variable) pairs, got {pair!r:.60}",
                     "apply_gradients",
@@ -118,7 +118,7 @@ class Optimizer:
             )
         grads = self._clip([to_array(g, v.dtype, "apply_gradients") for g, v in kept])
         step = int(self.iterations._value)
-        for g, (_, v) in zip(grads, kept, strict=True):
+        for g, (_, v) in zip(grads, kept):  # noqa: B905  (_clip keeps the length)
             value = v._value
             if g.shape != value.shape:
                 raise InvalidArgumentError(
@@ -133,7 +133,7 @@ class Optimizer:
             if isinstance(new, np.ndarray) or type(new) is not type(value):
                 new = freeze(np.asarray(new, dtype=v.dtype.np))  # keep dtype, read-only
             v._set(new, "apply_gradients")
-        self.iterations._set(np.int64(step + 1), "apply_gradients")
+        self.iterations._set(self.iterations._value + 1, "apply_gradients")  # an np.int64
         return self.iterations
 
     def minimize(self, loss: Any, var_list: Any, tape: Any = None) -> Variable:
@@ -161,9 +161,13 @@ class Optimizer:
         return f"{type(self).__name__}({params})"
 
 
+_NUMPY_VALUES = (np.ndarray, np.generic)
+
+
 def _c(value: Any, like: Any) -> Any:
     """``value`` as a scalar of ``like``'s dtype (hyper-parameters are cast per variable)."""
-    return np.asarray(like).dtype.type(value)
+    dtype = like.dtype if isinstance(like, _NUMPY_VALUES) else np.asarray(like).dtype
+    return dtype.type(value)
 
 
 class SGD(Optimizer):

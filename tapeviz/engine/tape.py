@@ -39,8 +39,11 @@ _SECOND_USE = (
 )
 
 
+_NONE, _ZERO = UnconnectedGradients.NONE, UnconnectedGradients.ZERO
+
+
 def _unconnected(value: Any) -> UnconnectedGradients:
-    if value is UnconnectedGradients.NONE:
+    if value is _NONE or value is _ZERO:
         return value
     try:
         return UnconnectedGradients(getattr(value, "value", value))
@@ -187,7 +190,7 @@ class GradientTape(Recorder):
     ) -> Any:
         """d(sum of targets)/d(each source), shaped like ``sources`` (None where unconnected)."""
         self._check_usable()
-        zero = _unconnected(unconnected_gradients) is UnconnectedGradients.ZERO
+        zero = _unconnected(unconnected_gradients) is _ZERO
         targets = nest.flatten(target)
         for t in targets:
             if not isinstance(t, TensorLike):
@@ -206,18 +209,16 @@ class GradientTape(Recorder):
         self._consume()
         taping = core.is_taping()
         seeds: dict[int, Any] = {}
-        for t, og in zip(targets, ogs, strict=True):
+        for t, og in zip(targets, ogs):  # noqa: B905  (same lengths, checked above)
             if t.id not in self._tracked or not t.dtype.is_floating:
                 continue
             seed = self._seed(t, og, taping)
             seeds[t.id] = seeds[t.id] + seed if t.id in seeds else seed
         adj = run_backward(records, seeds, source_ids, taping) if seeds else {}
         results = [self._result(adj.get(s.id), s, zero) for s in flat]
-        self.gradient_calls.append(
-            GradientCall(
-                "gradient", tuple(t.id for t in targets), tuple(s.id for s in flat), tuple(results)
-            )
-        )
+        target_ids = tuple([t.id for t in targets])
+        call = GradientCall("gradient", target_ids, tuple([s.id for s in flat]), tuple(results))
+        self.gradient_calls.append(call)
         return nest.pack_as(sources, results)
 
     @staticmethod
@@ -236,7 +237,7 @@ class GradientTape(Recorder):
     ) -> Any:
         """Full Jacobian: result[k] has shape ``target.shape + sources[k].shape``."""
         self._check_usable()
-        zero = _unconnected(unconnected_gradients) is UnconnectedGradients.ZERO
+        zero = _unconnected(unconnected_gradients) is _ZERO
         if not isinstance(target, TensorLike):
             raise EngineTypeError(f"jacobian: the target must be a tensor, got {describe(target)}")
         flat, source_ids = self._sources(sources, "jacobian")

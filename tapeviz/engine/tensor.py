@@ -29,7 +29,7 @@ def freeze(value: Any) -> Any:
     if type(value) is np.ndarray:
         if value.ndim == 0:
             return value[()]
-        value.flags.writeable = False
+        value.setflags(write=False)
     return value
 
 
@@ -75,7 +75,10 @@ class TensorLike:
     @property
     def shape(self) -> TensorShape:
         """The shape as a TensorShape (a tuple)."""
-        return TensorShape(np.shape(self._value))
+        try:
+            return TensorShape(self._value.shape)  # numpy arrays and scalars: no np.shape() call
+        except AttributeError:
+            return TensorShape(np.shape(self._value))
 
     @property
     def ndim(self) -> int:
@@ -314,10 +317,10 @@ class Variable(TensorLike):
         return identity(self)
 
     def _set(self, arr: Any, op: str) -> Variable:
-        if np.shape(arr) != np.shape(self._value):
+        if arr.shape != self._value.shape:  # both numpy values (arrays or scalars)
             raise InvalidArgumentError(
-                f"{op}: cannot assign a value of shape {np.shape(arr)} to variable "
-                f"'{self.name}' of shape {np.shape(self._value)}",
+                f"{op}: cannot assign a value of shape {arr.shape} to variable "
+                f"'{self.name}' of shape {self._value.shape}",
                 op,
             )
         self._value = arr

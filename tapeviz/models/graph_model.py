@@ -294,9 +294,7 @@ class GraphModel:
         tracked = self.entry.tape._tracked if self.entry is not None else {}
         seeds = {t: np.ones_like(values[t]) for t in targets if t in values and t in tracked}
         bp = BackwardPass(records, seeds, list(sources) or self.source_tensor_ids())
-        for _ in bp:
-            pass
-        self.set_adjoints(bp.adjoints)
+        self.set_adjoints(bp.run())
 
     def set_adjoints(self, adjoints: Mapping[int, Any]) -> None:
         """Show the adjoints (tensor id -> value) of a backward pass, complete or stepped."""
