@@ -324,6 +324,308 @@
     </message>
   </context>
   <context>
+    <name>OptimizationStudio</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="177" />
+      <source>step</source>
+      <translation>步</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="280" />
+      <source>Loss</source>
+      <translation>损失</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="281" />
+      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="231" />
+      <source>loss f(x)</source>
+      <translation>损失 f(x)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="286" />
+      <source>Parameters</source>
+      <translation>参数</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="287" />
+      <source>value</source>
+      <translation>值</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="292" />
+      <source>Gradient norm</source>
+      <translation>梯度范数</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="293" />
+      <source>‖∇f‖</source>
+      <translation>‖∇f‖</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="115" />
+      <source>Add a run to the race (up to six)</source>
+      <translation>为竞赛添加一个运行(最多六个)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="118" />
+      <source>Remove the selected run</source>
+      <translation>删除选中的运行</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="124" />
+      <source>Learning rate on a log scale</source>
+      <translation>对数刻度上的学习率</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="131" />
+      <source> steps/s</source>
+      <translation> 步/秒</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="133" />
+      <source>Log-scale loss axis</source>
+      <translation>损失轴使用对数刻度</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="140" />
+      <source>Reset</source>
+      <translation>重置</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="143" />
+      <source>Step</source>
+      <translation>单步</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="146" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="178" />
+      <source>Play</source>
+      <translation>播放</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="152" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="61" />
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="156" />
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="173" />
+      <source>Run</source>
+      <translation>运行</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="178" />
+      <source>Optimizer</source>
+      <translation>优化器</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="182" />
+      <source>Steps</source>
+      <translation>步数</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="183" />
+      <source>Speed</source>
+      <translation>速度</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="188" />
+      <source>Slice</source>
+      <translation>切片</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="207" />
+      <source>Animation as GIF…</source>
+      <translation>动画导出为 GIF…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="208" />
+      <source>Animation as MP4…</source>
+      <translation>动画导出为 MP4…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="209" />
+      <source>Plots as PNG…</source>
+      <translation>图表导出为 PNG…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="210" />
+      <source>Plots as SVG…</source>
+      <translation>图表导出为 SVG…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="211" />
+      <source>Histories as CSV…</source>
+      <translation>历史记录导出为 CSV…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="347" />
+      <source>step {k} of {n}</source>
+      <translation>第 {k} 步,共 {n} 步</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="168" />
+      <source>Pause</source>
+      <translation>暂停</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="227" />
+      <source>Computation cancelled.</source>
+      <translation>计算已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="264" />
+      <source>Computing %n run(s)…</source>
+      <translation>正在计算 %n 个运行…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="308" />
+      <source>Computing %n run(s)… {percent} %</source>
+      <translation>正在计算 %n 个运行… {percent} %</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="320" />
+      <source>The loss cannot be optimized: {message}</source>
+      <translation>无法优化该损失:{message}</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="398" />
+      <source>Click-to-start needs exactly two scalar parameters.</source>
+      <translation>点击设置起点需要恰好两个标量参数。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="405" />
+      <source>New start ({x}, {y}): computing…</source>
+      <translation>新起点 ({x}, {y}):正在计算…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="54" />
+      <source>Nothing to export yet: the runs are still being computed.</source>
+      <translation>暂无可导出的内容:运行仍在计算中。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="77" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="250" />
+      <source>Exported {name}.</source>
+      <translation>已导出 {name}。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="216" />
+      <source>Export failed: {error}</source>
+      <translation>导出失败:{error}</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="223" />
+      <source>Exporting {name}… {percent} %</source>
+      <translation>正在导出 {name}… {percent} %</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="12" />
+      <source>batched replay</source>
+      <translation>批量回放</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="13" />
+      <source>replay</source>
+      <translation>回放</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="14" />
+      <source>a fresh tape every step</source>
+      <translation>每步一条新磁带</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="31" />
+      <source>The loss axis is linear: log scale needs positive losses.</source>
+      <translation>损失轴为线性刻度:对数刻度需要正的损失值。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="48" />
+      <source>Run {index} ({title}): {explanation}</source>
+      <translation>运行 {index}({title}):{explanation}</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="122" />
+      <source>Loss surface (click to start there)</source>
+      <translation>损失曲面(点击设为起点)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="223" />
+      <source>Loss curve and tangent (slope = gradient)</source>
+      <translation>损失曲线与切线(斜率 = 梯度)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/divergence.py" line="36" />
+      <source>Diverged at step {step}: the loss grew to {value}, {ratio}× its start value {start}.</source>
+      <translation>在第 {step} 步发散:损失增长到 {value},是初始值 {start} 的 {ratio} 倍。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/divergence.py" line="40" />
+      <source>Diverged at step {step}: the loss fell to {value}, {ratio}× its start value; the function is unbounded below, so the descent never ends.</source>
+      <translation>在第 {step} 步发散:损失降到 {value},是初始值的 {ratio} 倍;该函数无下界,下降永不停止。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/divergence.py" line="45" />
+      <source>Diverged at step {step}: the loss became {value}.</source>
+      <translation>在第 {step} 步发散:损失变为 {value}。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/divergence.py" line="48" />
+      <source>Diverged at step {step}: the parameter {name} became {value}.</source>
+      <translation>在第 {step} 步发散:参数 {name} 变为 {value}。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/divergence.py" line="53" />
+      <source>lr {lr} &gt; 2/λmax = {limit}: gradient descent diverges; normalize the inputs or lower lr below {limit}.</source>
+      <translation>lr {lr} &gt; 2/λmax = {limit}:梯度下降发散;请归一化输入,或把 lr 降到 {limit} 以下。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/divergence.py" line="58" />
+      <source>lr {lr} &gt; 2(1 + β)/λmax = {limit}: gradient descent with momentum diverges; normalize the inputs or lower lr below {limit}.</source>
+      <translation>lr {lr} &gt; 2(1 + β)/λmax = {limit}:带动量的梯度下降发散;请归一化输入,或把 lr 降到 {limit} 以下。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/divergence.py" line="63" />
+      <source>lr {lr} &gt; 2(1 + β)/((1 + 2β)·λmax) = {limit}: Nesterov momentum diverges; normalize the inputs or lower lr below {limit}.</source>
+      <translation>lr {lr} &gt; 2(1 + β)/((1 + 2β)·λmax) = {limit}:Nesterov 动量发散;请归一化输入,或把 lr 降到 {limit} 以下。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/divergence.py" line="68" />
+      <source>The curvature at the start is λmax = {lam}, so steps of lr {lr} are stable there only below lr = {limit}; the steps overshoot, lower the learning rate.</source>
+      <translation>起点处的曲率为 λmax = {lam},因此在那里只有 lr &lt; {limit} 的步长才稳定;当前 lr {lr} 的步子冲过了头,请降低学习率。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/divergence.py" line="73" />
+      <source>The steps overshoot and grow: lower the learning rate ({lr}) or start closer to a minimum.</source>
+      <translation>步子冲过了头并不断变大:请降低学习率({lr}),或从更靠近极小值的位置出发。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/optimizer_config.py" line="46" />
+      <source>learning rate</source>
+      <translation>学习率</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/optimizer_config.py" line="52" />
+      <source>momentum β</source>
+      <translation>动量 β</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/optimizer_config.py" line="68" />
+      <source>momentum</source>
+      <translation>动量</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/models/optimizer_config.py" line="76" />
+      <source>initial accumulator</source>
+      <translation>初始累加值</translation>
+    </message>
+  </context>
+  <context>
     <name>PreferencesDialog</name>
     <message>
       <location filename="../../work/main/tapeviz/ui/preferences.py" line="57" />

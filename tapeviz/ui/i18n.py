@@ -89,7 +89,9 @@ def fill(tree: ET.ElementTree, table: dict[str, str], extra: dict[str, list[str]
 
 def ui_sources() -> list[Path]:
     """The Python files whose strings are translated."""
-    return sorted(Path(__file__).parent.glob("*.py"))
+    models = Path(__file__).parents[1] / "models"  # headless sentences marked for translation
+    extra = [models / "divergence.py", models / "optimizer_config.py"]
+    return sorted(Path(__file__).parent.glob("*.py")) + extra
 
 
 def preset_texts() -> list[str]:

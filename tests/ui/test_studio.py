@@ -1,0 +1,259 @@
+"""The optimization studio widget: computing in the background, playback, linked tapes."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QPoint, Qt, QTimer
+from PySide6.QtWidgets import QComboBox, QPushButton, QWidget
+
+from tapeviz.engine.printing import format_number
+from tapeviz.models.demos import StudioPreset, studio_presets
+from tapeviz.models.graph_model import GraphModel
+from tapeviz.models.optimizer_config import OptimizerConfig, RunConfig
+from tapeviz.models.problem import Problem
+from tapeviz.models.studio_config import StudioConfig
+from tapeviz.sandbox import RunResult
+from tapeviz.sandbox import VariableSpec as V
+from tapeviz.ui.optimizer_panel import SciSpinBox
+from tapeviz.ui.studio import OptimizationStudio
+from tapeviz.ui.theme import DARK
+
+PRESETS = studio_presets()
+
+
+@pytest.fixture
+def studio(qtbot) -> OptimizationStudio:
+    s = OptimizationStudio()
+    qtbot.addWidget(s)
+    s.resize(1300, 760)
+    s.show()
+    yield s
+    s.shutdown()
+
+
+def load(qtbot, studio: OptimizationStudio, preset: StudioPreset, **changes) -> None:
+    studio.set_config(replace(preset.config, **changes))
+    with qtbot.waitSignal(studio.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
+        studio.set_problem(preset.problem)
+    assert studio.race is not None
+
+
+def test_object_names(studio: OptimizationStudio) -> None:
+    assert studio.objectName() == "optimizationStudio"
+    for name in (
+        "lossPlot",
+        "paramPlot",
+        "gradNormPlot",
+        "surfacePlot",
+        "curvePlot",
+        "optimizerPanel",
+        "optimizerPlayButton",
+        "optimizerStepButton",
+        "optimizerResetButton",
+        "optimizerScrubber",
+        "optimizerKindCombo",
+        "optimizerLrSlider",
+        "optimizerSpeedSpin",
+        "optimizerStepsSpin",
+        "optimizerLogScale",
+        "optimizerExportButton",
+    ):
+        assert studio.findChild(QWidget, name) is not None, name
+
+
+def test_race_is_computed_in_the_background_with_progress(qtbot, studio) -> None:
+    busy, messages = [], []
+    studio.busyChanged.connect(busy.append)
+    studio.statusMessage.connect(messages.append)
+    load(qtbot, studio, PRESETS["rosenbrock-race"])
+    assert busy[0] is True and busy[-1] is False
+    assert any("Computing 4 run(s)" in m for m in messages)
+    assert "4 run(s) of 2,000 steps computed" in messages[-1] and "batched replay" in messages[-1]
+    assert studio.left.currentWidget() is studio.surface
+    assert len(studio.surface.runs) == 4
+    assert studio.panel.scrubber.maximum() == 2000
+
+
+def test_step_reset_scrub_and_play(qtbot, studio) -> None:
+    load(qtbot, studio, PRESETS["rosenbrock-race"], speed=4000.0)
+    steps = []
+    studio.stepChanged.connect(steps.append)
+    qtbot.mouseClick(
+        studio.findChild(QPushButton, "optimizerStepButton"), Qt.MouseButton.LeftButton
+    )
+    assert studio.k == 1 and steps[-1] == 1
+    studio.panel.scrubber.setValue(700)
+    assert studio.k == 700 and "step 700 of 2,000" in studio.panel.step_label.text()
+    h = studio.race.runs[1]
+    marker = studio.surface.runs[1]["marker"]
+    assert (marker.pos().x(), marker.pos().y()) == pytest.approx(tuple(h.params[700]))
+    qtbot.mouseClick(
+        studio.findChild(QPushButton, "optimizerResetButton"), Qt.MouseButton.LeftButton
+    )
+    assert studio.k == 0
+    play = studio.findChild(QPushButton, "optimizerPlayButton")
+    qtbot.mouseClick(play, Qt.MouseButton.LeftButton)
+    assert studio.playing and play.isChecked()
+    qtbot.waitUntil(lambda: studio.k > 50, timeout=5000)
+    qtbot.mouseClick(play, Qt.MouseButton.LeftButton)
+    assert not studio.playing
+    paused_at = studio.k
+    qtbot.wait(100)
+    assert studio.k == paused_at
+    studio.play()
+    qtbot.waitUntil(lambda: not studio.playing, timeout=10_000)  # stops at the end
+    assert studio.k == 2000 and not play.isChecked()
+
+
+def test_step_tape_links_the_graph_view(qtbot, studio) -> None:
+    tapes: list[RunResult] = []
+    studio.stepTape.connect(tapes.append)
+    load(qtbot, studio, PRESETS["seed-quadratic-sgd"])
+    studio.set_step(20)
+    result = tapes[-1]
+    assert format_number(result.namespace["x"].numpy()) == "0.332391977"
+    assert format_number(result.value.numpy()) == "0.445700467"
+    model = GraphModel(result.tapes)
+    assert any(n.op == "pow" for n in model.nodes.values())
+    assert studio.left.currentWidget() is studio.curve  # one scalar: the curve with tangents
+    tangent = studio.curve.runs[0]["tangent"].line()
+    slope = (tangent.y2() - tangent.y1()) / (tangent.x2() - tangent.x1())
+    assert slope == pytest.approx(float(studio.race.runs[0].grads[20, 0]), rel=1e-5)
+
+
+def test_diverging_run_stops_with_its_explanation_ui_stays_responsive(qtbot, studio) -> None:
+    messages: list[str] = []
+    studio.statusMessage.connect(messages.append)
+    # Rosenbrock GD lr 8e-3 diverges; the other runs keep the worker busy for a while.
+    preset = PRESETS["rosenbrock"]
+    runs = (*preset.config.runs, RunConfig(OptimizerConfig("Adam", {"learning_rate": 0.05}),
+                                           "#009E73"))  # fmt: skip
+    studio.set_config(replace(preset.config, runs=runs, steps=60_000))
+    ticks: list[float] = []
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    with qtbot.waitSignal(studio.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
+        studio.set_problem(preset.problem)
+        timer.start()  # from here the event loop must keep turning while the worker computes
+    timer.stop()
+    gaps = np.diff(ticks)
+    assert len(ticks) > 20 and gaps.max() < 0.25  # the window never froze
+    fast = studio.race.runs[1]
+    assert fast.divergence is not None and fast.steps < 60
+    assert "Run 2 (SGD lr 0.008): Diverged at step" in messages[-1]
+    assert "lower the learning rate" in studio.panel.status.text()
+    studio.set_step(fast.divergence.step)
+    assert studio.explanation(1) in messages[-1]
+
+
+def test_seed_linreg_raw_explains_the_curvature(qtbot, studio) -> None:
+    load(qtbot, studio, PRESETS["seed-linreg-raw"])
+    text = studio.panel.status.text()
+    assert "Diverged at step 1" in text and "2/λmax = 4.93e-8" in text
+    assert "normalize the inputs" in text
+
+
+def test_hyper_parameter_change_reruns_in_the_background(qtbot, studio) -> None:
+    load(qtbot, studio, PRESETS["rosenbrock"])
+    editor = studio.findChild(SciSpinBox, "optimizerParam_learning_rate")
+    assert editor.value() == pytest.approx(1e-3)
+    with qtbot.waitSignal(studio.busyChanged, timeout=20_000, check_params_cb=lambda b: not b):
+        editor.setValue(2e-3)
+    assert studio.race.runs[0].run.optimizer.learning_rate == pytest.approx(2e-3)
+    assert studio.config().runs[0].optimizer.learning_rate == pytest.approx(2e-3)
+    kind = studio.findChild(QComboBox, "optimizerKindCombo")
+    with qtbot.waitSignal(studio.busyChanged, timeout=20_000, check_params_cb=lambda b: not b):
+        kind.setCurrentText("Adam")
+    assert studio.race.runs[0].run.optimizer.kind == "Adam"
+    assert studio.findChild(SciSpinBox, "optimizerParam_beta_2") is not None
+
+
+def test_click_on_the_surface_sets_a_new_start(qtbot, studio) -> None:
+    load(qtbot, studio, PRESETS["himmelblau"])
+    plot = studio.surface
+    vb = plot.getPlotItem().getViewBox()
+    pixel = plot.mapFromScene(vb.mapViewToScene(pg.Point(2.0, -1.0)))
+    with qtbot.waitSignal(studio.busyChanged, timeout=20_000, check_params_cb=lambda b: not b):
+        qtbot.mouseClick(
+            plot.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(pixel.x(), pixel.y())
+        )
+    start = studio.race.runs[0].params[0]
+    assert start == pytest.approx([2.0, -1.0], abs=0.05)
+    assert studio.problem.start()[0] == start[0]
+
+
+def test_more_than_two_parameters_show_a_slice(qtbot, studio) -> None:
+    problem = Problem("x**2 + 2*y**2 + 3*z**2 + x*z", [V("x", 1.0), V("y", -1.0), V("z", 2.0)])
+    cfg = StudioConfig((RunConfig(OptimizerConfig("SGD", {"learning_rate": 0.05})),), steps=50)
+    studio.set_config(cfg)
+    with qtbot.waitSignal(studio.busyChanged, timeout=20_000, check_params_cb=lambda b: not b):
+        studio.set_problem(problem)
+    assert studio.panel.slice_row.isVisibleTo(studio) and studio.backdrop.sliced
+    with qtbot.waitSignal(studio.busyChanged, timeout=20_000, check_params_cb=lambda b: not b):
+        studio.panel.slice_y.setCurrentText("z")
+    assert (studio.backdrop.ex, studio.backdrop.ey) == (0, 2)
+    assert studio.surface.getPlotItem().getAxis("left").labelText == "z"
+    studio.set_step(30)  # paused: the slice moves to the run's step 30 (y held there)
+    want = studio.race.runs[0].values_at(30)
+    qtbot.waitUntil(lambda: studio.backdrop.at[1] == want[1], timeout=5000)
+
+
+def test_log_scale_toggle_and_negative_losses(qtbot, studio) -> None:
+    load(qtbot, studio, PRESETS["himmelblau"])
+    assert studio.steps.loss.log
+    studio.panel.log_scale.setChecked(False)
+    assert not studio.steps.loss.log and not studio.config().log_scale
+    studio.panel.log_scale.setChecked(True)
+    assert studio.steps.loss.log
+    messages: list[str] = []
+    studio.statusMessage.connect(messages.append)
+    load(qtbot, studio, PRESETS["saddle"], log_scale=True)  # x² − y² goes negative
+    assert not studio.steps.loss.log and "log scale needs positive losses" in messages[-1]
+
+
+def test_bad_problem_reports_an_error(qtbot, studio) -> None:
+    messages: list[str] = []
+    studio.statusMessage.connect(messages.append)
+    with qtbot.waitSignal(studio.busyChanged, timeout=20_000, check_params_cb=lambda b: not b):
+        studio.set_problem(Problem("x ** ", [V("x", 1.0)]))
+    assert "cannot be optimized" in messages[-1] and studio.race is None
+
+
+def test_config_theme_and_presenter_scale(qtbot, studio) -> None:
+    preset = PRESETS["ill-conditioned"]
+    load(qtbot, studio, preset)
+    assert studio.config() == preset.config
+    assert studio.findChild(QComboBox, "optimizerRunCombo").count() == 4
+    studio.set_theme(DARK)
+    studio.set_font_scale(2.0)
+    played = studio.steps.loss.series[0]["played"]
+    assert played.opts["pen"].widthF() == pytest.approx(4.0)
+    assert studio.steps.loss.backgroundBrush().color().name().upper() == DARK.background
+    assert studio.steps.loss.getPlotItem().getAxis("left").style["tickFont"].pointSizeF() == 18
+
+
+def test_shutdown_while_computing(qtbot, studio) -> None:
+    preset = PRESETS["rosenbrock"]
+    studio.set_config(replace(preset.config, steps=200_000))
+    studio.set_problem(preset.problem)
+    assert studio._job is not None
+    job = studio._job
+    studio.shutdown()
+    assert job.cancelled and job.done.wait(5)
+    assert studio.race is None
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_preset_loads_into_the_studio(qtbot, studio, name: str) -> None:
+    messages: list[str] = []
+    studio.statusMessage.connect(messages.append)
+    load(qtbot, studio, PRESETS[name])
+    assert "computed in" in messages[-1]
+    studio.set_step(studio.race.length)
+    assert studio.k == studio.race.length

@@ -1,0 +1,81 @@
+"""Studio exports decode: GIF frame count, MP4 duration, CSV rows, PNG and SVG files."""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import replace
+
+import pytest
+from PySide6.QtGui import QImage
+
+from tapeviz.models.demos import studio_presets
+from tapeviz.ui.studio import OptimizationStudio
+from tapeviz.ui.studio_export import FPS, MAX_FRAMES, frame_steps
+
+PRESETS = studio_presets()
+
+
+@pytest.fixture
+def studio(qtbot) -> OptimizationStudio:
+    s = OptimizationStudio()
+    qtbot.addWidget(s)
+    s.resize(1000, 600)
+    s.show()
+    preset = PRESETS["rosenbrock-race"]
+    s.set_config(replace(preset.config, steps=300))
+    with qtbot.waitSignal(s.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
+        s.set_problem(preset.problem)
+    yield s
+    s.shutdown()
+
+
+def test_frame_steps() -> None:
+    assert frame_steps(300, MAX_FRAMES["gif"])[0] == 0
+    assert frame_steps(300, MAX_FRAMES["gif"])[-1] == 300
+    assert len(frame_steps(300, MAX_FRAMES["gif"])) == MAX_FRAMES["gif"]
+    assert frame_steps(5, 120) == [0, 1, 2, 3, 4, 5]
+
+
+def test_gif_has_one_frame_per_exported_step(qtbot, studio, tmp_path) -> None:
+    iio = pytest.importorskip("imageio.v3")
+    studio.set_step(42)
+    path = tmp_path / "race.gif"
+    exporter = studio.export("gif", path, frames=40, width=600)
+    with qtbot.waitSignal(exporter.finished, timeout=60_000):
+        pass
+    frames = iio.imread(path, index=None)
+    assert frames.shape[0] == len(frame_steps(300, 40)) == 40
+    assert frames.shape[2] == 600
+    assert frames[0].std() > 0 and (frames[0] != frames[-1]).any()  # the paths grew
+    assert studio.k == 42  # the cursor is back where it was
+
+
+def test_mp4_duration(qtbot, studio, tmp_path) -> None:
+    pytest.importorskip("imageio_ffmpeg")
+    import imageio.v2 as imageio
+
+    path = tmp_path / "race.mp4"
+    exporter = studio.export("mp4", path, frames=60)
+    with qtbot.waitSignal(exporter.finished, timeout=120_000):
+        pass
+    reader = imageio.get_reader(path)
+    meta = reader.get_meta_data()
+    frames = len(frame_steps(300, 60))
+    assert meta["fps"] == FPS["mp4"]
+    assert meta["duration"] == pytest.approx(frames / FPS["mp4"], abs=0.1)
+    assert sum(1 for _ in reader) == frames
+    reader.close()
+
+
+def test_csv_png_svg(studio, tmp_path) -> None:
+    rows = list(csv.reader(studio.export("csv", tmp_path / "h.csv").open(encoding="utf-8")))
+    assert len(rows) == 1 + 4 * 301 and rows[0][:4] == ["run", "optimizer", "step", "loss"]
+    png = studio.export("png", tmp_path / "plots.png")
+    image = QImage(str(png))
+    assert image.width() == 2 * studio.plot_area.width()
+    svg = studio.export("svg", tmp_path / "plots.svg").read_text("utf-8")
+    assert svg.startswith("<?xml") and "<svg" in svg
+    assert svg.count("<polyline") + svg.count("<path") > 50  # vectors: axes, contours, paths
+    assert svg.count("<image") == 1  # only the heat map is a bitmap
+    with pytest.raises(ValueError, match="unknown export"):
+        studio.export("bmp", tmp_path / "x.bmp")
