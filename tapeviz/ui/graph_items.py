@@ -91,6 +91,20 @@ def measure(node: Node, scale: float = 1.0, gradient: Any = None) -> tuple[float
     return w, h
 
 
+def restyling(attr: str, doc: str) -> property:
+    """A property whose setter redraws the item, only when the value changes."""
+
+    def get(self: Any) -> Any:
+        return getattr(self, attr)
+
+    def set_(self: Any, value: Any) -> None:
+        if value != getattr(self, attr):
+            setattr(self, attr, value)
+            self._restyle()
+
+    return property(get, set_, doc=doc)
+
+
 class NodeItem(QGraphicsPathItem):
     """One node: the op symbol or variable name, its value and (once known) its gradient."""
 
@@ -197,26 +211,11 @@ class NodeItem(QGraphicsPathItem):
         self.relayout()
 
     # -- state and style -------------------------------------------------------------------
-    @property
-    def state(self) -> str:
-        """Stepper state: ``""``, ``"current"``, ``"done"`` or ``"pending"``."""
-        return self._state
+    state = restyling(
+        "_state", 'Stepper state: ``""``, ``"current"``, ``"done"`` or ``"pending"``.'
+    )
 
-    @state.setter
-    def state(self, value: str) -> None:
-        self._state = value
-        self._restyle()
-
-    @property
-    def highlighted(self) -> bool:
-        """Whether the node is on the highlighted path."""
-        return self._highlighted
-
-    @highlighted.setter
-    def highlighted(self, value: bool) -> None:
-        if value != self._highlighted:
-            self._highlighted = value
-            self._restyle()
+    highlighted = restyling("_highlighted", "Whether the node is on the highlighted path.")
 
     def _restyle(self) -> None:
         t, kind, s = self.theme, self.node.kind, self.scale_factor
@@ -305,27 +304,10 @@ class EdgeItem(QGraphicsPathItem):
         self._restyle()
         self.adjust()
 
-    @property
-    def highlighted(self) -> bool:
-        """Whether the edge is on the highlighted path."""
-        return self._highlighted
-
-    @highlighted.setter
-    def highlighted(self, value: bool) -> None:
-        if value != self._highlighted:
-            self._highlighted = value
-            self._restyle()
-
-    @property
-    def glowing(self) -> bool:
-        """Whether the edge carries gradient in the current backward step."""
-        return self._glowing
-
-    @glowing.setter
-    def glowing(self, value: bool) -> None:
-        if value != self._glowing:
-            self._glowing = value
-            self._restyle()
+    highlighted = restyling("_highlighted", "Whether the edge is on the highlighted path.")
+    glowing = restyling(
+        "_glowing", "Whether the edge carries gradient in the current backward step."
+    )
 
     def set_label(self, text: str | None) -> None:
         """Show a label at the middle of the edge (e.g. the local derivative); None hides it."""
