@@ -2,7 +2,8 @@
 
 ``tapeviz`` opens the app on the seed quadratic; ``tapeviz FILE.tapeviz`` opens a session;
 ``tapeviz --preset NAME`` loads a preset; ``tapeviz presets`` lists them;
-``tapeviz grad "x**3" --at x=3 --order 2`` prints the derivatives without a window.
+``tapeviz grad "x**3" --at x=3 --order 2`` prints the derivatives without a window;
+``tapeviz export --preset rosenbrock-race --gif out.gif`` renders files without a window.
 """
 
 from __future__ import annotations
@@ -57,13 +58,74 @@ def list_presets(out: TextIO | None = None) -> int:
     return 0
 
 
+def export_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``tapeviz export``."""
+    p = argparse.ArgumentParser(
+        prog="tapeviz export",
+        description="Render a preset or a session to files without opening a window. "
+        "Optimization sessions export the animation, the plots and the histories; every "
+        "session exports its computational graph.",
+        epilog="example: tapeviz export --preset rosenbrock-race --gif race.gif --csv race.csv",
+    )
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("file", nargs="?", help="a .tapeviz session file")
+    source.add_argument("--preset", help="a preset name (see 'tapeviz presets')")
+    files = p.add_argument_group("outputs (at least one)")
+    files.add_argument("--gif", metavar="PATH", help="the descent animation as GIF")
+    files.add_argument("--mp4", metavar="PATH", help="the descent animation as MP4 (H.264)")
+    files.add_argument("--png", metavar="PATH", help="the optimization plots as PNG")
+    files.add_argument("--svg", metavar="PATH", help="the optimization plots as SVG")
+    files.add_argument("--csv", metavar="PATH", help="every run's history as CSV")
+    files.add_argument("--graph-png", metavar="PATH", help="the computational graph as PNG")
+    files.add_argument("--graph-svg", metavar="PATH", help="the computational graph as SVG")
+    files.add_argument("--dot", metavar="PATH", help="the computational graph as graphviz DOT")
+    p.add_argument("--step", type=int, help="the step shown in PNG/SVG and graphs (default: last)")
+    p.add_argument("--frames", type=int, help="frames in the animation (GIF ≤ 120, MP4 ≤ 300)")
+    p.add_argument("--width", type=int, help="animation width in pixels")
+    return p
+
+
+def export(args: Sequence[str]) -> int:
+    """``tapeviz export``: make the requested files; 2 with a message if it cannot."""
+    from pathlib import Path
+
+    from tapeviz.models import session as sessions
+    from tapeviz.models.presets import PRESETS
+
+    p = export_parser()
+    ns = p.parse_args(args)
+    kinds = ("gif", "mp4", "png", "svg", "csv", "graph_png", "graph_svg", "dot")
+    outputs = {k: Path(getattr(ns, k)) for k in kinds if getattr(ns, k)}
+    if not outputs:
+        p.error("name at least one output, e.g. --gif out.gif")
+    try:
+        if ns.preset is not None:
+            if ns.preset not in PRESETS:
+                p.error(f"no preset {ns.preset!r}; 'tapeviz presets' lists them")
+            session = PRESETS[ns.preset]
+        else:
+            session = sessions.load(ns.file)
+    except sessions.SessionError as exc:
+        print(f"tapeviz export: {exc}", file=sys.stderr)
+        return 2
+    from tapeviz.ui.headless import ExportError, ExportRequest, run_export
+
+    request = ExportRequest(session, outputs, ns.step, ns.frames, ns.width)
+    try:
+        run_export(request)
+    except (ExportError, OSError, ValueError) as exc:
+        print(f"tapeviz export: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``tapeviz`` command."""
     parser = argparse.ArgumentParser(
         prog="tapeviz",
         description="Make automatic differentiation and optimization visible.",
-        epilog="subcommands: 'tapeviz presets', 'tapeviz grad EXPR --at x=3 --order 2' "
-        "(each has --help)",
+        epilog="subcommands: 'tapeviz presets', 'tapeviz grad EXPR --at x=3 --order 2', "
+        "'tapeviz export --preset NAME --gif out.gif' (each has --help)",
     )
     parser.add_argument("file", nargs="?", help="a .tapeviz session to open")
     parser.add_argument("--preset", help="open this preset (see 'tapeviz presets')")
@@ -88,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.add_argument("--order", type=int, default=1, choices=range(1, 6))
         ns = p.parse_args(args[1:])
         return grad(ns.expression, ns.at, ns.order)
+    if args[:1] == ["export"]:
+        return export(args[1:])
     ns = build_parser().parse_args(args)
     from tapeviz.ui.app import run_app
 

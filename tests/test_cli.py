@@ -54,7 +54,7 @@ def test_presets_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_help_of_each_command() -> None:
-    for args in (["--help"], ["grad", "--help"], ["presets", "--help"]):
+    for args in (["--help"], ["grad", "--help"], ["presets", "--help"], ["export", "--help"]):
         done = tapeviz(*args)
         assert done.returncode == 0 and "usage: tapeviz" in done.stdout
 

@@ -102,223 +102,228 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="86" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="85" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="114" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="99" />
       <source>Expression</source>
       <translation>表达式</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="115" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="100" />
       <source>Script</source>
       <translation>脚本</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="116" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="101" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="118" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="103" />
       <source>Run (Ctrl+Enter)</source>
       <translation>运行(Ctrl+Enter)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="119" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="104" />
       <source>Stop</source>
       <translation>停止</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="132" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="117" />
       <source>Mode:</source>
       <translation>模式:</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="151" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="136" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="153" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="138" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="155" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="140" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="156" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="141" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="160" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="176" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="161" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="162" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="178" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="163" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="179" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="164" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="166" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="170" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="187" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="172" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="188" />
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="173" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="174" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="190" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="176" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="192" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
       <source>&amp;Fit graph</source>
       <translation>计算图适应窗口(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="193" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="178" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="195" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="180" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="196" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="197" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="200" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="203" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="188" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="209" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="193" />
+      <source>&amp;Backward pass</source>
+      <translation>反向传播(&amp;B)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="194" />
+      <source>&amp;Optimization</source>
+      <translation>优化过程(&amp;O)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="198" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="217" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="206" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="218" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="207" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="261" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="251" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="266" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="256" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="276" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="266" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="290" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="284" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="300" />
-      <source>%1 — %2 ops</source>
-      <translation>%1 — %2 个运算</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="316" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="302" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="364" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="348" />
       <source>&amp;Language</source>
       <translation>语言(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="368" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="352" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="379" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="363" />
       <source>The language changes when tapeviz starts next time.</source>
       <translation>界面语言将在下次启动 tapeviz 时更改。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="391" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="375" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="415" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="399" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="417" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="401" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -398,7 +403,7 @@
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="146" />
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="178" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="186" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -469,37 +474,37 @@
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="168" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="176" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="227" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="235" />
       <source>Computation cancelled.</source>
       <translation>计算已取消。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="264" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="272" />
       <source>Computing %n run(s)…</source>
       <translation>正在计算 %n 个运行…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="308" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="317" />
       <source>Computing %n run(s)… {percent} %</source>
       <translation>正在计算 %n 个运行… {percent} %</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="320" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="329" />
       <source>The loss cannot be optimized: {message}</source>
       <translation>无法优化该损失:{message}</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="398" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="407" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="405" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="415" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -686,7 +691,7 @@
   <context>
     <name>PresenterMixin</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/presenter.py" line="95" />
+      <location filename="../../work/main/tapeviz/ui/presenter.py" line="96" />
       <source>Text size %1 %</source>
       <translation>文字大小 %1 %</translation>
     </message>
@@ -879,6 +884,24 @@
       <location filename="../../work/main/tapeviz/ui/variables_table.py" line="130" />
       <source>Variable row %1: %2</source>
       <translation>变量第 %1 行:%2</translation>
+    </message>
+  </context>
+  <context>
+    <name>ViewsMixin</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/views.py" line="56" />
+      <source>Backward pass</source>
+      <translation>反向传播</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/views.py" line="57" />
+      <source>Optimization</source>
+      <translation>优化过程</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/views.py" line="193" />
+      <source>%1 — %2 ops</source>
+      <translation>%1 — %2 个运算</translation>
     </message>
   </context>
   <context>

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -29,15 +28,13 @@ from tapeviz.sandbox import CancelToken, Limits, RunResult, run
 from tapeviz.ui import workers
 from tapeviz.ui.code_export_dialog import CodeExportDialog
 from tapeviz.ui.editor import CodeEditor
-from tapeviz.ui.expression_panel import names_of
-from tapeviz.ui.graph_view import GraphView
 from tapeviz.ui.i18n import LANGUAGES
 from tapeviz.ui.preferences import PreferencesDialog, limits_from
 from tapeviz.ui.presenter import PresenterMixin
 from tapeviz.ui.session_actions import SessionMixin
-from tapeviz.ui.stepper_panel import StepperPanel
 from tapeviz.ui.theme import LIGHT, Theme, font
 from tapeviz.ui.variables_table import VariablesTable
+from tapeviz.ui.views import ViewsMixin
 
 MODES = ("expression", "script")
 LIVE_MS = 300  # expression mode re-runs this long after the last keystroke
@@ -51,7 +48,7 @@ def _run_job(
     return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
 
 
-class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
+class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
     """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -67,6 +64,7 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self.model = GraphModel()
         self.theme: Theme = LIGHT
         self.font_scale = 1.0
+        self._applying = False  # apply_session is filling the window: no runs from signals
         self._build_central()
         self._build_docks()
         self._build_menus()
@@ -86,20 +84,6 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self.statusBar().showMessage(self.tr("Ready"))
 
     # -- construction ----------------------------------------------------------------------
-    def _build_central(self) -> None:
-        self.graph = GraphView(self.model)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
-        splitter.setObjectName("centralSplitter")
-        self.setCentralWidget(splitter)
-        splitter.addWidget(self.graph)
-        self.stepper = StepperPanel(self.model, self.graph, splitter)
-        splitter.addWidget(self.stepper)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
-        splitter.setSizes([460, 300])
-        self._fit_next = False  # fit the graph once the next run's layout is done
-        self.graph.layoutFinished.connect(self._on_graph_layout_finished)
-
     def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
@@ -203,6 +187,10 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self.clean_action = self._action(view, self.tr("&Clean mode (hide the editor)"),
                                          self._on_clean_toggled, "Ctrl+Shift+H")  # fmt: skip
         self.clean_action.setCheckable(True)
+        self._build_language_menu(view)
+        view.addSeparator()
+        self._action(view, self.tr("&Backward pass"), lambda: self.show_view("stepper"), "Ctrl+1")
+        self._action(view, self.tr("&Optimization"), lambda: self.show_view("studio"), "Ctrl+2")
         view.addSeparator()
         for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
             view.addAction(dock.toggleViewAction())
@@ -237,16 +225,21 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
             source=self.editor.toPlainText(),
             mode=self.mode.currentData(),
             variables=variables,
-            view=self.session_meta.view,
-            optimizer=self.session_meta.optimizer,
+            view="studio" if self.studio_view else self._editor_view(),
+            optimizer=self._studio_settings(),
             name=self.session_meta.name,
             title=self.session_meta.title,
             group=self.session_meta.group,
             notes=self.session_meta.notes,
         )
 
+    def _studio_settings(self) -> dict | None:
+        if self.studio.problem is not None:  # the studio was used: its settings are the work
+            return self.studio.config().to_dict()
+        return self.session_meta.optimizer
+
     def run_code(self) -> None:
-        """Run the editor's text in the sandbox, off the UI thread."""
+        """Run the editor's text in the sandbox, then the studio if it is in front."""
         self.live_timer.stop()
         if self._cancel is not None:  # one run at a time: re-run when this one ends
             self._pending = True
@@ -269,15 +262,19 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
                        on_done=self._on_run_done, on_error=self._on_run_failed)  # fmt: skip
 
     def stop(self) -> None:
-        """Cancel the running code at its next statement."""
+        """Cancel the running code at its next statement, and the studio's computation."""
         self._pending = False
         if self._cancel is not None:
             self._cancel.cancel()
             self.statusBar().showMessage(self.tr("Stopping…"))
+        if self.studio.busy:
+            self.studio.cancel()
 
     def _set_running(self, running: bool) -> None:
-        self.stop_button.setEnabled(running)
-        self.stop_action.setEnabled(running)
+        busy = running or self.studio.busy
+        self.stop_button.setEnabled(busy)
+        self.stop_action.setEnabled(busy)
+        self._busy_changed(running)
 
     def _finish_run(self) -> None:
         self._cancel = None
@@ -293,16 +290,9 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
     def _on_run_done(self, result: RunResult) -> None:
         self.last_result = result
         self.console.setPlainText(result.output)
-        self.tape_list.blockSignals(True)
-        self.tape_list.clear()
-        for info in result.tapes:
-            ops = len(info.tape.records)
-            self.tape_list.addItem(self.tr("%1 — %2 ops").replace("%1", info.name)
-                                   .replace("%2", str(ops)))  # fmt: skip
-        self.tape_list.setCurrentRow(len(result.tapes) - 1)
-        self.tape_list.blockSignals(False)
-        if result.tapes:
-            self.model.set_tapes([t.tape for t in result.tapes], names_of(result))
+        studio = self.studio_view and result.error is None
+        if not studio:  # under the studio, the graph shows the tape of the studio's step
+            self._show_tapes(result)
         self.graph.set_dimmed(result.error is not None)
         if result.error is not None:
             err = result.error
@@ -311,27 +301,19 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         else:
             self.editor.clear_error()
             self.error_label.clear()
-            count = len(result.tapes)
             self.statusBar().showMessage(
                 self.tr("Ran in %1 ms; %2 tape(s) recorded.")
                 .replace("%1", f"{result.elapsed * 1e3:.0f}")
-                .replace("%2", str(count))
+                .replace("%2", str(len(result.tapes)))
             )
+        if studio:
+            self._start_studio()
         self._finish_run()
 
     def _show_error(self, message: str, line: int | None, col: int | None) -> None:
         self.editor.mark_error(line, col, message)
         self.error_label.setText("⚠ " + message)
         self.statusBar().showMessage("⚠ " + message.splitlines()[0])
-
-    def _on_graph_layout_finished(self) -> None:
-        if self._fit_next:
-            self._fit_next = False
-            self.graph.fit()
-
-    def _on_tape_list_row_changed(self, row: int) -> None:
-        if 0 <= row < len(self.model.entries):
-            self.model.select(row)
 
     # -- sessions and presets --------------------------------------------------------------
     def apply_session(self, session: Session, run_now: bool = True) -> None:
@@ -350,6 +332,11 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
         self.error_label.clear()
         self.notes_label.setText(session.notes)
         self._fit_next = True
+        self._applying = True
+        if session.view == "studio":
+            self._load_studio(session)
+        self.show_view(session.view)
+        self._applying = False
         if run_now:
             self.run_code()
 
@@ -430,6 +417,7 @@ class MainWindow(SessionMixin, PresenterMixin, QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         self.stop()
         self.live_timer.stop()
+        self._views_close()
         workers.wait_all(3000)
         self._stop_autosave()
         settings = self._settings()

@@ -90,6 +90,7 @@ class PresenterMixin:
         previous, self.font_scale = self.font_scale, scale
         scale_fonts(self, scale, previous)
         self.graph.set_font_scale(scale)
+        self.studio.set_font_scale(scale)
         self.editor.refresh_metrics()
         self._settings().setValue("prefs/font_scale", scale)
         self.statusBar().showMessage(self.tr("Text size %1 %").replace("%1", f"{scale * 100:.0f}"))
@@ -106,6 +107,7 @@ class PresenterMixin:
         self.theme = theme
         self.setPalette(palette(theme))
         self.graph.set_theme(theme)
+        self.studio.set_theme(theme)
         self.editor.set_theme(theme)
         self.dark_action.setChecked(theme.name == "dark")
         self._settings().setValue("prefs/theme", theme.name)

@@ -101,13 +101,48 @@ def main_window(out: Path) -> list[Path]:
     return paths
 
 
+def main_window_studio(out: Path) -> list[Path]:
+    """The window on the Rosenbrock race with the studio in front, at 1366×768 and 1920×1080."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtTest import QTest
+
+    from tapeviz.ui.main_window import MainWindow
+
+    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
+    QSettings.setPath(fmt, scope, tempfile.mkdtemp())
+    paths = []
+    for size, theme in (((1366, 768), "light"), ((1920, 1080), "dark")):
+        window = MainWindow()
+        window.graph.animation_ms = 0
+        window.resize(*size)
+        window.show()
+        if theme == "dark":
+            window.dark_action.trigger()
+        window.load_preset("rosenbrock-race")
+        for _ in range(1500):  # the sandbox check, then the race, in workers (at most 30 s)
+            if window._cancel is None and window.studio.race is not None and not window.studio.busy:
+                break
+            QTest.qWait(20)
+        window.studio.set_step(700)
+        QTest.qWait(400)
+        window.graph.fit()
+        QTest.qWait(100)
+        path = out / f"main_window_studio_{theme}.png"
+        window.grab().save(str(path))
+        paths.append(path)
+        window.close()
+    return paths
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write every screenshot into the directory given (default ``assets/screenshots``)."""
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0] if args else "assets/screenshots")
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
-    for shot in (graph_quadratic, stepper_frames, main_window):
+    for shot in (graph_quadratic, stepper_frames, main_window, main_window_studio):
         print(shot(out))
     del app
     return 0

@@ -51,6 +51,8 @@ class OptimizationStudio(QWidget):
     stepChanged = Signal(int)
     stepTape = Signal(object)  # sandbox RunResult of the selected run at the current step
     busyChanged = Signal(bool)
+    progressChanged = Signal(float)  # fraction done of the race being computed
+    problemChanged = Signal(object)  # a start picked on the surface: the new Problem
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -126,11 +128,17 @@ class OptimizationStudio(QWidget):
         """The current settings (JSON-safe with ``to_dict``)."""
         return self._config
 
-    def set_config(self, config: StudioConfig) -> None:
-        """Apply settings (from a session or preset) and recompute."""
+    def set_config(self, config: StudioConfig, recompute: bool = True) -> None:
+        """Apply settings (from a session or preset) and recompute (unless told not to)."""
         self._config = config
         self.panel.set_config(config)
-        self.recompute()
+        if recompute:
+            self.recompute()
+
+    @property
+    def busy(self) -> bool:
+        """Whether a race is being computed."""
+        return self._job is not None
 
     def set_theme(self, theme: Theme) -> None:
         """Light or dark colours for every plot."""
@@ -303,6 +311,7 @@ class OptimizationStudio(QWidget):
     def _on_progress_changed(self, number: int, fraction: float) -> None:
         if self._job is not None and number == self._job.number:
             self.panel.set_busy(True, fraction)
+            self.progressChanged.emit(fraction)
             n = len(self._config.runs)
             self._status(
                 translate("OptimizationStudio", "Computing %n run(s)… {percent} %", None, n).format(
@@ -401,6 +410,7 @@ class OptimizationStudio(QWidget):
             )
             return
         self.problem = self.problem.with_start({names[0]: x, names[1]: y})
+        self.problemChanged.emit(self.problem)
         self._status(
             translate("OptimizationStudio", "New start ({x}, {y}): computing…").format(
                 x=f"{x:.3g}", y=f"{y:.3g}"

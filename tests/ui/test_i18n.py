@@ -23,9 +23,9 @@ from tapeviz.models.resources import assets_dir
 from tapeviz.ui import MainWindow, i18n, workers
 
 FOLDER = assets_dir() / "i18n"
-# Names that stay as they are in Chinese text (products, keys, code).
+# Names that stay as they are in Chinese text (products, keys, code, Keras optimizer classes).
 KEEP = r"tapeviz|TensorFlow|PyTorch|JAX|GradientTape|Python|micrograd|Karpathy|Ctrl|Enter|Home|" \
-       r"Shift|English|F11"  # fmt: skip
+       r"Shift|English|F11|SGD|Momentum|Nesterov|Adam|RMSprop|Adagrad"  # fmt: skip
 
 
 def test_every_string_has_a_chinese_translation_and_the_qm_is_current() -> None:

@@ -1,0 +1,155 @@
+"""``tapeviz export``: render a preset or session to files without a window (Qt offscreen).
+
+Studio sessions (view ``studio``) compute their race exactly as the window does and export the
+animation (GIF, MP4), the plots (PNG, SVG) and the histories (CSV); every session can export
+its computational graph (``--graph-png``, ``--graph-svg``, ``--dot``): for a studio session the
+tape of the selected run at ``--step``, otherwise the last tape the code recorded.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+STUDIO_KINDS = ("gif", "mp4", "png", "svg", "csv")
+GRAPH_KINDS = ("graph_png", "graph_svg", "dot")
+TIMEOUT_MS = 600_000
+
+
+class ExportError(RuntimeError):
+    """Why an export cannot be made, for stderr."""
+
+
+@dataclass
+class ExportRequest:
+    """What to export: the session and one path per kind (``gif``, ``graph_svg``, …)."""
+
+    session: Any  # tapeviz.models.session.Session
+    outputs: dict[str, Path] = field(default_factory=dict)
+    step: int | None = None  # None: the last step
+    frames: int | None = None
+    width: int | None = None
+
+
+def _app() -> Any:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance() or QApplication(["tapeviz-export"])
+
+
+def _wait(until: Callable[[], bool], what: str) -> None:
+    """Process Qt events until ``until()`` holds (ExportError after TIMEOUT_MS)."""
+    from PySide6.QtCore import QDeadlineTimer, QEventLoop
+    from PySide6.QtWidgets import QApplication
+
+    deadline = QDeadlineTimer(TIMEOUT_MS)
+    while not until():
+        if deadline.hasExpired():
+            raise ExportError(f"timed out waiting for {what}")
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+
+def run_export(request: ExportRequest, log: TextIO | None = None) -> list[Path]:
+    """Make every requested file; returns the paths written (ExportError if one cannot be)."""
+    log = log or sys.stdout
+    app = _app()
+    studio_kinds = [k for k in request.outputs if k in STUDIO_KINDS]
+    session = request.session
+    if studio_kinds and (session.view != "studio" or session.optimizer is None):
+        raise ExportError(
+            f"--{studio_kinds[0]} needs an optimization session (a preset of the group "
+            "'Optimizer surfaces' or 'Seed: …' with an optimizer); this one has none. "
+            "Use --graph-png, --graph-svg or --dot for its graph."
+        )
+    written: list[Path] = []
+    result = None
+    if session.view == "studio" and session.optimizer is not None:
+        studio = _studio(session, request)
+        try:
+            for kind in studio_kinds:
+                written.append(_studio_export(studio, kind, request))
+                print(f"wrote {written[-1]}", file=log)
+            if any(k in GRAPH_KINDS for k in request.outputs):
+                run = min(studio.config().selected, len(studio.race.runs) - 1)
+                result = studio.race.tape_at(run, studio.k)
+        finally:
+            studio.shutdown()
+            studio.deleteLater()
+    elif any(k in GRAPH_KINDS for k in request.outputs):
+        from tapeviz.sandbox import run
+
+        result = run(session.source, mode=session.mode, variables=list(session.variables))
+        if result.error is not None:
+            raise ExportError(f"the code stops with an error: {result.error}")
+    if result is not None:
+        for kind in GRAPH_KINDS:
+            if kind in request.outputs:
+                written.append(_graph_export(result, kind, request.outputs[kind]))
+                print(f"wrote {written[-1]}", file=log)
+    del app
+    return written
+
+
+def _studio(session: Any, request: ExportRequest) -> Any:
+    from tapeviz.models.demos import from_session
+    from tapeviz.ui.studio import OptimizationStudio
+
+    preset = from_session(session)
+    studio = OptimizationStudio()
+    studio.resize(1400, 760)
+    studio.show()
+    messages: list[str] = []
+    studio.statusMessage.connect(messages.append)
+    studio.set_config(preset.config, recompute=False)
+    studio.set_problem(preset.problem)
+    _wait(lambda: not studio.busy, "the optimizer runs")
+    if studio.race is None:
+        studio.shutdown()
+        raise ExportError(messages[-1] if messages else "the runs could not be computed")
+    last = studio.race.length
+    studio.set_step(last if request.step is None else max(0, min(request.step, last)))
+    return studio
+
+
+def _studio_export(studio: Any, kind: str, request: ExportRequest) -> Path:
+    path = request.outputs[kind]
+    options = {k: v for k, v in (("frames", request.frames), ("width", request.width)) if v}
+    out = studio.export(kind, path, **options) if kind in ("gif", "mp4") else None
+    if out is None:
+        return Path(studio.export(kind, path))
+    outcome: list[str] = []
+    out.finished.connect(lambda p: outcome.append("ok"))
+    out.failed.connect(lambda e: outcome.append(e))
+    _wait(lambda: bool(outcome), f"the {kind.upper()} animation")
+    if outcome[0] != "ok":
+        raise ExportError(f"{kind.upper()} export failed: {outcome[0]}")
+    return path
+
+
+def _graph_export(result: Any, kind: str, path: Path) -> Path:
+    from tapeviz.models.graph_export import to_dot
+    from tapeviz.models.graph_model import GraphModel
+    from tapeviz.ui.expression_panel import names_of
+    from tapeviz.ui.graph_view import GraphView
+
+    if not result.tapes:
+        raise ExportError("the code recorded no tape, so there is no graph to export")
+    model = GraphModel([t.tape for t in result.tapes], names_of(result))
+    if kind == "dot":
+        path.write_text(to_dot(model), encoding="utf-8")
+        return path
+    view = GraphView(model)
+    view.animation_ms = 0
+    view.resize(1200, 800)
+    done: list[bool] = []
+    view.layoutFinished.connect(lambda: done.append(True))
+    view.rebuild()
+    _wait(lambda: bool(done), "the graph layout")
+    out = view.export_png(path) if kind == "graph_png" else view.export_svg(path)
+    view.deleteLater()
+    return out
