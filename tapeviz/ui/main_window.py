@@ -73,6 +73,8 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         self.live_timer.setInterval(LIVE_MS)
         self.live_timer.timeout.connect(self.run_code)
         self.editor.textChanged.connect(self._on_editor_text_changed)
+        self.editor.textChanged.connect(self._update_actions)
+        self.model.changed.connect(self._update_actions)
         self.variables.changed.connect(self._on_editor_text_changed)
         self.mode.currentIndexChanged.connect(lambda _: self._on_editor_text_changed())
         self.tape_list.currentRowChanged.connect(self._on_tape_list_row_changed)
@@ -81,6 +83,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         self._restore_preferences()
         self._start_autosave()
         self._set_running(False)
+        self._update_actions()
         self.statusBar().showMessage(self.tr("Ready"))
 
     # -- construction ----------------------------------------------------------------------
@@ -173,7 +176,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         self.run_action = self._action(run_menu, self.tr("&Run"), self.run_code, "Ctrl+Return")
         self.stop_action = self._action(run_menu, self.tr("&Stop"), self.stop, "Ctrl+.")
         view = bar.addMenu(self.tr("&View"))
-        self._action(view, self.tr("&Fit graph"), self.graph.fit, "Ctrl+Shift+F")
+        self.fit_action = self._action(view, self.tr("&Fit graph"), self.graph.fit, "Ctrl+Shift+F")
         self._action(view, self.tr("Full &screen"), self.toggle_full_screen, "F11")
         view.addSeparator()
         self._action(view, self.tr("&Larger text"), lambda: self.zoom_text(+1), "Ctrl++")
@@ -270,6 +273,14 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         if self.studio.busy:
             self.studio.cancel()
 
+    def _update_actions(self) -> None:
+        """Actions without a target are disabled (nothing to export, no graph to fit)."""
+        has_text = bool(self.editor.toPlainText().strip())
+        self.export_action.setEnabled(has_text)
+        self.run_button.setEnabled(has_text)
+        self.run_action.setEnabled(has_text)
+        self.fit_action.setEnabled(bool(self.model.nodes))
+
     def _set_running(self, running: bool) -> None:
         busy = running or self.studio.busy
         self.stop_button.setEnabled(busy)
@@ -331,6 +342,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         self.editor.clear_error()
         self.error_label.clear()
         self.notes_label.setText(session.notes)
+        self._update_actions()
         self._fit_next = True
         self._applying = True
         if session.view == "studio":
@@ -413,6 +425,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+        self._restore_split(settings.value("window/split"))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.stop()
@@ -423,4 +436,5 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         settings = self._settings()
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
+        settings.setValue("window/split", self._split_state())
         super().closeEvent(event)

@@ -332,6 +332,11 @@ class OptimizerPanel(QWidget):
         self.cancel.setVisible(busy)
         self.progress.setValue(round(100 * fraction))
 
+    def set_playable(self, playable: bool) -> None:
+        """Enable play, step, reset, the scrubber and export only when there is a race."""
+        for w in (self.play, self.step, self.reset, self.scrubber, self.export):
+            w.setEnabled(playable)
+
     def set_length(self, steps: int) -> None:
         """The scrubber's range: 0 … the longest history."""
         self.scrubber.blockSignals(True)

@@ -103,6 +103,7 @@ class OptimizationStudio(QWidget):
         self.progress.changed.connect(self._on_progress_changed)
         self._connect()
         self.set_theme(LIGHT)
+        self.panel.set_playable(False)
 
     def _connect(self) -> None:
         p = self.panel
@@ -342,6 +343,7 @@ class OptimizationStudio(QWidget):
         log = self.steps.set_race(race, self._config.log_scale)
         self.panel.set_parameters(race.runs[0].names, self._config.slice)
         self.panel.set_length(race.length)
+        self.panel.set_playable(True)
         self.show_step(keep)
         self._emit_tape()
         self._status(studio_text.summary(race, self._config.log_scale and not log))

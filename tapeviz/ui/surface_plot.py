@@ -192,14 +192,15 @@ class SurfacePlot(_Base):
             move(run["marker"], px, py)
             nx, ny = -g[0] / (vx1 - vx0), -g[1] / (vy1 - vy0)
             norm = math.hypot(nx, ny)
-            if shown and np.isfinite(norm) and norm > 0:
+            arrow = shown and math.isfinite(norm) and norm > 0
+            if arrow:
                 tx = px + ARROW * nx / norm * (vx1 - vx0)
                 ty = py + ARROW * ny / norm * (vy1 - vy0)
                 run["line"].setLine(px, py, tx, ty)
                 a, b = vb.mapViewToScene(pg.Point(px, py)), vb.mapViewToScene(pg.Point(tx, ty))
                 run["head"].setRotation(math.degrees(math.atan2(b.y() - a.y(), b.x() - a.x())))
                 run["head"].setPos(tx, ty)
-            run["line"].setVisible(shown and np.isfinite(norm) and norm > 0)
+            run["line"].setVisible(arrow)
             run["head"].setVisible(run["line"].isVisible())
 
     def _on_scene_clicked(self, event: object) -> None:

@@ -59,6 +59,8 @@ class ViewsMixin:
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([460, 300])
+        self._split = {i: top for i, (top, _) in SPLIT.items()}  # graph's share, per tab
+        splitter.splitterMoved.connect(self._on_splitter_moved)
         self._fit_next = False  # fit the graph once the next run's layout is done
         self.graph.layoutFinished.connect(self._on_graph_layout_finished)
         self.lower_tabs.currentChanged.connect(self._on_lower_tabs_current_changed)
@@ -106,9 +108,7 @@ class ViewsMixin:
             sc.setEnabled(not studio)
         for sc in self.studio_shortcuts:
             sc.setEnabled(studio)
-        total = max(sum(self.splitter.sizes()), 400)
-        top, bottom = SPLIT[index]
-        self.splitter.setSizes([round(total * top), round(total * bottom)])
+        self._apply_split()
         if not studio:
             self.studio.pause()
             if self.last_result is not None and self.last_result.tapes:
@@ -119,6 +119,28 @@ class ViewsMixin:
             self._emit_studio_tape()
         else:
             self.run_code()  # checks the text in the sandbox, then starts the studio
+
+    def _apply_split(self) -> None:
+        total = max(sum(self.splitter.sizes()), 400)
+        top = self._split[self.lower_tabs.currentIndex()]
+        self.splitter.setSizes([round(total * top), total - round(total * top)])
+
+    def _on_splitter_moved(self, pos: int, index: int) -> None:
+        sizes = self.splitter.sizes()
+        if sum(sizes) > 0:  # the lecturer's split for this tab, remembered with the layout
+            self._split[self.lower_tabs.currentIndex()] = sizes[0] / sum(sizes)
+
+    def _split_state(self) -> list[float]:
+        return [self._split[i] for i in sorted(self._split)]
+
+    def _restore_split(self, saved: Any) -> None:
+        try:
+            values = [min(max(float(v), 0.1), 0.9) for v in saved]
+        except (TypeError, ValueError):
+            return
+        if len(values) == len(self._split):
+            self._split = dict(enumerate(values))
+            self._apply_split()
 
     # -- the studio ------------------------------------------------------------------------
     def _problem(self) -> Problem | None:

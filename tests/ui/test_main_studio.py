@@ -207,3 +207,37 @@ def test_closing_during_a_studio_computation_cancels_it(qtbot: QtBot, window: Ma
     job = window.studio._job
     window.close()
     assert job.cancelled and job.done.wait(5)
+
+
+def test_actions_without_a_target_are_disabled(qtbot: QtBot, window: MainWindow) -> None:
+    window.apply_session(Session(source=""), run_now=False)
+    assert not window.export_action.isEnabled() and not window.run_button.isEnabled()
+    assert not window.fit_action.isEnabled()
+    studio = window.studio.panel
+    assert not any(w.isEnabled() for w in (studio.play, studio.step, studio.reset, studio.export))
+    window.editor.setPlainText("x**2")
+    assert window.export_action.isEnabled() and window.run_button.isEnabled()
+    window.load_preset("himmelblau")
+    studio_done(qtbot, window)
+    assert window.fit_action.isEnabled()
+    assert all(w.isEnabled() for w in (studio.play, studio.step, studio.reset, studio.export))
+
+
+def test_the_split_of_each_tab_is_remembered(qtbot: QtBot, tmp_path: Path) -> None:
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    total = sum(w.splitter.sizes())
+    w.splitter.moveSplitter(round(total * 0.25), 1)  # the lecturer drags the handle
+    share = w.splitter.sizes()[0] / sum(w.splitter.sizes())
+    w.show_view("studio")
+    w.show_view("stepper")
+    assert w.splitter.sizes()[0] / sum(w.splitter.sizes()) == pytest.approx(share, abs=0.02)
+    w.close()
+    again = MainWindow()
+    qtbot.addWidget(again)
+    again.show()
+    assert again._split[STEPPER_TAB] == pytest.approx(share, abs=0.02)
+    again.studio.shutdown()

@@ -257,3 +257,16 @@ def test_every_preset_loads_into_the_studio(qtbot, studio, name: str) -> None:
     assert "computed in" in messages[-1]
     studio.set_step(studio.race.length)
     assert studio.k == studio.race.length
+
+
+def test_an_infinite_gradient_hides_the_arrow_instead_of_failing(qtbot, studio) -> None:
+    problem = Problem(
+        "sqrt(x) + y**2", [V("x", 0.0, dtype="float64"), V("y", 1.0, dtype="float64")]
+    )
+    cfg = StudioConfig((RunConfig(OptimizerConfig("SGD", {"learning_rate": 0.1})),), steps=5)
+    studio.set_config(cfg)
+    with qtbot.waitSignal(studio.busyChanged, timeout=20_000, check_params_cb=lambda b: not b):
+        studio.set_problem(problem)
+    assert not np.isfinite(studio.race.runs[0].grads[0]).all()  # d sqrt(x)/dx at 0 is inf
+    studio.set_step(0)
+    assert not studio.surface.runs[0]["line"].isVisible()
