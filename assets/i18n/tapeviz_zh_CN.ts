@@ -102,228 +102,248 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="85" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="87" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="99" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="101" />
       <source>Expression</source>
       <translation>表达式</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="100" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="102" />
       <source>Script</source>
       <translation>脚本</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="101" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="103" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="103" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="105" />
       <source>Run (Ctrl+Enter)</source>
       <translation>运行(Ctrl+Enter)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="104" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="106" />
       <source>Stop</source>
       <translation>停止</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="117" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="119" />
       <source>Mode:</source>
       <translation>模式:</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="136" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="138" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="138" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="140" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="140" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="142" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="141" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="143" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="160" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="162" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="161" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="163" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="162" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="164" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="163" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="165" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="164" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="166" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="166" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="168" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="170" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="172" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="172" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="174" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="173" />
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="174" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="176" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="176" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="179" />
+      <source>&amp;Play / pause</source>
+      <translation>播放/暂停(&amp;P)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="180" />
+      <source>Step &amp;forward</source>
+      <translation>前进一步(&amp;F)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
+      <source>Step &amp;back</source>
+      <translation>后退一步(&amp;B)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
+      <source>Back to the s&amp;tart</source>
+      <translation>回到开始(&amp;T)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="186" />
       <source>&amp;Fit graph</source>
       <translation>计算图适应窗口(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="178" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="187" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="180" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="190" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="194" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="188" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="197" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="193" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="202" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="194" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="203" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="198" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="207" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="206" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="215" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="207" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="216" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="251" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="264" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="256" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="269" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="266" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="279" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="284" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="316" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="302" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="334" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="348" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="381" />
       <source>&amp;Language</source>
       <translation>语言(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="352" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="385" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="363" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="396" />
       <source>The language changes when tapeviz starts next time.</source>
       <translation>界面语言将在下次启动 tapeviz 时更改。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="375" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="408" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="399" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="432" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="401" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="434" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -342,7 +362,7 @@
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="281" />
-      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="231" />
+      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="232" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
@@ -403,7 +423,7 @@
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="146" />
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="186" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="187" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -469,42 +489,42 @@
       <translation>历史记录导出为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="347" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="352" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="176" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="177" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="235" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="236" />
       <source>Computation cancelled.</source>
       <translation>计算已取消。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="272" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="273" />
       <source>Computing %n run(s)…</source>
       <translation>正在计算 %n 个运行…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="317" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="318" />
       <source>Computing %n run(s)… {percent} %</source>
       <translation>正在计算 %n 个运行… {percent} %</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="329" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="330" />
       <source>The loss cannot be optimized: {message}</source>
       <translation>无法优化该损失:{message}</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="407" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="409" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="415" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="417" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -560,7 +580,7 @@
       <translation>损失曲面(点击设为起点)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="223" />
+      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="224" />
       <source>Loss curve and tangent (slope = gradient)</source>
       <translation>损失曲线与切线(斜率 = 梯度)</translation>
     </message>
@@ -899,7 +919,7 @@
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/views.py" line="193" />
+      <location filename="../../work/main/tapeviz/ui/views.py" line="215" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>

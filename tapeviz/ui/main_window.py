@@ -30,7 +30,7 @@ from tapeviz.ui.code_export_dialog import CodeExportDialog
 from tapeviz.ui.editor import CodeEditor
 from tapeviz.ui.i18n import LANGUAGES
 from tapeviz.ui.preferences import PreferencesDialog, limits_from
-from tapeviz.ui.presenter import PresenterMixin
+from tapeviz.ui.presenter import DOCK_WIDTH, PresenterMixin
 from tapeviz.ui.session_actions import SessionMixin
 from tapeviz.ui.theme import LIGHT, Theme, font
 from tapeviz.ui.variables_table import VariablesTable
@@ -145,7 +145,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         self.splitDockWidget(self.variables_dock, self.console_dock, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.console_dock, self.tapes_dock)
         self.console_dock.raise_()
-        self.resizeDocks([self.code_dock], [430], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.code_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         self.run_button.clicked.connect(self.run_code)
         self.stop_button.clicked.connect(self.stop)
 
@@ -175,6 +175,13 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         run_menu = bar.addMenu(self.tr("&Run"))
         self.run_action = self._action(run_menu, self.tr("&Run"), self.run_code, "Ctrl+Return")
         self.stop_action = self._action(run_menu, self.tr("&Stop"), self.stop, "Ctrl+.")
+        run_menu.addSeparator()  # the keys are window shortcuts of the tab in front; shown here
+        for text, key, name in ((self.tr("&Play / pause"), "Space", "play"),
+                                (self.tr("Step &forward"), "Right", "forward"),
+                                (self.tr("Step &back"), "Left", "back"),
+                                (self.tr("Back to the s&tart"), "Home", "start")):  # fmt: skip
+            hint = QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
+            self._action(run_menu, f"{text}\t{hint}", lambda _=False, n=name: self.transport(n))
         view = bar.addMenu(self.tr("&View"))
         self.fit_action = self._action(view, self.tr("&Fit graph"), self.graph.fit, "Ctrl+Shift+F")
         self._action(view, self.tr("Full &screen"), self.toggle_full_screen, "F11")
@@ -272,6 +279,17 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
             self.statusBar().showMessage(self.tr("Stopping…"))
         if self.studio.busy:
             self.studio.cancel()
+
+    def transport(self, command: str) -> None:
+        """Play/pause, step forward or back, or go to the start in the tab in front."""
+        if self.studio_view:
+            studio = self.studio
+            {"play": studio.panel.play.toggle, "forward": studio.step, "start": studio.reset,
+             "back": self._studio_step_back}[command]()  # fmt: skip
+        else:
+            stepper = self.stepper
+            {"play": stepper.play_button.toggle, "forward": stepper.step_forward,
+             "back": stepper.step_back, "start": lambda: stepper.jump(0)}[command]()  # fmt: skip
 
     def _update_actions(self) -> None:
         """Actions without a target are disabled (nothing to export, no graph to fit)."""

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QWidget
 
 from tapeviz.ui.theme import DARK, LIGHT, THEMES, Theme
 
 BASE_PROPERTY = "tapevizBasePointSize"
+DOCK_WIDTH = 430  # px of the editor column at text scale 1
 SCALES = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5, 3.0)
 
 
@@ -91,6 +93,8 @@ class PresenterMixin:
         scale_fonts(self, scale, previous)
         self.graph.set_font_scale(scale)
         self.studio.set_font_scale(scale)
+        width = min(round(DOCK_WIDTH * scale), round(self.width() * 0.4))  # text fits the docks
+        self.resizeDocks([self.code_dock], [width], Qt.Orientation.Horizontal)
         self.editor.refresh_metrics()
         self._settings().setValue("prefs/font_scale", scale)
         self.statusBar().showMessage(self.tr("Text size %1 %").replace("%1", f"{scale * 100:.0f}"))

@@ -241,3 +241,28 @@ def test_the_split_of_each_tab_is_remembered(qtbot: QtBot, tmp_path: Path) -> No
     again.show()
     assert again._split[STEPPER_TAB] == pytest.approx(share, abs=0.02)
     again.studio.shutdown()
+
+
+def test_the_run_menu_drives_the_tab_in_front(qtbot: QtBot, window: MainWindow) -> None:
+    window.load_preset("quadratic")
+    qtbot.waitUntil(lambda: window._cancel is None and window.stepper.backward is not None)
+    window.transport("start")
+    assert window.stepper.stepper.position == 0
+    window.transport("forward")
+    window.transport("forward")
+    assert window.stepper.stepper.position == 2
+    window.transport("back")
+    assert window.stepper.stepper.position == 1
+    window.load_preset("rosenbrock-race")
+    studio_done(qtbot, window)
+    menu = next(a for a in window.menuBar().actions() if a.text() == "&Run").menu()
+    forward = next(a for a in menu.actions() if a.text().startswith("Step &forward"))
+    forward.trigger()
+    forward.trigger()
+    assert window.studio.k == 2 and "\t" in forward.text()
+    window.transport("start")
+    assert window.studio.k == 0
+    window.transport("play")
+    assert window.studio.playing
+    window.transport("play")
+    assert not window.studio.playing
