@@ -29,6 +29,39 @@
     </message>
   </context>
   <context>
+    <name>DialogsMixin</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="20" />
+      <source>&amp;Language</source>
+      <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="24" />
+      <source>System language</source>
+      <translation>跟随系统</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="35" />
+      <source>The language changes when tapeviz starts next time.</source>
+      <translation>界面语言将在下次启动 tapeviz 时更改。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="47" />
+      <source>Preferences saved.</source>
+      <translation>首选项已保存。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="70" />
+      <source>About tapeviz</source>
+      <translation>关于 tapeviz</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="72" />
+      <source>Automatic differentiation and optimization, made visible.</source>
+      <translation>让自动微分与优化过程看得见。</translation>
+    </message>
+  </context>
+  <context>
     <name>ExpressionPanel</name>
     <message>
       <location filename="../../work/main/tapeviz/ui/expression_panel.py" line="48" />
@@ -100,142 +133,255 @@
     </message>
   </context>
   <context>
+    <name>GraphMenu</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="20" />
+      <source>Layered (fast)</source>
+      <translation>分层布局(快速)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="21" />
+      <source>Sugiyama (grandalf, slow on big tapes)</source>
+      <translation>Sugiyama 布局(grandalf,大磁带较慢)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="22" />
+      <source>Graphviz dot</source>
+      <translation>Graphviz dot 布局</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="25" />
+      <source>PNG image (*.png)</source>
+      <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="26" />
+      <source>SVG drawing (*.svg)</source>
+      <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="27" />
+      <source>Graphviz DOT (*.dot)</source>
+      <translation>Graphviz DOT 文件 (*.dot)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="36" />
+      <source>&amp;Graph</source>
+      <translation>计算图(&amp;G)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="39" />
+      <source>&amp;Fit graph</source>
+      <translation>计算图适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="41" />
+      <source>&amp;Export graph</source>
+      <translation>导出计算图(&amp;E)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="44" />
+      <source>as &amp;PNG…</source>
+      <translation>PNG 图像(&amp;P)…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="45" />
+      <source>as &amp;SVG…</source>
+      <translation>SVG 矢量图(&amp;S)…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="46" />
+      <source>as &amp;DOT (graphviz)…</source>
+      <translation>DOT 文件(graphviz)(&amp;D)…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="53" />
+      <source>&amp;Layout</source>
+      <translation>布局(&amp;L)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="63" />
+      <source>Install graphviz to use dot.</source>
+      <translation>安装 graphviz 后才能使用 dot 布局。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="69" />
+      <source>Fold &amp;constants into the ops</source>
+      <translation>把常量并入运算节点(&amp;C)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="70" />
+      <source>&amp;Hide ops no source reaches</source>
+      <translation>隐藏与源变量无关的运算(&amp;H)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="73" />
+      <source>Show local &amp;derivatives on the edges</source>
+      <translation>在边上显示局部导数(&amp;D)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="76" />
+      <source>Frame nested &amp;tapes</source>
+      <translation>框出嵌套的磁带(&amp;T)</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="110" />
+      <source>Graphviz dot is not installed; layout unchanged.</source>
+      <translation>未安装 Graphviz dot,布局保持不变。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="149" />
+      <source>There is no graph to export yet: run some code.</source>
+      <translation>还没有可导出的计算图:请先运行代码。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="155" />
+      <source>Export graph</source>
+      <translation>导出计算图</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="171" />
+      <source>Cannot write %1: %2</source>
+      <translation>无法写入 %1:%2</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="177" />
+      <source>Graph exported to %1</source>
+      <translation>计算图已导出到 %1</translation>
+    </message>
+  </context>
+  <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="87" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="88" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="101" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="102" />
       <source>Expression</source>
       <translation>表达式</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="102" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="103" />
       <source>Script</source>
       <translation>脚本</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="103" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="104" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="105" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="106" />
       <source>Run (Ctrl+Enter)</source>
       <translation>运行(Ctrl+Enter)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="106" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="107" />
       <source>Stop</source>
       <translation>停止</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="119" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="120" />
       <source>Mode:</source>
       <translation>模式:</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="138" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="139" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="140" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="141" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="142" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="143" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="143" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="144" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="162" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="163" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="163" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="164" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="164" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="165" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="165" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="166" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="166" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="167" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="168" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="169" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="172" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="173" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="174" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
       <location filename="../../work/main/tapeviz/ui/main_window.py" line="176" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="178" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="179" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="180" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="180" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="183" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="186" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="186" />
-      <source>&amp;Fit graph</source>
-      <translation>计算图适应窗口(&amp;F)</translation>
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/main_window.py" line="187" />
@@ -278,74 +424,44 @@
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="207" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="208" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="215" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="216" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="216" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="217" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="264" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="266" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="269" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="271" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="279" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="281" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="316" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="318" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="334" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="336" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="381" />
-      <source>&amp;Language</source>
-      <translation>语言(&amp;L)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="385" />
-      <source>System language</source>
-      <translation>跟随系统</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="396" />
-      <source>The language changes when tapeviz starts next time.</source>
-      <translation>界面语言将在下次启动 tapeviz 时更改。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="408" />
-      <source>Preferences saved.</source>
-      <translation>首选项已保存。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="432" />
-      <source>About tapeviz</source>
-      <translation>关于 tapeviz</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="434" />
-      <source>Automatic differentiation and optimization, made visible.</source>
-      <translation>让自动微分与优化过程看得见。</translation>
     </message>
   </context>
   <context>
@@ -711,7 +827,7 @@
   <context>
     <name>PresenterMixin</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/presenter.py" line="96" />
+      <location filename="../../work/main/tapeviz/ui/presenter.py" line="100" />
       <source>Text size %1 %</source>
       <translation>文字大小 %1 %</translation>
     </message>
@@ -891,17 +1007,17 @@
       <translation>类型</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="44" />
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="46" />
       <source>Add variable</source>
       <translation>添加变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="46" />
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="48" />
       <source>Remove</source>
       <translation>删除</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="130" />
+      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="132" />
       <source>Variable row %1: %2</source>
       <translation>变量第 %1 行:%2</translation>
     </message>

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMainWindow,
-    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QVBoxLayout,
@@ -26,15 +25,15 @@ from tapeviz.models.presets import PRESETS
 from tapeviz.models.session import Session
 from tapeviz.sandbox import CancelToken, Limits, RunResult, run
 from tapeviz.ui import workers
-from tapeviz.ui.code_export_dialog import CodeExportDialog
 from tapeviz.ui.editor import CodeEditor
-from tapeviz.ui.i18n import LANGUAGES
-from tapeviz.ui.preferences import PreferencesDialog, limits_from
+from tapeviz.ui.graph_menu import GraphMenuMixin
+from tapeviz.ui.preferences import limits_from
 from tapeviz.ui.presenter import DOCK_WIDTH, PresenterMixin
 from tapeviz.ui.session_actions import SessionMixin
 from tapeviz.ui.theme import LIGHT, Theme, font
 from tapeviz.ui.variables_table import VariablesTable
 from tapeviz.ui.views import ViewsMixin
+from tapeviz.ui.window_dialogs import DialogsMixin
 
 MODES = ("expression", "script")
 LIVE_MS = 300  # expression mode re-runs this long after the last keystroke
@@ -48,7 +47,9 @@ def _run_job(
     return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
 
 
-class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
+class MainWindow(
+    SessionMixin, PresenterMixin, ViewsMixin, GraphMenuMixin, DialogsMixin, QMainWindow
+):
     """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -183,7 +184,6 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
             hint = QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
             self._action(run_menu, f"{text}\t{hint}", lambda _=False, n=name: self.transport(n))
         view = bar.addMenu(self.tr("&View"))
-        self.fit_action = self._action(view, self.tr("&Fit graph"), self.graph.fit, "Ctrl+Shift+F")
         self._action(view, self.tr("Full &screen"), self.toggle_full_screen, "F11")
         view.addSeparator()
         self._action(view, self.tr("&Larger text"), lambda: self.zoom_text(+1), "Ctrl++")
@@ -204,6 +204,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         view.addSeparator()
         for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
             view.addAction(dock.toggleViewAction())
+        self._build_graph_menu(bar)
         self.preset_menu = bar.addMenu(self.tr("&Presets"))
         self.preset_menu.setObjectName("presetMenu")
         for group, names in PRESETS.groups().items():
@@ -237,6 +238,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
             variables=variables,
             view="studio" if self.studio_view else self._editor_view(),
             optimizer=self._studio_settings(),
+            settings={**self.session_meta.settings, "graph": self.graph_settings()},
             name=self.session_meta.name,
             title=self.session_meta.title,
             group=self.session_meta.group,
@@ -297,7 +299,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         self.export_action.setEnabled(has_text)
         self.run_button.setEnabled(has_text)
         self.run_action.setEnabled(has_text)
-        self.fit_action.setEnabled(bool(self.model.nodes))
+        self._update_graph_actions()
 
     def _set_running(self, running: bool) -> None:
         busy = running or self.studio.busy
@@ -360,6 +362,9 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         self.editor.clear_error()
         self.error_label.clear()
         self.notes_label.setText(session.notes)
+        graph = session.settings.get("graph")
+        if isinstance(graph, dict):
+            self.set_graph_settings(**graph)
         self._update_actions()
         self._fit_next = True
         self._applying = True
@@ -377,65 +382,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, QMainWindow):
         self.apply_session(preset)
         self.setWindowTitle(f"tapeviz — {preset.title or name}")
 
-    def _build_language_menu(self, view: Any) -> None:
-        menu = view.addMenu(self.tr("&Language"))
-        menu.setObjectName("languageMenu")
-        current = str(self._settings().value("prefs/language", "system"))
-        group = QActionGroup(self)
-        for code, label in [("system", self.tr("System language")), *LANGUAGES.items()]:
-            action = menu.addAction(label)
-            action.setCheckable(True)
-            action.setChecked(code == current)
-            action.setObjectName(f"language:{code}")
-            action.triggered.connect(lambda _=False, c=code: self.set_language(c))
-            group.addAction(action)
-
-    def set_language(self, code: str) -> None:
-        """Remember the interface language (system, en or zh_CN) for the next start."""
-        self._settings().setValue("prefs/language", code)
-        self.statusBar().showMessage(self.tr("The language changes when tapeviz starts next time."))
-
-    def preferences(self) -> PreferencesDialog:
-        """Edit theme, text size, language and the sandbox limits."""
-        dialog = PreferencesDialog(self._settings(), self)
-        dialog.accepted.connect(self._on_preferences_accepted)
-        dialog.setModal(True)
-        dialog.show()
-        return dialog
-
-    def _on_preferences_accepted(self) -> None:
-        self._restore_preferences()
-        self.statusBar().showMessage(self.tr("Preferences saved."))
-
-    def export_code(self) -> CodeExportDialog:
-        """Show the current function as TensorFlow, PyTorch and JAX scripts."""
-        dialog = CodeExportDialog(self.current_session(), self)
-        dialog.setModal(True)
-        dialog.show()
-        return dialog
-
     # -- window ----------------------------------------------------------------------------
-    def toggle_full_screen(self) -> None:
-        """F11: full screen for the projector, and back."""
-        self.setWindowState(self.windowState() ^ Qt.WindowState.WindowFullScreen)
-
-    def about(self) -> None:
-        """Versions of tapeviz and what it runs on."""
-        import platform
-
-        import numpy
-        import pyqtgraph
-        import PySide6
-
-        from tapeviz import __version__
-
-        QMessageBox.about(self, self.tr("About tapeviz"), (
-            f"<b>tapeviz {__version__}</b><br>"
-            + self.tr("Automatic differentiation and optimization, made visible.")
-            + f"<br><br>Python {platform.python_version()} · PySide6 {PySide6.__version__} · "
-            f"pyqtgraph {pyqtgraph.__version__} · numpy {numpy.__version__}"
-        ))  # fmt: skip
-
     def _restore_layout(self) -> None:
         settings = self._settings()
         geometry, state = settings.value("window/geometry"), settings.value("window/state")
