@@ -31,34 +31,93 @@
   <context>
     <name>DialogsMixin</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="20" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="25" />
       <source>&amp;Language</source>
       <translation>语言(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="24" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="29" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="35" />
-      <source>The language changes when tapeviz starts next time.</source>
-      <translation>界面语言将在下次启动 tapeviz 时更改。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="47" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="84" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="70" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="111" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="72" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="113" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
+    </message>
+  </context>
+  <context>
+    <name>ErrorText</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="16" />
+      <source>Syntax error</source>
+      <translation>语法错误</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="17" />
+      <source>Unknown name</source>
+      <translation>未知名称</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="18" />
+      <source>Type error</source>
+      <translation>类型错误</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="19" />
+      <source>Value error</source>
+      <translation>取值错误</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="20" />
+      <source>Tensor error</source>
+      <translation>张量错误</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="21" />
+      <source>Limit reached</source>
+      <translation>达到限制</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="22" />
+      <source>Not available in tapeviz</source>
+      <translation>tapeviz 中不可用</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="23" />
+      <source>Stopped</source>
+      <translation>已停止</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="24" />
+      <source>Error</source>
+      <translation>错误</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="27" />
+      <source>raise the limit in Preferences if this is intended</source>
+      <translation>如果确实需要,请在“首选项”中提高限制</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="28" />
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="40" />
+      <source>did you mean '%1'?</source>
+      <translation>你是不是想写 '%1'?</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="47" />
+      <source>line %1</source>
+      <translation>第 %1 行</translation>
     </message>
   </context>
   <context>
@@ -253,213 +312,213 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="88" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="90" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="102" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="104" />
       <source>Expression</source>
       <translation>表达式</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="103" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="105" />
       <source>Script</source>
       <translation>脚本</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="104" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="106" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="106" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="108" />
       <source>Run (Ctrl+Enter)</source>
       <translation>运行(Ctrl+Enter)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="107" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="109" />
       <source>Stop</source>
       <translation>停止</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="120" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="122" />
       <source>Mode:</source>
       <translation>模式:</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="139" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="141" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="141" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="143" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="143" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="145" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="144" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="146" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="163" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="165" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="164" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="166" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="165" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="167" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="166" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="168" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="167" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="169" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="169" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="171" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="173" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="176" />
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="178" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="179" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="178" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="180" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="180" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="183" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="184" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="183" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="186" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="188" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="187" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="190" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="192" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="193" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="194" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="196" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="197" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="199" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="202" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="204" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="203" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="205" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="208" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="210" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="216" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="218" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="217" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="219" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="266" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="268" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="271" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="273" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="281" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="283" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="318" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="320" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="336" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="337" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -805,8 +864,8 @@
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/preferences.py" line="96" />
-      <source>Language (next start)</source>
-      <translation>语言(下次启动生效)</translation>
+      <source>Language</source>
+      <translation>语言</translation>
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/preferences.py" line="97" />
@@ -1054,6 +1113,14 @@
     </message>
   </context>
   <context>
+    <name>new</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="71" />
+      <source>Language changed.</source>
+      <translation>界面语言已切换。</translation>
+    </message>
+  </context>
+  <context>
     <name>presets</name>
     <message>
       <source>Start here</source>
@@ -1080,12 +1147,24 @@
       <translation>f = a·x² + b·x + c</translation>
     </message>
     <message>
+      <source>The seed tutorial's quadratic at x = 0: df/dx = 2a·x + b = -2, df/da = x² = 0, df/db = x = 0; c is a plain constant, so it gets no gradient. Edit the function and watch the graph follow.</source>
+      <translation>教程中的二次函数,在 x = 0 处:df/dx = 2a·x + b = -2,df/da = x² = 0,df/db = x = 0;c 是普通常量,所以没有梯度。修改函数,计算图会随之更新。</translation>
+    </message>
+    <message>
       <source>2.1 Constants are not watched by default</source>
       <translation>2.1 常量默认不被监视</translation>
     </message>
     <message>
+      <source>What TensorFlow prints:</source>
+      <translation>TensorFlow 打印的内容:</translation>
+    </message>
+    <message>
       <source>2.1 Constants: tape.watch(x)</source>
       <translation>2.1 常量:tape.watch(x)</translation>
+    </message>
+    <message>
+      <source>TensorFlow prints nothing here: look at the graph and the variables.</source>
+      <translation>TensorFlow 在这里不打印任何内容:请看计算图和变量。</translation>
     </message>
     <message>
       <source>2.2.1 Trainable variables are watched</source>
@@ -1108,6 +1187,10 @@
       <translation>2.2.3 非持久磁带只能求一次梯度</translation>
     </message>
     <message>
+      <source>TensorFlow raises RuntimeError here: that error is the lesson.</source>
+      <translation>TensorFlow 在这里抛出 RuntimeError:这个错误正是本节要讲的内容。</translation>
+    </message>
+    <message>
       <source>2.2.4 persistent=True</source>
       <translation>2.2.4 persistent=True(持久磁带)</translation>
     </message>
@@ -1124,12 +1207,24 @@
       <translation>教程:归一化数据上的线性回归</translation>
     </message>
     <message>
+      <source>The same regression with X and y min-max scaled to [0, 1]: now lr 5e-4 is stable and 10,000 epochs reach a = 0.97637, b = 0.057565 (least squares: 0.981818, 0.054545).</source>
+      <translation>同一个回归,但 X 和 y 都用最小-最大缩放到 [0, 1]:此时 lr 5e-4 是稳定的,10,000 轮后 a = 0.97637,b = 0.057565(最小二乘解:0.981818,0.054545)。</translation>
+    </message>
+    <message>
       <source>Seed: linear regression on raw years (diverges)</source>
       <translation>教程:用原始年份做线性回归(发散)</translation>
     </message>
     <message>
+      <source>The seed's regression with X = 2013…2017 unscaled: the curvature λmax ≈ 4·10⁷ makes lr 5e-4 far larger than 2/λmax, so a flips sign and grows ~2·10⁴× per epoch: the loss is inf at epoch 4 and everything is nan by epoch 9, as in TensorFlow.</source>
+      <translation>教程中的回归,X = 2013…2017 未缩放:曲率 λmax ≈ 4·10⁷,使 lr 5e-4 远大于 2/λmax,于是 a 每轮变号并放大约 2·10⁴ 倍:第 4 轮损失变为 inf,第 9 轮全部变为 nan,与 TensorFlow 完全一致。</translation>
+    </message>
+    <message>
       <source>Seed: minimise x² − 2x + 1 with SGD</source>
       <translation>教程:用 SGD 求 x² − 2x + 1 的最小值</translation>
+    </message>
+    <message>
+      <source>The seed tutorial's loop: SGD with lr 0.01 moves x by x ← 0.98·x + 0.02 each step. After 20 steps x = 0.332391977 and after 200 steps x = 0.98241204, exactly what TensorFlow prints in float32.</source>
+      <translation>教程中的循环:学习率 0.01 的 SGD 每一步令 x ← 0.98·x + 0.02。20 步后 x = 0.332391977,200 步后 x = 0.98241204,与 TensorFlow 在 float32 下打印的结果完全相同。</translation>
     </message>
     <message>
       <source>1.1 Derivative of a·x² + b·x + c</source>
@@ -1176,36 +1271,72 @@
       <translation>L = (a·b + c)·f</translation>
     </message>
     <message>
+      <source>Karpathy's first example: e = a·b = -6, d = e + c = 4, L = d·f = -8. Step back from L and watch the chain rule give ∂L/∂a = f·b = 6.</source>
+      <translation>Karpathy 的第一个例子:e = a·b = -6,d = e + c = 4,L = d·f = -8。从 L 开始逐步反向,看链式法则得出 ∂L/∂a = f·b = 6。</translation>
+    </message>
+    <message>
       <source>One neuron: o = tanh(x1·w1 + x2·w2 + b)</source>
       <translation>一个神经元:o = tanh(x1·w1 + x2·w2 + b)</translation>
+    </message>
+    <message>
+      <source>The neuron from the micrograd lecture: o = 0.7071, do/dn = 1 − o² = 0.5, so ∂o/∂w1 = x1·0.5 = 1 and ∂o/∂w2 = x2·0.5 = 0.</source>
+      <translation>micrograd 课程中的神经元:o = 0.7071,do/dn = 1 − o² = 0.5,所以 ∂o/∂w1 = x1·0.5 = 1,∂o/∂w2 = x2·0.5 = 0。</translation>
     </message>
     <message>
       <source>f(x) = 3x² − 4x + 5 at x = 3</source>
       <translation>f(x) = 3x² − 4x + 5 在 x = 3 处</translation>
     </message>
     <message>
+      <source>The derivative as a slope: f(3) = 20 and f'(3) = 6·3 − 4 = 14.</source>
+      <translation>导数就是斜率:f(3) = 20,f'(3) = 6·3 − 4 = 14。</translation>
+    </message>
+    <message>
       <source>Beale: gradient descent vs Adam</source>
       <translation>Beale 函数:梯度下降与 Adam 对比</translation>
+    </message>
+    <message>
+      <source>From (1, 1.5) both reach the minimum at (3, 0.5): GD with lr 0.01 in about 1,200 steps, Adam with lr 0.1 in about 450. Click near (3, 4) to start where the gradient is ~6·10⁴ and watch GD diverge.</source>
+      <translation>从 (1, 1.5) 出发,两者都到达极小值 (3, 0.5):lr 0.01 的梯度下降约需 1,200 步,lr 0.1 的 Adam 约需 450 步。在 (3, 4) 附近点击,从梯度约为 6·10⁴ 的地方出发,观察梯度下降发散。</translation>
     </message>
     <message>
       <source>Himmelblau: different optimizers, different minima</source>
       <translation>Himmelblau 函数:不同优化器,不同极小值</translation>
     </message>
     <message>
+      <source>Four minima. From (−4, 0) GD with lr 0.01 and Adam settle at (−3.78, −3.28), while GD with lr 0.02 and momentum end at (−2.81, 3.13): the optimizer picks the basin. Click elsewhere to start again.</source>
+      <translation>四个极小值。从 (−4, 0) 出发,lr 0.01 的梯度下降和 Adam 停在 (−3.78, −3.28),而 lr 0.02 的梯度下降和动量法停在 (−2.81, 3.13):优化器决定了落入哪个盆地。点击别处可重新出发。</translation>
+    </message>
+    <message>
       <source>Ill-conditioned quadratic 0.1·x1² + 2·x2²</source>
       <translation>病态二次函数 0.1·x1² + 2·x2²</translation>
+    </message>
+    <message>
+      <source>λmax = 4, so GD needs lr &lt; 2/λmax = 0.5: lr 0.4 converges (x1 = −0.94 at step 20), lr 0.5 makes x2 flip between ±2 forever and lr 0.6 diverges (|x2| ≈ 1673 at step 20). Momentum with lr 0.6, β 0.5 is within 0.1 of the minimum in 10 steps.</source>
+      <translation>λmax = 4,所以梯度下降需要 lr &lt; 2/λmax = 0.5:lr 0.4 收敛(第 20 步 x1 = −0.94),lr 0.5 使 x2 在 ±2 之间永远来回跳动,lr 0.6 发散(第 20 步 |x2| ≈ 1673)。lr 0.6、β 0.5 的动量法 10 步内就离极小值不到 0.1。</translation>
     </message>
     <message>
       <source>Rosenbrock: optimizer race</source>
       <translation>Rosenbrock 函数:优化器竞赛</translation>
     </message>
     <message>
+      <source>Four optimizers from (−1.2, 1): momentum zig-zags across the valley floor and arrives after ~1,000 steps, Adam (lr 0.05) after ~1,500, while plain GD and RMSprop with lr 1e-3 are still crawling along the valley at step 2,000.</source>
+      <translation>四个优化器从 (−1.2, 1) 出发:动量法在谷底来回之字形前进,约 1,000 步到达;Adam(lr 0.05)约 1,500 步;而 lr 1e-3 的普通梯度下降和 RMSprop 到第 2,000 步仍在山谷中缓慢爬行。</translation>
+    </message>
+    <message>
       <source>Rosenbrock: gradient descent crawls along the valley</source>
       <translation>Rosenbrock 函数:梯度下降沿山谷缓慢爬行</translation>
     </message>
     <message>
+      <source>Curvature 1001.6 across the valley and 0.4 along it: GD is stable only for lr &lt; 0.002. With lr 1e-3 it drops from 24.2 to 4.1 in 10 steps, then crawls (3.8 at step 100, within 0.01 of (1, 1) after ~11.3k steps); lr 8e-3 diverges within 4 steps.</source>
+      <translation>横跨山谷的曲率为 1001.6,沿山谷方向只有 0.4:梯度下降只在 lr &lt; 0.002 时稳定。lr 1e-3 时,损失在 10 步内从 24.2 降到 4.1,随后缓慢爬行(第 100 步为 3.8,约 11.3k 步后才距 (1, 1) 不到 0.01);lr 8e-3 在 4 步内发散。</translation>
+    </message>
+    <message>
       <source>Saddle point x² − y²</source>
       <translation>鞍点 x² − y²</translation>
+    </message>
+    <message>
+      <source>Starting at y = 0.001, plain GD is effectively stuck (y ≈ 0.05 after 200 steps), Adam escapes steadily and momentum escapes explosively; the function is unbounded below. Start on y = 0 exactly and nothing escapes.</source>
+      <translation>从 y = 0.001 出发,普通梯度下降几乎停滞(200 步后 y ≈ 0.05),Adam 稳步逃离,动量法则爆发式逃离;函数没有下界。若恰好从 y = 0 出发,谁也逃不出来。</translation>
     </message>
   </context>
 </TS>

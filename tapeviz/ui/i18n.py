@@ -22,6 +22,7 @@ from tapeviz.models.resources import assets_dir
 
 LANGUAGES = {"en": "English", "zh_CN": "简体中文"}
 _INSTALLED: list[QTranslator] = []  # keep them alive while installed
+_CURRENT = ["en"]  # the language whose translators are installed
 
 
 def language_for(preference: str | None) -> str:
@@ -37,11 +38,13 @@ def install(language: str) -> bool:
     for old in _INSTALLED:
         app.removeTranslator(old)
     _INSTALLED.clear()
+    _CURRENT[0] = "en"
     if language == "en":
         return False
     ours = QTranslator()
     if not ours.load(str(assets_dir() / "i18n" / f"tapeviz_{language}.qm")):
         return False
+    _CURRENT[0] = language
     qt = QTranslator()
     if qt.load(f"qtbase_{language}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
         app.installTranslator(qt)
@@ -49,6 +52,11 @@ def install(language: str) -> bool:
     app.installTranslator(ours)
     _INSTALLED.append(ours)
     return True
+
+
+def installed() -> str:
+    """The language the interface is shown in now (``en`` or ``zh_CN``)."""
+    return _CURRENT[0]
 
 
 def extract(sources: list[Path]) -> ET.ElementTree:
@@ -94,15 +102,27 @@ def ui_sources() -> list[Path]:
     return sorted(Path(__file__).parent.glob("*.py")) + extra
 
 
+PRINTS = "What TensorFlow prints:"  # a note's header line; the printed lines stay as they are
+
+
 def preset_texts() -> list[str]:
-    """The presets' group names and titles (data shown in the Presets menu)."""
+    """The presets' group names, titles and notes (the Presets menu and the notes label)."""
     from tapeviz.models.presets import PRESETS
 
     texts = list(PRESETS.groups())
     for preset in PRESETS.values():
-        if preset.title and preset.title not in texts:
-            texts.append(preset.title)
+        note = PRINTS if preset.notes.startswith(PRINTS + "\n") else preset.notes
+        for text in (preset.title, note):
+            if text and text not in texts:
+                texts.append(text)
     return texts
+
+
+def preset_note(notes: str) -> str:
+    """A preset's notes in the interface language (TensorFlow's printed output kept verbatim)."""
+    if notes.startswith(PRINTS + "\n"):
+        return QCoreApplication.translate("presets", PRINTS) + notes[len(PRINTS) :]
+    return QCoreApplication.translate("presets", notes) if notes else ""
 
 
 def build(language: str = "zh_CN") -> list[str]:

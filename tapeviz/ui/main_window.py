@@ -26,7 +26,9 @@ from tapeviz.models.session import Session
 from tapeviz.sandbox import CancelToken, Limits, RunResult, run
 from tapeviz.ui import workers
 from tapeviz.ui.editor import CodeEditor
+from tapeviz.ui.error_text import describe
 from tapeviz.ui.graph_menu import GraphMenuMixin
+from tapeviz.ui.i18n import preset_note
 from tapeviz.ui.preferences import limits_from
 from tapeviz.ui.presenter import DOCK_WIDTH, PresenterMixin
 from tapeviz.ui.session_actions import SessionMixin
@@ -110,7 +112,7 @@ class MainWindow(
         self.error_label = QLabel(code)
         self.error_label.setObjectName("errorLabel")
         self.error_label.setWordWrap(True)
-        self.error_label.setFont(font(11, mono=True))
+        self.error_label.setFont(font(11))
         self.error_label.setStyleSheet("color: #D55E00")
         self.notes_label = QLabel(code)
         self.notes_label.setObjectName("notesLabel")
@@ -147,6 +149,8 @@ class MainWindow(
         self.tabifyDockWidget(self.console_dock, self.tapes_dock)
         self.console_dock.raise_()
         self.resizeDocks([self.code_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
+        docks = [self.code_dock, self.variables_dock, self.console_dock]
+        self.resizeDocks(docks, [5, 2, 2], Qt.Orientation.Vertical)  # the code comes first
         self.run_button.clicked.connect(self.run_code)
         self.stop_button.clicked.connect(self.stop)
 
@@ -327,8 +331,7 @@ class MainWindow(
         self.graph.set_dimmed(result.error is not None)
         if result.error is not None:
             err = result.error
-            hint = f"\n{err.hint}" if err.hint else ""
-            self._show_error(f"{err}{hint}", err.line, err.col)
+            self._show_error(describe(err), err.line, err.col)
         else:
             self.editor.clear_error()
             self.error_label.clear()
@@ -361,7 +364,7 @@ class MainWindow(
         self.variables.blockSignals(False)
         self.editor.clear_error()
         self.error_label.clear()
-        self.notes_label.setText(session.notes)
+        self.notes_label.setText(preset_note(session.notes))
         graph = session.settings.get("graph")
         if isinstance(graph, dict):
             self.set_graph_settings(**graph)
@@ -380,7 +383,8 @@ class MainWindow(
         preset = PRESETS[name]
         self.path = None
         self.apply_session(preset)
-        self.setWindowTitle(f"tapeviz — {preset.title or name}")
+        title = QCoreApplication.translate("presets", preset.title) if preset.title else name
+        self.setWindowTitle(f"tapeviz — {title}")
 
     # -- window ----------------------------------------------------------------------------
     def _restore_layout(self) -> None:

@@ -93,7 +93,7 @@ class PreferencesDialog(QDialog):
         form = QFormLayout(self)
         form.addRow(self.tr("Theme"), self.theme)
         form.addRow(self.tr("Text size"), self.scale)
-        form.addRow(self.tr("Language (next start)"), self.language)
+        form.addRow(self.tr("Language"), self.language)
         form.addRow(self.tr("Time limit of a script"), self.wall)
         form.addRow(self.tr("Step limit of a script"), self.steps)
         form.addRow(self.tr("Memory limit of a script"), self.memory)

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import QMessageBox
 
+from tapeviz.models.presets import PRESETS
+from tapeviz.ui import i18n
 from tapeviz.ui.code_export_dialog import CodeExportDialog
 from tapeviz.ui.i18n import LANGUAGES
 from tapeviz.ui.preferences import PreferencesDialog
+
+_WINDOWS: list[Any] = []  # windows rebuilt by a language switch (nothing else holds them)
 
 
 class DialogsMixin:
@@ -29,10 +33,42 @@ class DialogsMixin:
             action.triggered.connect(lambda _=False, c=code: self.set_language(c))
             group.addAction(action)
 
-    def set_language(self, code: str) -> None:
-        """Remember the interface language (system, en or zh_CN) for the next start."""
+    def set_language(self, code: str) -> Any:
+        """Switch the interface language now (system, en or zh_CN); returns the window showing it.
+
+        Qt widgets keep the texts they were built with, so the window is rebuilt in the new
+        language with the same work, file, view, layout and settings, and this one closes.
+        """
         self._settings().setValue("prefs/language", code)
-        self.statusBar().showMessage(self.tr("The language changes when tapeviz starts next time."))
+        if i18n.language_for(code) == i18n.installed():
+            return self
+        return self.reopen()
+
+    def reopen(self) -> Any:
+        """Rebuild the window in the installed language, keeping everything the user has."""
+        i18n.install(i18n.language_for(str(self._settings().value("prefs/language", "system"))))
+        session, view = self.current_session(), self.studio_view
+        new = type(self)()
+        new.path = self.path
+        new.restoreGeometry(self.saveGeometry())
+        new.restoreState(self.saveState())
+        new.set_graph_settings(**self.graph_settings())
+        new.apply_session(session, run_now=bool(session.source.strip()))
+        new.show_view("studio" if view else "stepper")
+        if self.path is None and session.name in PRESETS:
+            new.setWindowTitle(self.windowTitle().split(" — ")[0] + " — " + QCoreApplication
+                               .translate("presets", PRESETS[session.name].title))  # fmt: skip
+        else:
+            new.setWindowTitle(self.windowTitle())
+        new.setWindowState(self.windowState())
+        new.show()
+        _WINDOWS.append(new)
+        self.close()
+        if self in _WINDOWS:
+            _WINDOWS.remove(self)
+        new.autosave.start()  # this window's clean close removed the lock the new one wrote
+        new.statusBar().showMessage(new.tr("Language changed."))
+        return new
 
     def preferences(self) -> PreferencesDialog:
         """Edit theme, text size, language and the sandbox limits."""
@@ -45,6 +81,10 @@ class DialogsMixin:
     def _on_preferences_accepted(self) -> None:
         self._restore_preferences()
         self.statusBar().showMessage(self.tr("Preferences saved."))
+        if i18n.language_for(str(self._settings().value("prefs/language", "system"))) != (
+            i18n.installed()
+        ):
+            self.reopen()
 
     def export_code(self) -> CodeExportDialog:
         """Show the current function as TensorFlow, PyTorch and JAX scripts."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTranslator
@@ -108,3 +109,55 @@ def test_a_chinese_font_is_installed(qtbot: QtBot) -> None:
 
     families = QFontDatabase.families(QFontDatabase.WritingSystem.SimplifiedChinese)
     assert families, "install a CJK font (Debian: fonts-wqy-microhei), or Chinese renders as boxes"
+
+
+def test_switching_language_rebuilds_the_window_and_keeps_the_work(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    from PySide6.QtCore import QSettings
+
+    from tapeviz.ui import window_dialogs
+
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    i18n.install("en")
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.show()
+    w.load_preset("micrograd-slope")
+    qtbot.waitUntil(lambda: w.last_result is not None and w._cancel is None)
+    w.editor.setPlainText("3*x**2 - 4*x + 6")
+    w.set_graph_settings(edge_labels=True)
+    try:
+        zh = w.set_language("zh_CN")
+        qtbot.addWidget(zh)
+        assert zh is not w and not w.isVisible() and zh.isVisible()
+        assert i18n.installed() == "zh_CN"
+        assert zh.editor.toPlainText() == "3*x**2 - 4*x + 6"  # nothing the user typed is lost
+        assert "运行" in [b.text() for b in zh.findChildren(QAbstractButton)]
+        assert re.search(r"[\u4e00-\u9fff]", zh.notes_label.text())  # the preset's notes too
+        assert re.search(r"[\u4e00-\u9fff]", zh.windowTitle())
+        assert zh.graph_settings()["edge_labels"]
+        assert zh.autosave.lock.exists()  # the old window's clean close did not unlock the new one
+        assert zh.set_language("zh_CN") is zh  # the same language: nothing to rebuild
+        en = zh.set_language("en")
+        qtbot.addWidget(en)
+        assert "Run" in [b.text() for b in en.findChildren(QAbstractButton)]
+    finally:
+        i18n.install("en")
+        for window in list(window_dialogs._WINDOWS):
+            window.studio.shutdown()
+        window_dialogs._WINDOWS.clear()
+        workers.wait_all()
+
+
+@pytest.mark.parametrize("name", ["quadratic", "rosenbrock-race", "training-2-2-minimize"])
+def test_a_loaded_preset_shows_no_english(qtbot: QtBot, chinese: MainWindow, name: str) -> None:
+    w = chinese
+    w.load_preset(name)
+    qtbot.waitUntil(lambda: w._cancel is None and not w.studio.busy, timeout=20_000)
+    texts = [w.notes_label.text().split("\n")[0], w.windowTitle(), w.statusBar().currentMessage()]
+    texts += [w.lower_tabs.tabText(i) for i in range(w.lower_tabs.count())]
+    for text in texts:  # Chinese, or no English words (a formula such as f = a·x² + b·x + c)
+        english = re.search(r"[A-Za-z]{3,}", re.sub(KEEP, "", text))
+        assert re.search(r"[\u4e00-\u9fff]", text) or not english, text
