@@ -4,31 +4,16 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
 from tapeviz.models import layout
 from tapeviz.models.session import Session
-from tapeviz.ui import MainWindow, workers
-
-
-@pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
-    w = MainWindow()
-    w.graph.animation_ms = 0
-    qtbot.addWidget(w)
-    w.show()
-    yield w
-    w.studio.shutdown()
-    workers.wait_all()
+from tapeviz.ui import MainWindow
 
 
 def quadratic(qtbot: QtBot, w: MainWindow) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pyqtgraph as pg
@@ -15,24 +14,10 @@ from tapeviz.engine.printing import format_number
 from tapeviz.models.presets import PRESETS
 from tapeviz.models.session import Session
 from tapeviz.sandbox import VariableSpec
-from tapeviz.ui import MainWindow, workers
+from tapeviz.ui import MainWindow
 from tapeviz.ui.views import STEPPER_TAB, STUDIO_TAB
 
 STUDIO_PRESETS = [name for name, p in PRESETS.items() if p.view == "studio"]
-
-
-@pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
-    w = MainWindow()
-    w.graph.animation_ms = 0
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    w.studio.shutdown()
-    workers.wait_all()
 
 
 def studio_done(qtbot: QtBot, w: MainWindow) -> None:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
@@ -15,19 +14,6 @@ from tapeviz.models.presets import PRESETS
 from tapeviz.models.session import Session
 from tapeviz.sandbox import VariableSpec
 from tapeviz.ui import MainWindow, workers
-
-
-@pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
-    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
-    w = MainWindow()
-    w.graph.animation_ms = 0
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    yield w
-    workers.wait_all()
 
 
 def run_and_wait(qtbot: QtBot, w: MainWindow) -> None:
