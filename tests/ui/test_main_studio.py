@@ -153,12 +153,17 @@ def test_studio_sessions_round_trip(qtbot: QtBot, window: MainWindow, tmp_path: 
     assert window.studio.config().to_dict() == PRESETS["ill-conditioned"].optimizer
 
 
-def test_stop_cancels_the_studio_computation(qtbot: QtBot, window: MainWindow) -> None:
+def start_a_long_race(qtbot: QtBot, window: MainWindow) -> None:
+    """Rosenbrock with 200,000 steps: still computing when the test acts."""
     session = PRESETS["rosenbrock"]
     optimizer = dict(session.optimizer, steps=200_000)
     window.apply_session(Session(source=session.source, variables=session.variables,
                                  view="studio", optimizer=optimizer))  # fmt: skip
     qtbot.waitUntil(lambda: window.studio.busy, timeout=10_000)
+
+
+def test_stop_cancels_the_studio_computation(qtbot: QtBot, window: MainWindow) -> None:
+    start_a_long_race(qtbot, window)
     assert window.stop_button.isEnabled()
     assert window.findChild(type(window.progress_bar), "statusProgress").isVisible()
     window.stop()
@@ -184,11 +189,7 @@ def test_a_start_picked_on_the_surface_goes_to_the_variables_table(
 
 
 def test_closing_during_a_studio_computation_cancels_it(qtbot: QtBot, window: MainWindow) -> None:
-    session = PRESETS["rosenbrock"]
-    optimizer = dict(session.optimizer, steps=200_000)
-    window.apply_session(Session(source=session.source, variables=session.variables,
-                                 view="studio", optimizer=optimizer))  # fmt: skip
-    qtbot.waitUntil(lambda: window.studio.busy, timeout=10_000)
+    start_a_long_race(qtbot, window)
     job = window.studio._job
     window.close()
     assert job.cancelled and job.done.wait(5)
