@@ -58,6 +58,17 @@ def list_presets(out: TextIO | None = None) -> int:
     return 0
 
 
+def _positive(text: str) -> int:
+    """An argparse type: a whole number above zero."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number above 0, got {text!r}")
+    return value
+
+
 def export_parser() -> argparse.ArgumentParser:
     """The argument parser of ``tapeviz export``."""
     p = argparse.ArgumentParser(
@@ -80,8 +91,9 @@ def export_parser() -> argparse.ArgumentParser:
     files.add_argument("--graph-svg", metavar="PATH", help="the computational graph as SVG")
     files.add_argument("--dot", metavar="PATH", help="the computational graph as graphviz DOT")
     p.add_argument("--step", type=int, help="the step shown in PNG/SVG and graphs (default: last)")
-    p.add_argument("--frames", type=int, help="frames in the animation (GIF ≤ 120, MP4 ≤ 300)")
-    p.add_argument("--width", type=int, help="animation width in pixels")
+    p.add_argument("--frames", type=_positive, help="frames in the animation (default: GIF 120, "
+                   "MP4 300)")  # fmt: skip
+    p.add_argument("--width", type=_positive, help="animation width in pixels")
     return p
 
 

@@ -31,27 +31,32 @@
   <context>
     <name>DialogsMixin</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="25" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="24" />
       <source>&amp;Language</source>
       <translation>语言(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="29" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="28" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="84" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="76" />
+      <source>Language changed.</source>
+      <translation>界面语言已切换。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="89" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="111" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="116" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="113" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="118" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -115,7 +120,7 @@
       <translation>你是不是想写 '%1'?</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="47" />
+      <location filename="../../work/main/tapeviz/ui/error_text.py" line="48" />
       <source>line %1</source>
       <translation>第 %1 行</translation>
     </message>
@@ -312,213 +317,213 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="90" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="94" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="104" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="108" />
       <source>Expression</source>
       <translation>表达式</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="105" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="109" />
       <source>Script</source>
       <translation>脚本</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="106" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="110" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="108" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="112" />
       <source>Run (Ctrl+Enter)</source>
       <translation>运行(Ctrl+Enter)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="109" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="113" />
       <source>Stop</source>
       <translation>停止</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="122" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="126" />
       <source>Mode:</source>
       <translation>模式:</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="141" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="145" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="143" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="147" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="145" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="149" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="146" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="150" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="165" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="171" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="166" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="172" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="167" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="173" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="168" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="174" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="169" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="171" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="183" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="178" />
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="179" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="184" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="180" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="186" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="182" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="188" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="183" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="184" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="190" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="188" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="194" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="195" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="197" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="192" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="198" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="193" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="199" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="196" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="202" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="199" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="205" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="204" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="210" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="205" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="211" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="210" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="216" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="218" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="224" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="219" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="225" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="268" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="274" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="273" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="280" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="283" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="290" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="320" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="327" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="337" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="344" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -598,7 +603,7 @@
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="146" />
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="187" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="188" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -669,37 +674,43 @@
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="177" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="178" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="236" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="237" />
       <source>Computation cancelled.</source>
       <translation>计算已取消。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="273" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="264" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="225" />
+      <source>Export failed: {error}</source>
+      <translation>导出失败:{error}</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="281" />
       <source>Computing %n run(s)…</source>
       <translation>正在计算 %n 个运行…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="318" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="326" />
       <source>Computing %n run(s)… {percent} %</source>
       <translation>正在计算 %n 个运行… {percent} %</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="330" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="338" />
       <source>The loss cannot be optimized: {message}</source>
       <translation>无法优化该损失:{message}</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="409" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="417" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="417" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="425" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -709,18 +720,13 @@
       <translation>暂无可导出的内容:运行仍在计算中。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="77" />
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="250" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="78" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="259" />
       <source>Exported {name}.</source>
       <translation>已导出 {name}。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="216" />
-      <source>Export failed: {error}</source>
-      <translation>导出失败:{error}</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="223" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="232" />
       <source>Exporting {name}… {percent} %</source>
       <translation>正在导出 {name}… {percent} %</translation>
     </message>
@@ -1094,7 +1100,7 @@
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/views.py" line="215" />
+      <location filename="../../work/main/tapeviz/ui/views.py" line="220" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>
@@ -1102,22 +1108,14 @@
   <context>
     <name>_TooLargeBanner</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_view.py" line="434" />
+      <location filename="../../work/main/tapeviz/ui/graph_view.py" line="436" />
       <source>Show folded view</source>
       <translation>显示折叠视图</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_view.py" line="448" />
+      <location filename="../../work/main/tapeviz/ui/graph_view.py" line="450" />
       <source>This tape recorded {n} ops: too many to draw in full. The folded view shows the first and last {k} ops and one summary node for the middle.</source>
       <translation>这条磁带记录了 {n} 个运算,太多,无法完整绘制。折叠视图显示前后各 {k} 个运算,中间用一个汇总节点表示。</translation>
-    </message>
-  </context>
-  <context>
-    <name>new</name>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="71" />
-      <source>Language changed.</source>
-      <translation>界面语言已切换。</translation>
     </message>
   </context>
   <context>

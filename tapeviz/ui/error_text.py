@@ -43,8 +43,12 @@ def hint_text(hint: str | None) -> str:
 
 def describe(err: UserCodeError) -> str:
     """``line 3 · Syntax error: invalid syntax`` and the hint on the next line."""
-    kind = translate("ErrorText", KINDS.get(err.kind, KINDS["runtime"]))
+    label = KINDS.get(err.kind, KINDS["runtime"])
+    kind = translate("ErrorText", label)
     where = translate("ErrorText", "line %1").replace("%1", str(err.line)) if err.line else ""
     head = f"{where} · {kind}" if where else kind
+    message = err.message
+    if message.lower().startswith(label.lower()):  # "syntax error: …", "unknown name 'x'"
+        message = message[len(label) :].lstrip(": ") or message
     hint = hint_text(err.hint)
-    return f"{head}: {err.message}" + (f"\n{hint}" if hint else "")
+    return f"{head}: {message}" + (f"\n{hint}" if hint else "")

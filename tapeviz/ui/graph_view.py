@@ -395,7 +395,7 @@ class GraphView(QGraphicsView):
         painter.end()
         out = Path(path)
         if not image.save(str(out), "PNG"):
-            raise OSError(f"could not write {out}")
+            raise OSError(f"cannot write {out}")
         return out
 
     def export_svg(self, path: str | Path) -> Path:
@@ -407,7 +407,9 @@ class GraphView(QGraphicsView):
         gen.setSize(QSize(int(rect.width()), int(rect.height())))
         gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
         gen.setTitle("tapeviz graph")
-        painter = QPainter(gen)
+        painter = QPainter()
+        if not painter.begin(gen):
+            raise OSError(f"cannot write {out}")
         painter.fillRect(QRectF(0, 0, rect.width(), rect.height()), QColor(self.theme.background))
         self.scene().render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
         painter.end()

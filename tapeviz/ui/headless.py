@@ -15,6 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+
+def QApplicationInstance() -> Any:
+    """The running QApplication, if any (importing Qt does not create one)."""
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance()
+
+
 STUDIO_KINDS = ("gif", "mp4", "png", "svg", "csv")
 GRAPH_KINDS = ("graph_png", "graph_svg", "dot")
 TIMEOUT_MS = 600_000
@@ -36,7 +44,8 @@ class ExportRequest:
 
 
 def _app() -> Any:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    if QApplicationInstance() is None:  # no window, whatever platform the desktop asks for
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from PySide6.QtWidgets import QApplication
 
     return QApplication.instance() or QApplication(["tapeviz-export"])
@@ -101,27 +110,33 @@ def _studio(session: Any, request: ExportRequest) -> Any:
 
     preset = from_session(session)
     studio = OptimizationStudio()
-    studio.resize(1400, 760)
-    studio.show()
-    messages: list[str] = []
-    studio.statusMessage.connect(messages.append)
-    studio.set_config(preset.config, recompute=False)
-    studio.set_problem(preset.problem)
-    _wait(lambda: not studio.busy, "the optimizer runs")
-    if studio.race is None:
+    try:
+        studio.resize(1400, 760)
+        studio.show()
+        messages: list[str] = []
+        studio.statusMessage.connect(messages.append)
+        studio.set_config(preset.config, recompute=False)
+        studio.set_problem(preset.problem)
+        _wait(lambda: not studio.busy, "the optimizer runs")
+        if studio.race is None:
+            raise ExportError(messages[-1] if messages else "the runs could not be computed")
+    except BaseException:
         studio.shutdown()
-        raise ExportError(messages[-1] if messages else "the runs could not be computed")
+        studio.deleteLater()
+        raise
     last = studio.race.length
     studio.set_step(last if request.step is None else max(0, min(request.step, last)))
     return studio
 
 
 def _studio_export(studio: Any, kind: str, request: ExportRequest) -> Path:
+    from tapeviz.ui import studio_export
+
     path = request.outputs[kind]
     options = {k: v for k, v in (("frames", request.frames), ("width", request.width)) if v}
-    out = studio.export(kind, path, **options) if kind in ("gif", "mp4") else None
-    if out is None:
-        return Path(studio.export(kind, path))
+    out = studio_export.export(studio, kind, path, **options)  # raises if it cannot write
+    if kind not in ("gif", "mp4"):
+        return Path(out)
     outcome: list[str] = []
     out.finished.connect(lambda p: outcome.append("ok"))
     out.failed.connect(lambda e: outcome.append(e))
@@ -133,13 +148,15 @@ def _studio_export(studio: Any, kind: str, request: ExportRequest) -> Path:
 
 def _graph_export(result: Any, kind: str, path: Path) -> Path:
     from tapeviz.models.graph_export import to_dot
-    from tapeviz.models.graph_model import GraphModel
+    from tapeviz.models.graph_model import FOLDED_OPS, GraphModel, GraphOptions
     from tapeviz.ui.expression_panel import names_of
     from tapeviz.ui.graph_view import GraphView
 
     if not result.tapes:
         raise ExportError("the code recorded no tape, so there is no graph to export")
     model = GraphModel([t.tape for t in result.tapes], names_of(result))
+    if model.too_large:  # as the window offers: the first and last ops and a summary node
+        model.set_options(GraphOptions(max_ops=FOLDED_OPS))
     if kind == "dot":
         path.write_text(to_dot(model), encoding="utf-8")
         return path
@@ -148,8 +165,9 @@ def _graph_export(result: Any, kind: str, path: Path) -> Path:
     view.resize(1200, 800)
     done: list[bool] = []
     view.layoutFinished.connect(lambda: done.append(True))
-    view.rebuild()
-    _wait(lambda: bool(done), "the graph layout")
-    out = view.export_png(path) if kind == "graph_png" else view.export_svg(path)
-    view.deleteLater()
-    return out
+    try:
+        view.rebuild()
+        _wait(lambda: bool(done), "the graph layout")
+        return view.export_png(path) if kind == "graph_png" else view.export_svg(path)
+    finally:
+        view.deleteLater()

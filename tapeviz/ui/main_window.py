@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from tapeviz.models.graph_model import GraphModel
 from tapeviz.models.presets import PRESETS
+from tapeviz.models.problem import Problem
 from tapeviz.models.session import Session
 from tapeviz.sandbox import CancelToken, Limits, RunResult, run
 from tapeviz.ui import workers
@@ -68,6 +69,9 @@ class MainWindow(
         self.theme: Theme = LIGHT
         self.font_scale = 1.0
         self._applying = False  # apply_session is filling the window: no runs from signals
+        self._studio_used = False  # the studio optimized this session's function
+        self._studio_stale = False  # the studio's settings changed since its last race
+        self._submitted: Problem | None = None  # the text and table of the running sandbox run
         self._build_central()
         self._build_docks()
         self._build_menus()
@@ -112,7 +116,7 @@ class MainWindow(
         self.error_label = QLabel(code)
         self.error_label.setObjectName("errorLabel")
         self.error_label.setWordWrap(True)
-        self.error_label.setFont(font(11))
+        self.error_label.setFont(font(11, mono=True))  # a caret hint lines up under the code
         self.error_label.setStyleSheet("color: #D55E00")
         self.notes_label = QLabel(code)
         self.notes_label.setObjectName("notesLabel")
@@ -250,7 +254,7 @@ class MainWindow(
         )
 
     def _studio_settings(self) -> dict | None:
-        if self.studio.problem is not None:  # the studio was used: its settings are the work
+        if self._studio_used:  # the studio ran this session's function: its settings are the work
             return self.studio.config().to_dict()
         return self.session_meta.optimizer
 
@@ -271,6 +275,7 @@ class MainWindow(
             return
         cancel = CancelToken()
         self._cancel = cancel
+        self._submitted = Problem(source, tuple(variables), mode)  # what the studio may take
         self._set_running(True)
         self.statusBar().showMessage(self.tr("Running…"))
         limits = limits_from(self._settings())
@@ -340,8 +345,8 @@ class MainWindow(
                 .replace("%1", f"{result.elapsed * 1e3:.0f}")
                 .replace("%2", str(len(result.tapes)))
             )
-        if studio:
-            self._start_studio()
+        if studio and not self._pending:  # edited meanwhile: the queued run starts the studio
+            self._start_studio(self._submitted)
         self._finish_run()
 
     def _show_error(self, message: str, line: int | None, col: int | None) -> None:
@@ -371,8 +376,7 @@ class MainWindow(
         self._update_actions()
         self._fit_next = True
         self._applying = True
-        if session.view == "studio":
-            self._load_studio(session)
+        self._load_studio(session)
         self.show_view(session.view)
         self._applying = False
         if run_now:

@@ -123,6 +123,7 @@ class OptimizationStudio(QWidget):
         self.pause()
         self.problem = problem
         self.race, self.k = None, 0
+        self.panel.set_playable(False)
         self.recompute()
 
     def config(self) -> StudioConfig:
@@ -251,11 +252,18 @@ class OptimizationStudio(QWidget):
         """Export the animation (gif/mp4), the plots (png/svg) or the histories (csv).
 
         Without ``path`` a file dialog asks. Animations run from a timer and return their
-        exporter (``finished``/``failed`` signals); the others return the path written.
+        exporter (``finished``/``failed`` signals); the others return the path written. A file
+        that cannot be written is reported in the status line and gives None.
         """
         from tapeviz.ui import studio_export
 
-        return studio_export.export(self, kind, path, **options)
+        try:
+            return studio_export.export(self, kind, path, **options)
+        except (OSError, ValueError) as exc:
+            self._status(
+                translate("OptimizationStudio", "Export failed: {error}").format(error=exc)
+            )
+            return None
 
     # -- computing -------------------------------------------------------------------------
     def recompute(self) -> None:

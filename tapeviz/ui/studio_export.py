@@ -67,7 +67,8 @@ def export(
     if kind == "csv":
         write_csv(studio.race, path)
     elif kind == "png":
-        render_image(studio.plot_area, 2.0).save(str(path), "PNG")
+        if not render_image(studio.plot_area, 2.0).save(str(path), "PNG"):
+            raise OSError(f"cannot write {path}")
     elif kind == "svg":
         render_svg(studio.plot_area, path, studio.theme.background)
     else:
@@ -119,7 +120,7 @@ def render_svg(widget: QWidget, path: Path, background: str) -> Path:
     gen.setSize(widget.size())
     gen.setViewBox(QRectF(0, 0, widget.width(), widget.height()))
     gen.setTitle("tapeviz optimization studio")
-    painter = QPainter(gen)
+    painter = svg_painter(gen, path)
     painter.fillRect(QRectF(0, 0, widget.width(), widget.height()), QColor(background))
     with uncached(widget):
         for plot in widget.findChildren(pg.PlotWidget):
@@ -131,6 +132,14 @@ def render_svg(widget: QWidget, path: Path, background: str) -> Path:
             plot.scene().render(painter, target, source)
     painter.end()
     return path
+
+
+def svg_painter(gen: QSvgGenerator, path: Path) -> QPainter:
+    """A painter on ``gen``; OSError if the file cannot be written (Qt would only warn)."""
+    painter = QPainter()
+    if not painter.begin(gen):
+        raise OSError(f"cannot write {path}")
+    return painter
 
 
 def frame_steps(length: int, frames: int) -> list[int]:

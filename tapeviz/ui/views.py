@@ -109,13 +109,16 @@ class ViewsMixin:
         for sc in self.studio_shortcuts:
             sc.setEnabled(studio)
         self._apply_split()
+        if self._applying:  # apply_session runs the new work next: nothing old to show
+            if not studio:
+                self.studio.pause()
+            return
         if not studio:
             self.studio.pause()
             if self.last_result is not None and self.last_result.tapes:
                 self._show_tapes(self.last_result)
-        elif self._applying:
-            return
-        elif self.studio.race is not None and same_problem(self.studio.problem, self._problem()):
+        elif (self.studio.race is not None and not self._studio_stale
+              and same_problem(self.studio.problem, self._problem())):  # fmt: skip
             self._emit_studio_tape()
         else:
             self.run_code()  # checks the text in the sandbox, then starts the studio
@@ -150,13 +153,15 @@ class ViewsMixin:
             return None
         return Problem(self.editor.toPlainText(), variables, self.mode.currentData())
 
-    def _start_studio(self) -> None:
-        """Give the editor's loss to the studio unless it already shows exactly that."""
-        problem = self._problem()
+    def _start_studio(self, problem: Problem | None = None) -> None:
+        """Give a loss (by default the editor's) to the studio unless it already shows it."""
+        problem = problem or self._problem()
         if problem is None:
             return
+        self._studio_used = True
         idle = self.studio.race is None and not self.studio.busy
-        if idle or not same_problem(problem, self.studio.problem):
+        if idle or self._studio_stale or not same_problem(problem, self.studio.problem):
+            self._studio_stale = False
             self.studio.set_problem(problem)
         else:
             self._emit_studio_tape()
@@ -169,7 +174,7 @@ class ViewsMixin:
         self.studio.set_step(self.studio.k - 1)
 
     def _load_studio(self, session: Session) -> None:
-        """A studio session: its optimizer settings go to the panel (computed on the next run)."""
+        """A session's optimizer settings (or the defaults) go to the panel for the next race."""
         try:
             config = from_session(session).config if session.optimizer else StudioConfig()
         except ValueError as exc:
@@ -177,6 +182,8 @@ class ViewsMixin:
             self.statusBar().showMessage("⚠ " + str(exc))
         self.studio.pause()
         self.studio.set_config(config, recompute=False)
+        self._studio_stale = True  # the next race uses these settings even for the same loss
+        self._studio_used = False
 
     def _on_studio_step_tape(self, result: RunResult) -> None:
         if self.studio_view:
@@ -187,9 +194,7 @@ class ViewsMixin:
             self.statusBar().showMessage(text)
 
     def _on_studio_busy_changed(self, busy: bool) -> None:
-        self._set_running(self._cancel is not None)
-        if not busy:
-            self.progress_bar.hide()
+        self._set_running(self._cancel is not None)  # shows the sandbox's own progress if running
 
     def _on_studio_progress_changed(self, fraction: float) -> None:
         if self.studio.busy:
@@ -229,12 +234,14 @@ class ViewsMixin:
             self.model.select(row)
 
     def _busy_changed(self, running: bool) -> None:
-        """Indeterminate progress while the sandbox runs the editor's code."""
+        """Indeterminate progress while the sandbox runs the editor's code (the studio's own)."""
         if running:
             self.progress_bar.setRange(0, 0)
             self.progress_bar.show()
         elif not self.studio.busy:
             self.progress_bar.hide()
+        elif self.progress_bar.maximum() == 0:  # the studio still computes: its fraction next
+            self.progress_bar.setRange(0, 100)
 
     def _views_close(self) -> Any:
         self.studio.shutdown()

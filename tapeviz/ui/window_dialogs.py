@@ -47,27 +47,33 @@ class DialogsMixin:
     def reopen(self) -> Any:
         """Rebuild the window in the installed language, keeping everything the user has."""
         i18n.install(i18n.language_for(str(self._settings().value("prefs/language", "system"))))
-        session, view = self.current_session(), self.studio_view
+        session = self.current_session()
         new = type(self)()
         new.path = self.path
         new.restoreGeometry(self.saveGeometry())
         new.restoreState(self.saveState())
+        new._split = dict(self._split)
         new.set_graph_settings(**self.graph_settings())
-        new.apply_session(session, run_now=bool(session.source.strip()))
-        new.show_view("studio" if view else "stepper")
+        new.apply_session(session, run_now=False)  # runs once this window's work has stopped
+        new._apply_split()
+        if self.clean_action.isChecked():
+            new.clean_action.setChecked(True)
+            new._on_clean_toggled(True)
         if self.path is None and session.name in PRESETS:
-            new.setWindowTitle(self.windowTitle().split(" — ")[0] + " — " + QCoreApplication
-                               .translate("presets", PRESETS[session.name].title))  # fmt: skip
+            title = QCoreApplication.translate("presets", PRESETS[session.name].title)
+            new.setWindowTitle(f"tapeviz — {title}")
         else:
             new.setWindowTitle(self.windowTitle())
         new.setWindowState(self.windowState())
         new.show()
         _WINDOWS.append(new)
-        self.close()
+        self.close()  # cancels and waits for this window's runs; removes its autosave lock
         if self in _WINDOWS:
             _WINDOWS.remove(self)
-        new.autosave.start()  # this window's clean close removed the lock the new one wrote
-        new.statusBar().showMessage(new.tr("Language changed."))
+        new.autosave.start()  # the lock is the new window's now
+        if session.source.strip():
+            new.run_code()
+        new.statusBar().showMessage(self.tr("Language changed."))
         return new
 
     def preferences(self) -> PreferencesDialog:

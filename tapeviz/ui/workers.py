@@ -1,12 +1,23 @@
-"""Background work off the UI thread: run a function in the thread pool, get a signal back."""
+"""Background work off the UI thread: run a function in the thread pool, get a signal back.
+
+Python's cyclic garbage collector runs in whichever thread happens to allocate. When it frees a
+Qt object's Python wrapper in a pool thread, ``~QObject`` waits there for the GIL while the UI
+thread, holding the GIL, waits for a Qt lock that the pool thread holds: a deadlock (seen in a CI
+run of the monkey test). So the first job turns automatic collection off and a UI-thread timer
+collects instead (the pattern of pyqtgraph's ``GarbageCollector``).
+"""
 
 from __future__ import annotations
 
+import gc
 import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal
+
+GC_MS = 500  # how often the UI thread collects garbage
+_GC_TIMER: list[QTimer] = []
 
 
 class WorkerSignals(QObject):
@@ -47,6 +58,7 @@ def submit(
     on_error: Callable[[str], None] | None = None,
 ) -> Worker:
     """Run ``fn(*args)`` in the global thread pool; ``on_done(result)`` runs in the UI thread."""
+    collect_in_ui_thread()
     worker = Worker(fn, *args)
     _ACTIVE.append(worker)
 
@@ -73,3 +85,28 @@ def _forget(worker: Worker) -> None:
 def wait_all(timeout_ms: int = 10_000) -> bool:
     """Wait for every running job (tests and application exit)."""
     return QThreadPool.globalInstance().waitForDone(timeout_ms)
+
+
+def collect_in_ui_thread() -> bool:
+    """Collect garbage only in the UI thread from now on (idempotent); False without an app."""
+    if _GC_TIMER:
+        return True
+    app = QCoreApplication.instance()
+    if app is None:
+        return False
+    gc.disable()
+    timer = QTimer(app)
+    timer.setInterval(GC_MS)
+    timer.timeout.connect(_collect)
+    timer.start()
+    _GC_TIMER.append(timer)
+    return True
+
+
+def _collect() -> None:
+    """What automatic collection would have done by now, generation by generation."""
+    counts, thresholds = gc.get_count(), gc.get_threshold()
+    for generation in range(3):
+        if counts[generation] <= thresholds[generation]:
+            break
+        gc.collect(generation)

@@ -88,3 +88,36 @@ def test_the_console_command_renders_without_a_display(tmp_path: Path) -> None:
                           text=True, timeout=300, env=env, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert len(path.read_text("utf-8").splitlines()) > 2000
+
+
+def test_unwritable_outputs_fail_with_a_message(
+    qapp: object, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "no-such-dir"
+    for flag, name in (("--png", "p.png"), ("--svg", "p.svg"), ("--graph-svg", "g.svg")):
+        assert cli.main(["export", "--preset", "saddle", flag, str(missing / name)]) == 2
+        err = capsys.readouterr().err
+        assert "cannot write" in err and "Traceback" not in err
+
+
+def test_a_tape_too_large_to_draw_is_exported_folded(qapp: object, tmp_path: Path) -> None:
+    from tapeviz.models.session import Session
+
+    source = ("x = tf.Variable(1.0)\nwith tf.GradientTape() as tape:\n    y = x\n"
+              "    for i in range(5200):\n        y = y * 1.0001\n")  # fmt: skip
+    path = tmp_path / "big.tapeviz"
+    Session(source="import tensorflow as tf\n" + source, mode="script").save(path)
+    out = tmp_path / "big.svg"
+    assert (
+        cli.main(["export", str(path), "--graph-svg", str(out), "--dot", str(tmp_path / "b.dot")])
+        == 0
+    )
+    assert ET.parse(out).getroot().tag.endswith("svg")
+    assert (tmp_path / "b.dot").read_text("utf-8").count("->") < 1000  # folded, not 5,200 ops
+
+
+@pytest.mark.parametrize("flag", ["--width", "--frames"])
+def test_sizes_must_be_positive(capsys: pytest.CaptureFixture[str], flag: str) -> None:
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["export", "--preset", "saddle", "--gif", "x.gif", flag, "-5"])
+    assert exc.value.code == 2 and "above 0" in capsys.readouterr().err

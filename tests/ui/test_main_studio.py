@@ -252,3 +252,52 @@ def test_the_run_menu_drives_the_tab_in_front(qtbot: QtBot, window: MainWindow) 
     assert window.studio.playing
     window.transport("play")
     assert not window.studio.playing
+
+
+def test_a_studio_preset_with_the_same_loss_uses_its_own_settings(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.load_preset("rosenbrock-race")  # four optimizers on (1 - x)**2 + 100*(y - x**2)**2
+    studio_done(qtbot, window)
+    window.load_preset("rosenbrock")  # the same loss, other optimizers
+    qtbot.waitUntil(lambda: window._cancel is None and not window.studio.busy
+                    and len(window.studio.race.runs) != 4, timeout=30_000)  # fmt: skip
+    assert len(window.studio.race.runs) == len(PRESETS["rosenbrock"].optimizer["runs"])
+
+
+def test_the_studio_takes_only_text_the_sandbox_checked(qtbot: QtBot, window: MainWindow) -> None:
+    window.load_preset("himmelblau")
+    studio_done(qtbot, window)
+    window.editor.setPlainText("x**2 + y**2")
+    window.run_code()
+    window.editor.setPlainText("x**2 + (y")  # typed while the check runs
+    window.run_code()  # queued behind the running check
+    qtbot.waitUntil(lambda: window._cancel is None and not window._pending
+                    and not window.studio.busy, timeout=30_000)  # fmt: skip
+    assert window.editor.error_line == 1
+    assert window.studio.problem.source != "x**2 + (y" and window.studio.race is not None
+
+
+def test_loading_a_plain_preset_forgets_the_previous_studio_settings(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.load_preset("rosenbrock-race")
+    studio_done(qtbot, window)
+    assert window.current_session().optimizer is not None
+    window.load_preset("quadratic")
+    qtbot.waitUntil(lambda: window._cancel is None)
+    assert window.current_session().optimizer is None
+
+
+def test_the_new_graph_is_fitted_after_leaving_the_studio(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window.load_preset("rosenbrock-race")
+    studio_done(qtbot, window)
+    fitted: list[list[str]] = []
+    fit = window.graph.fit
+    monkeypatch.setattr(window.graph, "fit", lambda: (fitted.append(
+        sorted(n.label for n in window.model.nodes.values())), fit()))  # fmt: skip
+    window.load_preset("quadratic")
+    qtbot.waitUntil(lambda: bool(fitted) and window._cancel is None, timeout=10_000)
+    assert {"a", "b", "c", "x"} <= set(fitted[0])

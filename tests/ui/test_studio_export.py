@@ -77,5 +77,9 @@ def test_csv_png_svg(studio, tmp_path) -> None:
     assert svg.startswith("<?xml") and "<svg" in svg
     assert svg.count("<polyline") + svg.count("<path") > 50  # vectors: axes, contours, paths
     assert svg.count("<image") == 1  # only the heat map is a bitmap
-    with pytest.raises(ValueError, match="unknown export"):
-        studio.export("bmp", tmp_path / "x.bmp")
+    messages: list[str] = []
+    studio.statusMessage.connect(messages.append)
+    assert studio.export("bmp", tmp_path / "x.bmp") is None  # reported, not raised into Qt
+    assert "unknown export" in messages[-1]
+    assert studio.export("png", tmp_path / "no-such-dir" / "x.png") is None
+    assert "Export failed" in messages[-1] and "cannot write" in messages[-1]
