@@ -1213,8 +1213,8 @@
       <translation>教程:用原始年份做线性回归(发散)</translation>
     </message>
     <message>
-      <source>The seed's regression with X = 2013…2017 unscaled: the curvature λmax ≈ 4·10⁷ makes lr 5e-4 far larger than 2/λmax, so a flips sign and grows ~2·10⁴× per epoch: the loss is inf at epoch 4 and everything is nan by epoch 9, as in TensorFlow.</source>
-      <translation>教程中的回归,X = 2013…2017 未缩放:曲率 λmax ≈ 4·10⁷,使 lr 5e-4 远大于 2/λmax,于是 a 每轮变号并放大约 2·10⁴ 倍:第 4 轮损失变为 inf,第 9 轮全部变为 nan,与 TensorFlow 完全一致。</translation>
+      <source>The seed's regression with X = 2013…2017 unscaled: the curvature λmax ≈ 4·10⁷ makes lr 5e-4 far larger than 2/λmax, so a flips sign and grows ~2·10⁴× per epoch. The studio stops the run at step 1, where the loss has already grown 4·10⁸×; the history goes on as TensorFlow's does (scrub past the stop): the loss is inf at epoch 4 and everything is nan by epoch 9.</source>
+      <translation>教程中的回归,X = 2013…2017 未缩放:曲率 λmax ≈ 4·10⁷,使 lr 5e-4 远大于 2/λmax,于是 a 每轮变号并放大约 2·10⁴ 倍。优化面板在第 1 步就停止这次运行,此时损失已增大 4·10⁸ 倍;历史记录仍像 TensorFlow 那样继续(拖动滑块越过停止点即可看到):第 4 轮损失变为 inf,第 9 轮全部变为 nan。</translation>
     </message>
     <message>
       <source>Seed: minimise x² − 2x + 1 with SGD</source>
