@@ -367,6 +367,7 @@ class MainWindow(
         self.variables.blockSignals(True)
         self.variables.set_specs(session.variables)
         self.variables.blockSignals(False)
+        self._seen = (session.source, session.mode, self.variables.snapshot())  # nothing to re-run
         self.editor.clear_error()
         self.error_label.clear()
         self.notes_label.setText(preset_note(session.notes))

@@ -178,3 +178,15 @@ def test_closing_during_a_run_cancels_it(qtbot: QtBot, window: MainWindow) -> No
     window.close()
     assert token.cancelled
     assert workers.wait_all(5_000)
+
+
+def test_a_theme_change_after_loading_a_preset_runs_nothing(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.load_preset("quadratic")
+    run_and_wait(qtbot, window)
+    result = window.last_result
+    window.dark_action.trigger()  # re-highlights the editor: its text is the same
+    assert not window.live_timer.isActive() and window._cancel is None
+    qtbot.wait(50)
+    assert window.last_result is result
