@@ -518,12 +518,12 @@
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="327" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="316" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="344" />
+      <location filename="../../work/main/tapeviz/ui/main_window.py" line="333" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -1040,6 +1040,19 @@
     </message>
   </context>
   <context>
+    <name>TooLargeBanner</name>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_scene.py" line="66" />
+      <source>Show folded view</source>
+      <translation>显示折叠视图</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/graph_scene.py" line="80" />
+      <source>This tape recorded {n} ops: too many to draw in full. The folded view shows the first and last {k} ops and one summary node for the middle.</source>
+      <translation>这条磁带记录了 {n} 个运算,太多,无法完整绘制。折叠视图显示前后各 {k} 个运算,中间用一个汇总节点表示。</translation>
+    </message>
+  </context>
+  <context>
     <name>VariablesTable</name>
     <message>
       <location filename="../../work/main/tapeviz/ui/variables_table.py" line="24" />
@@ -1100,22 +1113,9 @@
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/views.py" line="220" />
+      <location filename="../../work/main/tapeviz/ui/views.py" line="231" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
-    </message>
-  </context>
-  <context>
-    <name>_TooLargeBanner</name>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/graph_view.py" line="436" />
-      <source>Show folded view</source>
-      <translation>显示折叠视图</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/graph_view.py" line="450" />
-      <source>This tape recorded {n} ops: too many to draw in full. The folded view shows the first and last {k} ops and one summary node for the middle.</source>
-      <translation>这条磁带记录了 {n} 个运算,太多,无法完整绘制。折叠视图显示前后各 {k} 个运算,中间用一个汇总节点表示。</translation>
     </message>
   </context>
   <context>

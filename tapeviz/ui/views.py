@@ -145,6 +145,17 @@ class ViewsMixin:
             self._split = dict(enumerate(values))
             self._apply_split()
 
+    def transport(self, command: str) -> None:
+        """Play/pause, step forward or back, or go to the start in the tab in front."""
+        if self.studio_view:
+            studio = self.studio
+            {"play": studio.panel.play.toggle, "forward": studio.step, "start": studio.reset,
+             "back": self._studio_step_back}[command]()  # fmt: skip
+        else:
+            stepper = self.stepper
+            {"play": stepper.play_button.toggle, "forward": stepper.step_forward,
+             "back": stepper.step_back, "start": lambda: stepper.jump(0)}[command]()  # fmt: skip
+
     # -- the studio ------------------------------------------------------------------------
     def _problem(self) -> Problem | None:
         try:
