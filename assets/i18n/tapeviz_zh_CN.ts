@@ -679,38 +679,18 @@
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="237" />
-      <source>Computation cancelled.</source>
-      <translation>计算已取消。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="264" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="241" />
       <location filename="../../work/main/tapeviz/ui/studio_export.py" line="225" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="281" />
-      <source>Computing %n run(s)…</source>
-      <translation>正在计算 %n 个运行…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="326" />
-      <source>Computing %n run(s)… {percent} %</source>
-      <translation>正在计算 %n 个运行… {percent} %</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="338" />
-      <source>The loss cannot be optimized: {message}</source>
-      <translation>无法优化该损失:{message}</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="417" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="318" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="425" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="326" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -729,6 +709,26 @@
       <location filename="../../work/main/tapeviz/ui/studio_export.py" line="232" />
       <source>Exporting {name}… {percent} %</source>
       <translation>正在导出 {name}… {percent} %</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_jobs.py" line="68" />
+      <source>Computation cancelled.</source>
+      <translation>计算已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_jobs.py" line="94" />
+      <source>Computing %n run(s)…</source>
+      <translation>正在计算 %n 个运行…</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_jobs.py" line="139" />
+      <source>Computing %n run(s)… {percent} %</source>
+      <translation>正在计算 %n 个运行… {percent} %</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_jobs.py" line="151" />
+      <source>The loss cannot be optimized: {message}</source>
+      <translation>无法优化该损失:{message}</translation>
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/studio_text.py" line="12" />
