@@ -10,14 +10,17 @@ collects instead (the pattern of pyqtgraph's ``GarbageCollector``).
 from __future__ import annotations
 
 import gc
+import time
 import traceback
 from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal
 
-GC_MS = 500  # how often the UI thread collects garbage
+GC_MS = 500  # how often the UI thread collects young garbage
+FULL_GC_S = 60.0  # and the oldest generation at most this often: a full pass can take 100 ms
 _GC_TIMER: list[QTimer] = []
+_LAST_FULL = [0.0]
 
 
 class WorkerSignals(QObject):
@@ -104,9 +107,18 @@ def collect_in_ui_thread() -> bool:
 
 
 def _collect() -> None:
-    """What automatic collection would have done by now, generation by generation."""
+    """What automatic collection would have done by now, generation by generation.
+
+    CPython runs a full collection only when the long-lived objects grew by a quarter since the
+    last one; that count is not visible from Python, so full passes are spaced in time instead.
+    """
     counts, thresholds = gc.get_count(), gc.get_threshold()
     for generation in range(3):
         if counts[generation] <= thresholds[generation]:
             break
+        if generation == 2:
+            now = time.monotonic()
+            if now - _LAST_FULL[0] < FULL_GC_S:
+                break
+            _LAST_FULL[0] = now
         gc.collect(generation)
