@@ -270,3 +270,12 @@ def test_an_infinite_gradient_hides_the_arrow_instead_of_failing(qtbot, studio) 
     assert not np.isfinite(studio.race.runs[0].grads[0]).all()  # d sqrt(x)/dx at 0 is inf
     studio.set_step(0)
     assert not studio.surface.runs[0]["line"].isVisible()
+
+
+def test_the_pixmap_cache_holds_the_plots_layers(studio) -> None:
+    from PySide6.QtGui import QPixmapCache
+
+    from tapeviz.ui.studio import PIXMAP_LAYERS
+
+    studio.resize(1900, 1000)
+    assert QPixmapCache.cacheLimit() >= PIXMAP_LAYERS * 4 * 1900 * 1000 // 1024
