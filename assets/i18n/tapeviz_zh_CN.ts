@@ -41,22 +41,22 @@
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="76" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="79" />
       <source>Language changed.</source>
       <translation>界面语言已切换。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="89" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="92" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="116" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="119" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="118" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="121" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -603,7 +603,7 @@
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="146" />
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="188" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="206" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -674,23 +674,23 @@
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="178" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="196" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="241" />
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="225" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="259" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="256" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="318" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="336" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="326" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="344" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -701,12 +701,12 @@
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/studio_export.py" line="78" />
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="259" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="269" />
       <source>Exported {name}.</source>
       <translation>已导出 {name}。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="232" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="226" />
       <source>Exporting {name}… {percent} %</source>
       <translation>正在导出 {name}… {percent} %</translation>
     </message>
@@ -744,6 +744,11 @@
       <location filename="../../work/main/tapeviz/ui/studio_text.py" line="14" />
       <source>a fresh tape every step</source>
       <translation>每步一条新磁带</translation>
+    </message>
+    <message>
+      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="23" />
+      <source>%n run(s) of {steps} steps computed in {seconds} s ({method}).</source>
+      <translation>已计算 %n 个运行,每个 {steps} 步,用时 {seconds} 秒({method})。</translation>
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/studio_text.py" line="31" />
@@ -1113,7 +1118,7 @@
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/views.py" line="231" />
+      <location filename="../../work/main/tapeviz/ui/views.py" line="233" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>

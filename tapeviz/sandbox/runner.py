@@ -185,6 +185,10 @@ def run(
         error = translate(exc)
     tapes, dropped = _tape_infos(budget, created)
     names = {k: v for k, v in module.items() if type(v) is not Namespace}
+    # The script's functions hold the frame that holds them: a reference cycle that would keep
+    # every value of the run (arrays included) alive until a garbage collection. The run is
+    # over, so empty the frame; the result keeps its own copy of the names.
+    module.clear()
     return RunResult(
         "".join(budget.output),
         tapes,

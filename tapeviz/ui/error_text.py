@@ -48,7 +48,10 @@ def describe(err: UserCodeError) -> str:
     where = translate("ErrorText", "line %1").replace("%1", str(err.line)) if err.line else ""
     head = f"{where} · {kind}" if where else kind
     message = err.message
-    if message.lower().startswith(label.lower()):  # "syntax error: …", "unknown name 'x'"
-        message = message[len(label) :].lstrip(": ") or message
+    lower = message.lower()
+    if lower.startswith(label.lower() + ": "):  # "syntax error: invalid syntax"
+        message = message[len(label) + 2 :]
+    elif err.kind == "name" and lower.startswith("unknown name '"):  # "unknown name 'x'"
+        message = message[len("unknown name ") :]
     hint = hint_text(err.hint)
     return f"{head}: {message}" + (f"\n{hint}" if hint else "")

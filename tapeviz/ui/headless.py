@@ -43,9 +43,31 @@ class ExportRequest:
     width: int | None = None
 
 
+def _quiet_qt(kind: Any, context: Any, message: str) -> None:
+    """Qt's messages during an export: warnings about the offscreen platform are noise."""
+    from PySide6.QtCore import QtMsgType
+
+    if kind in (QtMsgType.QtCriticalMsg, QtMsgType.QtFatalMsg):
+        print(f"Qt: {message}", file=sys.stderr)
+
+
+def _check_writable(path: Path) -> None:
+    """ExportError now, before any work, if ``path`` cannot be written."""
+    folder = path.parent
+    if path.is_dir():
+        raise ExportError(f"cannot write {path}: it is a folder")
+    if not folder.is_dir():
+        raise ExportError(f"cannot write {path}: no folder {folder}")
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise ExportError(f"cannot write {path}: permission denied")
+
+
 def _app() -> Any:
     if QApplicationInstance() is None:  # no window, whatever platform the desktop asks for
+        from PySide6.QtCore import qInstallMessageHandler
+
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        qInstallMessageHandler(_quiet_qt)
     from PySide6.QtWidgets import QApplication
 
     return QApplication.instance() or QApplication(["tapeviz-export"])
@@ -66,6 +88,8 @@ def _wait(until: Callable[[], bool], what: str) -> None:
 def run_export(request: ExportRequest, log: TextIO | None = None) -> list[Path]:
     """Make every requested file; returns the paths written (ExportError if one cannot be)."""
     log = log or sys.stdout
+    for path in request.outputs.values():
+        _check_writable(path)
     app = _app()
     studio_kinds = [k for k in request.outputs if k in STUDIO_KINDS]
     session = request.session

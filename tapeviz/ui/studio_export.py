@@ -217,13 +217,7 @@ class AnimationExport(QObject):
         try:
             self.writer.append_data(self.frame(self.steps[self.index]))
         except Exception as exc:  # an encoder failure must not leave the studio busy
-            self.timer.stop()
-            self.writer.close()
-            self.studio.busyChanged.emit(False)
-            self.failed.emit(str(exc))
-            self.studio._status(
-                translate("OptimizationStudio", "Export failed: {error}").format(error=exc)
-            )
+            self._fail(exc)
             return
         self.index += 1
         fraction = self.index / len(self.steps)
@@ -250,9 +244,25 @@ class AnimationExport(QObject):
             frame = np.asarray(shared.convert("RGB"))
         return frame
 
+    def _fail(self, exc: BaseException) -> None:
+        """Stop, close what can be closed, and report (the studio is never left busy)."""
+        self.timer.stop()
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        self.studio.set_step(self.restore)
+        self.studio.busyChanged.emit(False)
+        self.failed.emit(str(exc))
+        self.studio._status(
+            translate("OptimizationStudio", "Export failed: {error}").format(error=exc)
+        )
+
     def _finish(self) -> None:
         self.timer.stop()
-        self.writer.close()
+        try:
+            self.writer.close()  # a GIF is written only now: this is where a bad path fails
+        except Exception as exc:
+            self._fail(exc)
+            return
         self.studio.set_step(self.restore)
         self.studio.busyChanged.emit(False)
         self.studio._status(

@@ -17,12 +17,12 @@ METHODS = {
 
 def summary(race: Race, linear_instead_of_log: bool) -> str:
     """``4 run(s) of 2,000 steps computed in 0.14 s (batched replay).`` and what went wrong."""
-    text = translate(
-        "OptimizationStudio",
-        "%n run(s) of {steps} steps computed in {seconds} s ({method}).",
-        None,
-        len(race.runs),
-    ).format(
+    n = len(race.runs)
+    # fmt: off
+    # one line: pyside6-lupdate misses a numerus translate() split over lines
+    template = translate("OptimizationStudio", "%n run(s) of {steps} steps computed in {seconds} s ({method}).", None, n)  # noqa: E501
+    # fmt: on
+    text = template.format(
         steps=f"{race.steps:,}",
         seconds=f"{race.elapsed:.2f}",
         method=translate("OptimizationStudio", METHODS.get(race.method, race.method)),

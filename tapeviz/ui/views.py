@@ -192,6 +192,8 @@ class ViewsMixin:
             config = StudioConfig()
             self.statusBar().showMessage("⚠ " + str(exc))
         self.studio.pause()
+        if self.studio.busy:  # a race for the previous work: its result would be stale
+            self.studio.cancel()
         self.studio.set_config(config, recompute=False)
         self._studio_stale = True  # the next race uses these settings even for the same loss
         self._studio_used = False

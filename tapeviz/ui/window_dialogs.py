@@ -9,7 +9,7 @@ from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import QMessageBox
 
 from tapeviz.models.presets import PRESETS
-from tapeviz.ui import i18n
+from tapeviz.ui import i18n, workers
 from tapeviz.ui.code_export_dialog import CodeExportDialog
 from tapeviz.ui.i18n import LANGUAGES
 from tapeviz.ui.preferences import PreferencesDialog
@@ -48,6 +48,9 @@ class DialogsMixin:
         """Rebuild the window in the installed language, keeping everything the user has."""
         i18n.install(i18n.language_for(str(self._settings().value("prefs/language", "system"))))
         session = self.current_session()
+        self.stop()  # stop this window's work first: a running job would slow the new window
+        self.studio.shutdown()
+        workers.wait_all(3000)
         new = type(self)()
         new.path = self.path
         new.restoreGeometry(self.saveGeometry())

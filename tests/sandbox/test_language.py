@@ -264,3 +264,28 @@ def test_numpy_and_math_are_usable() -> None:
 def test_chinese_comments_and_strings_run() -> None:
     r = ok("# 中文注释\nmsg = '梯度'\nprint(msg, len(msg))\n")
     assert r.output == "梯度 2\n"
+
+
+def test_a_finished_run_leaves_no_reference_cycles() -> None:
+    """A script's functions hold their frame: without breaking that cycle every array of the run
+    waits for a garbage collection, which the app only runs on the UI thread."""
+    import gc
+
+    source = (
+        "import numpy as np\nX = np.ones(1000)\n"
+        "def loss():\n    return (X * 2).sum()\n"
+        "def again(n):\n    return 0 if n == 0 else again(n - 1)\n"
+        "total = loss() + again(3)\n"
+    )
+    run(source)  # warm caches
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        result = run(source)
+        assert result.error is None and result.namespace["total"] == 2000
+        del result
+        assert gc.collect() == 0
+    finally:
+        if enabled:
+            gc.enable()

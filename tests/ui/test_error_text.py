@@ -45,3 +45,10 @@ def test_the_window_shows_the_hint_once(qtbot: QtBot) -> None:
     assert w.editor.error_line == 1
     w.studio.shutdown()
     workers.wait_all()
+
+
+def test_a_users_own_message_is_not_cut() -> None:
+    err = UserCodeError("value error in my data", line=4, kind="value")
+    assert describe(err) == "line 4 · Value error: value error in my data"
+    name = UserCodeError("unknown name 'q' — add it as a variable?", line=1, kind="name")
+    assert describe(name) == "line 1 · Unknown name: 'q' — add it as a variable?"

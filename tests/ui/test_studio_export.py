@@ -83,3 +83,18 @@ def test_csv_png_svg(studio, tmp_path) -> None:
     assert "unknown export" in messages[-1]
     assert studio.export("png", tmp_path / "no-such-dir" / "x.png") is None
     assert "Export failed" in messages[-1] and "cannot write" in messages[-1]
+
+
+def test_an_animation_that_cannot_be_written_fails_and_frees_the_studio(
+    qtbot, studio, tmp_path
+) -> None:
+    (tmp_path / "file").write_text("x")
+    studio.set_step(10)
+    exporter = studio.export("gif", tmp_path / "file" / "x.gif", frames=5)
+    if exporter is None:  # refused at once: also fine, as long as it says so
+        assert "Export failed" in studio.panel.status.text()
+        return
+    with qtbot.waitSignal(exporter.failed, timeout=20_000):
+        pass
+    assert not studio.busy and "Export failed" in studio.panel.status.text()
+    assert studio.k == 10  # the cursor is back where the lecturer left it
