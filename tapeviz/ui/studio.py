@@ -85,6 +85,7 @@ class OptimizationStudio(JobsMixin, QWidget):
         self._last_tape = 0.0
         self._announced: set[int] = set()
         self._sized = False
+        self._resume: int | None = None  # a step to show when the next race is ready
         self.panel = OptimizerPanel(self)
         self.surface = SurfacePlot()
         self.curve = CurvePlot()
@@ -142,6 +143,10 @@ class OptimizationStudio(JobsMixin, QWidget):
     def config(self) -> StudioConfig:
         """The current settings (JSON-safe with ``to_dict``)."""
         return self._config
+
+    def resume_at(self, k: int) -> None:
+        """Show step ``k`` (clamped) once the next race is computed, instead of step 0."""
+        self._resume = max(0, int(k))
 
     def set_config(self, config: StudioConfig, recompute: bool = True) -> None:
         """Apply settings (from a session or preset) and recompute (unless told not to)."""
@@ -262,6 +267,8 @@ class OptimizationStudio(JobsMixin, QWidget):
 
     def _show_race(self, race: Race, backdrop: Backdrop) -> None:
         keep = min(self.k, race.length) if self.race is not None else 0
+        if self._resume is not None:
+            keep, self._resume = min(self._resume, race.length), None
         self.race, self.backdrop = race, backdrop
         self._announced = set()
         plot = self.curve if backdrop.kind == "curve" else self.surface

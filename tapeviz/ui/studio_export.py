@@ -177,6 +177,8 @@ class AnimationExport(QObject):
         import imageio.v2 as imageio
 
         assert studio.race is not None
+        if not path.parent.is_dir() or path.is_dir():  # imageio would fail only at the end
+            raise OSError(f"cannot write {path}")
         self.studio, self.path, self.kind = studio, path, kind
         self.width = width or (GIF_WIDTH if kind == "gif" else None)
         self.steps = frame_steps(studio.race.length, frames or MAX_FRAMES[kind])
@@ -249,6 +251,8 @@ class AnimationExport(QObject):
         self.timer.stop()
         with contextlib.suppress(Exception):
             self.writer.close()
+        with contextlib.suppress(Exception):  # else its __del__ tries (and fails) once more
+            self.writer.closed = True
         self.studio.set_step(self.restore)
         self.studio.busyChanged.emit(False)
         self.failed.emit(str(exc))

@@ -48,6 +48,7 @@ class DialogsMixin:
         """Rebuild the window in the installed language, keeping everything the user has."""
         i18n.install(i18n.language_for(str(self._settings().value("prefs/language", "system"))))
         session = self.current_session()
+        step = self.studio.k if self.studio.race is not None else 0
         self.stop()  # stop this window's work first: a running job would slow the new window
         self.studio.shutdown()
         workers.wait_all(3000)
@@ -75,6 +76,7 @@ class DialogsMixin:
             _WINDOWS.remove(self)
         new.autosave.start()  # the lock is the new window's now
         if session.source.strip():
+            new.studio.resume_at(step)  # the race is recomputed; the cursor goes back to step
             new.run_code()
         new.statusBar().showMessage(self.tr("Language changed."))
         return new

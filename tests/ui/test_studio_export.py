@@ -98,3 +98,16 @@ def test_an_animation_that_cannot_be_written_fails_and_frees_the_studio(
         pass
     assert not studio.busy and "Export failed" in studio.panel.status.text()
     assert studio.k == 10  # the cursor is back where the lecturer left it
+
+
+def test_a_writer_that_fails_on_close_is_reported(qtbot, studio, tmp_path, monkeypatch) -> None:
+    exporter = studio.export("gif", tmp_path / "x.gif", frames=3)
+
+    def broken_close() -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(exporter.writer, "close", broken_close)
+    with qtbot.waitSignal(exporter.failed, timeout=20_000) as blocker:
+        pass
+    assert blocker.args == ["disk full"] and not studio.busy
+    assert "Export failed: disk full" in studio.panel.status.text()
