@@ -23,19 +23,17 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
+from _common import best_of  # benchmarks/_common.py, beside this script
 from PySide6 import __version__ as pyside_version
 from PySide6.QtWidgets import QApplication
 
@@ -65,17 +63,6 @@ RUNS = [
     RunConfig(OptimizerConfig(k, {"learning_rate": lr}), PALETTE[i])
     for i, (k, lr) in enumerate(OPTIMIZERS)
 ]
-
-
-def best_of(fn: Callable[[], Any], repeats: int) -> float:
-    """Best wall time of ``repeats`` calls, in seconds."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def bench_race(reps: int) -> dict[str, float]:

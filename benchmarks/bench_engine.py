@@ -28,12 +28,10 @@ Each workload's result is checked once before timing; a wrong answer aborts with
 from __future__ import annotations
 
 import argparse
-import gc
 import itertools
 import os
 import platform
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -42,6 +40,7 @@ from typing import Any
 import autograd
 import autograd.numpy as anp
 import numpy as np
+from _common import best_of, check  # benchmarks/_common.py, beside this script
 from micrograd.engine import Value
 
 import tapeviz as tv
@@ -93,27 +92,6 @@ def run_chain(fns: list[Op], y: Any) -> Any:
     for f in fns:
         y = f(y)
     return y
-
-
-def best_of(fn: Callable[[], Any], repeats: int, gc_on: bool = True) -> float:
-    """Best wall time of ``repeats`` calls of ``fn``, in seconds."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        if not gc_on:
-            gc.disable()
-        try:
-            t0 = time.perf_counter()
-            fn()
-            best = min(best, time.perf_counter() - t0)
-        finally:
-            gc.enable()
-    return best
-
-
-def check(ok: bool, what: str) -> None:
-    if not ok:
-        sys.exit(f"CORRECTNESS FAILURE: {what}; benchmark aborted")
 
 
 @dataclass

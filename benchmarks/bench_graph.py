@@ -34,11 +34,11 @@ import platform
 import queue
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from _common import best_of  # benchmarks/_common.py, beside this script
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import QEventLoop, QTimer
 from PySide6.QtGui import QImage, QPainter
@@ -77,17 +77,6 @@ def graph_of(model: GraphModel) -> Graph:
     """What GraphView hands the layout engine: ids, edges and NodeItem sizes."""
     sizes = {nid: NodeItem(node, LIGHT).size() for nid, node in model.nodes.items()}
     return list(model.nodes), [(e.source, e.target) for e in model.edges], sizes
-
-
-def best_of(fn: Callable[[], Any], repeats: int) -> float:
-    """Best wall time of ``repeats`` calls of ``fn``, in seconds."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
 
 
 def _grandalf_child(graph: Graph, out: Any) -> None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import gc
 import io
 import json
 import math
@@ -41,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _common import best_of, check  # benchmarks/_common.py, beside this script
 
 import tapeviz as tv
 import tapeviz.sandbox
@@ -52,22 +52,6 @@ ROSENBROCK = "(1-x)**2 + 100*(y-x**2)**2"
 ROSENBROCK_CARET = "(1-x)^2 + 100*(y-x^2)^2"
 LONG = {"003_2_1_linear_regression_raw", "003_2_1_linear_regression_normalized"}  # 10,000 epochs
 LIMITS = Limits(wall_time=120)
-
-
-def best_of(fn: Callable[[], Any], repeats: int) -> float:
-    """Best wall time of ``repeats`` calls of ``fn``, in seconds (gc enabled)."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def check(ok: bool, what: str) -> None:
-    if not ok:
-        sys.exit(f"CORRECTNESS FAILURE: {what}; benchmark aborted")
 
 
 def verdict(value: float, target: float) -> str:
