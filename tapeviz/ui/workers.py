@@ -17,7 +17,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal
 
-GC_MS = 500  # how often the UI thread collects young garbage
+GC_MS = 50  # how often the UI thread collects young garbage (often: each pass stays short)
 FULL_GC_S = 60.0  # and the oldest generation at most this often: a full pass can take 100 ms
 _GC_TIMER: list[QTimer] = []
 _LAST_FULL = [0.0]

@@ -43,7 +43,7 @@ def test_garbage_is_collected_by_a_ui_thread_timer_not_in_workers(qtbot: QtBot) 
     gc.set_threshold(1, 1, 1)
     try:
         Cycle()
-        qtbot.waitUntil(lambda: bool(collected), timeout=5 * workers.GC_MS)
+        qtbot.waitUntil(lambda: bool(collected), timeout=max(2000, 5 * workers.GC_MS))
     finally:
         gc.set_threshold(*thresholds)
     assert collected == [threading.main_thread().name]
