@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from tapeviz.engine import numeric as N
 from tapeviz.engine import primitives as P
 from tapeviz.engine.primitives import Primitive
@@ -278,3 +280,14 @@ def rule_for(prim: Primitive, argnum: int) -> Rule | None:
     if isinstance(rules, Variadic):
         return rules[argnum]
     return rules[argnum] if argnum < len(rules) else None
+
+
+def local_derivative(rec: Any, position: int) -> Any:
+    """∂output/∂input ``position`` of a recorded op at its recorded values (the VJP of a 1)."""
+    rule = rule_for(rec.primitive, position)
+    if rule is None:
+        return None
+    args = [x._value for x in rec.inputs]
+    ans = rec.outputs[0]._value
+    with np.errstate(all="ignore"):
+        return rule(np.ones_like(ans), ans, *args, **rec.params)

@@ -15,7 +15,7 @@ import numpy as np
 from tapeviz.engine.backward import BackwardPass
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike
-from tapeviz.engine.vjp_rules import rule_for
+from tapeviz.engine.vjp_rules import local_derivative
 from tapeviz.models.events import Event
 from tapeviz.models.values import short
 
@@ -321,14 +321,7 @@ class GraphModel:
         node = self.nodes.get(edge.target)
         if node is None or node.record is None:
             return None
-        rec = self.records[node.record]
-        rule = rule_for(rec.primitive, edge.position)
-        if rule is None:
-            return None
-        args = [x._value for x in rec.inputs]
-        ans = rec.outputs[0]._value
-        with np.errstate(all="ignore"):
-            return rule(np.ones_like(ans), ans, *args, **rec.params)
+        return local_derivative(self.records[node.record], edge.position)
 
     def edge_label(self, edge: Edge) -> str | None:
         """``∂/∂x = 3``: the local derivative of the op with respect to this input."""

@@ -16,7 +16,7 @@ import numpy as np
 from tapeviz.engine.backward import BackwardPass, BackwardStep
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.tensor import VARIABLES
-from tapeviz.engine.vjp_rules import RULE_TEXT, rule_for
+from tapeviz.engine.vjp_rules import RULE_TEXT, local_derivative
 from tapeviz.models.events import Event
 from tapeviz.models.values import short
 
@@ -115,17 +115,6 @@ def _power_rule(base: str, n: float) -> str:
     if m == "1":
         return f"{k}·{base}"
     return f"{k}·{base}^{m}"
-
-
-def local_derivative(rec: OpRecord, position: int) -> Any:
-    """∂output/∂input ``position`` at the recorded values (the VJP of a 1)."""
-    rule = rule_for(rec.primitive, position)
-    if rule is None:
-        return None
-    args = [x._value for x in rec.inputs]
-    ans = rec.outputs[0]._value
-    with np.errstate(all="ignore"):
-        return rule(np.ones_like(ans), ans, *args, **rec.params)
 
 
 def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
