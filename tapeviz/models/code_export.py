@@ -12,6 +12,14 @@ import ast
 import json
 from collections.abc import Callable
 
+from tapeviz.models.code_export_train import (
+    jax_loop,
+    note,
+    pytorch_loop,
+    selected_run,
+    tensorflow_loop,
+)
+from tapeviz.models.optimizer_config import OptimizerConfig
 from tapeviz.models.session import Session
 from tapeviz.sandbox import VariableSpec
 from tapeviz.sandbox.validate import Invalid, normalize_expression, parse
@@ -116,13 +124,15 @@ def _literal(spec: VariableSpec) -> str:
     return json.dumps(value).replace("NaN", "float('nan')").replace("Infinity", "float('inf')")
 
 
-def _header(session: Session, title: str) -> list[str]:
+Train = tuple[OptimizerConfig, int, str] | None  # the studio's selected run, steps, a label
+
+
+def _header(session: Session, title: str, train: Train = None) -> list[str]:
     source = " ".join(session.source.split())
-    return [
-        f"# {title} export of tapeviz's function: {source}",
-        "# The same maths as tapeviz: the value and the gradient of each variable.",
-        "",
-    ]
+    what = ("the value and the gradient of each variable" if train is None
+            else f"the optimization of the studio's {train[2]}")  # fmt: skip
+    return [f"# {title} export of tapeviz's function: {source}",
+            f"# The same maths as tapeviz: {what}.", ""]  # fmt: skip
 
 
 def _free(session: Session, *candidates: str) -> str:
@@ -132,8 +142,9 @@ def _free(session: Session, *candidates: str) -> str:
                 if c not in used)  # fmt: skip
 
 
-def _tensorflow(session: Session, expr: str) -> str:
-    lines = [*_header(session, "TensorFlow"), "import math", "", "import tensorflow as tf", ""]
+def _tensorflow(session: Session, expr: str, train: Train = None) -> str:
+    lines = [*_header(session, "TensorFlow", train), "import math", "", "import tensorflow as tf",
+             ""]  # fmt: skip
     graded = []
     for v in session.variables:
         dtype = f"tf.{v.dtype}"
@@ -143,38 +154,49 @@ def _tensorflow(session: Session, expr: str) -> str:
             lines.append(f"{v.name} = tf.constant({_literal(v)}, dtype={dtype})")
         if v.kind != "constant":
             graded.append(v.name)
+    out = _free(session, "f", "out")
+    if train is not None:
+        trainable = [v.name for v in session.variables if v.kind == "trainable"]
+        lines += ["", *note("tensorflow", train[0])]
+        lines += tensorflow_loop(train[0], train[1], trainable, expr, out)
+        return "\n".join(lines) + "\n"
     lines += ["", "with tf.GradientTape(persistent=True) as tape:"]
     watched = [v.name for v in session.variables if v.kind == "watched"]
     if watched:
         lines.append(f"    tape.watch([{', '.join(watched)}])")
-    out = _free(session, "f", "out")
     lines += [f"    {out} = {expr}", "", f'print("f =", {out}.numpy())']
     lines += [f'print("df/d{n} =", tape.gradient({out}, {n}).numpy())' for n in graded]
     return "\n".join(lines) + "\n"
 
 
-def _pytorch(session: Session, expr: str) -> str:
-    lines = [*_header(session, "PyTorch"), "import math", "", "import torch", ""]
+def _pytorch(session: Session, expr: str, train: Train = None) -> str:
+    lines = [*_header(session, "PyTorch", train), "import math", "", "import torch", ""]
     graded = [v.name for v in session.variables if v.kind != "constant"]
     for v in session.variables:
         grad = ", requires_grad=True" if v.kind != "constant" else ""
         lines.append(f"{v.name} = torch.tensor({_literal(v)}, dtype=torch.{v.dtype}{grad})")
     out = _free(session, "f", "out")
+    if train is not None:
+        trainable = [v.name for v in session.variables if v.kind == "trainable"]
+        lines += ["", *note("pytorch", train[0])]
+        lines += pytorch_loop(train[0], train[1], trainable, expr, out)
+        return "\n".join(lines) + "\n"
     lines += ["", f"{out} = {expr}", f"{out}.backward()", ""]
     lines += [f'print("f =", {out}.detach().numpy())']
     lines += [f'print("df/d{n} =", {n}.grad.numpy())' for n in graded]
     return "\n".join(lines) + "\n"
 
 
-def _jax(session: Session, expr: str) -> str:
+def _jax(session: Session, expr: str, train: Train = None) -> str:
     names = [v.name for v in session.variables]
     graded = [i for i, v in enumerate(session.variables) if v.kind != "constant"]
     lines = [
-        *_header(session, "JAX"),
+        *_header(session, "JAX", train),
         "import math",
         "",
         "import jax",
         "import jax.numpy as jnp",
+        *(["import optax"] if train is not None else []),
         "",
     ]
     if any(v.dtype == "float64" for v in session.variables):
@@ -183,6 +205,10 @@ def _jax(session: Session, expr: str) -> str:
     lines += ["", f"def {fn}({', '.join(names)}):", f"    return {expr}", "", ""]
     for v in session.variables:
         lines.append(f"{v.name} = jnp.asarray({_literal(v)}, dtype=jnp.{v.dtype})")
+    if train is not None:
+        trainable = [v.name for v in session.variables if v.kind == "trainable"]
+        lines += note("jax", train[0]) + jax_loop(train[0], train[1], names, trainable, fn)
+        return "\n".join(lines) + "\n"
     argnums = "(" + ", ".join(map(str, graded)) + ("," if len(graded) == 1 else "") + ")"
     call = f"jax.value_and_grad({fn}, argnums={argnums})({', '.join(names)})"
     lines += ["", f"value, grads = {call}",
@@ -191,7 +217,7 @@ def _jax(session: Session, expr: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-BUILDERS: dict[str, Callable[[Session, str], str]] = {
+BUILDERS: dict[str, Callable[[Session, str, Train], str]] = {
     "tensorflow": _tensorflow, "pytorch": _pytorch, "jax": _jax}  # fmt: skip
 
 
@@ -209,4 +235,10 @@ def export(session: Session, framework: str) -> str:
     if not session.source.strip():
         raise ExportUnavailable("there is no function to export")
     expr = translate(session.source, framework, [v.name for v in session.variables])
-    return BUILDERS[framework](session, expr)
+    train: Train = None
+    if session.optimizer is not None and any(v.kind == "trainable" for v in session.variables):
+        try:
+            train = selected_run(session)
+        except ValueError:  # settings that do not validate: export the function alone
+            train = None
+    return BUILDERS[framework](session, expr, train)

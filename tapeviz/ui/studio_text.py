@@ -24,7 +24,7 @@ def summary(race: Race, linear_instead_of_log: bool) -> str:
     # fmt: on
     text = template.format(
         steps=f"{race.steps:,}",
-        seconds=f"{race.elapsed:.2f}",
+        seconds=f"{race.elapsed:.2g}",  # 0.18, 0.0031: never "0.00 s"
         method=translate("OptimizationStudio", METHODS.get(race.method, race.method)),
     )
     if linear_instead_of_log:

@@ -75,3 +75,56 @@ def test_scripts_export_as_tensorflow_only() -> None:
         export(seed, "pytorch")
     with pytest.raises(ExportUnavailable, match="does not parse"):
         export(Session(source="x +"), "jax")
+
+
+STUDIO = [n for n, p in PRESETS.items() if p.view == "studio" and p.mode == "expression"]
+
+
+@pytest.mark.parametrize("framework", FRAMEWORKS)
+@pytest.mark.parametrize("name", STUDIO)
+def test_optimization_exports_compile_with_the_same_optimizer(name: str, framework: str) -> None:
+    from tapeviz.models.code_export_train import selected_run
+
+    code = export(PRESETS[name], framework)
+    compile(code, f"<{framework}>", "exec")
+    opt, steps, _ = selected_run(PRESETS[name])
+    assert f"range({steps})" in code
+    assert repr(float(opt.learning_rate)) in code
+    cls = {"Momentum": "SGD", "Nesterov": "SGD"}.get(opt.kind, opt.kind)
+    assert (cls.lower() if framework == "jax" else cls) in code
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("seed-quadratic-sgd", {"x": "0.98241204"}),  # TensorFlow's own number (SEED-OUTPUTS)
+    ("himmelblau", {"x": "-3.779310253377747", "y": "-3.283185991286169"}),
+])  # fmt: skip
+def test_the_tensorflow_training_script_ends_where_the_studio_does(
+    name: str, expected: dict[str, str]
+) -> None:
+    from tapeviz.models.demos import from_session
+    from tapeviz.models.descent import compute_race
+
+    printed = run(export(PRESETS[name], "tensorflow"))  # tapeviz.tf stands in for tensorflow
+    assert printed.error is None, printed.error
+    got = dict(re.findall(r"^(\w+) = (\S+)$", printed.output, re.M))
+    assert {k: got[k] for k in expected} == expected
+    preset = from_session(PRESETS[name])
+    cfg = preset.config
+    race = compute_race(preset.problem, [cfg.runs[cfg.selected]], cfg.steps)
+    final = race.runs[0].params[-1]
+    assert [float(got[k]) for k in expected] == pytest.approx([float(v) for v in final], rel=1e-6)
+
+
+def test_hyper_parameters_map_to_each_framework() -> None:
+    from tapeviz.models.code_export_train import optimizer_expr
+    from tapeviz.models.optimizer_config import OptimizerConfig
+
+    adam = OptimizerConfig("Adam", {"learning_rate": 0.05, "beta_1": 0.8})
+    assert "beta_1=0.8" in optimizer_expr("tensorflow", adam, "")
+    assert "betas=(0.8, 0.999)" in optimizer_expr("pytorch", adam, "[x]")
+    assert "b1=0.8" in optimizer_expr("jax", adam, "")
+    rms = OptimizerConfig("RMSprop", {"rho": 0.5})
+    assert "alpha=0.5" in optimizer_expr("pytorch", rms, "[x]")
+    assert "decay=0.5" in optimizer_expr("jax", rms, "")
+    nesterov = OptimizerConfig("Nesterov", {"momentum": 0.7})
+    assert "momentum=0.7, nesterov=True" in optimizer_expr("pytorch", nesterov, "[x]")
