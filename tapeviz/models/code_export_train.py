@@ -82,7 +82,7 @@ def note(framework: str, opt: OptimizerConfig) -> list[str]:
 
 def tensorflow_loop(
     opt: OptimizerConfig, steps: int, trainable: list[str], expr: str, out: str
-) -> list[str]:  # noqa: E501
+) -> list[str]:
     """Lines training ``trainable`` with a Keras optimizer (tapeviz.tf runs them too)."""
     params = f"[{', '.join(trainable)}]"
     return [
@@ -100,7 +100,7 @@ def tensorflow_loop(
 
 def pytorch_loop(
     opt: OptimizerConfig, steps: int, trainable: list[str], expr: str, out: str
-) -> list[str]:  # noqa: E501
+) -> list[str]:
     """Lines training ``trainable`` with torch.optim."""
     return [
         f"opt = {optimizer_expr('pytorch', opt, '[' + ', '.join(trainable) + ']')}",
@@ -118,7 +118,7 @@ def pytorch_loop(
 
 def jax_loop(
     opt: OptimizerConfig, steps: int, names: list[str], trainable: list[str], fn: str
-) -> list[str]:  # noqa: E501
+) -> list[str]:
     """Lines training ``trainable`` (a tuple of arrays) with optax."""
     unpack = ", ".join(trainable) + ("," if len(trainable) == 1 else "")
     return [
