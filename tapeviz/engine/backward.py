@@ -91,8 +91,12 @@ class BackwardPass:
         seeds: Mapping[int, Any],
         source_ids: Sequence[int],
         taping: bool = False,
+        reach: Mapping[int, Any] | None = None,
     ) -> None:
-        self.records, self._paths, self._reach = plan(records, source_ids)
+        if reach is None:
+            self.records, self._reach = relevant_records(records, source_ids)
+        else:  # the caller's superset of the tensors the sources reach: no planning pass
+            self.records, self._reach = records, reach
         self.source_ids = tuple(source_ids)
         self.adjoints: dict[int, Any] = dict(seeds)
         self.taping = taping
@@ -108,32 +112,57 @@ class BackwardPass:
 
     def _walk(self, detail: bool) -> Iterator[BackwardStep]:
         """The walk itself; with ``detail`` it yields a BackwardStep per op, else nothing."""
-        adj, taping = self.adjoints, self.taping
+        adj, taping, reach = self.adjoints, self.taping, self._reach
         new = tuple.__new__
         index = 0
         contribs: list[Contribution] = []
-        records, all_paths = self.records, self._paths
-        for k in range(len(records) - 1, -1, -1):  # (zip(..., strict=True) costs more here)
-            rec, paths = records[k], all_paths[k]
+        records = self.records
+        for k in range(len(records) - 1, -1, -1):
+            rec = records[k]
+            if not rec.watched:
+                continue
             out = rec.outputs[0]
             g = adj.get(out.id)
             if g is None:
                 continue
+            rules = VJP[rec.primitive]
+            if rules is None:
+                continue
             inputs = rec.inputs
+            n = len(inputs)
             if taping:  # rules run on Tensors, so the enclosing tapes record them
                 ans: Any = out
                 args: Any = inputs
             else:
                 ans = out._value
-                if len(inputs) == 2:
+                if n == 2:
                     args = (inputs[0]._value, inputs[1]._value)
-                elif len(inputs) == 1:
+                elif n == 1:
                     args = (inputs[0]._value,)
                 else:
                     args = tuple([x._value for x in inputs])
             params = rec.params
-            for i, xid, rule in paths:
-                c = rule(g, ans, *args, **params) if params else rule(g, ans, *args)
+            fixed = type(rules) is not Variadic
+            for i in range(n):
+                xid = inputs[i].id
+                if xid not in reach:
+                    continue
+                if fixed:
+                    if i >= len(rules):  # type: ignore[arg-type]
+                        continue
+                    rule = rules[i]  # type: ignore[index]
+                    if rule is None:
+                        continue
+                else:
+                    rule = rules[i]  # type: ignore[index]
+                if params:
+                    c = rule(g, ans, *args, **params)
+                elif n == 2:  # the common cases, without building an argument tuple
+                    c = rule(g, ans, args[0], args[1])
+                elif n == 1:
+                    c = rule(g, ans, args[0])
+                else:
+                    c = rule(g, ans, *args)
                 if c is None:
                     continue
                 before = adj.get(xid)
@@ -164,16 +193,23 @@ def run_backward(
     seeds: Mapping[int, Any],
     source_ids: Sequence[int],
     taping: bool = False,
+    reach: Mapping[int, Any] | None = None,
 ) -> dict[int, Any]:
-    """Run the backward pass to the end; return the final adjoint of every source reached."""
-    final = BackwardPass(records, seeds, source_ids, taping).run()
+    """Run the backward pass to the end; return the final adjoint of every source reached.
+
+    ``reach``, if given, is a superset of the tensors the sources reach (a tape's tracked
+    tensors); the walk then skips the planning pass and gives the same source adjoints.
+    """
+    if not seeds:
+        return {}
+    final = BackwardPass(records, seeds, source_ids, taping, reach).run()
     return {sid: final[sid] for sid in source_ids if sid in final}
 
 
 def as_tensor_result(value: Any, like: TensorLike) -> Tensor:
     """Wrap a raw adjoint as a Tensor with the source's dtype (Tensors pass through)."""
     dtype = like.dtype
-    if type(value) is dtype.np.type:  # a numpy scalar of the source's dtype: wrap as it is
+    if type(value) is dtype.scalar:  # a numpy scalar of the source's dtype: wrap as it is
         return Tensor(value, dtype)
     if isinstance(value, Tensor):
         return value

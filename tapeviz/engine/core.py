@@ -173,21 +173,28 @@ def to_dtype(a: Any) -> DType:
     return _infer_dtype(a)
 
 
-_SCALAR_CACHE: dict[tuple[Any, DType], Any] = {}
+# Python numbers converted to each dtype's numpy scalar (cached: numpy scalars are immutable).
+NUMBERS: dict[DType, dict[Any, Any]] = {d: {} for d in dtypes.ALL_DTYPES}
+
+
+def number(value: float | int, dtype: DType) -> Any:
+    """A Python int/float as a numpy scalar of ``dtype``."""
+    table = NUMBERS[dtype]
+    v = table.get(value) if value else None  # 0 and -0.0 are equal keys of different values
+    if v is None:
+        v = dtype.scalar(value)
+        if value:
+            if len(table) > 4096:
+                table.clear()
+            table[value] = v
+    return v
 
 
 def _scalar(value: Any, dtype: DType, prim: Primitive) -> Tensor:
-    """A Python int/float operand as a Tensor of ``dtype`` (cached numpy scalars)."""
+    """A Python int/float operand as a Tensor of ``dtype``."""
     if not dtype.is_floating and type(value) is float:  # checked before the cache: 1.0 == 1
         to_array(value, dtype, prim.name)  # raises a clear error
-    key = (value, dtype)
-    arr = _SCALAR_CACHE.get(key)
-    if arr is None:
-        arr = dtype.np.type(value)
-        if len(_SCALAR_CACHE) > 4096:
-            _SCALAR_CACHE.clear()
-        _SCALAR_CACHE[key] = arr
-    return Tensor(arr, dtype)
+    return Tensor(number(value, dtype), dtype)
 
 
 def as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:

@@ -10,11 +10,12 @@ import numpy as np
 class DType:
     """A tensor element type, spelled like TensorFlow's (``tv.float32``)."""
 
-    __slots__ = ("is_bool", "is_floating", "is_integer", "name", "np")
+    __slots__ = ("is_bool", "is_floating", "is_integer", "name", "np", "scalar")
 
     def __init__(self, name: str, np_dtype: np.dtype) -> None:
         self.name = name
         self.np = np_dtype
+        self.scalar: type = np_dtype.type  # the numpy scalar type of a 0-d value
         self.is_floating = np_dtype.kind == "f"  # the only differentiable kind
         self.is_integer = np_dtype.kind in "iu"
         self.is_bool = np_dtype.kind == "b"

@@ -11,6 +11,7 @@ from tapeviz.engine.array_ops import *  # noqa: F403  (re-exported: ops is the o
 from tapeviz.engine.array_ops import __all__ as _array_all
 from tapeviz.engine.array_ops import getitem, identity, matmul
 from tapeviz.engine.core import bind
+from tapeviz.engine.elementwise import binary, unary
 from tapeviz.engine.errors import EngineError, EngineTypeError
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, constant, convert_to_tensor
 
@@ -61,24 +62,10 @@ __all__ = [
 ]
 
 
-def add(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``x + y`` with broadcasting."""
-    return bind(P.add_p, x, y)
-
-
-def subtract(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``x - y``."""
-    return bind(P.subtract_p, x, y)
-
-
-def multiply(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``x * y``."""
-    return bind(P.multiply_p, x, y)
-
-
-def divide(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """Elementwise true division ``x / y``."""
-    return bind(P.divide_p, x, y)
+add = binary(P.add_p, "add", "Elementwise ``x + y`` with broadcasting.")
+subtract = binary(P.subtract_p, "subtract", "Elementwise ``x - y``.")
+multiply = binary(P.multiply_p, "multiply", "Elementwise ``x * y``.")
+divide = binary(P.divide_p, "divide", "Elementwise true division ``x / y``.")
 
 
 def divide_no_nan(x: Any, y: Any, name: str | None = None) -> Tensor:
@@ -96,89 +83,35 @@ def mod(x: Any, y: Any, name: str | None = None) -> Tensor:
     return bind(P.mod_p, x, y)
 
 
-def negative(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``-x``."""
-    return bind(P.negative_p, x)
-
-
-def pow(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``x ** y``."""
-    return bind(P.pow_p, x, y)
-
-
-def square(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``x²``."""
-    return bind(P.square_p, x)
-
-
-def sqrt(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise square root."""
-    return bind(P.sqrt_p, x)
-
-
-def rsqrt(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``1/√x``."""
-    return bind(P.rsqrt_p, x)
-
-
-def reciprocal(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``1/x``."""
-    return bind(P.reciprocal_p, x)
-
-
-def exp(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``eˣ``."""
-    return bind(P.exp_p, x)
-
-
-def log(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise natural logarithm."""
-    return bind(P.log_p, x)
-
-
-def log1p(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``ln(1 + x)``."""
-    return bind(P.log1p_p, x)
-
-
-def expm1(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise ``eˣ − 1``."""
-    return bind(P.expm1_p, x)
-
-
-def sin(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise sine."""
-    return bind(P.sin_p, x)
-
-
-def cos(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise cosine."""
-    return bind(P.cos_p, x)
-
-
-def tan(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise tangent."""
-    return bind(P.tan_p, x)
-
-
-def tanh(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise hyperbolic tangent."""
-    return bind(P.tanh_p, x)
-
-
-def sigmoid(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise logistic sigmoid."""
-    return bind(P.sigmoid_p, x)
+negative = unary(P.negative_p, "negative", "Elementwise ``-x``.")
+pow = binary(P.pow_p, "pow", "Elementwise ``x ** y``.")
+square = unary(P.square_p, "square", "Elementwise ``x²``.")
+sqrt = unary(P.sqrt_p, "sqrt", "Elementwise square root.")
+rsqrt = unary(P.rsqrt_p, "rsqrt", "Elementwise ``1/√x``.")
+reciprocal = unary(P.reciprocal_p, "reciprocal", "Elementwise ``1/x``.")
+exp = unary(P.exp_p, "exp", "Elementwise ``eˣ``.")
+log = unary(P.log_p, "log", "Elementwise natural logarithm.")
+log1p = unary(P.log1p_p, "log1p", "Elementwise ``ln(1 + x)``.")
+expm1 = unary(P.expm1_p, "expm1", "Elementwise ``eˣ − 1``.")
+sin = unary(P.sin_p, "sin", "Elementwise sine.")
+cos = unary(P.cos_p, "cos", "Elementwise cosine.")
+tan = unary(P.tan_p, "tan", "Elementwise tangent.")
+tanh = unary(P.tanh_p, "tanh", "Elementwise hyperbolic tangent.")
+sigmoid = unary(P.sigmoid_p, "sigmoid", "Elementwise logistic sigmoid.")
+_softplus = unary(P.softplus_p, "softplus", "")
 
 
 def softplus(features: Any, name: str | None = None) -> Tensor:
     """Elementwise ``ln(1 + eˣ)``."""
-    return bind(P.softplus_p, features)
+    return _softplus(features)
+
+
+_relu = unary(P.relu_p, "relu", "")
 
 
 def relu(features: Any, name: str | None = None) -> Tensor:
     """Elementwise ``max(x, 0)``."""
-    return bind(P.relu_p, features)
+    return _relu(features)
 
 
 def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Tensor:
@@ -186,34 +119,12 @@ def leaky_relu(features: Any, alpha: float = 0.2, name: str | None = None) -> Te
     return bind(P.leaky_relu_p, features, alpha=float(alpha))
 
 
-def abs(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise absolute value."""
-    return bind(P.abs_p, x)
-
-
-def sign(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise sign (−1, 0, 1)."""
-    return bind(P.sign_p, x)
-
-
-def floor(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise floor (no gradient)."""
-    return bind(P.floor_p, x)
-
-
-def round(x: Any, name: str | None = None) -> Tensor:
-    """Elementwise rounding, half to even (no gradient)."""
-    return bind(P.round_p, x)
-
-
-def maximum(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """Elementwise maximum; at ties the gradient goes to ``x``."""
-    return bind(P.maximum_p, x, y)
-
-
-def minimum(x: Any, y: Any, name: str | None = None) -> Tensor:
-    """Elementwise minimum; at ties the gradient goes to ``x``."""
-    return bind(P.minimum_p, x, y)
+abs = unary(P.abs_p, "abs", "Elementwise absolute value.")
+sign = unary(P.sign_p, "sign", "Elementwise sign (−1, 0, 1).")
+floor = unary(P.floor_p, "floor", "Elementwise floor (no gradient).")
+round = unary(P.round_p, "round", "Elementwise rounding, half to even (no gradient).")
+maximum = binary(P.maximum_p, "maximum", "Elementwise maximum; at ties the gradient goes to ``x``.")
+minimum = binary(P.minimum_p, "minimum", "Elementwise minimum; at ties the gradient goes to ``x``.")
 
 
 def clip_by_value(

@@ -40,6 +40,7 @@ _SECOND_USE = (
 
 
 _NONE, _ZERO = UnconnectedGradients.NONE, UnconnectedGradients.ZERO
+_new_call = tuple.__new__  # GradientCall(...) without the NamedTuple's Python-level __new__
 
 
 def _unconnected(value: Any) -> UnconnectedGradients:
@@ -143,14 +144,16 @@ class GradientTape(Recorder):
         if self._persistent:
             return
         self._used = True
-        if self.recording:
+        if core.STATE.active and self.recording:
             self._paused = True
             core.STATE.active[:] = [r for r in core.STATE.active if r is not self]
 
     def _records_now(self) -> list[OpRecord]:
-        return self.records[:] if self.recording else self.records
+        return self.records[:] if core.STATE.active and self.recording else self.records
 
     def _sources(self, sources: Any, what: str) -> tuple[list[TensorLike], list[int]]:
+        if type(sources) is Variable and sources.dtype.is_floating:  # the common call
+            return [sources], [sources.id] if sources.id in self._tracked else []
         flat = nest.flatten(sources)
         ids: list[int] = []
         for s in flat:
@@ -189,9 +192,10 @@ class GradientTape(Recorder):
         unconnected_gradients: Any = UnconnectedGradients.NONE,
     ) -> Any:
         """d(sum of targets)/d(each source), shaped like ``sources`` (None where unconnected)."""
-        self._check_usable()
-        zero = _unconnected(unconnected_gradients) is _ZERO
-        targets = nest.flatten(target)
+        if self._used and not self._persistent:
+            raise RuntimeError(_SECOND_USE)
+        zero = unconnected_gradients is not _NONE and _unconnected(unconnected_gradients) is _ZERO
+        targets = [target] if type(target) is Tensor else nest.flatten(target)
         for t in targets:
             if not isinstance(t, TensorLike):
                 raise EngineTypeError(
@@ -208,18 +212,42 @@ class GradientTape(Recorder):
         records = self._records_now()
         self._consume()
         taping = core.is_taping()
+        tracked = self._tracked
         seeds: dict[int, Any] = {}
         for t, og in zip(targets, ogs):  # noqa: B905  (same lengths, checked above)
-            if t.id not in self._tracked or not t.dtype.is_floating:
+            if t.id not in tracked or not t.dtype.is_floating:
                 continue
             seed = self._seed(t, og, taping)
             seeds[t.id] = seeds[t.id] + seed if t.id in seeds else seed
-        adj = run_backward(records, seeds, source_ids, taping) if seeds else {}
-        results = [self._result(adj.get(s.id), s, zero) for s in flat]
-        target_ids = tuple([t.id for t in targets])
-        call = GradientCall("gradient", target_ids, tuple([s.id for s in flat]), tuple(results))
-        self.gradient_calls.append(call)
+        adj = run_backward(records, seeds, source_ids, taping, self._reach(source_ids, taping))
+        results = [
+            None if (g := adj.get(s.id)) is None and not zero else self._result(g, s, zero)
+            for s in flat
+        ]
+        call = (
+            "gradient",
+            tuple([t.id for t in targets]),
+            tuple([s.id for s in flat]),
+            tuple(results),
+        )
+        self.gradient_calls.append(_new_call(GradientCall, call))
+        if len(flat) == 1 and flat[0] is sources:  # one tensor or variable
+            return results[0]
         return nest.pack_as(sources, results)
+
+    def _reach(self, source_ids: list[int], taping: bool) -> dict[int, None] | None:
+        """The tracked tensors when the sources are every watched tensor, else None (plan).
+
+        Then the tracked tensors are exactly what the sources reach (plus outputs of ops without
+        a gradient), so the backward walk needs no planning pass. Otherwise, and while taping,
+        the plan keeps the walk to the sources' paths: no wasted work, no extra ops on tapes.
+        """
+        if taping or len(source_ids) < len(self._watched):
+            return None
+        for i in self._watched:
+            if i not in source_ids:
+                return None
+        return self._tracked
 
     @staticmethod
     def _result(value: Any, source: TensorLike, zero: bool) -> Tensor | None:

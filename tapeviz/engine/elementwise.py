@@ -1,0 +1,156 @@
+"""The fast path of elementwise ops: float operands of one dtype, without broadcasting.
+
+A seed script, a micrograd-style chain and every optimizer step use float tensors of one
+dtype, scalars or arrays of one shape. For those operands the result is no larger than an operand
+(no size check), its dtype is the operands' dtype, float maths raises nothing (it warns), and a
+Python number only needs converting to that dtype. Everything else (broadcasting, mixed dtypes,
+integers, big arrays, errors) goes to :func:`tapeviz.engine.core.bind`, the one general path.
+Both record exactly the same :class:`~tapeviz.engine.core.OpRecord` on the active tapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from numpy import ndarray
+
+from tapeviz.engine.core import (
+    _EMPTY,
+    NUMBERS,
+    STATE,
+    OpRecord,
+    Recorder,
+    bind,
+    number,
+    read_variable,
+)
+from tapeviz.engine.dtypes import DType
+from tapeviz.engine.guard import GUARD
+from tapeviz.engine.impl_rules import IMPL
+from tapeviz.engine.primitives import Primitive
+from tapeviz.engine.tensor import Tensor, Variable
+
+_new_record = tuple.__new__
+
+
+def _record(active: list[Recorder], prim: Primitive, xs: tuple[Tensor, ...], t: Tensor) -> None:
+    """Append ``prim``'s record to the active tapes (the output tracked where an input is)."""
+    outs = (t,)
+    for r in active:
+        tracked = r._tracked
+        watched = False
+        for x in xs:
+            if x.id in tracked:
+                watched = True
+                tracked[t.id] = None
+                break
+        recs = r.records
+        recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, _EMPTY, watched)))
+
+
+_BIG = 1 << 20  # results this large go through bind(), which lets the sandbox check its budgets
+
+
+def _small(size: int) -> bool:
+    """Whether a result of ``size`` elements is below every size check bind() would make."""
+    limit = GUARD.max_elements
+    return size < _BIG and (limit is None or size <= limit)
+
+
+def _array_result(out: Any, dt: DType) -> Any:
+    """An elementwise op's array result made read-only, or None if bind() must handle it."""
+    if type(out) is not ndarray or out.dtype is not dt.np:
+        return None
+    out.setflags(write=False)
+    return out
+
+
+def _named(op: Callable[..., Tensor], name: str, doc: str) -> Callable[..., Tensor]:
+    op.__name__ = op.__qualname__ = name
+    op.__doc__ = doc
+    op.__module__ = "tapeviz.engine.ops"
+    return op
+
+
+def binary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
+    """The user-facing function ``name(x, y)`` of a two-operand elementwise primitive."""
+    impl = IMPL[prim]
+
+    def op(x: Any, y: Any, name: str | None = None) -> Tensor:
+        tx, ty = type(x), type(y)
+        if tx is Variable:
+            x, tx = read_variable(x), Tensor
+        if ty is Variable:
+            y, ty = read_variable(y), Tensor
+        if tx is Tensor:
+            dt = x.dtype
+            if not dt.is_floating:
+                return bind(prim, x, y)
+            if ty is not Tensor:
+                if ty is not float and ty is not int:
+                    return bind(prim, x, y)
+                c = NUMBERS[dt].get(y) if y else None
+                y = Tensor(number(y, dt) if c is None else c, dt)
+            elif y.dtype is not dt:
+                return bind(prim, x, y)
+        elif ty is Tensor and (tx is float or tx is int) and y.dtype.is_floating:
+            dt = y.dtype
+            c = NUMBERS[dt].get(x) if x else None
+            x = Tensor(number(x, dt) if c is None else c, dt)
+        else:
+            return bind(prim, x, y)
+        vx, vy = x._value, y._value
+        scalar, kx, ky = dt.scalar, type(vx), type(vy)
+        if kx is scalar and ky is scalar:
+            out = impl(vx, vy)
+            if type(out) is not scalar:
+                return bind(prim, x, y)
+        elif (
+            (kx is ndarray and (ky is scalar or (ky is ndarray and vx.shape == vy.shape)))
+            or (kx is scalar and ky is ndarray)
+        ) and _small(vx.size if kx is ndarray else vy.size):  # no broadcasting
+            out = _array_result(impl(vx, vy), dt)
+            if out is None:
+                return bind(prim, x, y)
+        else:
+            return bind(prim, x, y)
+        t = Tensor(out, dt)
+        active = STATE.active
+        if active:
+            _record(active, prim, (x, y), t)
+        return t
+
+    return _named(op, name, doc)
+
+
+def unary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
+    """The user-facing function ``name(x)`` of a one-operand elementwise primitive."""
+    impl = IMPL[prim]
+
+    def op(x: Any, name: str | None = None) -> Tensor:
+        tx = type(x)
+        if tx is Variable:
+            x, tx = read_variable(x), Tensor
+        if tx is not Tensor or not x.dtype.is_floating:
+            return bind(prim, x)
+        dt = x.dtype
+        v = x._value
+        scalar, kind = dt.scalar, type(v)
+        if kind is scalar:
+            out = impl(v)
+            if type(out) is not scalar:
+                return bind(prim, x)
+        elif kind is ndarray and _small(v.size):
+            out = _array_result(impl(v), dt)
+            if out is None:
+                return bind(prim, x)
+        else:
+            return bind(prim, x)
+        t = Tensor(out, dt)
+        active = STATE.active
+        if active:
+            _record(active, prim, (x,), t)
+        return t
+
+    return _named(op, name, doc)
