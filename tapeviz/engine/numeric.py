@@ -73,6 +73,20 @@ def ones_like(x: Any) -> Any:
     return ops.ones_like(x) if isinstance(x, TensorLike) else np.ones_like(x)
 
 
+_ONES_0D: dict[Any, np.ndarray] = {}
+
+
+def one_minus(x: Any) -> Any:
+    """``1 - x``; for arrays with a 0-d one of their dtype (numpy converts a Python 1 slowly)."""
+    if type(x) is np.ndarray:
+        one = _ONES_0D.get(x.dtype)
+        if one is None:
+            one = _ONES_0D[x.dtype] = np.ones((), x.dtype)
+            one.setflags(write=False)
+        return one - x
+    return 1 - x
+
+
 def mask(g: Any, m: Any) -> Any:
     """``g`` times a boolean mask (``g · 1[m]``; nan stays nan, as in TF's ReluGrad)."""
     if isinstance(g, TensorLike):

@@ -51,7 +51,7 @@ _NP_FLOATS = (np.float16, np.float32, np.float64)
 def ub(g: Any, x: Any) -> Any:
     """Unbroadcast ``g`` to the shape of ``x`` (raw values and Tensors both have ``.shape``)."""
     tx = type(x)
-    if tx is type(g) and tx in _NP_FLOATS:  # two numpy scalars: both of shape ()
+    if tx is type(g) and tx is not np.ndarray and tx in _NP_FLOATS:  # two scalars: shape ()
         return g
     shape = x.shape
     return g if g.shape == shape else N.unbroadcast(g, tuple(shape))
@@ -120,8 +120,9 @@ defvjp(P.sin_p, lambda g, ans, x: g * N.cos(x), text=("x̄ += ḡ · cos x",))
 defvjp(P.cos_p, lambda g, ans, x: -g * N.sin(x), text=("x̄ += −ḡ · sin x",))
 defvjp(P.tan_p, lambda g, ans, x: (N.reciprocal(N.cos(x)) * N.reciprocal(N.cos(x))) * g,
        text=("x̄ += ḡ / cos² x",))  # fmt: skip
-defvjp(P.tanh_p, lambda g, ans, x: g * (1 - ans * ans), text=("x̄ += ḡ · (1 − tanh² x)",))
-defvjp(P.sigmoid_p, lambda g, ans, x: g * (ans * (1 - ans)), text=("x̄ += ḡ · σ(x) · (1 − σ(x))",))
+defvjp(P.tanh_p, lambda g, ans, x: g * N.one_minus(ans * ans), text=("x̄ += ḡ · (1 − tanh² x)",))
+defvjp(P.sigmoid_p, lambda g, ans, x: g * (ans * N.one_minus(ans)),
+       text=("x̄ += ḡ · σ(x) · (1 − σ(x))",))  # fmt: skip
 defvjp(P.softplus_p, lambda g, ans, x: g * N.sigmoid(x), text=("x̄ += ḡ · σ(x)",))
 defvjp(P.relu_p, lambda g, ans, x: N.mask(g, ans > 0), text=("x̄ += ḡ if x > 0 else 0",))
 defvjp(P.leaky_relu_p, lambda g, ans, x, alpha: N.where(x > 0, g, g * alpha),

@@ -167,3 +167,14 @@ def test_gradient_for_some_watched_tensors_plans_and_computes_nothing_else() -> 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert float(tape.gradient(y, x)) == 4.0
+
+
+@pytest.mark.parametrize("dtype", [tv.float16, tv.float32, tv.float64])
+def test_tanh_and_sigmoid_gradients_are_tensorflows_formula_bit_for_bit(dtype: Any) -> None:
+    x = tv.Variable(np.linspace(-3, 3, 7), dtype=dtype)
+    with tv.GradientTape(persistent=True) as tape:
+        t, s = tv.tanh(x), tv.sigmoid(x)
+    ones = np.ones(7, dtype.np)
+    gt, gs = tape.gradient(t, x).numpy(), tape.gradient(s, x).numpy()
+    assert same(gt, ones * (1 - t.numpy() * t.numpy()))  # TanhGrad: ḡ · (1 − y²)
+    assert same(gs, ones * (s.numpy() * (1 - s.numpy())))  # SigmoidGrad: ḡ · y · (1 − y)
