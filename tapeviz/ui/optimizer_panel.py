@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from tapeviz.models.descent import MAX_STEPS
 from tapeviz.models.optimizer_config import KINDS, MAX_RUNS, HyperParameter, short_number
 from tapeviz.models.studio_config import MAX_SPEED, MIN_SPEED, StudioConfig
+from tapeviz.ui.elided_combo import ElidedComboBox
 
 PANEL_WIDTH = 330  # px at font scale 1
 LR_TICKS = 100  # slider positions per decade of learning rate
@@ -109,12 +110,16 @@ class OptimizerPanel(QWidget):
         self.setMaximumWidth(PANEL_WIDTH)
         self.config = StudioConfig()
         self.editors: dict[str, SciSpinBox] = {}
-        self.run_combo = self._named(QComboBox(self), "optimizerRunCombo")
-        self.add_run = self._named(QPushButton("+", self), "optimizerAddRunButton")
+        self.run_combo = self._named(ElidedComboBox(self), "optimizerRunCombo")
+        # Tool buttons size to their one character (push buttons are at least 80 px wide), so
+        # the run names ("1. SGD lr 0.001") get the row.
+        self.add_run = self._named(QToolButton(self), "optimizerAddRunButton")
+        self.add_run.setText("+")
         self.add_run.setToolTip(
             translate("OptimizationStudio", "Add a run to the race (up to six)")
         )
-        self.remove_run = self._named(QPushButton("−", self), "optimizerRemoveRunButton")
+        self.remove_run = self._named(QToolButton(self), "optimizerRemoveRunButton")
+        self.remove_run.setText("−")
         self.remove_run.setToolTip(translate("OptimizationStudio", "Remove the selected run"))
         self.kind = self._named(QComboBox(self), "optimizerKindCombo")
         self.kind.addItems(list(KINDS))
@@ -136,6 +141,7 @@ class OptimizerPanel(QWidget):
         self.slice_x = self._named(QComboBox(self), "optimizerSliceX")
         self.slice_y = self._named(QComboBox(self), "optimizerSliceY")
         self.slice_row = QWidget(self)
+        self.slice_row.setVisible(False)  # until a problem with more than two parameters
         self.reset = self._named(
             QPushButton(translate("OptimizationStudio", "Reset"), self), "optimizerResetButton"
         )

@@ -285,3 +285,41 @@ def test_the_pixmap_cache_holds_the_plots_layers(studio) -> None:
 
     studio.resize(1900, 1000)
     assert QPixmapCache.cacheLimit() >= PIXMAP_LAYERS * 4 * 1900 * 1000 // 1024
+
+
+def test_run_buttons_add_and_remove_runs_and_names_are_not_cut(qtbot, studio) -> None:
+    from PySide6.QtWidgets import QToolButton
+
+    from tapeviz.models.optimizer_config import MAX_RUNS
+
+    assert not studio.panel.slice_row.isVisibleTo(studio)  # no empty slice row before a race
+    load(qtbot, studio, PRESETS["rosenbrock-race"])
+    combo = studio.findChild(QComboBox, "optimizerRunCombo")
+    add = studio.findChild(QToolButton, "optimizerAddRunButton")
+    remove = studio.findChild(QToolButton, "optimizerRemoveRunButton")
+    n = combo.count()
+    assert n == len(studio.race.runs) >= 2
+
+    names = [combo.itemText(i) for i in range(n)]
+    assert names[0] == "1. SGD lr 0.001"  # the label the 80-px "+" and "−" buttons used to cut
+    combo.grab()  # paint
+    assert combo.shown_text() == names[0] == combo.toolTip()
+    combo.setCurrentIndex(1)
+    combo.setFixedWidth(150)  # "2. Momentum lr 0.001 β 0.9" does not fit: shortened, not cut
+    combo.grab()
+    shown = combo.shown_text()
+    assert shown.endswith("…") and names[1].startswith(shown[:-1]) and len(shown) > 8
+    assert combo.toolTip() == names[1]
+    combo.setFixedWidth(400)
+    assert combo.shown_text() == names[1]
+    while combo.count() < MAX_RUNS:
+        with qtbot.waitSignal(studio.busyChanged, timeout=20_000, check_params_cb=lambda b: not b):
+            add.click()
+        assert len(studio.race.runs) == combo.count() and combo.currentIndex() == combo.count() - 1
+    assert not add.isEnabled()  # six at most
+    second = studio.race.runs[1].run
+    combo.setCurrentIndex(1)
+    with qtbot.waitSignal(studio.busyChanged, timeout=20_000, check_params_cb=lambda b: not b):
+        remove.click()
+    assert combo.count() == MAX_RUNS - 1 == len(studio.race.runs) and add.isEnabled()
+    assert second not in [r.run for r in studio.race.runs]
