@@ -3,7 +3,9 @@
 Expression mode translates the checked expression (the same allow-listed AST the sandbox runs)
 call by call into each framework's functions, with the variables table as tensors and the
 gradients of every trainable or watched variable printed. A script is TensorFlow code already:
-it is exported as it is for TensorFlow; PyTorch and JAX need expression mode.
+it is exported as it is for TensorFlow, or, when the studio optimizes its ``def loss():``, with
+the variables table before it and the studio's training loop after it. PyTorch and JAX need
+expression mode.
 """
 
 from __future__ import annotations
@@ -142,18 +144,23 @@ def _free(session: Session, *candidates: str) -> str:
                 if c not in used)  # fmt: skip
 
 
-def _tensorflow(session: Session, expr: str, train: Train = None) -> str:
-    lines = [*_header(session, "TensorFlow", train), "import math", "", "import tensorflow as tf",
-             ""]  # fmt: skip
-    graded = []
+def _table_lines(session: Session) -> list[str]:
+    """The variables table in TensorFlow: trainable rows as Variables, the others constants."""
+    lines = []
     for v in session.variables:
         dtype = f"tf.{v.dtype}"
         if v.kind == "trainable":
             lines.append(f"{v.name} = tf.Variable({_literal(v)}, dtype={dtype}, name={v.name!r})")
         else:
             lines.append(f"{v.name} = tf.constant({_literal(v)}, dtype={dtype})")
-        if v.kind != "constant":
-            graded.append(v.name)
+    return lines
+
+
+def _tensorflow(session: Session, expr: str, train: Train = None) -> str:
+    lines = [*_header(session, "TensorFlow", train), "import math", "", "import tensorflow as tf",
+             ""]  # fmt: skip
+    lines += _table_lines(session)
+    graded = [v.name for v in session.variables if v.kind != "constant"]
     out = _free(session, "f", "out")
     if train is not None:
         trainable = [v.name for v in session.variables if v.kind == "trainable"]
@@ -227,6 +234,9 @@ def export(session: Session, framework: str) -> str:
         raise ValueError(f"framework must be one of {', '.join(FRAMEWORKS)}")
     if session.mode == "script":
         if framework == "tensorflow":
+            train = _training(session)
+            if train is not None:
+                return _script_tensorflow(session, train)
             return session.source if session.source.endswith("\n") else session.source + "\n"
         raise ExportUnavailable(
             f"{TITLES[framework]} export needs expression mode: a script is TensorFlow code "
@@ -235,10 +245,47 @@ def export(session: Session, framework: str) -> str:
     if not session.source.strip():
         raise ExportUnavailable("there is no function to export")
     expr = translate(session.source, framework, [v.name for v in session.variables])
-    train: Train = None
-    if session.optimizer is not None and any(v.kind == "trainable" for v in session.variables):
-        try:
-            train = selected_run(session)
-        except ValueError:  # settings that do not validate: export the function alone
-            train = None
-    return BUILDERS[framework](session, expr, train)
+    return BUILDERS[framework](session, expr, _training(session))
+
+
+def _training(session: Session) -> Train:
+    """The studio's selected run, if the session has one and a trainable variable."""
+    if session.optimizer is None or not any(v.kind == "trainable" for v in session.variables):
+        return None
+    try:
+        return selected_run(session)
+    except ValueError:  # settings that do not validate: export the function alone
+        return None
+
+
+LOOP_NAMES = ("opt", "step", "tape", "grads", "f")  # what tensorflow_loop assigns
+
+
+def _script_tensorflow(session: Session, train: tuple[OptimizerConfig, int, str]) -> str:
+    """A ``def loss():`` script with the table's variables before it and the studio's loop after.
+
+    The studio runs the script afresh for every step; the export runs its top level once, which
+    is the same as long as the top level does not read the trainable variables (it may not
+    assign them: the studio refuses that).
+    """
+    used = [n.id for n in ast.walk(ast.parse(session.source)) if isinstance(n, ast.Name)]
+    prefix = "tapeviz_" if any(name in used for name in LOOP_NAMES) else ""
+    lines = [
+        "# TensorFlow export of tapeviz's script and its optimization:",
+        f"# the studio's {train[2]}, calling loss() at every step.",
+        "",
+        "import tensorflow as tf",
+        "",
+        "# The variables table, as tapeviz gives it to the script:",
+        *_table_lines(session),
+        "",
+        "# The script, as written in tapeviz:",
+        *session.source.rstrip().splitlines(),
+        "",
+        "",
+        "# The optimization:",
+        *note("tensorflow", train[0]),
+    ]
+    trainable = [v.name for v in session.variables if v.kind == "trainable"]
+    lines += tensorflow_loop(train[0], train[1], trainable, "loss()", f"{prefix}f", prefix)
+    return "\n".join(lines) + "\n"

@@ -81,17 +81,21 @@ def note(framework: str, opt: OptimizerConfig) -> list[str]:
 
 
 def tensorflow_loop(
-    opt: OptimizerConfig, steps: int, trainable: list[str], expr: str, out: str
+    opt: OptimizerConfig, steps: int, trainable: list[str], expr: str, out: str, prefix: str = ""
 ) -> list[str]:
-    """Lines training ``trainable`` with a Keras optimizer (tapeviz.tf runs them too)."""
+    """Lines training ``trainable`` with a Keras optimizer (tapeviz.tf runs them too).
+
+    The loop's own names (``opt``, ``step``, ``tape``, ``grads``) start with ``prefix``.
+    """
     params = f"[{', '.join(trainable)}]"
+    o, tape, grads = f"{prefix}opt", f"{prefix}tape", f"{prefix}grads"
     return [
-        f"opt = {optimizer_expr('tensorflow', opt, params)}",
-        f"for step in range({steps}):",
-        "    with tf.GradientTape() as tape:",
+        f"{o} = {optimizer_expr('tensorflow', opt, params)}",
+        f"for {prefix}step in range({steps}):",
+        f"    with tf.GradientTape() as {tape}:",
         f"        {out} = {expr}",
-        f"    grads = tape.gradient({out}, {params})",
-        f"    opt.apply_gradients(zip(grads, {params}))",
+        f"    {grads} = {tape}.gradient({out}, {params})",
+        f"    {o}.apply_gradients(zip({grads}, {params}))",
         "",
         f'print("after {steps} steps: f =", ({expr}).numpy())',
         *[f'print("{n} =", {n}.numpy())' for n in trainable],

@@ -128,3 +128,43 @@ def test_hyper_parameters_map_to_each_framework() -> None:
     assert "decay=0.5" in optimizer_expr("jax", rms, "")
     nesterov = OptimizerConfig("Nesterov", {"momentum": 0.7})
     assert "momentum=0.7, nesterov=True" in optimizer_expr("pytorch", nesterov, "[x]")
+
+
+LINREG_SCRIPT = """import tensorflow as tf
+import numpy as np
+
+X_raw = np.array([2013, 2014, 2015, 2016, 2017], dtype=np.float32)
+y_raw = np.array([12000, 14000, 15000, 16500, 17500], dtype=np.float32)
+X = tf.constant((X_raw - X_raw.min()) / (X_raw.max() - X_raw.min()))
+y = tf.constant((y_raw - y_raw.min()) / (y_raw.max() - y_raw.min()))
+step = 0  # a name the training loop also uses
+
+
+def loss():
+    return 0.5 * tf.reduce_sum(tf.square(a * X + b - y))
+"""
+
+
+@pytest.mark.parametrize("kind", ["SGD", "Adam"])
+def test_a_script_optimized_in_the_studio_exports_its_training_loop(kind: str) -> None:
+    from tapeviz.models.descent import compute_race
+    from tapeviz.models.optimizer_config import OptimizerConfig, RunConfig
+    from tapeviz.models.problem import Problem
+    from tapeviz.models.studio_config import StudioConfig
+
+    table = (VariableSpec("a", 0.0, "trainable"), VariableSpec("b", 0.0, "trainable"))
+    run_cfg = RunConfig(OptimizerConfig(kind, {"learning_rate": 0.05}), "#d55e00")
+    config = StudioConfig(runs=(run_cfg,), steps=120)
+    session = Session(LINREG_SCRIPT, "script", table, view="studio", optimizer=config.to_dict())
+    code = export(session, "tensorflow")
+    assert "for tapeviz_step in range(120):" in code  # the script's own `step` is left alone
+    assert f"tf.keras.optimizers.{kind}(learning_rate=0.05" in code
+    assert code.index("a = tf.Variable(0.0") < code.index("def loss():") < code.index("range(120)")
+    printed = run(code)  # tapeviz.tf stands in for tensorflow
+    assert printed.error is None, printed.error
+    got = dict(re.findall(r"^(\w+) = (\S+)$", printed.output, re.M))
+    race = compute_race(Problem(LINREG_SCRIPT, table, "script"), [run_cfg], 120)
+    final = race.runs[0].params[-1]
+    assert [float(got["a"]), float(got["b"])] == pytest.approx([float(v) for v in final], rel=1e-6)
+    without = Session(LINREG_SCRIPT, "script", table)  # no studio: the script as it is
+    assert export(without, "tensorflow") == LINREG_SCRIPT
