@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from tapeviz.sandbox.errors import Stop, limit_hit
 
@@ -27,6 +30,51 @@ class Limits:
 
 BIG = 1_000_000  # elements: allocations this large check the memory budget first
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_RECLAIMER: list[Callable[[], bool]] = []
+
+
+def set_reclaimer(collect: Callable[[], bool] | None) -> None:
+    """How a run over its memory limit collects garbage before failing (None: in place).
+
+    An application whose automatic garbage collection is off (the window collects in its UI
+    thread) sets a function that has that thread collect and returns whether it did.
+    """
+    _RECLAIMER[:] = [] if collect is None else [collect]
+
+
+def reclaim() -> bool:
+    """Collect cyclic garbage the way the application allows; whether a collection ran.
+
+    Then hand freed heap memory back to the system (glibc keeps it otherwise, so the resident
+    size the memory check reads would not go down).
+    """
+    if _RECLAIMER:
+        collected = _RECLAIMER[0]()
+    elif gc.isenabled():  # collection may run in this thread anyway
+        gc.collect()
+        collected = True
+    else:
+        return False
+    if collected:
+        _trim_heap()
+    return collected
+
+
+def _trim_heap() -> None:
+    """Give freed heap memory back to the system (glibc's ``malloc_trim``, where it exists)."""
+    if not _LIBC:
+        try:
+            import ctypes
+
+            _LIBC.append(ctypes.CDLL("libc.so.6").malloc_trim)
+        except (ImportError, OSError, AttributeError):
+            _LIBC.append(None)
+    trim = _LIBC[0]
+    if trim is not None:
+        trim(0)
+
+
+_LIBC: list[Any] = []
 
 
 def resident_bytes() -> int:
@@ -141,10 +189,19 @@ class Budget:
         self.depth += 1  # the caller decrements it in a finally block
 
     def check_memory(self) -> None:
-        """Refuse to go on once the process has grown by more than ``max_memory_mb``."""
+        """Refuse to go on once the process has grown by more than ``max_memory_mb``.
+
+        Over the limit, cyclic garbage is collected first: memory that only reference cycles
+        hold is not the script's to account for (a script really over the limit still is, so
+        it fails after one collection).
+        """
         self.memory_checked = time.perf_counter()
         grown = (resident_bytes() - self.memory_start) // 2**20
-        if self.memory_start and grown > self.limits.max_memory_mb:
+        if not self.memory_start or grown <= self.limits.max_memory_mb:
+            return
+        if reclaim():
+            grown = (resident_bytes() - self.memory_start) // 2**20
+        if grown > self.limits.max_memory_mb:
             raise self.trip(
                 limit_hit(
                     "memory",

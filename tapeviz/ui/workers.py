@@ -4,21 +4,27 @@ Python's cyclic garbage collector runs in whichever thread happens to allocate. 
 Qt object's Python wrapper in a pool thread, ``~QObject`` waits there for the GIL while the UI
 thread, holding the GIL, waits for a Qt lock that the pool thread holds: a deadlock (seen in a CI
 run of the monkey test). So the first job turns automatic collection off and a UI-thread timer
-collects instead (the pattern of pyqtgraph's ``GarbageCollector``).
+collects instead (the pattern of pyqtgraph's ``GarbageCollector``). A sandboxed run that goes
+over its memory limit first asks the UI thread for a full collection (:func:`collect_now`), so
+memory that only reference cycles hold does not fail the run.
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 import time
 import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+
+from tapeviz.sandbox import limits
 
 GC_MS = 50  # how often the UI thread collects young garbage (often: each pass stays short)
 FULL_GC_S = 60.0  # and the oldest generation at most this often: a full pass can take 100 ms
+RECLAIM_WAIT_S = 2.0  # how long a worker over its memory limit waits for a UI-thread collection
 _GC_TIMER: list[QTimer] = []
 _LAST_FULL = [0.0]
 
@@ -103,7 +109,42 @@ def collect_in_ui_thread() -> bool:
     timer.timeout.connect(_collect)
     timer.start()
     _GC_TIMER.append(timer)
+    _COLLECTOR.append(_Collector(app))
+    limits.set_reclaimer(collect_now)
     return True
+
+
+class _Collector(QObject):
+    """Runs a full collection in the UI thread when a worker asks for one."""
+
+    requested = Signal(object)  # a threading.Event, set when the collection is done
+
+    def __init__(self, parent: QObject) -> None:
+        super().__init__(parent)
+        self.requested.connect(self._collect, Qt.ConnectionType.QueuedConnection)
+
+    def _collect(self, done: threading.Event) -> None:
+        gc.collect()
+        _LAST_FULL[0] = time.monotonic()
+        done.set()
+
+
+_COLLECTOR: list[_Collector] = []
+
+
+def collect_now(timeout_s: float = RECLAIM_WAIT_S) -> bool:
+    """A full collection in the UI thread; from a worker, wait for it (False on timeout).
+
+    A sandboxed run over its memory limit calls this before failing: memory held only by
+    reference cycles would otherwise wait for the UI timer's next full pass (up to a minute).
+    The wait is bounded because the UI thread may itself be waiting for that worker.
+    """
+    if threading.current_thread() is threading.main_thread() or not _COLLECTOR:
+        gc.collect()
+        return True
+    done = threading.Event()
+    _COLLECTOR[0].requested.emit(done)
+    return done.wait(timeout_s)
 
 
 def _collect() -> None:

@@ -433,3 +433,42 @@ def test_cancel_stops_a_long_c_call() -> None:
 def test_deep_tuple_does_not_crash_the_process(source: str) -> None:
     out = run_isolated(source, timeout=30.0)
     assert out["status"] == "ok", f"the interpreter died: {out}"
+
+
+CYCLES = """
+import numpy as np
+for i in range(150):
+    a = [np.ones(200_000)]  # 1.6 MB that only a reference cycle holds
+    a.append(a)
+print("done")
+"""
+
+
+def test_memory_held_only_by_cycles_is_collected_before_the_limit_fails() -> None:
+    import gc
+
+    from tapeviz.sandbox import limits
+
+    small = Limits(max_memory_mb=80, wall_time=30.0)  # 150 × 1.6 MB = 240 MB of garbage
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()  # as in the window, whose UI thread collects
+    try:
+        limits.set_reclaimer(lambda: False)  # nobody may collect: the cycles count
+        stuck = run(CYCLES, limits=small)
+        assert stuck.error is not None and stuck.error.kind == "limit"
+        assert "MB more memory" in stuck.error.message
+        gc.collect()
+        asked: list[int] = []
+        limits.set_reclaimer(lambda: asked.append(gc.collect()) is None)
+        done = run(CYCLES, limits=small)
+        assert done.error is None and done.output == "done\n" and asked
+        kept = "import numpy as np\nkeep = [np.ones(200_000) for i in range(150)]"
+        real = run(kept, limits=small)
+        assert real.error is not None and real.error.kind == "limit"  # really over: still fails
+    finally:
+        limits.set_reclaimer(None)
+        if was_enabled:
+            gc.enable()
+        gc.collect()
+    assert limits.reclaim() is was_enabled  # none set: in place, where automatic GC may run

@@ -47,3 +47,44 @@ def test_garbage_is_collected_by_a_ui_thread_timer_not_in_workers(qtbot: QtBot) 
     finally:
         gc.set_threshold(*thresholds)
     assert collected == [threading.main_thread().name]
+
+
+def test_a_run_over_its_memory_limit_has_the_ui_thread_collect_its_cycles(qtbot: QtBot) -> None:
+    from tapeviz.sandbox import Limits, run
+
+    cycles = (
+        "import numpy as np\n"
+        "for i in range(150):\n"
+        "    a = [np.ones(200_000)]  # 1.6 MB that only a reference cycle holds\n"
+        "    a.append(a)\n"
+    )
+    workers.submit(lambda: None, on_done=lambda r: None)
+    assert not gc.isenabled()
+    where: list[str] = []
+
+    class Marker:
+        def __init__(self) -> None:
+            self.me = self
+
+        def __del__(self) -> None:
+            where.append(threading.current_thread().name)
+
+    def job() -> object:
+        Marker()  # garbage: collected where the run's memory check has it collected
+        return run(cycles, limits=Limits(max_memory_mb=80, wall_time=30.0))
+
+    with qtbot.waitCallback(timeout=30_000) as done:
+        workers.submit(job, on_done=done)
+    result = done.args[0]
+    assert result.error is None, result.error  # 240 MB of cycles against an 80 MB limit
+    assert where == [threading.main_thread().name]
+
+
+def test_a_worker_does_not_wait_forever_for_a_busy_ui_thread(qtbot: QtBot) -> None:
+    workers.submit(lambda: None, on_done=lambda r: None)
+    got: list[bool] = []
+    thread = threading.Thread(target=lambda: got.append(workers.collect_now(timeout_s=0.2)))
+    thread.start()  # the UI thread is not processing events: the request waits, then gives up
+    thread.join(5)
+    assert got == [False]
+    assert workers.collect_now() is True  # from the UI thread itself: in place
