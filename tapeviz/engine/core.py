@@ -281,20 +281,30 @@ def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
         check_elements(int(np.size(out)), prim.name)
     t = Tensor(out, dtype)
     active = STATE.active
-    if active:  # record the op; its output is tracked where one of its inputs is
-        outs = (t,)
-        frozen_params = MappingProxyType(params) if params else _EMPTY
-        for r in active:
-            tracked = r._tracked
-            watched = False
-            for x in xs:
-                if x.id in tracked:
-                    watched = True
-                    tracked[t.id] = None
-                    break
-            recs = r.records
-            recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, frozen_params, watched)))
+    if active:
+        record(active, prim, xs, t, MappingProxyType(params) if params else _EMPTY)
     return t
+
+
+def record(
+    active: list[Recorder],
+    prim: Primitive,
+    xs: tuple[Tensor, ...],
+    t: Tensor,
+    params: Mapping[str, Any] = _EMPTY,
+) -> None:
+    """Append the op's record to the ``active`` tapes; its output is tracked where an input is."""
+    outs = (t,)
+    for r in active:
+        tracked = r._tracked
+        watched = False
+        for x in xs:
+            if x.id in tracked:
+                watched = True
+                tracked[t.id] = None
+                break
+        recs = r.records
+        recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, params, watched)))
 
 
 def op_error(prim: Primitive, xs: tuple[Tensor, ...], exc: Exception) -> EngineError:

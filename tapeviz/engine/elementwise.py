@@ -16,38 +16,18 @@ from typing import Any
 from numpy import ndarray
 
 from tapeviz.engine.core import (
-    _EMPTY,
     NUMBERS,
     STATE,
-    OpRecord,
-    Recorder,
     bind,
     number,
     read_variable,
+    record,
 )
 from tapeviz.engine.dtypes import DType
 from tapeviz.engine.guard import GUARD
 from tapeviz.engine.impl_rules import IMPL
 from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.tensor import Tensor, Variable
-
-_new_record = tuple.__new__
-
-
-def _record(active: list[Recorder], prim: Primitive, xs: tuple[Tensor, ...], t: Tensor) -> None:
-    """Append ``prim``'s record to the active tapes (the output tracked where an input is)."""
-    outs = (t,)
-    for r in active:
-        tracked = r._tracked
-        watched = False
-        for x in xs:
-            if x.id in tracked:
-                watched = True
-                tracked[t.id] = None
-                break
-        recs = r.records
-        recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, _EMPTY, watched)))
-
 
 _BIG = 1 << 20  # results this large go through bind(), which lets the sandbox check its budgets
 
@@ -118,7 +98,7 @@ def binary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
         t = Tensor(out, dt)
         active = STATE.active
         if active:
-            _record(active, prim, (x, y), t)
+            record(active, prim, (x, y), t)
         return t
 
     return _named(op, name, doc)
@@ -150,7 +130,7 @@ def unary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
         t = Tensor(out, dt)
         active = STATE.active
         if active:
-            _record(active, prim, (x,), t)
+            record(active, prim, (x,), t)
         return t
 
     return _named(op, name, doc)
