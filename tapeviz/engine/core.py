@@ -68,9 +68,7 @@ class Recorder:
 
     def __init__(self, watch_accessed_variables: bool = True) -> None:
         self.watch_accessed_variables = watch_accessed_variables
-        self.records: list[OpRecord] = []
-        self._tracked: dict[int, None] = {}
-        self._watched: dict[int, TensorLike] = {}
+        self._reset_records()
 
     def _watch(self, t: TensorLike) -> None:
         if not t.dtype.is_floating:
@@ -83,10 +81,16 @@ class Recorder:
         self._tracked[t.id] = None
         self._watched.setdefault(t.id, t)
 
+    records: list[OpRecord]
+    _tracked: dict[int, None]
+    _watched: dict[int, TensorLike]
+
     def _reset_records(self) -> None:
         self.records = []
         self._tracked = {}
         self._watched = {}
+        self._scanned = 0  # records checked for ops that may end a gradient path
+        self._dead_end = False  # one of them is watched
 
 
 class _State(threading.local):

@@ -29,7 +29,7 @@ from tapeviz.engine.impl_rules import IMPL
 from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.tensor import Tensor, Variable
 
-_BIG = 1 << 20  # results this large go through bind(), which lets the sandbox check its budgets
+_BIG = 1_000_000  # results this large go through bind(): check_elements() calls checkpoint()
 
 
 def _small(size: int) -> bool:

@@ -15,6 +15,7 @@ from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, describe
 from tapeviz.engine.guard import check_elements, checkpoint
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, to_array
+from tapeviz.engine.vjp_rules import DEAD_ENDS
 
 
 class UnconnectedGradients(enum.Enum):
@@ -236,18 +237,28 @@ class GradientTape(Recorder):
         return nest.pack_as(sources, results)
 
     def _reach(self, source_ids: list[int], taping: bool) -> dict[int, None] | None:
-        """The tracked tensors when the sources are every watched tensor, else None (plan).
+        """The tracked tensors if they are exactly what the sources reach, else None (plan).
 
-        Then the tracked tensors are exactly what the sources reach (plus outputs of ops without
-        a gradient), so the backward walk needs no planning pass. Otherwise, and while taping,
-        the plan keeps the walk to the sources' paths: no wasted work, no extra ops on tapes.
+        That holds when the sources are every watched tensor and no watched op may end a
+        gradient path (:data:`~tapeviz.engine.vjp_rules.DEAD_ENDS`); the backward walk then
+        needs no planning pass. Otherwise, and while taping, the plan keeps the walk to the
+        sources' paths: no work (or numpy warnings) for branches that reach no source, and no
+        extra ops on the enclosing tapes.
         """
         if taping or len(source_ids) < len(self._watched):
             return None
         for i in self._watched:
             if i not in source_ids:
                 return None
-        return self._tracked
+        records = self.records
+        if self._scanned < len(records):  # records added since the last call (persistent tapes)
+            for k in range(self._scanned, len(records)):
+                rec = records[k]
+                if rec.watched and rec.primitive in DEAD_ENDS:
+                    self._dead_end = True
+                    break
+            self._scanned = len(records)
+        return None if self._dead_end else self._tracked
 
     @staticmethod
     def _result(value: Any, source: TensorLike, zero: bool) -> Tensor | None:

@@ -279,6 +279,13 @@ defvjp(P.identity_p, lambda g, ans, x: g, text=("x̄ += ḡ",))
 defvjp(P.stop_gradient_p, None, text=("gradient stopped",))
 
 
+# Ops through which a watched input may reach no source: no rule for some input (stop_gradient,
+# floor, comparisons, where's condition) or a rule that may give None (a cast to integers).
+DEAD_ENDS: frozenset[Primitive] = frozenset(
+    [p for p, r in VJP.items() if r is None or (type(r) is tuple and None in r)] + [P.cast_p]
+)
+
+
 def rule_for(prim: Primitive, argnum: int) -> Rule | None:
     """The VJP rule of ``prim`` for input ``argnum``, or None when there is no gradient path."""
     rules = VJP[prim]
