@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+
+from tapeviz.engine.scoped import Pushed
 
 
 class _Sinks(threading.local):
@@ -24,11 +25,6 @@ def warn(message: str, stacklevel: int = 2) -> None:
         warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
 
 
-@contextlib.contextmanager
-def collect(sink: Callable[[str], None]) -> Iterator[None]:
+def collect(sink: Callable[[str], None]) -> Pushed:
     """Send this thread's engine warnings to ``sink`` instead of the warnings module."""
-    _SINKS.stack.append(sink)
-    try:
-        yield
-    finally:
-        _SINKS.stack.pop()
+    return Pushed(_SINKS.stack, sink)

@@ -6,9 +6,8 @@ Sizes are estimated *before* numpy allocates anything, from the operands' shapes
 
 from __future__ import annotations
 
-import contextlib
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -16,6 +15,7 @@ import numpy as np
 from tapeviz.engine import primitives as P
 from tapeviz.engine.errors import EngineError
 from tapeviz.engine.primitives import Primitive
+from tapeviz.engine.scoped import Assigned
 
 
 class ResourceLimitError(EngineError):
@@ -35,26 +35,14 @@ class _Guard(threading.local):
 GUARD = _Guard()
 
 
-@contextlib.contextmanager
-def size_limits(max_elements: int | None, max_flops: int | None = None) -> Iterator[None]:
+def size_limits(max_elements: int | None, max_flops: int | None = None) -> Assigned:
     """Refuse, on this thread, results over ``max_elements`` (and matmuls over ``max_flops``)."""
-    saved = GUARD.max_elements, GUARD.max_flops
-    GUARD.max_elements, GUARD.max_flops = max_elements, max_flops
-    try:
-        yield
-    finally:
-        GUARD.max_elements, GUARD.max_flops = saved
+    return Assigned(GUARD, max_elements=max_elements, max_flops=max_flops)
 
 
-@contextlib.contextmanager
-def checkpoints(callback: Callable[[], None] | None) -> Iterator[None]:
+def checkpoints(callback: Callable[[], None] | None) -> Assigned:
     """Have long engine loops on this thread call ``callback`` (it may raise to stop them)."""
-    saved = GUARD.checkpoint
-    GUARD.checkpoint = callback
-    try:
-        yield
-    finally:
-        GUARD.checkpoint = saved
+    return Assigned(GUARD, checkpoint=callback)
 
 
 def checkpoint() -> None:

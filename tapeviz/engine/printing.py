@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from tapeviz.engine.guard import checkpoint
+from tapeviz.engine.scoped import Pushed
 from tapeviz.engine.tensor import TensorLike
 
 
@@ -90,14 +90,9 @@ class _Sink(threading.local):
 _SINK = _Sink()
 
 
-@contextlib.contextmanager
-def capture(write: Callable[[str], None]) -> Iterator[None]:
+def capture(write: Callable[[str], None]) -> Pushed:
     """Send this thread's ``tf.print`` (and sandbox ``print``) output to ``write``."""
-    _SINK.stack.append(write)
-    try:
-        yield
-    finally:
-        _SINK.stack.pop()
+    return Pushed(_SINK.stack, write)
 
 
 def emit(text: str, stream: Any = None) -> None:

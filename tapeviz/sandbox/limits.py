@@ -77,12 +77,18 @@ def _trim_heap() -> None:
 _LIBC: list[Any] = []
 
 
+_STATM: dict[int, int] = {}  # pid -> open descriptor of its /proc/<pid>/statm (read by pread)
+
+
 def resident_bytes() -> int:
     """The process's resident memory now (Linux), else its peak so far; 0 if unknown."""
     try:
-        with open("/proc/self/statm", "rb") as f:
-            return int(f.read().split()[1]) * _PAGE
-    except (OSError, ValueError, IndexError):
+        pid = os.getpid()  # a forked child must not read its parent's file
+        fd = _STATM.get(pid)
+        if fd is None:
+            fd = _STATM[pid] = os.open(f"/proc/{pid}/statm", os.O_RDONLY | os.O_CLOEXEC)
+        return int(os.pread(fd, 128, 0).split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError, AttributeError):
         pass
     try:
         import resource
