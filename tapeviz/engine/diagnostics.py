@@ -27,4 +27,4 @@ def warn(message: str, stacklevel: int = 2) -> None:
 
 def collect(sink: Callable[[str], None]) -> Pushed:
     """Send this thread's engine warnings to ``sink`` instead of the warnings module."""
-    return Pushed(_SINKS.stack, sink)
+    return Pushed(_SINKS, sink)

@@ -92,7 +92,7 @@ _SINK = _Sink()
 
 def capture(write: Callable[[str], None]) -> Pushed:
     """Send this thread's ``tf.print`` (and sandbox ``print``) output to ``write``."""
-    return Pushed(_SINK.stack, write)
+    return Pushed(_SINK, write)
 
 
 def emit(text: str, stream: Any = None) -> None:

@@ -22,6 +22,7 @@ from tapeviz.models.code_export_train import (
     tensorflow_loop,
 )
 from tapeviz.models.optimizer_config import OptimizerConfig
+from tapeviz.models.script_check import is_loss_def
 from tapeviz.models.session import Session
 from tapeviz.sandbox import VariableSpec
 from tapeviz.sandbox.validate import Invalid, normalize_expression, parse
@@ -235,8 +236,9 @@ def export(session: Session, framework: str) -> str:
     if session.mode == "script":
         if framework == "tensorflow":
             train = _training(session)
-            if train is not None:
-                return _script_tensorflow(session, train)
+            tree = _parsed(session.source)
+            if train is not None and tree is not None and any(map(is_loss_def, tree.body)):
+                return _script_tensorflow(session, tree, train)
             return session.source if session.source.endswith("\n") else session.source + "\n"
         raise ExportUnavailable(
             f"{TITLES[framework]} export needs expression mode: a script is TensorFlow code "
@@ -261,15 +263,35 @@ def _training(session: Session) -> Train:
 LOOP_NAMES = ("opt", "step", "tape", "grads", "f")  # what tensorflow_loop assigns
 
 
-def _script_tensorflow(session: Session, train: tuple[OptimizerConfig, int, str]) -> str:
+def _parsed(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _loop_prefix(tree: ast.Module, session: Session) -> str:
+    """A prefix for the loop's names that none of the script's or the table's names has."""
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    used |= {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+    used |= {(a.asname or a.name).split(".")[0] for a in ast.walk(tree) if isinstance(a, ast.alias)}
+    used |= {v.name for v in session.variables}
+    for prefix in ("", "tapeviz_", *(f"tapeviz{i}_" for i in range(2, 100))):
+        if not any(prefix + name in used for name in LOOP_NAMES):
+            return prefix
+    raise ExportUnavailable("the script uses every name the training loop could use")
+
+
+def _script_tensorflow(
+    session: Session, tree: ast.Module, train: tuple[OptimizerConfig, int, str]
+) -> str:
     """A ``def loss():`` script with the table's variables before it and the studio's loop after.
 
     The studio runs the script afresh for every step; the export runs its top level once, which
     is the same as long as the top level does not read the trainable variables (it may not
     assign them: the studio refuses that).
     """
-    used = [n.id for n in ast.walk(ast.parse(session.source)) if isinstance(n, ast.Name)]
-    prefix = "tapeviz_" if any(name in used for name in LOOP_NAMES) else ""
+    prefix = _loop_prefix(tree, session)
     lines = [
         "# TensorFlow export of tapeviz's script and its optimization:",
         f"# the studio's {train[2]}, calling loss() at every step.",

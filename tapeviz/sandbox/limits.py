@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,13 +34,16 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _RECLAIMER: list[Callable[[], bool]] = []
 
 
-def set_reclaimer(collect: Callable[[], bool] | None) -> None:
+def set_reclaimer(collect: Callable[[], bool] | None) -> Callable[[], bool] | None:
     """How a run over its memory limit collects garbage before failing (None: in place).
 
     An application whose automatic garbage collection is off (the window collects in its UI
-    thread) sets a function that has that thread collect and returns whether it did.
+    thread) sets a function that has that thread collect and returns whether it did. Returns
+    the previous one.
     """
+    previous = _RECLAIMER[0] if _RECLAIMER else None
     _RECLAIMER[:] = [] if collect is None else [collect]
+    return previous
 
 
 def reclaim() -> bool:
@@ -77,17 +81,30 @@ def _trim_heap() -> None:
 _LIBC: list[Any] = []
 
 
-_STATM: dict[int, int] = {}  # pid -> open descriptor of its /proc/<pid>/statm (read by pread)
+_STATM: dict[int, int] = {}  # pid -> open descriptor of /proc/self/statm (read by pread)
+_STATM_LOCK = threading.Lock()
+
+
+def _statm() -> int:
+    """An open /proc/self/statm of the calling process (a forked child opens its own)."""
+    pid = os.getpid()
+    fd = _STATM.get(pid)
+    if fd is None:
+        with _STATM_LOCK:
+            fd = _STATM.get(pid)
+            if fd is None:
+                for inherited in _STATM.values():
+                    os.close(inherited)
+                _STATM.clear()
+                # /proc/self, not /proc/<pid>: in a PID namespace the two differ.
+                fd = _STATM[pid] = os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC)
+    return fd
 
 
 def resident_bytes() -> int:
     """The process's resident memory now (Linux), else its peak so far; 0 if unknown."""
     try:
-        pid = os.getpid()  # a forked child must not read its parent's file
-        fd = _STATM.get(pid)
-        if fd is None:
-            fd = _STATM[pid] = os.open(f"/proc/{pid}/statm", os.O_RDONLY | os.O_CLOEXEC)
-        return int(os.pread(fd, 128, 0).split()[1]) * _PAGE
+        return int(os.pread(_statm(), 128, 0).split()[1]) * _PAGE
     except (OSError, ValueError, IndexError, AttributeError):
         pass
     try:

@@ -18,6 +18,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 
 from tapeviz.sandbox import limits
@@ -25,6 +26,7 @@ from tapeviz.sandbox import limits
 GC_MS = 50  # how often the UI thread collects young garbage (often: each pass stays short)
 FULL_GC_S = 60.0  # and the oldest generation at most this often: a full pass can take 100 ms
 RECLAIM_WAIT_S = 2.0  # how long a worker over its memory limit waits for a UI-thread collection
+RECLAIM_SPACING = 10.0  # such collections take at most about 1/10 of the UI thread's time
 _GC_TIMER: list[QTimer] = []
 _LAST_FULL = [0.0]
 
@@ -98,8 +100,10 @@ def wait_all(timeout_ms: int = 10_000) -> bool:
 
 def collect_in_ui_thread() -> bool:
     """Collect garbage only in the UI thread from now on (idempotent); False without an app."""
-    if _GC_TIMER:
+    if _GC_TIMER and shiboken6.isValid(_GC_TIMER[0]):
         return True
+    _GC_TIMER.clear()  # a previous application's timer and collector are gone with it
+    _COLLECTOR.clear()
     app = QCoreApplication.instance()
     if app is None:
         return False
@@ -124,26 +128,44 @@ class _Collector(QObject):
         self.requested.connect(self._collect, Qt.ConnectionType.QueuedConnection)
 
     def _collect(self, done: threading.Event) -> None:
-        gc.collect()
-        _LAST_FULL[0] = time.monotonic()
+        _full_collection()
         done.set()
 
 
 _COLLECTOR: list[_Collector] = []
+_RECLAIMED = [float("-inf"), 0.0]  # when the last requested collection ended, how long it took
+
+
+def _full_collection() -> None:
+    t0 = time.monotonic()
+    gc.collect()
+    now = time.monotonic()
+    _RECLAIMED[:] = [now, now - t0]
+    _LAST_FULL[0] = now
 
 
 def collect_now(timeout_s: float = RECLAIM_WAIT_S) -> bool:
-    """A full collection in the UI thread; from a worker, wait for it (False on timeout).
+    """A full collection in the UI thread; from a worker, wait for it. Whether one ran.
 
     A sandboxed run over its memory limit calls this before failing: memory held only by
     reference cycles would otherwise wait for the UI timer's next full pass (up to a minute).
-    The wait is bounded because the UI thread may itself be waiting for that worker.
+    No collection (False) when the application is gone, when the last requested one ended less
+    than RECLAIM_SPACING times its own duration ago (the window stays responsive), or when the
+    UI thread does not answer within ``timeout_s`` (it may be waiting for that very worker).
     """
-    if threading.current_thread() is threading.main_thread() or not _COLLECTOR:
-        gc.collect()
+    if threading.current_thread() is threading.main_thread():
+        _full_collection()
         return True
+    if not _COLLECTOR or not shiboken6.isValid(_COLLECTOR[0]):
+        return False  # never in a worker: that is what the UI-thread collection avoids
+    ended, took = _RECLAIMED
+    if time.monotonic() - ended < RECLAIM_SPACING * took:
+        return False
     done = threading.Event()
-    _COLLECTOR[0].requested.emit(done)
+    try:
+        _COLLECTOR[0].requested.emit(done)
+    except RuntimeError:  # deleted between the check and the call
+        return False
     return done.wait(timeout_s)
 
 

@@ -168,3 +168,26 @@ def test_a_script_optimized_in_the_studio_exports_its_training_loop(kind: str) -
     assert [float(got["a"]), float(got["b"])] == pytest.approx([float(v) for v in final], rel=1e-6)
     without = Session(LINREG_SCRIPT, "script", table)  # no studio: the script as it is
     assert export(without, "tensorflow") == LINREG_SCRIPT
+
+
+def test_script_export_loops_only_over_a_loss_and_never_reuses_a_name() -> None:
+    from tapeviz.models.code_export import LOOP_NAMES
+    from tapeviz.models.optimizer_config import OptimizerConfig, RunConfig
+    from tapeviz.models.studio_config import StudioConfig
+
+    config = StudioConfig(runs=(RunConfig(OptimizerConfig("SGD", {}), "#d55e00"),), steps=3)
+    w = (VariableSpec("w", 1.0, "trainable"),)
+    plain = "import tensorflow as tf\nprint(w * 2.0)\n"  # studio settings, but no def loss()
+    session = Session(plain, "script", w, optimizer=config.to_dict())
+    assert export(session, "tensorflow") == plain
+    busy = "f = 1.0\ntapeviz_f = 2.0\nimport math as opt\n\n\ndef loss():\n    return w * w\n"
+    table = (*w, VariableSpec("step", 0.0, "constant"))
+    code = export(Session(busy, "script", table, optimizer=config.to_dict()), "tensorflow")
+    loop = code[code.index("# The optimization:") :]
+    assigned = set(re.findall(r"^\s*(?:for |with .* as )?(\w+)(?: =| in |:$)", loop, re.M))
+    assert assigned == {f"tapeviz2_{n}" for n in LOOP_NAMES}  # "" and "tapeviz_" are taken
+    printed = run(code)
+    assert printed.error is None, printed.error
+    assert float(dict(re.findall(r"^(\w+) = (\S+)$", printed.output, re.M))["w"]) == (
+        pytest.approx(1.0 * 0.98**3, rel=1e-6)  # three SGD steps (lr 0.01) on w², from 1
+    )

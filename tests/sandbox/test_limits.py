@@ -453,8 +453,8 @@ def test_memory_held_only_by_cycles_is_collected_before_the_limit_fails() -> Non
     was_enabled = gc.isenabled()
     gc.collect()
     gc.disable()  # as in the window, whose UI thread collects
+    previous = limits.set_reclaimer(lambda: False)  # nobody may collect: the cycles count
     try:
-        limits.set_reclaimer(lambda: False)  # nobody may collect: the cycles count
         stuck = run(CYCLES, limits=small)
         assert stuck.error is not None and stuck.error.kind == "limit"
         assert "MB more memory" in stuck.error.message
@@ -468,7 +468,10 @@ def test_memory_held_only_by_cycles_is_collected_before_the_limit_fails() -> Non
         assert real.error is not None and real.error.kind == "limit"  # really over: still fails
     finally:
         limits.set_reclaimer(None)
-        if was_enabled:
-            gc.enable()
+        assert limits.reclaim() is False  # none set and automatic GC off: nobody collects
+        gc.enable()
+        assert limits.reclaim() is True  # none set, automatic GC on: in place
+        limits.set_reclaimer(previous)  # e.g. the UI thread's, installed by an earlier test
+        if not was_enabled:
+            gc.disable()
         gc.collect()
-    assert limits.reclaim() is was_enabled  # none set: in place, where automatic GC may run
