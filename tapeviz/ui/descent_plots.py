@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from tapeviz.models.descent import History, Race
+from tapeviz.ui.plot_title import set_title, style_title
 from tapeviz.ui.theme import LIGHT, Theme, font
 
 COLUMNS = 1600  # decimate curves to about this many x positions (min and max of each)
@@ -157,9 +158,7 @@ def style_plot(plot: pg.PlotWidget, theme: Theme, scale: float) -> None:
         axis.setTextPen(pg.mkPen(theme.text))
         axis.setStyle(tickFont=font(9 * scale))
         axis.label.setFont(font(10 * scale))
-    title = item.titleLabel.text
-    if title:
-        item.setTitle(title, color=theme.text, size=f"{11 * scale:.0f}pt", bold=True)
+    style_title(plot, theme.text, 11 * scale)
 
 
 class StepPlot(pg.PlotWidget):
@@ -173,7 +172,7 @@ class StepPlot(pg.PlotWidget):
         super().__init__(parent)
         self.setObjectName(name)
         self.setMenuEnabled(False)
-        self.getPlotItem().setTitle(title)
+        set_title(self, title)
         self.setLabel("bottom", translate("OptimizationStudio", "step"))
         self.setLabel("left", label)
         self.getPlotItem().hideButtons()

@@ -22,7 +22,14 @@ from PySide6.QtCore import (
     Signal,
 )
 from PySide6.QtGui import QPixmapCache
-from PySide6.QtWidgets import QHBoxLayout, QSplitter, QStackedWidget, QWidget
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QWidget,
+)
 
 from tapeviz.models.backdrop import Backdrop
 from tapeviz.models.descent import Race
@@ -36,6 +43,7 @@ from tapeviz.ui.surface_plot import CurvePlot, SurfacePlot
 from tapeviz.ui.theme import LIGHT, Theme
 
 FRAME_MS = 16
+PANEL_SHARE = 0.34  # of the studio's width, at most, for the panel (its text may need more)
 DEBOUNCE_MS = 150  # a burst of hyper-parameter edits starts one computation
 SLICE_MS = 250  # a paused, scrubbed slice is recomputed this long after the last move
 TAPE_EVERY = 0.25  # s between stepTape signals while playing
@@ -99,8 +107,15 @@ class OptimizationStudio(JobsMixin, QWidget):
         self.plot_area.addWidget(self.steps)
         self.plot_area.setStretchFactor(0, 3)
         self.plot_area.setStretchFactor(1, 2)
+        # The panel scrolls when presenter-size text makes it taller than the studio.
+        self.panel_scroll = QScrollArea(self)
+        self.panel_scroll.setObjectName("optimizerPanelScroll")
+        self.panel_scroll.setWidget(self.panel)
+        self.panel_scroll.setWidgetResizable(True)
+        self.panel_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.panel_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         box = QHBoxLayout(self)
-        box.addWidget(self.panel)
+        box.addWidget(self.panel_scroll)
         box.addWidget(self.plot_area, 1)
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)
@@ -168,12 +183,26 @@ class OptimizationStudio(JobsMixin, QWidget):
     def set_font_scale(self, scale: float) -> None:
         """Presenter mode: fonts, line widths and markers scale together."""
         self.scale = float(scale)
-        self.panel.setMaximumWidth(round(PANEL_WIDTH * max(1.0, self.scale)))
+        self._fit_panel()
         self._restyle()
 
+    def _fit_panel(self) -> None:
+        """Cap the panel's width so the plots keep room at presenter text sizes.
+
+        It gets what its larger text wants, but at most PANEL_SHARE of the studio, and never
+        less than its controls need.
+        """
+        wanted = round(PANEL_WIDTH * max(1.0, self.scale))
+        share = round(PANEL_SHARE * self.width()) if self.width() > 0 else wanted
+        width = max(self.panel.minimumSizeHint().width(), min(wanted, share))
+        self.panel.setMaximumWidth(width)
+        bar = self.panel_scroll.verticalScrollBar()
+        self.panel_scroll.setFixedWidth(width + (bar.sizeHint().width() if bar.isVisible() else 0))
+
     def resizeEvent(self, event: Any) -> None:
-        """Qt override: keep Qt's pixmap cache large enough for the plots' cached layers."""
+        """Qt override: fit the panel; keep Qt's pixmap cache large enough for the plots."""
         super().resizeEvent(event)
+        self._fit_panel()
         ensure_pixmap_cache(self.width() * self.height())
 
     def showEvent(self, event: Any) -> None:

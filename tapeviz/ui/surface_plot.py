@@ -9,6 +9,7 @@ run's current point and its tangent line, whose slope is the gradient.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -25,8 +26,11 @@ from tapeviz.models.backdrop import Backdrop
 from tapeviz.models.descent import Race
 from tapeviz.ui.descent_plots import dot, move, style_plot, translate
 from tapeviz.ui.plot_paths import PathSegments
+from tapeviz.ui.plot_title import set_title
 from tapeviz.ui.theme import LIGHT, Theme
 
+LEGEND_MARGIN = 14  # px between the legend and the plot's left edge (it hangs 10 px from the right)
+MIN_LEGEND_POINTS = 7.0
 HEAT = {"light": ("#FFFFFF", "#E4E4E4", "#B8B8B8"), "dark": ("#161616", "#2E2E2E", "#4E4E4E")}
 ARROW = 0.09  # arrow length, as a fraction of the view's diagonal
 
@@ -66,6 +70,36 @@ class _Base(pg.PlotWidget):
         self.legend.setParentItem(self.getPlotItem().getViewBox())
         self.runs: list[dict] = []
 
+    def resizeEvent(self, event: Any) -> None:
+        """Qt override: fit the legend to the new width."""
+        super().resizeEvent(event)
+        if isinstance(self.__dict__.get("runs"), list):  # not while pyqtgraph is constructing
+            self.fit_legend()
+
+    def fit_legend(self) -> None:
+        """Legend text at the presenter size, or smaller where the legend would not fit.
+
+        The legend hangs from the plot's top right corner: wider than the plot, it would lose
+        its colour samples (the key to the runs) past the left edge.
+        """
+        points = 10 * self.scale
+        self._legend_points(points)
+        room = self.getPlotItem().getViewBox().width() - LEGEND_MARGIN
+        for _ in range(3):  # the text's share of the legend's width is close to constant
+            width = self.legend.width()
+            if not self.legend.items or room <= 0 or width <= room or points <= MIN_LEGEND_POINTS:
+                break
+            points = max(MIN_LEGEND_POINTS, points * room / width * 0.98)
+            self._legend_points(points)
+
+    def _legend_points(self, points: float) -> None:
+        size = f"{points:.1f}pt"
+        if size != self.legend.opts["labelTextSize"]:
+            self.legend.setLabelTextSize(size)  # sets the option; the labels need a re-render
+            for _, label in self.legend.items:
+                label.setText(label.text)
+            self.legend.updateSize()
+
     def _clear_runs(self) -> None:
         for parts in self.runs:
             for item in parts.values():
@@ -93,7 +127,7 @@ class _Base(pg.PlotWidget):
         self.theme, self.scale = theme, scale
         style_plot(self, theme, scale)
         self.legend.setLabelTextColor(theme.text)
-        self.legend.setLabelTextSize(f"{10 * scale:.0f}pt")
+        self.fit_legend()
         self.legend.setBrush(pg.mkBrush(theme.color(theme.background, 220)))
         if self.race is not None and self.backdrop is not None:
             self.set_race(self.race, self.backdrop)
@@ -118,9 +152,7 @@ class SurfacePlot(_Base):
         self.start.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.start.setZValue(19)
         self.addItem(self.start, ignoreBounds=True)
-        self.getPlotItem().setTitle(
-            translate("OptimizationStudio", "Loss surface (click to start there)")
-        )
+        set_title(self, translate("OptimizationStudio", "Loss surface (click to start there)"))
         self.scene().sigMouseClicked.connect(self._on_scene_clicked)
 
     def set_race(self, race: Race, backdrop: Backdrop) -> None:
@@ -156,6 +188,7 @@ class SurfacePlot(_Base):
             for item in (head, marker):
                 self.addItem(item, ignoreBounds=True)
             self.legend.addItem(path, h.run.title)
+            self.fit_legend()
             self.runs.append(
                 {
                     "path": path,
@@ -220,8 +253,8 @@ class CurvePlot(_Base):
         super().__init__("curvePlot", parent)
         self.function = pg.PlotCurveItem(connect="finite")
         self.addItem(self.function)
-        self.getPlotItem().setTitle(
-            translate("OptimizationStudio", "Loss curve and tangent (slope = gradient)")
+        set_title(
+            self, translate("OptimizationStudio", "Loss curve and tangent (slope = gradient)")
         )
 
     def set_race(self, race: Race, backdrop: Backdrop) -> None:
@@ -242,6 +275,7 @@ class CurvePlot(_Base):
             marker = dot(h.run.color, 12 * self.scale, self.theme.background)
             self.addItem(marker, ignoreBounds=True)
             self.legend.addItem(trail, h.run.title)
+            self.fit_legend()
             self.runs.append(
                 {
                     "trail": trail,

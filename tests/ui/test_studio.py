@@ -323,3 +323,34 @@ def test_run_buttons_add_and_remove_runs_and_names_are_not_cut(qtbot, studio) ->
         remove.click()
     assert combo.count() == MAX_RUNS - 1 == len(studio.race.runs) and add.isEnabled()
     assert second not in [r.run for r in studio.race.runs]
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.0])
+def test_presenter_sizes_shorten_titles_and_legends_instead_of_cutting_the_plots(
+    qtbot, studio, scale: float
+) -> None:
+    from PySide6.QtGui import QFont, QFontMetricsF
+
+    from tapeviz.ui.studio import PANEL_SHARE
+
+    load(qtbot, studio, PRESETS["rosenbrock-race"])
+    studio.resize(1146, 470)  # the studio's size in a 1920×1080 window
+    studio.set_font_scale(scale)
+    qtbot.wait(50)
+    share = round(PANEL_SHARE * studio.width())
+    assert studio.panel.width() <= max(share, studio.panel.minimumSizeHint().width())
+    for plot in (studio.surface, *studio.steps.plots):
+        item = plot.getPlotItem()
+        view = item.getViewBox().geometry()
+        assert view.right() <= plot.width() + 1, plot.objectName()  # nothing past the edge
+        title, full = item.titleLabel.text, plot._full_title
+        assert title == full or (title.endswith("…") and full.startswith(title[:-1]))
+    surface_title = studio.surface.getPlotItem().titleLabel.text  # the longest: cut at 2×
+    assert surface_title.endswith("…") if scale > 1 else "…" not in surface_title
+    legend = studio.surface.legend
+    assert legend.pos().x() >= 0  # the colour samples stay inside the plot
+    points = float(legend.opts["labelTextSize"].removesuffix("pt"))
+    assert points <= 10 * scale and (points > 10 or scale == 1.0)
+    font = QFont(studio.surface.font())
+    font.setPointSizeF(points)
+    assert QFontMetricsF(font).horizontalAdvance("Momentum lr 0.001 β 0.9") < legend.width()

@@ -1,0 +1,70 @@
+"""Plot titles shortened with "…" to the plot's width.
+
+pyqtgraph lays a plot out at least as wide as its title (the label's minimum width is its text's).
+A title wider than the widget (a long text, presenter-size fonts, a narrow column) then makes the
+plot wider than what is shown, and its right part is cut off: the end of the axis, the legend,
+the data. So the title's minimum width is dropped (the plot keeps the widget's width) and its
+text is elided to the width of the data area, again whenever that area changes.
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont, QFontMetricsF
+
+MARGIN = 12  # px left free beside the title (HTML text vs font metrics)
+
+
+def set_title(plot: pg.PlotWidget, text: str) -> None:
+    """Give ``plot`` the title ``text`` (shown shortened to the width of the data area)."""
+    if not hasattr(plot, "_full_title"):  # the data area's width changes with the axes too
+        plot.getPlotItem().getViewBox().geometryChanged.connect(lambda: fit_title(plot))
+    plot._full_title = text  # type: ignore[attr-defined]
+    fit_title(plot)
+
+
+def style_title(plot: pg.PlotWidget, color: str, points: float) -> None:
+    """Colour and bold size of the title."""
+    plot._title_style = (color, points)  # type: ignore[attr-defined]
+    fit_title(plot)
+
+
+def shown_title(plot: pg.PlotWidget) -> str:
+    """The title as it fits the plot's current width."""
+    text: str = getattr(plot, "_full_title", "")
+    _, points = getattr(plot, "_title_style", (None, 11.0))
+    font = QFont(plot.font())
+    font.setPointSizeF(points)
+    font.setBold(True)
+    view = plot.getPlotItem().getViewBox()  # the title spans the column above the data
+    width = max(min(view.width(), plot.width()) - MARGIN, 1)
+    return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
+
+
+def fit_title(plot: pg.PlotWidget) -> None:
+    """Set the title again for the plot's current width (call on resize)."""
+    if not getattr(plot, "_full_title", ""):
+        return
+    color, points = getattr(plot, "_title_style", (None, 11.0))
+    style = {"size": f"{points:.0f}pt", "bold": True, **({"color": color} if color else {})}
+    shown = shown_title(plot)
+    if (shown, style) != getattr(plot, "_title_set", None):  # resizes repeat: skip no-ops
+        plot._title_set = (shown, style)  # type: ignore[attr-defined]
+        item = plot.getPlotItem()
+        _no_minimum_width(item.titleLabel)
+        item.setTitle(shown, **style)
+
+
+def _no_minimum_width(label: pg.LabelItem) -> None:
+    """Let the layout make ``label`` narrower than its text (pyqtgraph resets this on resize)."""
+    if getattr(label, "_width_released", False):
+        return
+    update_min = label.updateMin
+
+    def without_width() -> None:
+        update_min()
+        label.setMinimumWidth(0)
+
+    label.updateMin = without_width  # setText() and resizeEvent() call it
+    label._width_released = True
