@@ -41,22 +41,22 @@
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="79" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="81" />
       <source>Language changed.</source>
       <translation>界面语言已切换。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="92" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="94" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="119" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="121" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="121" />
+      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="123" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -531,166 +531,166 @@
   <context>
     <name>OptimizationStudio</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="177" />
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="176" />
       <source>step</source>
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="280" />
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="279" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="281" />
-      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="232" />
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="280" />
+      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="265" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="286" />
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="285" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="287" />
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="286" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="292" />
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="291" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="293" />
+      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="292" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="115" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="119" />
       <source>Add a run to the race (up to six)</source>
       <translation>为竞赛添加一个运行(最多六个)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="118" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="123" />
       <source>Remove the selected run</source>
       <translation>删除选中的运行</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="124" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="129" />
       <source>Learning rate on a log scale</source>
       <translation>对数刻度上的学习率</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="131" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="136" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="133" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="138" />
       <source>Log-scale loss axis</source>
       <translation>损失轴使用对数刻度</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="140" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="146" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="143" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="149" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="146" />
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="206" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="152" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="240" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="152" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="158" />
       <location filename="../../work/main/tapeviz/ui/studio_export.py" line="61" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="156" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="162" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="173" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="179" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="178" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="184" />
       <source>Optimizer</source>
       <translation>优化器</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="182" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="188" />
       <source>Steps</source>
       <translation>步数</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="183" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="189" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="188" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="194" />
       <source>Slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="207" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="213" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="208" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="214" />
       <source>Animation as MP4…</source>
       <translation>动画导出为 MP4…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="209" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="215" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="210" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="216" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="211" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="217" />
       <source>Histories as CSV…</source>
       <translation>历史记录导出为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="352" />
+      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="358" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="196" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="230" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="259" />
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="256" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="293" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="260" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="336" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="372" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="344" />
+      <location filename="../../work/main/tapeviz/ui/studio.py" line="380" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -701,12 +701,12 @@
     </message>
     <message>
       <location filename="../../work/main/tapeviz/ui/studio_export.py" line="78" />
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="269" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="273" />
       <source>Exported {name}.</source>
       <translation>已导出 {name}。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="226" />
+      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="228" />
       <source>Exporting {name}… {percent} %</source>
       <translation>正在导出 {name}… {percent} %</translation>
     </message>
@@ -761,12 +761,12 @@
       <translation>运行 {index}({title}):{explanation}</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="122" />
-      <source>Loss surface (click to start there)</source>
+      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="155" />
+      <source>Loss surface (click to start)</source>
       <translation>损失曲面(点击设为起点)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="224" />
+      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="257" />
       <source>Loss curve and tangent (slope = gradient)</source>
       <translation>损失曲线与切线(斜率 = 梯度)</translation>
     </message>

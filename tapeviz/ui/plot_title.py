@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetricsF
 
-MARGIN = 12  # px left free beside the title (HTML text vs font metrics)
+MARGIN = 6  # px left free beside the title (HTML text vs font metrics)
 
 
 def set_title(plot: pg.PlotWidget, text: str) -> None:
