@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QPalette, QShortcut
+from PySide6.QtGui import QKeySequence, QPalette, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -27,6 +27,9 @@ from tapeviz.ui.theme import font
 
 BACKWARD = QT_TRANSLATE_NOOP("StepperPanel", "Backward pass")
 FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
+
+
+SLIDER_MIN = 80  # px the position slider keeps before the row wraps
 
 
 class StepperPanel(QWidget):
@@ -76,6 +79,7 @@ class StepperPanel(QWidget):
         self.gradcheck = GradCheckPanel(self.model, self)
         self.timer = QTimer(self)
         self._layout()
+        self._fit_controls()
         self._connect()
         self._rebuild()
 
@@ -86,7 +90,7 @@ class StepperPanel(QWidget):
         return b
 
     def _layout(self) -> None:
-        row = QHBoxLayout()
+        row = self.first_row = QHBoxLayout()
         for w in (
             self.mode,
             self.reset_button,
@@ -96,11 +100,18 @@ class StepperPanel(QWidget):
         ):
             row.addWidget(w)
         row.addWidget(self.slider, 1)
-        row.addWidget(self.speed)
-        row.addWidget(self.predict)
-        row.addWidget(self.reveal_button)
+        self.extras = QWidget(self)  # speed, predict and reveal: a second row when narrow
+        extras = QHBoxLayout(self.extras)
+        extras.setContentsMargins(0, 0, 0, 0)
+        extras.addWidget(self.speed)
+        extras.addWidget(self.predict)
+        extras.addWidget(self.reveal_button)
+        row.addWidget(self.extras)
+        self.second_row = QHBoxLayout()
+        self.second_row.addStretch(1)
         box = QVBoxLayout(self)
         box.addLayout(row)
+        box.addLayout(self.second_row)
         box.addWidget(self.detail)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("stepperTabs")
@@ -234,6 +245,38 @@ class StepperPanel(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self._show()
+        elif event.type() == QEvent.Type.FontChange:
+            self._fit_controls()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Qt override: the speed and predict controls wrap to a second row when narrow."""
+        super().resizeEvent(event)
+        self._wrap_controls()
+
+    def _fit_controls(self) -> None:
+        """Size ◀, ▶ and the mode box to their text, then wrap the row if needed.
+
+        Push buttons are at least 80 px wide otherwise; the mode box is never narrower than its
+        longest item (the row wraps instead of cutting "Backward pass" to "Backward |").
+        """
+        for b in (self.back_button, self.step_button):
+            metrics = b.fontMetrics()
+            b.setFixedWidth(metrics.horizontalAdvance(b.text()) + 2 * metrics.height())
+        self.mode.setMinimumWidth(0)
+        self.mode.setMinimumWidth(self.mode.sizeHint().width())
+        self._wrap_controls()
+
+    def _wrap_controls(self) -> None:
+        shown = (self.mode, self.reset_button, self.back_button, self.step_button, self.play_button)
+        gaps = (len(shown) + 1) * max(self.first_row.spacing(), 0)
+        margins = self.layout().contentsMargins()
+        room = self.width() - margins.left() - margins.right()
+        needed = sum(w.sizeHint().width() for w in shown) + SLIDER_MIN + gaps
+        wrap = needed + self.extras.sizeHint().width() > room
+        in_second = self.second_row.indexOf(self.extras) >= 0
+        if wrap != in_second:
+            (self.first_row if in_second else self.second_row).removeWidget(self.extras)
+            (self.second_row if wrap else self.first_row).addWidget(self.extras)
 
     # -- showing ---------------------------------------------------------------------------
     def _show(self) -> None:

@@ -145,3 +145,22 @@ def test_gradient_check_table_and_error_curve(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: getattr(check, "curve", None) is not None, timeout=10_000)
     errors = [e for _, e in check.curve]
     assert errors[0] > 1e-4 and min(errors) < 1e-6  # truncation error shrinks with h
+
+
+def test_the_control_row_wraps_instead_of_cutting_the_mode_box(qtbot: QtBot) -> None:
+    from PySide6.QtGui import QFont
+
+    panel, _, _ = setup(qtbot)
+    window = panel.property("testWindow")
+    in_second = lambda: panel.second_row.indexOf(panel.extras) >= 0  # noqa: E731
+    assert not in_second()  # 1,000 px at the normal size: one row
+    assert panel.back_button.width() < 60 and panel.step_button.width() < 60
+    big = QFont(panel.font())
+    big.setPointSizeF(big.pointSizeF() * 1.5)
+    panel.setFont(big)  # what presenter mode does
+    window.resize(760, 800)
+    qtbot.waitUntil(in_second)
+    assert panel.mode.width() >= panel.mode.sizeHint().width()  # "Backward pass", not cut
+    assert panel.slider.width() >= 60
+    window.resize(1600, 800)
+    qtbot.waitUntil(lambda: not in_second())
