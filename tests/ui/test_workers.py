@@ -27,22 +27,24 @@ def test_results_and_errors_come_back_in_the_ui_thread(qtbot: QtBot) -> None:
     assert sorted(seen, key=str) == sorted([(42, True), ("error", True)], key=str)
 
 
+class Cycle:
+    """Garbage only the cyclic collector frees; notes the thread that freed it."""
+
+    def __init__(self, log: list[str]) -> None:
+        self.me, self.log = self, log
+
+    def __del__(self) -> None:
+        self.log.append(threading.current_thread().name)
+
+
 def test_garbage_is_collected_by_a_ui_thread_timer_not_in_workers(qtbot: QtBot) -> None:
     workers.submit(lambda: None, on_done=lambda r: None)
     assert not gc.isenabled()  # a collection in a pool thread could free Qt objects there
     collected: list[str] = []
-
-    class Cycle:
-        def __init__(self) -> None:
-            self.me = self
-
-        def __del__(self) -> None:
-            collected.append(threading.current_thread().name)
-
     thresholds = gc.get_threshold()
     gc.set_threshold(1, 1, 1)
     try:
-        Cycle()
+        Cycle(collected)
         qtbot.waitUntil(lambda: bool(collected), timeout=max(2000, 5 * workers.GC_MS))
     finally:
         gc.set_threshold(*thresholds)
@@ -62,15 +64,8 @@ def test_a_run_over_its_memory_limit_has_the_ui_thread_collect_its_cycles(qtbot:
     assert not gc.isenabled()
     where: list[str] = []
 
-    class Marker:
-        def __init__(self) -> None:
-            self.me = self
-
-        def __del__(self) -> None:
-            where.append(threading.current_thread().name)
-
     def job() -> object:
-        Marker()  # garbage: collected where the run's memory check has it collected
+        Cycle(where)  # garbage: collected where the run's memory check has it collected
         return run(cycles, limits=Limits(max_memory_mb=80, wall_time=30.0))
 
     with qtbot.waitCallback(timeout=30_000) as done:
