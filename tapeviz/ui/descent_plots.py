@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from tapeviz.models.descent import History, Race
+from tapeviz.ui.plot_axis import SpacedAxis
 from tapeviz.ui.plot_title import set_title, style_title
 from tapeviz.ui.theme import LIGHT, Theme, font
 
@@ -169,7 +170,7 @@ class StepPlot(pg.PlotWidget):
     """
 
     def __init__(self, name: str, title: str, label: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, axisItems={"bottom": SpacedAxis("bottom")})
         self.setObjectName(name)
         self.setMenuEnabled(False)
         set_title(self, title)

@@ -345,6 +345,14 @@ def test_presenter_sizes_shorten_titles_and_legends_instead_of_cutting_the_plots
         assert view.right() <= plot.width() + 1, plot.objectName()  # nothing past the edge
         title, full = item.titleLabel.text, plot._full_title
         assert title == full or (title.endswith("…") and full.startswith(title[:-1]))
+    for plot in studio.steps.plots:  # tick labels keep apart ("5001000" at 2× before)
+        axis = plot.getPlotItem().getAxis("bottom")
+        lo, hi = plot.getViewBox().viewRange()[0]
+        (major, _), *_ = axis.tickSpacing(lo, hi, axis.width())
+        labels = axis.tickStrings([0.0, major, 2 * major], axis.scale, major)
+        metrics = QFontMetricsF(axis.style["tickFont"])
+        assert major * axis.width() / (hi - lo) > max(map(metrics.horizontalAdvance, labels))
+        assert (hi - lo) / major >= 2  # still labelled
     surface_title = studio.surface.getPlotItem().titleLabel.text  # the longest: cut at 2×
     assert surface_title.endswith("…") if scale > 1 else "…" not in surface_title
     legend = studio.surface.legend
