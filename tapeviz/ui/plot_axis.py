@@ -36,8 +36,8 @@ class SpacedAxis(pg.AxisItem):
         lo, hi = min(minVal, maxVal), max(minVal, maxVal)
         for _ in range(12):
             coarser = _coarser(major)
-            if math.floor(hi / coarser) - math.ceil(lo / coarser) < 1:
-                break  # fewer than two labels left: keep this spacing
+            if math.floor(hi / coarser) - math.ceil(lo / coarser) < 2:
+                break  # fewer than three ticks left (the end ones may not be labelled): stop
             first = math.ceil(lo / major)
             ticks = [k * major for k in range(first, min(first + 6, math.floor(hi / major) + 1))]
             labels = self.tickStrings(ticks, self.scale, major)

@@ -114,6 +114,7 @@ class OptimizationStudio(JobsMixin, QWidget):
         self.panel_scroll.setWidgetResizable(True)
         self.panel_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.panel_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.panel_scroll.verticalScrollBar().rangeChanged.connect(lambda *_: self._fit_panel())
         box = QHBoxLayout(self)
         box.addWidget(self.panel_scroll)
         box.addWidget(self.plot_area, 1)
@@ -196,8 +197,8 @@ class OptimizationStudio(JobsMixin, QWidget):
         share = round(PANEL_SHARE * self.width()) if self.width() > 0 else wanted
         width = max(self.panel.minimumSizeHint().width(), min(wanted, share))
         self.panel.setMaximumWidth(width)
-        bar = self.panel_scroll.verticalScrollBar()
-        self.panel_scroll.setFixedWidth(width + (bar.sizeHint().width() if bar.isVisible() else 0))
+        bar = self.panel_scroll.verticalScrollBar()  # scrolling: the bar is beside the panel
+        self.panel_scroll.setFixedWidth(width + (bar.sizeHint().width() if bar.maximum() else 0))
 
     def resizeEvent(self, event: Any) -> None:
         """Qt override: fit the panel; keep Qt's pixmap cache large enough for the plots."""

@@ -67,7 +67,9 @@ class _Base(pg.PlotWidget):
         self.race: Race | None = None
         self.backdrop: Backdrop | None = None
         self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="10pt")
-        self.legend.setParentItem(self.getPlotItem().getViewBox())
+        view = self.getPlotItem().getViewBox()
+        self.legend.setParentItem(view)
+        view.geometryChanged.connect(self.fit_legend)  # the axes change the data area's width too
         self.runs: list[dict] = []
 
     def resizeEvent(self, event: Any) -> None:
@@ -85,12 +87,19 @@ class _Base(pg.PlotWidget):
         points = 10 * self.scale
         self._legend_points(points)
         room = self.getPlotItem().getViewBox().width() - LEGEND_MARGIN
-        for _ in range(3):  # the text's share of the legend's width is close to constant
+        for _ in range(10):  # the samples and padding do not shrink with the text: iterate
             width = self.legend.width()
             if not self.legend.items or room <= 0 or width <= room or points <= MIN_LEGEND_POINTS:
                 break
-            points = max(MIN_LEGEND_POINTS, points * room / width * 0.98)
+            points = max(MIN_LEGEND_POINTS, points * room / width * 0.95)
             self._legend_points(points)
+        # Still too wide at the smallest size: hang it from the left, so the colour samples
+        # stay in view and the end of the longest name is cut instead.
+        fits = self.legend.width() <= room
+        corner = (1, 0) if fits else (0, 0)
+        if corner != getattr(self, "_legend_corner", None):
+            self._legend_corner = corner
+            self.legend.anchor(corner, corner, offset=(-10, 10) if fits else (4, 10))
 
     def _legend_points(self, points: float) -> None:
         size = f"{points:.1f}pt"
