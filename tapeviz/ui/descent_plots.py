@@ -148,6 +148,19 @@ def move(item: QGraphicsItem, x: float, y: float) -> None:
         item.setPos(float(x), float(y))
 
 
+def set_legend_text_size(legend: pg.LegendItem, size: str) -> None:
+    """Re-render a legend's labels at ``size`` and fit its box to them.
+
+    pyqtgraph's setLabelTextSize only stores the option, and a label never shrinks by itself,
+    so the legend's box would keep its old, larger size.
+    """
+    legend.setLabelTextSize(size)
+    for _, label in legend.items:
+        label.setText(label.text)
+        label.resize(label.minimumSize())
+    legend.updateSize()
+
+
 def style_plot(plot: pg.PlotWidget, theme: Theme, scale: float) -> None:
     """Background, axis colours and fonts (presenter mode scales them)."""
     plot.setBackground(theme.background)
@@ -352,5 +365,5 @@ class StepPlots(QWidget):
         for p in self.plots:
             p.restyle(theme, scale)
         self.legend.setLabelTextColor(theme.text)
-        self.legend.setLabelTextSize(f"{9 * scale:.0f}pt")
+        set_legend_text_size(self.legend, f"{9 * scale:.0f}pt")
         self.legend.setBrush(pg.mkBrush(theme.background))

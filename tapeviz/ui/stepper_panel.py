@@ -245,8 +245,8 @@ class StepperPanel(QWidget):
         super().changeEvent(event)
         if event.type() == QEvent.Type.PaletteChange:
             self._show()
-        elif event.type() == QEvent.Type.FontChange:
-            self._fit_controls()
+        elif event.type() == QEvent.Type.FontChange:  # the children's fonts change after it
+            QTimer.singleShot(0, self, self._fit_controls)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Qt override: the speed and predict controls wrap to a second row when narrow."""

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from tapeviz.models.backdrop import Backdrop
 from tapeviz.models.descent import Race
-from tapeviz.ui.descent_plots import dot, move, style_plot, translate
+from tapeviz.ui.descent_plots import dot, move, set_legend_text_size, style_plot, translate
 from tapeviz.ui.plot_paths import PathSegments
 from tapeviz.ui.plot_title import set_title
 from tapeviz.ui.theme import LIGHT, Theme
@@ -104,10 +104,7 @@ class _Base(pg.PlotWidget):
     def _legend_points(self, points: float) -> None:
         size = f"{points:.1f}pt"
         if size != self.legend.opts["labelTextSize"]:
-            self.legend.setLabelTextSize(size)  # sets the option; the labels need a re-render
-            for _, label in self.legend.items:
-                label.setText(label.text)
-            self.legend.updateSize()
+            set_legend_text_size(self.legend, size)
 
     def _clear_runs(self) -> None:
         for parts in self.runs:

@@ -157,9 +157,13 @@ def test_the_control_row_wraps_instead_of_cutting_the_mode_box(qtbot: QtBot) -> 
     assert panel.back_button.width() < 60 and panel.step_button.width() < 60
     big = QFont(panel.font())
     big.setPointSizeF(big.pointSizeF() * 1.5)
-    panel.setFont(big)  # what presenter mode does
+    for w in (panel, *panel.findChildren(QWidget)):  # what presenter mode does, parent first
+        w.setFont(big)
     window.resize(760, 800)
     qtbot.waitUntil(in_second)
+    metrics = panel.step_button.fontMetrics()  # sized for the new font, not the one before
+    fitted = metrics.horizontalAdvance("▶") + 2 * metrics.height()
+    qtbot.waitUntil(lambda: panel.step_button.width() == fitted)
     assert panel.mode.width() >= panel.mode.sizeHint().width()  # "Backward pass", not cut
     assert panel.slider.width() >= 60
     window.resize(1600, 800)

@@ -363,6 +363,9 @@ def test_presenter_sizes_shorten_titles_and_legends_instead_of_cutting_the_plots
     assert legend.pos().x() >= 0  # the colour samples stay inside the plot
     points = float(legend.opts["labelTextSize"].removesuffix("pt"))
     assert points <= 10 * scale and (points > 10 or scale == 1.0 or width < 1000)
+    view = studio.surface.getPlotItem().getViewBox()
+    assert legend.pos().x() + legend.width() <= view.width()  # the box too, not only its text
+    assert points > 9  # it shrinks to fit, not to the minimum (the box kept its old width)
     font = QFont(studio.surface.font())
     font.setPointSizeF(points)
     assert QFontMetricsF(font).horizontalAdvance("Momentum lr 0.001 β 0.9") < legend.width()
