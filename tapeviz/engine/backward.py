@@ -80,7 +80,10 @@ class BackwardPass:
 
     ``seeds`` maps target tensor ids to their initial adjoints (raw numpy values, or Tensors when
     ``taping``: then every rule runs on Tensors and is recorded by the enclosing tapes).
-    ``records`` lists the ops that will be stepped (in recording order) before iteration starts;
+    ``records`` lists the ops that will be stepped (in recording order) before iteration starts.
+    Given ``reach`` (a superset of the tensors the sources reach, see :func:`run_backward`), it
+    is every record passed in and the walk skips those that get no adjoint; the stepper never
+    passes ``reach``, so its steps are exactly the planned ones.
     ``adjoints`` holds every adjoint accumulated so far, so it is final once iteration ends.
     :meth:`run` walks the same steps without building the step objects (what gradient() uses).
     """

@@ -145,6 +145,11 @@ def _free(session: Session, *candidates: str) -> str:
                 if c not in used)  # fmt: skip
 
 
+def _trainable(session: Session) -> list[str]:
+    """Names of the trainable rows of the variables table, in order."""
+    return [v.name for v in session.variables if v.kind == "trainable"]
+
+
 def _table_lines(session: Session) -> list[str]:
     """The variables table in TensorFlow: trainable rows as Variables, the others constants."""
     lines = []
@@ -164,7 +169,7 @@ def _tensorflow(session: Session, expr: str, train: Train = None) -> str:
     graded = [v.name for v in session.variables if v.kind != "constant"]
     out = _free(session, "f", "out")
     if train is not None:
-        trainable = [v.name for v in session.variables if v.kind == "trainable"]
+        trainable = _trainable(session)
         lines += ["", *note("tensorflow", train[0])]
         lines += tensorflow_loop(train[0], train[1], trainable, expr, out)
         return "\n".join(lines) + "\n"
@@ -185,7 +190,7 @@ def _pytorch(session: Session, expr: str, train: Train = None) -> str:
         lines.append(f"{v.name} = torch.tensor({_literal(v)}, dtype=torch.{v.dtype}{grad})")
     out = _free(session, "f", "out")
     if train is not None:
-        trainable = [v.name for v in session.variables if v.kind == "trainable"]
+        trainable = _trainable(session)
         lines += ["", *note("pytorch", train[0])]
         lines += pytorch_loop(train[0], train[1], trainable, expr, out)
         return "\n".join(lines) + "\n"
@@ -214,7 +219,7 @@ def _jax(session: Session, expr: str, train: Train = None) -> str:
     for v in session.variables:
         lines.append(f"{v.name} = jnp.asarray({_literal(v)}, dtype=jnp.{v.dtype})")
     if train is not None:
-        trainable = [v.name for v in session.variables if v.kind == "trainable"]
+        trainable = _trainable(session)
         lines += note("jax", train[0]) + jax_loop(train[0], train[1], names, trainable, fn)
         return "\n".join(lines) + "\n"
     argnums = "(" + ", ".join(map(str, graded)) + ("," if len(graded) == 1 else "") + ")"
@@ -252,7 +257,7 @@ def export(session: Session, framework: str) -> str:
 
 def _training(session: Session) -> Train:
     """The studio's selected run, if the session has one and a trainable variable."""
-    if session.optimizer is None or not any(v.kind == "trainable" for v in session.variables):
+    if session.optimizer is None or not _trainable(session):
         return None
     try:
         return selected_run(session)
@@ -308,6 +313,6 @@ def _script_tensorflow(
         "# The optimization:",
         *note("tensorflow", train[0]),
     ]
-    trainable = [v.name for v in session.variables if v.kind == "trainable"]
+    trainable = _trainable(session)
     lines += tensorflow_loop(train[0], train[1], trainable, "loss()", f"{prefix}f", prefix)
     return "\n".join(lines) + "\n"
