@@ -38,13 +38,13 @@ from PySide6 import __version__ as pyside_version
 from PySide6.QtWidgets import QApplication
 
 import tapeviz as tv
-from tapeviz.models.demos import studio_presets
-from tapeviz.models.descent import compute_race
-from tapeviz.models.graph_model import GraphModel
-from tapeviz.models.optimizer_config import PALETTE, OptimizerConfig, RunConfig
-from tapeviz.models.problem import Problem
-from tapeviz.models.replay import Replay
-from tapeviz.models.surface import Sampler
+from tapeviz.models.descent.demos import studio_presets
+from tapeviz.models.descent.optimizer_config import PALETTE, OptimizerConfig, RunConfig
+from tapeviz.models.descent.problem import Problem
+from tapeviz.models.descent.replay import Replay
+from tapeviz.models.descent.runs import compute_race
+from tapeviz.models.descent.surface import Sampler
+from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox import VariableSpec
 
 ROSENBROCK = Problem(
@@ -115,8 +115,8 @@ def bench_surface(reps: int) -> dict[str, float]:
 
 
 def bench_frame(app: QApplication, frames: int) -> dict[str, float]:
-    from tapeviz.ui.graph_view import GraphView
-    from tapeviz.ui.studio import OptimizationStudio
+    from tapeviz.ui.graph.view import GraphView
+    from tapeviz.ui.studio.studio import OptimizationStudio
 
     preset = studio_presets()["rosenbrock-race"]
     studio = OptimizationStudio()

@@ -45,10 +45,10 @@ from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication
 
 import tapeviz as tv
-from tapeviz.models import layout
-from tapeviz.models.graph_model import GraphModel
-from tapeviz.ui.graph_items import NodeItem
-from tapeviz.ui.graph_view import BACKGROUND_LAYOUT, GraphView
+from tapeviz.models.graph import layout
+from tapeviz.models.graph.model import GraphModel
+from tapeviz.ui.graph.items import NodeItem
+from tapeviz.ui.graph.view import BACKGROUND_LAYOUT, GraphView
 from tapeviz.ui.theme import LIGHT
 
 GRANDALF_CAP = 60.0  # s

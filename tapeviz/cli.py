@@ -49,7 +49,7 @@ def grad(expression: str, at: Sequence[str], order: int, out: TextIO | None = No
 
 def list_presets(out: TextIO | None = None) -> int:
     """Print every preset by group."""
-    from tapeviz.models.presets import PRESETS
+    from tapeviz.models.session.presets import PRESETS
 
     for group, names in PRESETS.groups().items():
         print(group, file=out or sys.stdout)
@@ -101,8 +101,8 @@ def export(args: Sequence[str]) -> int:
     """``tapeviz export``: make the requested files; 2 with a message if it cannot."""
     from pathlib import Path
 
-    from tapeviz.models import session as sessions
-    from tapeviz.models.presets import PRESETS
+    from tapeviz.models.session import file as sessions
+    from tapeviz.models.session.presets import PRESETS
 
     p = export_parser()
     ns = p.parse_args(args)

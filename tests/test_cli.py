@@ -46,7 +46,7 @@ def test_grad_errors_are_one_clear_line(
 
 
 def test_presets_lists_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
-    from tapeviz.models.presets import PRESETS
+    from tapeviz.models.session.presets import PRESETS
 
     assert cli.main(["presets"]) == 0
     out = capsys.readouterr().out

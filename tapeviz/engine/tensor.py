@@ -110,9 +110,7 @@ class TensorLike:
     def __iter__(self) -> Iterator[Any]:
         if np.ndim(self._value) == 0:
             raise EngineTypeError("cannot iterate over a scalar tensor", "iter")
-        from tapeviz.engine.ops import getitem
-
-        return (getitem(self, i) for i in range(len(self._value)))
+        return (self[i] for i in range(len(self._value)))  # __getitem__: installed by ops
 
     def __bool__(self) -> bool:
         if np.size(self._value) != 1:
@@ -312,9 +310,7 @@ class Variable(TensorLike):
 
     def read_value(self) -> Tensor:
         """Return the current value as a Tensor (recorded reads watch trainable variables)."""
-        from tapeviz.engine.ops import identity
-
-        return identity(self)
+        return +self  # __pos__ is ops.identity, installed by ops (which imports this module)
 
     def _set(self, arr: Any, op: str) -> Variable:
         if arr.shape != self._value.shape:  # both numpy values (arrays or scalars)

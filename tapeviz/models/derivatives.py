@@ -7,7 +7,7 @@ from typing import Any
 
 import tapeviz as tv
 from tapeviz.sandbox import VariableSpec, compile_expression
-from tapeviz.sandbox.validate import Invalid
+from tapeviz.sandbox.language.validate import Invalid
 from tapeviz.sandbox.variables import make_variables
 
 

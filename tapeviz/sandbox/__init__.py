@@ -9,10 +9,10 @@ allow-list and compiled to closures by our own interpreter: nothing is passed to
 from __future__ import annotations
 
 from tapeviz.sandbox.errors import UserCodeError
-from tapeviz.sandbox.expression import CompiledExpression, compile_expression
-from tapeviz.sandbox.limits import CancelToken, Limits
+from tapeviz.sandbox.language.expression import CompiledExpression, compile_expression
+from tapeviz.sandbox.language.validate import Invalid
 from tapeviz.sandbox.runner import RunResult, TapeInfo, run
-from tapeviz.sandbox.validate import Invalid
+from tapeviz.sandbox.runtime.limits import CancelToken, Limits
 from tapeviz.sandbox.variables import VariableSpec
 
 __all__ = [

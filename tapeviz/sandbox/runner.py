@@ -16,15 +16,16 @@ from tapeviz.engine.errors import EngineError
 from tapeviz.engine.guard import ResourceLimitError, checkpoints, size_limits
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tape import GradientTape
-from tapeviz.sandbox.checks import CURRENT
-from tapeviz.sandbox.compile_expr import _pos
-from tapeviz.sandbox.compile_stmt import Compiler
 from tapeviz.sandbox.errors import Stop, UserCodeError, locate, position
-from tapeviz.sandbox.limits import Budget, CancelToken, Limits
-from tapeviz.sandbox.numpy_ns import reset_random
-from tapeviz.sandbox.runtime import Frame
-from tapeviz.sandbox.validate import Invalid, parse, validate
-from tapeviz.sandbox.variables import VariableSpec, make_variables, specs
+from tapeviz.sandbox.language.expr import _pos
+from tapeviz.sandbox.language.expression import compile_expression
+from tapeviz.sandbox.language.stmt import Compiler
+from tapeviz.sandbox.language.validate import Invalid, parse, validate
+from tapeviz.sandbox.runtime.checks import CURRENT
+from tapeviz.sandbox.runtime.frames import Frame
+from tapeviz.sandbox.runtime.limits import Budget, CancelToken, Limits
+from tapeviz.sandbox.runtime.numpy_ns import reset_random
+from tapeviz.sandbox.variables import VariableSpec, make_tensor, make_variables, specs
 
 
 @dataclass(frozen=True)
@@ -151,8 +152,6 @@ def run(
     limits = limits or Limits()
     budget = Budget(limits, cancel or CancelToken())
     if mode == "expression":
-        from tapeviz.sandbox.expression import run_expression
-
         return run_expression(source, specs(variables), budget, started)
     if mode != "script":
         err = UserCodeError(f"unknown mode {mode!r}: use 'script' or 'expression'", kind="value")
@@ -199,4 +198,47 @@ def run(
         tuple(budget.notes),
         {},
         dropped,
+    )
+
+
+def run_expression(text: str, table: Sequence[VariableSpec], budget: Budget, started: float) -> Any:
+    """Expression mode of :func:`tapeviz.sandbox.run`: evaluate on a tape, take the gradients."""
+    created: list[Any] = []
+    env: dict[str, Any] = {}
+    value = None
+    grads: dict[str, Any] = {}
+    error: UserCodeError | None = None
+    tape: GradientTape | None = None
+    try:
+        with _running(budget, created):
+            compiled = compile_expression(text, [s.name for s in table])
+            for note in compiled.notes:
+                budget.note(note)
+            env = {s.name: make_tensor(s) for s in table}
+            sources = [s.name for s in table if s.kind != "constant"]
+            with GradientTape(persistent=True) as tape:
+                tape.watch([env[s.name] for s in table if s.kind == "watched"])
+                value = compiled(env)
+            result = tape.gradient(value, [env[n] for n in sources])
+            grads = dict(zip(sources, result, strict=True))
+            if np.ndim(value._value):
+                budget.note(
+                    f"the expression has shape {tuple(value.shape)}: gradients are of its sum"
+                )
+    except Invalid as exc:
+        error = exc.error
+    except BaseException as exc:
+        error = translate(exc)
+        if error.line is None:
+            error = UserCodeError(error.message, 1, error.col, error.hint, error.kind, error.limit)
+    tapes = (TapeInfo(tape, ("tape",), 0),) if tape is not None else ()
+    return RunResult(
+        "".join(budget.output),
+        tapes,
+        dict(env),
+        value,
+        time.perf_counter() - started,
+        error,
+        tuple(budget.notes),
+        grads,
     )

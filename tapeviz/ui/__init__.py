@@ -9,7 +9,7 @@ __all__ = ["MainWindow"]
 
 def __getattr__(name: str) -> Any:
     if name == "MainWindow":  # lazy: importing tapeviz.ui.theme should not build the window
-        from tapeviz.ui.main_window import MainWindow
+        from tapeviz.ui.window.main_window import MainWindow
 
         return MainWindow
     raise AttributeError(name)

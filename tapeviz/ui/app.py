@@ -6,7 +6,7 @@ import sys
 
 from PySide6.QtWidgets import QApplication
 
-from tapeviz.models.presets import PRESETS
+from tapeviz.models.session.presets import PRESETS
 
 
 def run_app(session_file: str | None = None, preset: str | None = None) -> int:
@@ -14,13 +14,13 @@ def run_app(session_file: str | None = None, preset: str | None = None) -> int:
     if preset and not session_file and preset not in PRESETS:
         print(f"tapeviz: no preset {preset!r}; 'tapeviz presets' lists them", file=sys.stderr)
         return 2
-    from tapeviz.ui.main_window import MainWindow
+    from tapeviz.ui.window.main_window import MainWindow
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("tapeviz")
     app.setOrganizationName("tapeviz")
     from tapeviz.ui import i18n
-    from tapeviz.ui.preferences import settings
+    from tapeviz.ui.window.preferences import settings
 
     i18n.install(i18n.language_for(str(settings().value("prefs/language", "system"))))
     window = MainWindow()

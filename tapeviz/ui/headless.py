@@ -36,7 +36,7 @@ class ExportError(RuntimeError):
 class ExportRequest:
     """What to export: the session and one path per kind (``gif``, ``graph_svg``, …)."""
 
-    session: Any  # tapeviz.models.session.Session
+    session: Any  # tapeviz.models.session.file.Session
     outputs: dict[str, Path] = field(default_factory=dict)
     step: int | None = None  # None: the last step
     frames: int | None = None
@@ -129,8 +129,8 @@ def run_export(request: ExportRequest, log: TextIO | None = None) -> list[Path]:
 
 
 def _studio(session: Any, request: ExportRequest) -> Any:
-    from tapeviz.models.demos import from_session
-    from tapeviz.ui.studio import OptimizationStudio
+    from tapeviz.models.descent.demos import from_session
+    from tapeviz.ui.studio.studio import OptimizationStudio
 
     preset = from_session(session)
     studio = OptimizationStudio()
@@ -154,7 +154,7 @@ def _studio(session: Any, request: ExportRequest) -> Any:
 
 
 def _studio_export(studio: Any, kind: str, request: ExportRequest) -> Path:
-    from tapeviz.ui import studio_export
+    from tapeviz.ui.studio import export as studio_export
 
     path = request.outputs[kind]
     options = {k: v for k, v in (("frames", request.frames), ("width", request.width)) if v}
@@ -171,10 +171,10 @@ def _studio_export(studio: Any, kind: str, request: ExportRequest) -> Path:
 
 
 def _graph_export(result: Any, kind: str, path: Path) -> Path:
-    from tapeviz.models.graph_export import to_dot
-    from tapeviz.models.graph_model import FOLDED_OPS, GraphModel, GraphOptions
-    from tapeviz.ui.expression_panel import names_of
-    from tapeviz.ui.graph_view import GraphView
+    from tapeviz.models.graph.dot import to_dot
+    from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
+    from tapeviz.ui.graph.expression_panel import names_of
+    from tapeviz.ui.graph.view import GraphView
 
     if not result.tapes:
         raise ExportError("the code recorded no tape, so there is no graph to export")

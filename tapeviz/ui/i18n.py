@@ -97,9 +97,9 @@ def fill(tree: ET.ElementTree, table: dict[str, str], extra: dict[str, list[str]
 
 def ui_sources() -> list[Path]:
     """The Python files whose strings are translated."""
-    models = Path(__file__).parents[1] / "models"  # headless sentences marked for translation
-    extra = [models / "divergence.py", models / "optimizer_config.py"]
-    return sorted(Path(__file__).parent.glob("*.py")) + extra
+    descent = Path(__file__).parents[1] / "models" / "descent"  # headless sentences, translated
+    extra = [descent / "divergence.py", descent / "optimizer_config.py"]
+    return sorted(Path(__file__).parent.rglob("*.py")) + extra
 
 
 PRINTS = "What TensorFlow prints:"  # a note's header line; the printed lines stay as they are
@@ -107,7 +107,7 @@ PRINTS = "What TensorFlow prints:"  # a note's header line; the printed lines st
 
 def preset_texts() -> list[str]:
     """The presets' group names, titles and notes (the Presets menu and the notes label)."""
-    from tapeviz.models.presets import PRESETS
+    from tapeviz.models.session.presets import PRESETS
 
     texts = list(PRESETS.groups())
     for preset in PRESETS.values():

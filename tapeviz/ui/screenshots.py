@@ -10,10 +10,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtWidgets import QApplication
 
-from tapeviz.models.graph_model import GraphModel
+from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox import VariableSpec
-from tapeviz.ui.expression_panel import ExpressionPanel
-from tapeviz.ui.graph_view import GraphView
+from tapeviz.ui.graph.expression_panel import ExpressionPanel
+from tapeviz.ui.graph.view import GraphView
 
 QUADRATIC = [VariableSpec("x", 0.0), VariableSpec("a", 1.0, "watched"),
              VariableSpec("b", -2.0, "watched"), VariableSpec("c", 1.0, "constant")]  # fmt: skip
@@ -41,8 +41,8 @@ def stepper_frames(out: Path) -> list[Path]:
     from PySide6.QtWidgets import QVBoxLayout, QWidget
 
     from tapeviz.sandbox import run
-    from tapeviz.ui.expression_panel import names_of
-    from tapeviz.ui.stepper_panel import StepperPanel
+    from tapeviz.ui.graph.expression_panel import names_of
+    from tapeviz.ui.stepper.panel import StepperPanel
 
     result = run("a*x**2 + b*x + c", mode="expression", variables=QUADRATIC)
     model = GraphModel(result.tapes, names_of(result))
@@ -75,7 +75,7 @@ def main_window(out: Path) -> list[Path]:
     from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
 
-    from tapeviz.ui.main_window import MainWindow
+    from tapeviz.ui.window.main_window import MainWindow
 
     fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
     QSettings.setPath(fmt, scope, tempfile.mkdtemp())  # the default layout, not the user's
@@ -108,7 +108,7 @@ def main_window_studio(out: Path) -> list[Path]:
     from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
 
-    from tapeviz.ui.main_window import MainWindow
+    from tapeviz.ui.window.main_window import MainWindow
 
     fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
     QSettings.setPath(fmt, scope, tempfile.mkdtemp())

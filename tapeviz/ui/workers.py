@@ -7,11 +7,17 @@ run of the monkey test). So the first job turns automatic collection off and a U
 collects instead (the pattern of pyqtgraph's ``GarbageCollector``). A sandboxed run that goes
 over its memory limit first asks the UI thread for a full collection (:func:`collect_now`), so
 memory that only reference cycles hold does not fail the run.
+
+A pool thread running Python holds the GIL for up to the interpreter's switch interval (5 ms)
+each time the UI thread asks for it, and a repaint crosses between Qt and Python many times: a
+pyqtgraph repaint beside a computing worker took 300 ms. Jobs therefore run with a 1 ms switch
+interval (:data:`SWITCH_S`), which brought that repaint under 100 ms.
 """
 
 from __future__ import annotations
 
 import gc
+import sys
 import threading
 import time
 import traceback
@@ -21,11 +27,12 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
 
-from tapeviz.sandbox import limits
+from tapeviz.sandbox.runtime import limits
 
 GC_MS = 50  # how often the UI thread collects young garbage (often: each pass stays short)
 FULL_GC_S = 60.0  # and the oldest generation at most this often: a full pass can take 100 ms
 RECLAIM_WAIT_S = 2.0  # how long a worker over its memory limit waits for a UI-thread collection
+SWITCH_S = 0.001  # the GIL switch interval while jobs run (the UI thread gets it back quickly)
 RECLAIM_SPACING = 10.0  # such collections take at most about 1/10 of the UI thread's time
 _GC_TIMER: list[QTimer] = []
 _LAST_FULL = [0.0]
@@ -70,6 +77,8 @@ def submit(
 ) -> Worker:
     """Run ``fn(*args)`` in the global thread pool; ``on_done(result)`` runs in the UI thread."""
     collect_in_ui_thread()
+    if sys.getswitchinterval() > SWITCH_S:
+        sys.setswitchinterval(SWITCH_S)
     worker = Worker(fn, *args)
     _ACTIVE.append(worker)
 

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from tapeviz.models.code_export import FRAMEWORKS, ExportUnavailable, export, translate
-from tapeviz.models.presets import PRESETS
-from tapeviz.models.session import Session
+from tapeviz.models.export.code import FRAMEWORKS, ExportUnavailable, export, translate
+from tapeviz.models.session.file import Session
+from tapeviz.models.session.presets import PRESETS
 from tapeviz.sandbox import VariableSpec, run
 
 EXPRESSIONS = [n for n, p in PRESETS.items() if p.mode == "expression" and p.view != "studio"]
@@ -83,7 +83,7 @@ STUDIO = [n for n, p in PRESETS.items() if p.view == "studio" and p.mode == "exp
 @pytest.mark.parametrize("framework", FRAMEWORKS)
 @pytest.mark.parametrize("name", STUDIO)
 def test_optimization_exports_compile_with_the_same_optimizer(name: str, framework: str) -> None:
-    from tapeviz.models.code_export_train import selected_run
+    from tapeviz.models.export.train import selected_run
 
     code = export(PRESETS[name], framework)
     compile(code, f"<{framework}>", "exec")
@@ -101,8 +101,8 @@ def test_optimization_exports_compile_with_the_same_optimizer(name: str, framewo
 def test_the_tensorflow_training_script_ends_where_the_studio_does(
     name: str, expected: dict[str, str]
 ) -> None:
-    from tapeviz.models.demos import from_session
-    from tapeviz.models.descent import compute_race
+    from tapeviz.models.descent.demos import from_session
+    from tapeviz.models.descent.runs import compute_race
 
     printed = run(export(PRESETS[name], "tensorflow"))  # tapeviz.tf stands in for tensorflow
     assert printed.error is None, printed.error
@@ -116,8 +116,8 @@ def test_the_tensorflow_training_script_ends_where_the_studio_does(
 
 
 def test_hyper_parameters_map_to_each_framework() -> None:
-    from tapeviz.models.code_export_train import optimizer_expr
-    from tapeviz.models.optimizer_config import OptimizerConfig
+    from tapeviz.models.descent.optimizer_config import OptimizerConfig
+    from tapeviz.models.export.train import optimizer_expr
 
     adam = OptimizerConfig("Adam", {"learning_rate": 0.05, "beta_1": 0.8})
     assert "beta_1=0.8" in optimizer_expr("tensorflow", adam, "")
@@ -147,10 +147,10 @@ def loss():
 
 @pytest.mark.parametrize("kind", ["SGD", "Adam"])
 def test_a_script_optimized_in_the_studio_exports_its_training_loop(kind: str) -> None:
-    from tapeviz.models.descent import compute_race
-    from tapeviz.models.optimizer_config import OptimizerConfig, RunConfig
-    from tapeviz.models.problem import Problem
-    from tapeviz.models.studio_config import StudioConfig
+    from tapeviz.models.descent.optimizer_config import OptimizerConfig, RunConfig
+    from tapeviz.models.descent.problem import Problem
+    from tapeviz.models.descent.runs import compute_race
+    from tapeviz.models.descent.studio_config import StudioConfig
 
     table = (VariableSpec("a", 0.0, "trainable"), VariableSpec("b", 0.0, "trainable"))
     run_cfg = RunConfig(OptimizerConfig(kind, {"learning_rate": 0.05}), "#d55e00")
@@ -171,9 +171,9 @@ def test_a_script_optimized_in_the_studio_exports_its_training_loop(kind: str) -
 
 
 def test_script_export_loops_only_over_a_loss_and_never_reuses_a_name() -> None:
-    from tapeviz.models.code_export import LOOP_NAMES
-    from tapeviz.models.optimizer_config import OptimizerConfig, RunConfig
-    from tapeviz.models.studio_config import StudioConfig
+    from tapeviz.models.descent.optimizer_config import OptimizerConfig, RunConfig
+    from tapeviz.models.descent.studio_config import StudioConfig
+    from tapeviz.models.export.code import LOOP_NAMES
 
     config = StudioConfig(runs=(RunConfig(OptimizerConfig("SGD", {}), "#d55e00"),), steps=3)
     w = (VariableSpec("w", 1.0, "trainable"),)

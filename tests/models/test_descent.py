@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from tapeviz.engine.printing import format_number
-from tapeviz.models.descent import Cancelled, compute_race, tape_at, write_csv
-from tapeviz.models.optimizer_config import KINDS, OptimizerConfig, RunConfig
-from tapeviz.models.problem import Problem, ProblemError
-from tapeviz.models.replay import Replay
+from tapeviz.models.descent.optimizer_config import KINDS, OptimizerConfig, RunConfig
+from tapeviz.models.descent.problem import Problem, ProblemError
+from tapeviz.models.descent.replay import Replay
+from tapeviz.models.descent.runs import Cancelled, compute_race, tape_at, write_csv
 from tapeviz.sandbox import VariableSpec as V
 
 QUADRATIC = Problem(

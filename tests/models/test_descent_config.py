@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from tapeviz.models.optimizer_config import PALETTE, OptimizerConfig, RunConfig
-from tapeviz.models.studio_config import StudioConfig
+from tapeviz.models.descent.optimizer_config import PALETTE, OptimizerConfig, RunConfig
+from tapeviz.models.descent.studio_config import StudioConfig
 
 
 def test_round_trip_through_json() -> None:

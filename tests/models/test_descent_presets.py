@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from tapeviz.engine.printing import format_number
-from tapeviz.models.demos import StudioPreset, studio_presets
-from tapeviz.models.descent import Race, compute_race
-from tapeviz.models.studio_config import StudioConfig
+from tapeviz.models.descent.demos import StudioPreset, studio_presets
+from tapeviz.models.descent.runs import Race, compute_race
+from tapeviz.models.descent.studio_config import StudioConfig
 
 PRESETS = studio_presets()
 NAMES = [

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from tapeviz.engine.printing import format_number
-from tapeviz.models.descent import compute_race
-from tapeviz.models.optimizer_config import OptimizerConfig, RunConfig
-from tapeviz.models.problem import Problem, ProblemError, replay_refusal
+from tapeviz.models.descent.optimizer_config import OptimizerConfig, RunConfig
+from tapeviz.models.descent.problem import Problem, ProblemError, replay_refusal
+from tapeviz.models.descent.runs import compute_race
 from tapeviz.sandbox import VariableSpec as V
 
 LINREG = """import tensorflow as tf

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import tapeviz as tv
-from tapeviz.models.gradient_check import check, error_curve, relative_error, replay
+from tapeviz.models.backward.gradient_check import check, error_curve, relative_error, replay
 
 
 def tape_of(x: tv.Variable, w: tv.Variable) -> tuple[tv.GradientTape, tv.Tensor]:

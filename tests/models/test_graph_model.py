@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tapeviz as tv
-from tapeviz.models.graph_model import GraphModel, GraphOptions
+from tapeviz.models.graph.model import GraphModel, GraphOptions
 from tapeviz.sandbox import run
 
 

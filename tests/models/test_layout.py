@@ -7,8 +7,8 @@ import random
 import pytest
 
 import tapeviz as tv
-from tapeviz.models import layout
-from tapeviz.models.graph_model import GraphModel
+from tapeviz.models.graph import layout
+from tapeviz.models.graph.model import GraphModel
 
 
 def graph(n_ops: int, seed: int = 0) -> GraphModel:

@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tapeviz.models import presets
-from tapeviz.models.presets import PRESETS
+from tapeviz.models.session import presets
+from tapeviz.models.session.presets import PRESETS
 from tapeviz.sandbox import run
 
 SEEDS = Path(__file__).resolve().parents[2] / "assets" / "seeds"
@@ -18,7 +18,9 @@ CELLS = json.loads((SEEDS / "seeds.json").read_text("utf-8"))["cells"]
 
 def test_seed_preset_files_are_in_sync_with_the_seeds() -> None:
     for preset in presets.seed_presets():
-        assert PRESETS[preset.name] == preset, "regenerate: python -m tapeviz.models.presets"
+        assert PRESETS[preset.name] == preset, (
+            "regenerate: python -m tapeviz.models.session.presets"
+        )
 
 
 def test_every_seed_block_is_a_preset() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tapeviz.models import session as sessions
-from tapeviz.models.session import Session, SessionError
+from tapeviz.models.session import file as sessions
+from tapeviz.models.session.file import Session, SessionError
 from tapeviz.sandbox import VariableSpec
 
 SESSION = Session(

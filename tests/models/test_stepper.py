@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tapeviz as tv
-from tapeviz.models.graph_model import GraphModel
-from tapeviz.models.stepper import BackwardStepper, ForwardStepper, Namer
+from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
+from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox import run
 
 SEEDS = Path(__file__).resolve().parents[2] / "assets" / "seeds"

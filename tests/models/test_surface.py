@@ -7,9 +7,9 @@ import time
 import numpy as np
 import pytest
 
-from tapeviz.models.problem import Problem
-from tapeviz.models.replay import Replay
-from tapeviz.models.surface import Sampler, auto_range, contour_levels
+from tapeviz.models.descent.problem import Problem
+from tapeviz.models.descent.replay import Replay
+from tapeviz.models.descent.surface import Sampler, auto_range, contour_levels
 from tapeviz.sandbox import VariableSpec as V
 
 ROSENBROCK = Problem(

@@ -27,7 +27,7 @@ import pytest
 from tapeviz.engine import core
 from tapeviz.engine.guard import GUARD
 from tapeviz.sandbox import Limits, run
-from tapeviz.sandbox.checks import CURRENT
+from tapeviz.sandbox.runtime.checks import CURRENT
 
 ALLOWED_KINDS = ("refused", "name", "type", "value", "runtime", "limit", "syntax", "engine")
 SMALL = Limits(max_elements=10_000)

@@ -447,7 +447,7 @@ print("done")
 def test_memory_held_only_by_cycles_is_collected_before_the_limit_fails() -> None:
     import gc
 
-    from tapeviz.sandbox import limits
+    from tapeviz.sandbox.runtime import limits
 
     small = Limits(max_memory_mb=80, wall_time=30.0)  # 150 × 1.6 MB = 240 MB of garbage
     was_enabled = gc.isenabled()

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import pytest
 from pytestqt.qtbot import QtBot
 
-from tapeviz.models.session import Session
+from tapeviz.models.session.file import Session
 from tapeviz.sandbox import UserCodeError, VariableSpec, run
 from tapeviz.ui import MainWindow, i18n, workers
-from tapeviz.ui.error_text import describe
+from tapeviz.ui.window.error_text import describe
 
 
 def test_line_kind_message_and_hint() -> None:

@@ -11,8 +11,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog
 from pytestqt.qtbot import QtBot
 
-from tapeviz.models import layout
-from tapeviz.models.session import Session
+from tapeviz.models.graph import layout
+from tapeviz.models.session.file import Session
 from tapeviz.ui import MainWindow
 
 

@@ -13,11 +13,11 @@ from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
 import tapeviz as tv
-from tapeviz.models.graph_model import GraphModel, GraphOptions
+from tapeviz.models.graph.model import GraphModel, GraphOptions
 from tapeviz.sandbox import VariableSpec, run
 from tapeviz.ui import workers
-from tapeviz.ui.expression_panel import ExpressionPanel, names_of
-from tapeviz.ui.graph_view import GraphView
+from tapeviz.ui.graph.expression_panel import ExpressionPanel, names_of
+from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.theme import DARK
 
 SEEDS = Path(__file__).resolve().parents[2] / "assets" / "seeds"

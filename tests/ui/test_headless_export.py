@@ -14,7 +14,7 @@ import pytest
 from PySide6.QtGui import QImage
 
 from tapeviz import cli
-from tapeviz.models.presets import PRESETS
+from tapeviz.models.session.presets import PRESETS
 
 
 def test_every_studio_output_of_a_preset(
@@ -101,7 +101,7 @@ def test_unwritable_outputs_fail_with_a_message(
 
 
 def test_a_tape_too_large_to_draw_is_exported_folded(qapp: object, tmp_path: Path) -> None:
-    from tapeviz.models.session import Session
+    from tapeviz.models.session.file import Session
 
     source = ("x = tf.Variable(1.0)\nwith tf.GradientTape() as tape:\n    y = x\n"
               "    for i in range(5200):\n        y = y * 1.0001\n")  # fmt: skip

@@ -98,7 +98,7 @@ def test_no_english_left_in_the_main_window(chinese: MainWindow) -> None:
 
 
 def test_chinese_code_and_comments_run_and_display(qtbot: QtBot, chinese: MainWindow) -> None:
-    from tapeviz.models.session import Session
+    from tapeviz.models.session.file import Session
 
     source = 'import tensorflow as tf\nx = tf.Variable(3.0)  # 变量\nprint("梯度:", x * 2)\n'
     chinese.apply_session(Session(source=source, mode="script"))
@@ -119,7 +119,7 @@ def test_switching_language_rebuilds_the_window_and_keeps_the_work(
 ) -> None:
     from PySide6.QtCore import QSettings
 
-    from tapeviz.ui import window_dialogs
+    from tapeviz.ui.window import dialogs as window_dialogs
 
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))

@@ -11,11 +11,11 @@ from PySide6.QtWidgets import QTabWidget
 from pytestqt.qtbot import QtBot
 
 from tapeviz.engine.printing import format_number
-from tapeviz.models.presets import PRESETS
-from tapeviz.models.session import Session
+from tapeviz.models.session.file import Session
+from tapeviz.models.session.presets import PRESETS
 from tapeviz.sandbox import VariableSpec
 from tapeviz.ui import MainWindow
-from tapeviz.ui.views import STEPPER_TAB, STUDIO_TAB
+from tapeviz.ui.window.lower_tabs import STEPPER_TAB, STUDIO_TAB
 
 STUDIO_PRESETS = [name for name, p in PRESETS.items() if p.view == "studio"]
 

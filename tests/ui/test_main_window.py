@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QPushButton
 from pytestqt.qtbot import QtBot
 
-from tapeviz.models.presets import PRESETS
-from tapeviz.models.session import Session
+from tapeviz.models.session.file import Session
+from tapeviz.models.session.presets import PRESETS
 from tapeviz.sandbox import VariableSpec
 from tapeviz.ui import MainWindow, workers
 

@@ -11,7 +11,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
-from tapeviz.models.presets import PRESETS
+from tapeviz.models.session.presets import PRESETS
 from tapeviz.ui import MainWindow, workers
 
 EVENTS = 2000

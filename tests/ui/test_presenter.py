@@ -11,8 +11,8 @@ from PySide6.QtGui import QPalette
 from pytestqt.qtbot import QtBot
 
 from tapeviz.ui import MainWindow, workers
-from tapeviz.ui.presenter import contrast
 from tapeviz.ui.theme import DARK, LIGHT, Theme
+from tapeviz.ui.window.presenter import contrast
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
-from tapeviz.models.autosave import Autosave
-from tapeviz.models.session import Session
+from tapeviz.models.session.autosave import Autosave
+from tapeviz.models.session.file import Session
 from tapeviz.sandbox import VariableSpec
 from tapeviz.ui import MainWindow, workers
 

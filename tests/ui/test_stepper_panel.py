@@ -6,11 +6,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
-from tapeviz.models.graph_model import GraphModel
+from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox import VariableSpec, run
-from tapeviz.ui.expression_panel import names_of
-from tapeviz.ui.graph_view import GraphView
-from tapeviz.ui.stepper_panel import FORWARD, StepperPanel
+from tapeviz.ui.graph.expression_panel import names_of
+from tapeviz.ui.graph.view import GraphView
+from tapeviz.ui.stepper.panel import FORWARD, StepperPanel
 
 KEEP: list[QWidget] = []
 QUAD = [

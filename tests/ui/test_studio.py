@@ -13,16 +13,16 @@ from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtWidgets import QComboBox, QPushButton, QWidget
 
 from tapeviz.engine.printing import format_number
-from tapeviz.models.demos import StudioPreset, studio_presets
-from tapeviz.models.graph_model import GraphModel
-from tapeviz.models.optimizer_config import OptimizerConfig, RunConfig
-from tapeviz.models.problem import Problem
-from tapeviz.models.studio_config import StudioConfig
+from tapeviz.models.descent.demos import StudioPreset, studio_presets
+from tapeviz.models.descent.optimizer_config import OptimizerConfig, RunConfig
+from tapeviz.models.descent.problem import Problem
+from tapeviz.models.descent.studio_config import StudioConfig
+from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox import RunResult
 from tapeviz.sandbox import VariableSpec as V
 from tapeviz.ui import workers
-from tapeviz.ui.optimizer_panel import SciSpinBox
-from tapeviz.ui.studio import OptimizationStudio
+from tapeviz.ui.studio.optimizer_panel import SciSpinBox
+from tapeviz.ui.studio.studio import OptimizationStudio
 from tapeviz.ui.theme import DARK
 
 PRESETS = studio_presets()
@@ -281,7 +281,7 @@ def test_an_infinite_gradient_hides_the_arrow_instead_of_failing(qtbot, studio) 
 def test_the_pixmap_cache_holds_the_plots_layers(studio) -> None:
     from PySide6.QtGui import QPixmapCache
 
-    from tapeviz.ui.studio import PIXMAP_LAYERS
+    from tapeviz.ui.studio.studio import PIXMAP_LAYERS
 
     studio.resize(1900, 1000)
     assert QPixmapCache.cacheLimit() >= PIXMAP_LAYERS * 4 * 1900 * 1000 // 1024
@@ -290,7 +290,7 @@ def test_the_pixmap_cache_holds_the_plots_layers(studio) -> None:
 def test_run_buttons_add_and_remove_runs_and_names_are_not_cut(qtbot, studio) -> None:
     from PySide6.QtWidgets import QToolButton
 
-    from tapeviz.models.optimizer_config import MAX_RUNS
+    from tapeviz.models.descent.optimizer_config import MAX_RUNS
 
     assert not studio.panel.slice_row.isVisibleTo(studio)  # no empty slice row before a race
     load(qtbot, studio, PRESETS["rosenbrock-race"])
@@ -334,7 +334,7 @@ def test_presenter_sizes_shorten_titles_and_legends_instead_of_cutting_the_plots
 ) -> None:
     from PySide6.QtGui import QFont, QFontMetricsF
 
-    from tapeviz.ui.studio import PANEL_SHARE
+    from tapeviz.ui.studio.studio import PANEL_SHARE
 
     load(qtbot, studio, PRESETS["rosenbrock-race"])
     studio.resize(width, height)

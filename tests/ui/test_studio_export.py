@@ -8,9 +8,9 @@ from dataclasses import replace
 import pytest
 from PySide6.QtGui import QImage
 
-from tapeviz.models.demos import studio_presets
-from tapeviz.ui.studio import OptimizationStudio
-from tapeviz.ui.studio_export import FPS, MAX_FRAMES, frame_steps
+from tapeviz.models.descent.demos import studio_presets
+from tapeviz.ui.studio.export import FPS, MAX_FRAMES, frame_steps
+from tapeviz.ui.studio.studio import OptimizationStudio
 
 PRESETS = studio_presets()
 

@@ -1,0 +1,68 @@
+"""Autosave and crash recovery: the current work is written every few seconds to the data dir.
+
+A lock file marks a running window; a clean close removes both. If the next start finds the lock
+and an autosave, the previous run ended without closing (a crash, a killed process) and the app
+offers to restore the autosaved work.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+from tapeviz.models.session import file as sessions
+from tapeviz.models.session.file import Session, SessionError
+
+
+def data_dir() -> Path:
+    """The user data folder (``TAPEVIZ_DATA_DIR`` overrides it, e.g. in tests)."""
+    override = os.environ.get("TAPEVIZ_DATA_DIR")
+    return Path(override) if override else Path(platformdirs.user_data_dir("tapeviz", False))
+
+
+class Autosave:
+    """The autosave file and the running-window lock in ``folder``."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.folder = folder or data_dir()
+        self.path = self.folder / "autosave.tapeviz"
+        self.lock = self.folder / "running.lock"
+        self.crashed = self.lock.exists() and self.path.exists()  # seen at start-up
+        self._last = ""
+
+    def start(self) -> None:
+        """Mark a window as running."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.lock.write_text(str(os.getpid()), "utf-8")
+
+    def save(self, session: Session) -> bool:
+        """Write the work if it changed since the last save; True when written."""
+        text = session.dumps()
+        if text == self._last:
+            return False
+        self.folder.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_text(text, "utf-8")
+        tmp.replace(self.path)
+        self._last = text
+        return True
+
+    def recover(self) -> Session | None:
+        """The autosaved work left by a run that did not close, if it is readable."""
+        if not self.crashed:
+            return None
+        try:
+            return sessions.load(self.path)
+        except SessionError:
+            return None
+
+    def discard(self) -> None:
+        """Forget the crashed work (the user declined to restore it)."""
+        self.crashed = False
+
+    def stop(self) -> None:
+        """A clean close: remove the lock and the autosave."""
+        for path in (self.lock, self.path):
+            path.unlink(missing_ok=True)

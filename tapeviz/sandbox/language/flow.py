@@ -1,0 +1,179 @@
+"""Compile ``with``, ``try`` and function definitions (``def``, ``lambda``, decorators)."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from tapeviz.engine import function as tv_function
+from tapeviz.engine.guard import ResourceLimitError
+from tapeviz.engine.tape import GradientTape
+from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.language.display import DisplayCompiler
+from tapeviz.sandbox.language.expr import Fn
+from tapeviz.sandbox.language.scopes import function_scope
+from tapeviz.sandbox.runtime.frames import Frame, Return, Signature, UserFunction
+
+_CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager)
+
+
+class FlowCompiler(DisplayCompiler):
+    """Adds ``with``, ``try`` and functions; statement blocks come from the subclass."""
+
+    def block(self, body: list[ast.stmt]) -> Fn:  # pragma: no cover - see Compiler
+        """Implemented by the statement compiler."""
+        raise NotImplementedError
+
+    def _store_name(self, name: str) -> Callable[[Frame, Any], None]:  # pragma: no cover
+        """Implemented by the statement compiler."""
+        raise NotImplementedError
+
+    def s_With(self, node: ast.With) -> Fn:
+        body = self.block(node.body)
+        for item in reversed(node.items):
+            body = self._with_item(item, body)
+        return body
+
+    def _with_item(self, item: ast.withitem, body: Fn) -> Fn:
+        manager_fn = self.expr(item.context_expr)
+        store = self.store(item.optional_vars) if item.optional_vars is not None else None
+
+        def with_(frame: Frame) -> Any:
+            manager = manager_fn(frame)
+            if not isinstance(manager, _CONTEXT_MANAGERS):
+                raise refused(
+                    f"with cannot use {type(manager).__name__}",
+                    "with works with tf.GradientTape(...) and tape.stop_recording()",
+                )
+            value = manager.__enter__()
+            try:
+                if store is not None:
+                    store(frame, value)
+                signal = body(frame)
+            except BaseException as exc:
+                if not manager.__exit__(type(exc), exc, exc.__traceback__):
+                    raise
+                return None
+            manager.__exit__(None, None, None)
+            return signal
+
+        return with_
+
+    def s_Try(self, node: ast.Try) -> Fn:
+        body = self.block(node.body)
+        handlers = [
+            (
+                self.expr(h.type) if h.type is not None else None,
+                self._store_name(h.name) if h.name else None,
+                self.block(h.body),
+            )
+            for h in node.handlers
+        ]
+        orelse = self.block(node.orelse) if node.orelse else None
+        final = self.block(node.finalbody) if node.finalbody else None
+
+        def try_(frame: Frame) -> Any:
+            try:
+                try:
+                    signal = body(frame)
+                except Exception as exc:  # Stop (limits, refusals) is not an Exception
+                    if isinstance(exc, _UNCATCHABLE):
+                        raise
+                    for kind_fn, store, handler in handlers:
+                        kinds = kind_fn(frame) if kind_fn is not None else Exception
+                        if not _exception_classes(kinds):
+                            raise TypeError("except needs Exception classes") from None
+                        if isinstance(exc, kinds):
+                            if store is not None:
+                                store(frame, exc)
+                            saved, frame.handling = frame.handling, exc
+                            try:
+                                return handler(frame)
+                            finally:
+                                frame.handling = saved
+                    raise
+                if orelse is not None and signal is None:
+                    signal = orelse(frame)
+                return signal
+            finally:
+                if final is not None:
+                    final(frame)
+
+        return try_
+
+    # -- functions -------------------------------------------------------------------------
+    def _function(
+        self, args: ast.arguments, body: list[ast.stmt] | ast.expr, name: str
+    ) -> Callable[[Frame], UserFunction]:
+        defaults = [self.expr(d) for d in args.defaults]
+        kwdefaults = [
+            (a.arg, self.expr(d))
+            for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+            if d is not None
+        ]
+        signature = Signature(
+            name,
+            [a.arg for a in [*args.posonlyargs, *args.args]],
+            args.vararg.arg if args.vararg else None,
+            [a.arg for a in args.kwonlyargs],
+            args.kwarg.arg if args.kwarg else None,
+        )
+        outer, self.scope = self.scope, function_scope(args, body)
+        try:
+            if isinstance(body, list):
+                code = self.block(body)
+            else:
+                value = self.expr(body)
+                code = lambda frame: Return(value(frame))  # noqa: E731
+        finally:
+            self.scope = outer
+        line = getattr(body[0] if isinstance(body, list) else body, "lineno", None)
+
+        def make(frame: Frame) -> UserFunction:
+            kw = {k: fn(frame) for k, fn in kwdefaults}
+            return UserFunction(signature, code, frame, tuple(d(frame) for d in defaults), kw, line)
+
+        return make
+
+    def e_Lambda(self, node: ast.Lambda) -> Fn:
+        return self._function(node.args, node.body, "<lambda>")
+
+    def s_FunctionDef(self, node: ast.FunctionDef) -> Fn:
+        make = self._function(node.args, node.body, node.name)
+        decorators = [self._decorator(d) for d in reversed(node.decorator_list)]
+        store = self._store_name(node.name)
+
+        def define(frame: Frame) -> None:
+            fn: Any = make(frame)
+            for deco in decorators:
+                fn = deco(frame)(fn)
+            store(frame, fn)
+
+        return define
+
+    def _decorator(self, node: ast.expr) -> Callable[[Frame], Callable[[Any], Any]]:
+        is_call = isinstance(node, ast.Call)
+        target = self.expr(node.func if is_call else node)  # type: ignore[attr-defined]
+        arguments = self._arguments(node) if is_call else None  # type: ignore[arg-type]
+
+        def decorator(frame: Frame) -> Callable[[Any], Any]:
+            deco = target(frame)
+            if deco is not tv_function:
+                raise refused("only @tf.function (or @tv.function) decorators are supported")
+            if arguments is None:
+                return deco
+            args, kwargs = arguments(frame)
+            return deco(*args, **kwargs)
+
+        return decorator
+
+
+# Limits hit inside C code or the engine: user code may not catch these and carry on.
+_UNCATCHABLE = (RecursionError, MemoryError, ResourceLimitError)
+
+
+def _exception_classes(kinds: Any) -> bool:
+    group = kinds if isinstance(kinds, tuple) else (kinds,)
+    return all(isinstance(k, type) and issubclass(k, Exception) for k in group)

@@ -1,0 +1,152 @@
+"""What ``import`` gives a script: TensorFlow (tapeviz.tf), tapeviz, a restricted numpy, math."""
+
+from __future__ import annotations
+
+import math as _math
+import operator
+import types
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import tapeviz.tf as _tf
+from tapeviz import engine as _engine
+from tapeviz.engine import nest
+from tapeviz.engine.function import Function
+from tapeviz.engine.namespace import Namespace
+from tapeviz.engine.printing import tf_print
+from tapeviz.engine.tensor import Tensor, TensorLike, TensorShape
+from tapeviz.sandbox.errors import limit_hit, refused
+from tapeviz.sandbox.runtime.checks import budget, check_text, counted
+from tapeviz.sandbox.runtime.numpy_ns import NUMPY
+from tapeviz.sandbox.runtime.policy import allow_callables, marker
+
+# Classes a script may name (isinstance) but not construct.
+_MARKERS = {cls: marker(cls) for cls in (Tensor, TensorShape, _engine.DType, Function)}
+
+
+def _public(module: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    out = {}
+    for name, value in vars(module).items():
+        if name.startswith("_") or name in skip or isinstance(value, types.ModuleType):
+            continue
+        if type(value).__name__ == "_Feature":  # from __future__ import annotations
+            continue
+        out[name] = _sanitized(value)
+    return out
+
+
+def _sanitized(value: Any) -> Any:
+    """Markers in place of non-constructible classes, also inside nested namespaces."""
+    if isinstance(value, type):
+        return _MARKERS.get(value, value)
+    if type(value) is Namespace:
+        return Namespace(
+            repr(value).split("'")[1], {k: _sanitized(v) for k, v in value.names().items()}
+        )
+    return value
+
+
+def _printed_elements(value: Any, summarize: int) -> int:
+    shape = np.shape(value._value if isinstance(value, TensorLike) else value)
+    n = 1
+    for d in shape:
+        n *= d if summarize < 0 else min(d, 2 * summarize + 1)
+    return n
+
+
+def sandbox_tf_print(*inputs: Any, summarize: int = 3, **kwargs: Any) -> None:
+    """``tf.print`` with the output size checked before the (Python-level) formatting."""
+    cap = budget().limits.max_output
+    total = 0
+    for x in inputs:
+        for leaf in nest.flatten(x) if isinstance(x, list | tuple | dict) else [x]:
+            if isinstance(leaf, TensorLike | np.ndarray):
+                total += _printed_elements(leaf, summarize) * 12
+            else:
+                check_text(leaf, "tf.print", printed=True)
+                total += 24
+    total += len(str(kwargs.get("sep", " "))) * len(inputs)
+    if total > cap:
+        raise budget().trip(
+            limit_hit("output", f"tf.print would print more than {cap:,} characters")
+        )
+    kwargs.pop("output_stream", None)  # output always goes to the console
+    tf_print(*inputs, summarize=summarize, **kwargs)
+
+
+TF = Namespace("tensorflow", {**_public(_tf), "print": sandbox_tf_print})
+_TV_SKIP = ("gradcheck", "backward_steps", "BackwardPass", "BackwardStep", "Contribution",
+            "OpRecord", "GradientCall", "FunctionTrace", "tf_print")  # fmt: skip
+TV = Namespace(
+    "tapeviz",
+    {**_public(_engine, _TV_SKIP), "optimizers": _tf.optimizers, "print": sandbox_tf_print},
+)
+
+
+def _bounded(fn: Callable[..., Any], limit: int = 10_000) -> Callable[..., Any]:
+    def wrapped(*args: Any) -> Any:
+        for a in args:
+            if operator.index(a) > limit:
+                raise refused(f"math.{fn.__name__} of a number above {limit:,} is not available")
+        return fn(*args)
+
+    wrapped.__name__ = fn.__name__
+    return wrapped
+
+
+def _fsum(items: Any) -> float:
+    return _math.fsum(counted(items, "math.fsum"))
+
+
+_MATH = (
+    "sin cos tan asin acos atan atan2 sinh cosh tanh asinh acosh atanh exp expm1 log log2 "
+    "log10 log1p sqrt fabs floor ceil trunc pi e tau inf nan isnan isinf isfinite isclose "
+    "hypot degrees radians copysign gcd erf erfc gamma lgamma fmod modf"
+).split()
+MATH = Namespace(
+    "math",
+    {**{n: getattr(_math, n) for n in _MATH}, "fsum": _fsum,
+     **{n: _bounded(getattr(_math, n)) for n in ("factorial", "comb", "perm")}},
+)  # fmt: skip
+
+MODULES: dict[str, Namespace] = {
+    "tensorflow": TF,
+    "tapeviz.tf": TF,
+    "tapeviz": TV,
+    "numpy": NUMPY,
+    "math": MATH,
+}
+ALLOWED_IMPORTS = "tensorflow, numpy, math and tapeviz"
+
+
+def resolve(dotted: str) -> Any:
+    """The namespace an import names (``tensorflow.keras.optimizers``), or a refusal."""
+    for root in sorted(MODULES, key=len, reverse=True):
+        if dotted == root or dotted.startswith(root + "."):
+            obj: Any = MODULES[root]
+            for part in dotted[len(root) + 1 :].split(".") if dotted != root else ():
+                if type(obj) is not Namespace or part not in obj:
+                    raise ModuleNotFoundError(f"no module named '{dotted}'")
+                obj = getattr(obj, part)
+            if type(obj) is not Namespace:
+                raise ModuleNotFoundError(f"'{dotted}' is not a module")
+            return obj
+    raise refused(
+        f"import of '{dotted}' is not allowed", f"tapeviz scripts can import {ALLOWED_IMPORTS}"
+    )
+
+
+def _walk(ns: Namespace) -> list[Any]:
+    out = []
+    for name in ns:
+        value = getattr(ns, name)
+        out.append(value)
+        if type(value) is Namespace:
+            out.extend(_walk(value))
+    return out
+
+
+for _ns in MODULES.values():
+    allow_callables(_walk(_ns))

@@ -1,0 +1,388 @@
+"""The graph view: a GraphModel drawn left to right, zoomable, navigable, exportable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QWheelEvent
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import (
+    QGraphicsScene,
+    QGraphicsView,
+    QWidget,
+)
+
+from tapeviz.models.graph import layout as layouts
+from tapeviz.models.graph.dot import to_dot
+from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
+from tapeviz.ui import workers
+from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
+from tapeviz.ui.graph.scene import Plan, SceneBuilder, TooLargeBanner, plan_layout
+from tapeviz.ui.theme import LIGHT, Theme
+
+BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
+DETAIL_SCALE = 0.35  # zoom below which node text is hidden
+
+
+class GraphView(QGraphicsView):
+    """Draws a :class:`GraphModel`; emits ``nodeSelected`` when the selection changes."""
+
+    nodeSelected = Signal(str)  # node id, "" when nothing is selected
+    layoutFinished = Signal()
+
+    def __init__(
+        self, model: GraphModel | None = None, theme: Theme = LIGHT, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("graphView")
+        self.setScene(QGraphicsScene(self))
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.theme = theme
+        self.font_scale = 1.0
+        self.engine = "layered"
+        self.animation_ms = 250
+        self.show_edge_labels = False
+        self.show_groups = True
+        self.group_items: list[GroupItem] = []
+        self.model: GraphModel | None = None
+        self.items: dict[str, NodeItem] = {}
+        self.edge_items: list[EdgeItem] = []
+        self.layout: layouts.Layout | None = None
+        self._job: workers.Worker | None = None
+        self._builder: SceneBuilder | None = None
+        self._fitted = False
+        self._styled_selected: list[str] = []  # nodes drawn with the selection border
+        self._animation: QVariantAnimation | None = None
+        self._banner = TooLargeBanner(self)
+        self._banner.fold.connect(self._on_banner_fold)
+        self.scene().selectionChanged.connect(self._on_scene_selection_changed)
+        self.setBackgroundBrush(QColor(theme.background))
+        if model is not None:
+            self.set_model(model)
+
+    # -- model -----------------------------------------------------------------------------
+    def set_model(self, model: GraphModel) -> None:
+        """Show ``model`` and follow its changes (the previous model is let go)."""
+        if self.model is not None:
+            self.model.changed.disconnect(self._on_model_changed)
+            self.model.gradients_changed.disconnect(self._on_model_gradients_changed)
+        self.model = model
+        model.changed.connect(self._on_model_changed)
+        model.gradients_changed.connect(self._on_model_gradients_changed)
+        self._fitted = False
+        self.rebuild()
+
+    def closeEvent(self, event: Any) -> None:
+        if self.model is not None:
+            self.model.changed.disconnect(self._on_model_changed)
+            self.model.gradients_changed.disconnect(self._on_model_gradients_changed)
+        super().closeEvent(event)
+
+    def _on_model_changed(self) -> None:
+        self.rebuild()
+
+    def _on_model_gradients_changed(self) -> None:
+        self.refresh_gradients()
+
+    # -- building --------------------------------------------------------------------------
+    def rebuild(self) -> None:
+        """Lay out the model's graph (in a worker above 300 nodes), then build its scene.
+
+        The current graph stays on screen, interactive, until the new scene is complete.
+        """
+        model = self.model
+        if self._job is not None:
+            self._job.cancelled = True
+            self._job = None
+        self._builder = None
+        if model is None:
+            return
+        self._banner.show_for(model.too_large)
+        if model.too_large:
+            self._swap_scene(QGraphicsScene(self), {}, [], None)
+            return
+        old = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
+        args = (
+            dict(model.nodes),
+            dict(model.gradients),
+            [(e.source, e.target) for e in model.edges],
+            old,
+            self.font_scale,
+            self.engine,
+        )
+        if len(model.nodes) > BACKGROUND_LAYOUT:
+            self._job = workers.submit(plan_layout, *args, on_done=self._on_plan_done)
+        else:
+            self._on_plan_done(plan_layout(*args))
+
+    def _on_plan_done(self, plan: Plan) -> None:
+        self._job = None
+        model = self.model
+        if model is None or plan.nodes.keys() != model.nodes.keys():
+            return  # the model changed meanwhile; a newer layout is on its way
+        self._builder = SceneBuilder(self, plan)
+        self._builder.run(chunked=len(plan.nodes) > BACKGROUND_LAYOUT)
+
+    def _swap_scene(
+        self,
+        scene: QGraphicsScene,
+        items: dict[str, NodeItem],
+        edges: list[EdgeItem],
+        lay: layouts.Layout | None,
+    ) -> None:
+        old = self.scene()
+        selected = [nid for nid, it in self.items.items() if it.isSelected()]
+        old.selectionChanged.disconnect(self._on_scene_selection_changed)
+        self.items, self.edge_items, self.layout = items, edges, lay
+        self.setScene(scene)
+        scene.selectionChanged.connect(self._on_scene_selection_changed)
+        old.deleteLater()
+        for nid in selected:
+            if nid in items:
+                items[nid].setSelected(True)
+
+    def _add_groups(
+        self, lay: layouts.Layout, scene: QGraphicsScene, items: dict[str, NodeItem]
+    ) -> None:
+        """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
+        model = self.model
+        self.group_items = []
+        if model is None or not self.show_groups:
+            return
+        for j, entry in enumerate(model.entries):
+            if j == model.current:
+                continue
+            members = [nid for nid, n in model.nodes.items() if j in n.tapes]
+            if not members or len(members) == len([n for n in model.nodes.values() if n.op]):
+                continue
+            rect = QRectF()
+            for nid in members:
+                x, y = lay.positions[nid]
+                w, h = items[nid].size()
+                rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
+            frame = GroupItem(
+                rect.adjusted(-16, -30, 16, 14), entry.name, self.theme, self.font_scale
+            )
+            scene.addItem(frame)
+            self.group_items.append(frame)
+
+    def _animate_to(self, lay: layouts.Layout, old: dict[str, QPointF]) -> None:
+        moving = [
+            (it, it.pos(), QPointF(*lay.positions[nid]))
+            for nid, it in self.items.items()
+            if nid in old and it.pos() != QPointF(*lay.positions[nid])
+        ]
+        if self._animation is not None:
+            self._animation.stop()
+        if not moving or self.animation_ms <= 0:
+            for it, _, end in moving:
+                it.move_to(end)
+            return
+        anim = QVariantAnimation(self)
+        anim.setStartValue(0.0)
+        anim.setEndValue(1.0)
+        anim.setDuration(self.animation_ms)
+
+        def step(t: float) -> None:
+            for it, a, b in moving:
+                it.move_to(a + (b - a) * t)
+
+        anim.valueChanged.connect(step)
+        anim.start()
+        self._animation = anim
+
+    def refresh_gradients(self) -> None:
+        """Put the model's gradients on the nodes (hidden where the model has none)."""
+        if self.model is None:
+            return
+        grads = self.model.gradients
+        for nid, item in self.items.items():
+            item.set_gradient(grads.get(nid))
+        for edge in self.edge_items:
+            edge.adjust()
+
+    # -- appearance ------------------------------------------------------------------------
+    def set_theme(self, theme: Theme) -> None:
+        """Switch colours (light/dark) and redraw."""
+        self.theme = theme
+        self.setBackgroundBrush(QColor(theme.background))
+        self.rebuild()
+
+    def set_font_scale(self, scale: float) -> None:
+        """Scale every font and line width (presenter mode) and re-lay out."""
+        self.font_scale = scale
+        self.rebuild()
+
+    def set_edge_labels(self, shown: bool) -> None:
+        """Show each edge's local derivative (``∂/∂x = 3``) or hide them."""
+        self.show_edge_labels = shown
+        for edge in self.edge_items:
+            edge.set_label(self.model.edge_label(edge.model_edge) if shown and self.model else None)
+
+    def set_dimmed(self, dimmed: bool) -> None:
+        """Dim the graph (the editor's text does not parse; this is the last good graph)."""
+        for item in [*self.items.values(), *self.edge_items, *self.group_items]:
+            item.setOpacity(0.35 if dimmed else 1.0)
+
+    @property
+    def dimmed(self) -> bool:
+        """Whether the graph is dimmed."""
+        return bool(self.items) and next(iter(self.items.values())).opacity() < 1.0
+
+    # -- navigation ------------------------------------------------------------------------
+    def fit(self) -> None:
+        """Fit the whole graph in the view (never magnified above 1.5×)."""
+        rect = self.scene().itemsBoundingRect().adjusted(-30, -30, 30, 30)
+        if rect.isEmpty():
+            return
+        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
+        if self.transform().m11() > 1.5:
+            self.resetTransform()
+            self.scale(1.5, 1.5)
+            self.centerOn(rect.center())
+        self._update_detail()
+
+    def zoom(self, factor: float) -> None:
+        """Zoom by ``factor`` around the mouse (or the centre), within 0.05×–8×."""
+        current = self.transform().m11()
+        factor = max(0.05 / current, min(8.0 / current, factor))
+        self.scale(factor, factor)
+        self._update_detail()
+
+    def _update_detail(self) -> None:
+        """Hide node text when it would be too small to read (and costly to draw)."""
+        shown = self.transform().m11() * self.font_scale >= DETAIL_SCALE
+        for item in self.items.values():
+            item.set_detail(shown)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120.0
+        if steps:
+            self.zoom(1.15**steps)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        if key == Qt.Key.Key_F:
+            self.fit()
+        elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
+            self.zoom(1.25)
+        elif key == Qt.Key.Key_Minus:
+            self.zoom(0.8)
+        elif key in (Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self.navigate(key)
+        elif key == Qt.Key.Key_Escape:
+            self.scene().clearSelection()
+        else:
+            super().keyPressEvent(event)
+
+    def selected_node(self) -> str | None:
+        """The selected node id (the first, if several)."""
+        for nid, item in self.items.items():
+            if item.isSelected():
+                return nid
+        return None
+
+    def select(self, nid: str | None) -> None:
+        """Select one node (None clears) and scroll it into view."""
+        self.scene().clearSelection()
+        if nid is not None and nid in self.items:
+            self.items[nid].setSelected(True)
+            self.ensureVisible(self.items[nid], 60, 60)
+
+    def navigate(self, key: int) -> None:
+        """Arrow keys: → to a consumer, ← to an input, ↑/↓ to the neighbour in the column."""
+        model, current = self.model, self.selected_node()
+        if model is None or not self.items:
+            return
+        if current is None:
+            self.select(next(iter(self.items)))
+            return
+        if key == Qt.Key.Key_Right:
+            nxt = model.successors(current)
+        elif key == Qt.Key.Key_Left:
+            nxt = model.predecessors(current)
+        else:
+            x = self.items[current].pos().x()
+            column = sorted(
+                (it.pos().y(), nid) for nid, it in self.items.items() if abs(it.pos().x() - x) < 1
+            )
+            order = [nid for _, nid in column]
+            i = order.index(current) + (1 if key == Qt.Key.Key_Down else -1)
+            nxt = [order[i]] if 0 <= i < len(order) else []
+        if nxt:
+            self.select(nxt[0])
+
+    def _on_scene_selection_changed(self) -> None:
+        model = self.model
+        chosen = [nid for nid, item in self.items.items() if item.isSelected()]
+        path_nodes: set[str] = set()
+        path_edges: set[tuple[str, str, int]] = set()
+        if model is not None and chosen:
+            ends = chosen[1:2] or [n for n, node in model.nodes.items() if node.kind == "target"]
+            for end in ends:
+                nodes, edges = model.path_between(chosen[0], end)
+                path_nodes.update(nodes)
+                path_edges.update((e.source, e.target, e.position) for e in edges)
+        for nid, item in self.items.items():
+            before = item.highlighted
+            item.highlighted = nid in path_nodes
+            if before == item.highlighted and (nid in chosen or nid in self._styled_selected):
+                item.restyle()  # the selection border changed, the highlight did not
+        self._styled_selected = chosen
+        for edge in self.edge_items:
+            key = (edge.source.node.id, edge.target.node.id, edge.input_position)
+            edge.highlighted = key in path_edges
+        self.nodeSelected.emit(chosen[0] if chosen else "")
+
+    def _on_banner_fold(self) -> None:
+        if self.model is not None:
+            opts = self.model.options
+            self.model.set_options(
+                GraphOptions(opts.fold_constants, opts.hide_unreached, FOLDED_OPS)
+            )
+
+    # -- export ----------------------------------------------------------------------------
+    def export_png(self, path: str | Path, scale: float = 2.0) -> Path:
+        """Render the whole graph to a PNG at ``scale`` × its natural size."""
+        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        size = QSize(max(1, int(rect.width() * scale)), max(1, int(rect.height() * scale)))
+        image = QImage(size, QImage.Format.Format_ARGB32)
+        image.fill(QColor(self.theme.background))
+        painter = QPainter(image)
+        painter.setRenderHints(
+            QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
+        )
+        self.scene().render(painter, QRectF(0, 0, size.width(), size.height()), rect)
+        painter.end()
+        out = Path(path)
+        if not image.save(str(out), "PNG"):
+            raise OSError(f"cannot write {out}")
+        return out
+
+    def export_svg(self, path: str | Path) -> Path:
+        """Write the graph as SVG (QSvgGenerator; pyqtgraph's exporter is broken on Qt 6.11)."""
+        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
+        out = Path(path)
+        gen = QSvgGenerator()
+        gen.setFileName(str(out))
+        gen.setSize(QSize(int(rect.width()), int(rect.height())))
+        gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
+        gen.setTitle("tapeviz graph")
+        painter = QPainter()
+        if not painter.begin(gen):
+            raise OSError(f"cannot write {out}")
+        painter.fillRect(QRectF(0, 0, rect.width(), rect.height()), QColor(self.theme.background))
+        self.scene().render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
+        painter.end()
+        return out
+
+    def dot_text(self) -> str:
+        """The graph as graphviz DOT text."""
+        return to_dot(self.model) if self.model is not None else "digraph tape {}\n"

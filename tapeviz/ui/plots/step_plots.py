@@ -1,0 +1,369 @@
+"""The studio's step plots: loss, parameters and ‖∇f‖ per step, with a moving cursor.
+
+Every history is drawn once in full, faint; the part already played is drawn on top and grows
+as the cursor moves. Long histories are decimated per frame (min and max per pixel column), so
+a frame costs the same for 100 or 100,000 steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QRectF, Qt
+from PySide6.QtGui import QPen
+from PySide6.QtWidgets import (
+    QGraphicsEllipseItem,
+    QGraphicsItem,
+    QGraphicsLineItem,
+    QGraphicsRectItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tapeviz.models.descent.runs import History, Race
+from tapeviz.ui.plots.axis import SpacedAxis
+from tapeviz.ui.plots.title import set_title, style_title
+from tapeviz.ui.theme import LIGHT, Theme, font
+
+COLUMNS = 1600  # decimate curves to about this many x positions (min and max of each)
+DASHES = (
+    Qt.PenStyle.SolidLine,
+    Qt.PenStyle.DashLine,
+    Qt.PenStyle.DotLine,
+    Qt.PenStyle.DashDotLine,
+    Qt.PenStyle.DashDotDotLine,
+)
+
+
+translate = QCoreApplication.translate  # lupdate reads translate("OptimizationStudio", "…")
+
+
+def translated(text: str) -> str:
+    """Translate text marked elsewhere (QT_TRANSLATE_NOOP) in the studio's context."""
+    return QCoreApplication.translate("OptimizationStudio", text)
+
+
+def peak_decimate(y: np.ndarray, width: int = COLUMNS) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) of ``y`` against its index with at most ~2·width points.
+
+    Per column of steps it keeps the minimum and the maximum, in the order they occur, so a
+    monotone curve stays a clean line and oscillations keep their envelope.
+    """
+    n = len(y)
+    if n <= 2 * width:
+        return np.arange(n, dtype=np.float64), y
+    b = -(-n // width)
+    m = n // b * b
+    cols = np.asarray(y[:m], dtype=np.float64).reshape(-1, b)
+    with np.errstate(all="ignore"):
+        lo = np.argmin(np.where(np.isnan(cols), np.inf, cols), axis=1)
+        hi = np.argmax(np.where(np.isnan(cols), -np.inf, cols), axis=1)
+    first, second = np.minimum(lo, hi), np.maximum(lo, hi)
+    starts = np.arange(0, m, b)
+    idx = np.empty(2 * len(starts), dtype=np.int64)
+    idx[0::2], idx[1::2] = starts + first, starts + second
+    idx = np.concatenate([idx, np.arange(m, n)])
+    return idx.astype(np.float64), np.asarray(y)[idx]
+
+
+def mix(color: str, background: str, amount: float) -> Any:
+    """``amount`` of ``color`` over ``background``, as an opaque QColor."""
+    a, b = pg.mkColor(color), pg.mkColor(background)
+    return pg.mkColor(
+        *(
+            round(amount * x + (1 - amount) * y)
+            for x, y in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True)
+        )
+    )
+
+
+def log_or_linear(values: Sequence[np.ndarray], log: bool) -> tuple[list[np.ndarray], bool]:
+    """log10 of every array when asked and every finite value is positive; else as given."""
+    finite = [v[np.isfinite(v)] for v in values]
+    ok = log and all((f > 0).all() for f in finite) and any(f.size for f in finite)
+    if not ok:
+        return [np.asarray(v, dtype=np.float64) for v in values], False
+    with np.errstate(all="ignore"):
+        return [np.log10(np.asarray(v, dtype=np.float64)) for v in values], True
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def log_ticks(lo: float, hi: float) -> list[list[tuple[float, str]]]:
+    """Ticks for an axis showing log10 values (pyqtgraph's own overlap on short ranges).
+
+    Decades are labelled (and 2 and 5 on a short range); 2…9 in between are plain ticks.
+    """
+    first, last = int(np.floor(lo)), int(np.ceil(hi))
+    step = max(1, -(-(last - first) // 6))  # at most ~7 labelled decades
+    major = []
+    for e in range(first, last + 1, step):
+        text = f"{10.0**e:g}" if -3 <= e <= 3 else f"10{str(e).translate(_SUPERSCRIPT)}"
+        major.append((float(e), text))
+    minor = []
+    for e in range(first, last + 1):
+        for m in range(2, 10):
+            v = e + float(np.log10(m))
+            if lo <= v <= hi:
+                label = f"{m * 10.0**e:g}" if hi - lo < 1.2 and m in (2, 5) else ""
+                minor.append((v, label))
+    return [major, minor]
+
+
+def value_range(values: Sequence[np.ndarray], pad: float = 0.08) -> tuple[float, float]:
+    """A padded range over the finite values (never empty)."""
+    parts = [v[np.isfinite(v)] for v in values]
+    flat = np.concatenate(parts) if parts else np.zeros(0)
+    if flat.size == 0:
+        return -1.0, 1.0
+    lo, hi = float(flat.min()), float(flat.max())
+    span = hi - lo if hi > lo else max(abs(hi), 1.0)
+    return lo - pad * span, hi + pad * span
+
+
+def shown_steps(h: History) -> int:
+    """The steps that set a plot's range: up to the divergence step (not the explosion)."""
+    return h.divergence.step if h.divergence is not None else h.steps
+
+
+def dot(color: str, size: float, outline: str) -> QGraphicsEllipseItem:
+    """A marker of ``size`` pixels at any zoom (a C++ item: cheap to move every frame)."""
+    item = QGraphicsEllipseItem(-size / 2, -size / 2, size, size)
+    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+    item.setBrush(pg.mkBrush(color))
+    item.setPen(pg.mkPen(outline, width=1.5))
+    item.setZValue(20)
+    return item
+
+
+def move(item: QGraphicsItem, x: float, y: float) -> None:
+    """Put a marker at (x, y), hidden where the value is not finite."""
+    shown = bool(np.isfinite(x) and np.isfinite(y))
+    item.setVisible(shown)
+    if shown:
+        item.setPos(float(x), float(y))
+
+
+def set_legend_text_size(legend: pg.LegendItem, size: str) -> None:
+    """Re-render a legend's labels at ``size`` and fit its box to them.
+
+    pyqtgraph's setLabelTextSize only stores the option, and a label never shrinks by itself,
+    so the legend's box would keep its old, larger size.
+    """
+    legend.setLabelTextSize(size)
+    for _, label in legend.items:
+        label.setText(label.text)
+        label.resize(label.minimumSize())
+    legend.updateSize()
+
+
+def style_plot(plot: pg.PlotWidget, theme: Theme, scale: float) -> None:
+    """Background, axis colours and fonts (presenter mode scales them)."""
+    plot.setBackground(theme.background)
+    item = plot.getPlotItem()
+    for name in ("left", "bottom"):
+        axis = item.getAxis(name)
+        axis.enableAutoSIPrefix(False)
+        axis.setPen(pg.mkPen(theme.muted, width=max(1.0, scale)))
+        axis.setTextPen(pg.mkPen(theme.text))
+        axis.setStyle(tickFont=font(9 * scale))
+        axis.label.setFont(font(10 * scale))
+    style_title(plot, theme.text, 11 * scale)
+
+
+class StepPlot(pg.PlotWidget):
+    """One quantity per step and run: faint full history, bold played part, cursor.
+
+    Both curves are drawn once and cached as pixmaps; the bold one sits under a clip rectangle
+    that grows to the cursor, so a frame moves a rectangle and a few markers (no new paths).
+    """
+
+    def __init__(self, name: str, title: str, label: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent, axisItems={"bottom": SpacedAxis("bottom")})
+        self.setObjectName(name)
+        self.setMenuEnabled(False)
+        set_title(self, title)
+        self.setLabel("bottom", translate("OptimizationStudio", "step"))
+        self.setLabel("left", label)
+        self.getPlotItem().hideButtons()
+        self.getViewBox().setMouseEnabled(x=True, y=False)
+        self.cursor = QGraphicsLineItem()
+        self.cursor.setZValue(30)
+        self.addItem(self.cursor, ignoreBounds=True)
+        self.clip = QGraphicsRectItem()
+        self.clip.setFlag(QGraphicsItem.GraphicsItemFlag.ItemClipsChildrenToShape)
+        self.clip.setPen(QPen(Qt.PenStyle.NoPen))
+        self.clip.setZValue(5)  # the played curves above the faint full ones
+        self.addItem(self.clip, ignoreBounds=True)
+        self.series: list[dict[str, Any]] = []
+        self.log = False
+        self.scale = 1.0
+        self.theme = LIGHT
+        self.y_range = (-1.0, 1.0)
+
+    def set_series(
+        self,
+        series: Sequence[tuple[np.ndarray, str, int, int]],
+        log: bool,
+        length: int,
+        shown: Sequence[int],
+    ) -> bool:
+        """(values, colour, dash index, last step) per curve; returns whether log applies."""
+        for item in self.series:
+            self.removeItem(item["full"])
+            self.removeItem(item["marker"])
+            item["played"].setParentItem(None)
+        values, self.log = log_or_linear([s[0] for s in series], log)
+        self.series = []
+        self.y_range = value_range([y[: s + 1] for y, s in zip(values, shown, strict=True)])
+        lo, hi = self.y_range
+        self.getPlotItem().getAxis("left").setTicks(log_ticks(lo, hi) if self.log else None)
+        far = 100 * (hi - lo)  # Qt cannot draw 1e31 or inf: clamp far off the view (nan stays)
+        for y, (_, color, dash, last) in zip(values, series, strict=True):
+            x, yd = peak_decimate(np.clip(y, lo - far, hi + far))
+            full = pg.PlotCurveItem(x, yd, connect="finite")
+            played = pg.PlotCurveItem(x, yd, connect="finite")
+            marker = dot(color, 8 * self.scale, self.theme.background)
+            for item in (full, played):
+                item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+            self.addItem(full)
+            played.setParentItem(self.clip)
+            self.addItem(marker, ignoreBounds=True)
+            self.series.append(
+                {
+                    "y": y,
+                    "full": full,
+                    "played": played,
+                    "marker": marker,
+                    "color": color,
+                    "dash": dash,
+                    "last": last,
+                }
+            )
+        self.setXRange(0, max(length, 1), padding=0.02)
+        self.setYRange(*self.y_range, padding=0)
+        self._pens()
+        return self.log
+
+    def _pen(self, color: str, dash: int, played: bool) -> Any:
+        """Opaque pens only (Qt draws wide opaque solid lines as segments, much faster)."""
+        c = pg.mkColor(color) if played else mix(color, self.theme.background, 0.35)
+        width = (2.0 if played else 1.0) * self.scale
+        return pg.mkPen(c, width=width, style=DASHES[dash % len(DASHES)])
+
+    def _pens(self) -> None:
+        for item in self.series:
+            item["full"].setPen(self._pen(item["color"], item["dash"], False))
+            item["played"].setPen(self._pen(item["color"], item["dash"], True))
+            size = 8 * self.scale
+            item["marker"].setRect(-size / 2, -size / 2, size, size)
+            item["marker"].setPen(pg.mkPen(self.theme.background, width=1.5))
+
+    def set_cursor(self, k: int) -> None:
+        """Reveal the played curves up to step k and move the markers."""
+        lo, hi = self.y_range
+        span = hi - lo
+        self.cursor.setLine(k, lo - span, k, hi + span)
+        self.clip.setRect(QRectF(-1.0, lo - 100 * span, k + 1.0, 201 * span))
+        for item in self.series:
+            kk = min(k, item["last"])
+            move(item["marker"], kk, item["y"][kk])
+
+    def restyle(self, theme: Theme, scale: float) -> None:
+        """Theme colours and presenter-mode scale."""
+        self.theme, self.scale = theme, scale
+        style_plot(self, theme, scale)
+        pen = pg.mkPen(theme.muted, width=1.5 * scale)
+        pen.setCosmetic(True)
+        self.cursor.setPen(pen)
+        self._pens()
+
+
+class StepPlots(QWidget):
+    """Loss (``lossPlot``), parameters (``paramPlot``) and ‖∇f‖ (``gradNormPlot``) per step."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.loss = StepPlot(
+            "lossPlot",
+            translate("OptimizationStudio", "Loss"),
+            translate("OptimizationStudio", "loss f(x)"),
+            self,
+        )
+        self.params = StepPlot(
+            "paramPlot",
+            translate("OptimizationStudio", "Parameters"),
+            translate("OptimizationStudio", "value"),
+            self,
+        )
+        self.grad_norm = StepPlot(
+            "gradNormPlot",
+            translate("OptimizationStudio", "Gradient norm"),
+            translate("OptimizationStudio", "‖∇f‖"),
+            self,
+        )
+        self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="9pt")
+        self.legend.setParentItem(self.params.getPlotItem().getViewBox())
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        for p in (self.loss, self.params, self.grad_norm):
+            box.addWidget(p, 1)
+        self.log_loss = True
+        self.race: Race | None = None
+
+    @property
+    def plots(self) -> tuple[StepPlot, StepPlot, StepPlot]:
+        """The three plots, top to bottom."""
+        return self.loss, self.params, self.grad_norm
+
+    def set_race(self, race: Race, log_loss: bool) -> bool:
+        """Draw every history; returns whether the loss axis is logarithmic."""
+        self.race, self.log_loss = race, log_loss
+        runs, length = race.runs, race.length
+        colors = [h.run.color for h in runs]
+        shown = [shown_steps(h) for h in runs]
+        lasts = [h.steps for h in runs]
+        log = self.loss.set_series(
+            [(h.loss, c, 0, n) for h, c, n in zip(runs, colors, lasts, strict=True)],
+            log_loss,
+            length,
+            shown,
+        )
+        names = runs[0].names if runs else ()
+        series, params_shown = [], []
+        for h, c, n, s in zip(runs, colors, lasts, shown, strict=True):
+            for j in range(len(names)):
+                series.append((h.params[:, j].astype(np.float64), c, j, n))
+                params_shown.append(s)
+        self.params.set_series(series, False, length, params_shown)
+        self.grad_norm.set_series(
+            [(h.grad_norm, c, 0, n) for h, c, n in zip(runs, colors, lasts, strict=True)],
+            True,
+            length,
+            shown,
+        )
+        self.legend.clear()
+        if len(names) > 1:
+            for j, name in enumerate(names[: len(DASHES)]):
+                sample = pg.PlotDataItem(
+                    pen=pg.mkPen(self.params.theme.text, width=2, style=DASHES[j])
+                )
+                self.legend.addItem(sample, name)
+        return log
+
+    def set_cursor(self, k: int) -> None:
+        """Move all three plots to step k."""
+        for p in self.plots:
+            p.set_cursor(k)
+
+    def restyle(self, theme: Theme, scale: float) -> None:
+        """Theme and presenter-mode scale for all three plots."""
+        for p in self.plots:
+            p.restyle(theme, scale)
+        self.legend.setLabelTextColor(theme.text)
+        set_legend_text_size(self.legend, f"{9 * scale:.0f}pt")
+        self.legend.setBrush(pg.mkBrush(theme.background))

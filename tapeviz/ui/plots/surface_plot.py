@@ -1,0 +1,313 @@
+"""The studio's left plot: the loss surface with trajectories, or the loss curve with tangents.
+
+``surfacePlot``: heat map and contour lines of the loss over two parameters, each run's path
+drawn up to the cursor, its current point and −∇f there as an arrow (the downhill direction
+the gradient gives); a click picks a new start. ``curvePlot``: f(x) for one parameter, each
+run's current point and its tangent line, whose slope is the gradient.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QPolygonF
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsLineItem,
+    QGraphicsPolygonItem,
+    QWidget,
+)
+
+from tapeviz.models.descent.backdrop import Backdrop
+from tapeviz.models.descent.runs import Race
+from tapeviz.ui.plots.paths import PathSegments
+from tapeviz.ui.plots.step_plots import dot, move, set_legend_text_size, style_plot, translate
+from tapeviz.ui.plots.title import set_title
+from tapeviz.ui.theme import LIGHT, Theme
+
+LEGEND_MARGIN = 14  # px between the legend and the plot's left edge (it hangs 10 px from the right)
+MIN_LEGEND_POINTS = 7.0
+HEAT = {"light": ("#FFFFFF", "#E4E4E4", "#B8B8B8"), "dark": ("#161616", "#2E2E2E", "#4E4E4E")}
+ARROW = 0.09  # arrow length, as a fraction of the view's diagonal
+
+
+def arrow_head(color: str, size: float) -> QGraphicsPolygonItem:
+    """An arrow head of ``size`` pixels pointing along +x (rotate it; a C++ item)."""
+    item = QGraphicsPolygonItem(
+        QPolygonF([QPointF(0, 0), QPointF(-size, -0.45 * size), QPointF(-size, 0.45 * size)])
+    )
+    item.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+    item.setBrush(pg.mkBrush(color))
+    item.setPen(pg.mkPen(None))
+    item.setZValue(16)
+    return item
+
+
+def star_polygon(radius: float = 9.0) -> QPolygonF:
+    """A five-pointed star (the runs' common start), in pixels around (0, 0)."""
+    points = []
+    for i in range(10):
+        r = radius if i % 2 == 0 else radius * 0.45
+        a = math.pi / 2 + i * math.pi / 5
+        points.append(QPointF(r * math.cos(a), -r * math.sin(a)))
+    return QPolygonF(points)
+
+
+class _Base(pg.PlotWidget):
+    def __init__(self, name: str, parent: QWidget | None) -> None:
+        super().__init__(parent)
+        self.setObjectName(name)
+        self.setMenuEnabled(False)
+        self.getPlotItem().hideButtons()
+        self.theme, self.scale = LIGHT, 1.0
+        self.race: Race | None = None
+        self.backdrop: Backdrop | None = None
+        self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="10pt")
+        view = self.getPlotItem().getViewBox()
+        self.legend.setParentItem(view)
+        view.geometryChanged.connect(self.fit_legend)  # the axes change the data area's width too
+        self.runs: list[dict] = []
+
+    def resizeEvent(self, event: Any) -> None:
+        """Qt override: fit the legend to the new width."""
+        super().resizeEvent(event)
+        if isinstance(self.__dict__.get("runs"), list):  # not while pyqtgraph is constructing
+            self.fit_legend()
+
+    def fit_legend(self) -> None:
+        """Legend text at the presenter size, or smaller where the legend would not fit.
+
+        The legend hangs from the plot's top right corner: wider than the plot, it would lose
+        its colour samples (the key to the runs) past the left edge.
+        """
+        points = 10 * self.scale
+        self._legend_points(points)
+        room = self.getPlotItem().getViewBox().width() - LEGEND_MARGIN
+        for _ in range(10):  # the samples and padding do not shrink with the text: iterate
+            width = self.legend.width()
+            if not self.legend.items or room <= 0 or width <= room or points <= MIN_LEGEND_POINTS:
+                break
+            points = max(MIN_LEGEND_POINTS, points * room / width * 0.95)
+            self._legend_points(points)
+        # Still too wide at the smallest size: hang it from the left, so the colour samples
+        # stay in view and the end of the longest name is cut instead.
+        fits = self.legend.width() <= room
+        corner = (1, 0) if fits else (0, 0)
+        if corner != getattr(self, "_legend_corner", None):
+            self._legend_corner = corner
+            self.legend.anchor(corner, corner, offset=(-10, 10) if fits else (4, 10))
+
+    def _legend_points(self, points: float) -> None:
+        size = f"{points:.1f}pt"
+        if size != self.legend.opts["labelTextSize"]:
+            set_legend_text_size(self.legend, size)
+
+    def _clear_runs(self) -> None:
+        for parts in self.runs:
+            for item in parts.values():
+                if isinstance(item, QGraphicsItem):
+                    self.removeItem(item)
+        self.runs = []
+        self.legend.clear()
+
+    def _line(self, color: str, width: float) -> QGraphicsLineItem:
+        item = QGraphicsLineItem()
+        pen = self._pen(color, width)
+        pen.setCosmetic(True)
+        item.setPen(pen)
+        item.setZValue(15)
+        self.addItem(item, ignoreBounds=True)
+        return item
+
+    def _pen(self, color: str, width: float = 2.2, alpha: int = 255) -> object:
+        c = pg.mkColor(color)
+        c.setAlpha(alpha)
+        return pg.mkPen(c, width=width * self.scale)
+
+    def restyle(self, theme: Theme, scale: float) -> None:
+        """Theme colours and presenter-mode scale (redraws the backdrop)."""
+        self.theme, self.scale = theme, scale
+        style_plot(self, theme, scale)
+        self.legend.setLabelTextColor(theme.text)
+        self.fit_legend()
+        self.legend.setBrush(pg.mkBrush(theme.color(theme.background, 220)))
+        if self.race is not None and self.backdrop is not None:
+            self.set_race(self.race, self.backdrop)
+
+
+class SurfacePlot(_Base):
+    """Contours and heat map of the loss over two parameters, with the runs' paths."""
+
+    startPicked = Signal(float, float)  # a click: start the runs from (x, y)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("surfacePlot", parent)
+        self.image = pg.ImageItem()
+        self.image.setZValue(-20)
+        self.image.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)  # static
+        self.addItem(self.image)
+        self.contours = pg.PlotCurveItem(connect="pairs")
+        self.contours.setZValue(-10)
+        self.contours.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.addItem(self.contours)
+        self.start = QGraphicsPolygonItem(star_polygon())
+        self.start.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.start.setZValue(19)
+        self.addItem(self.start, ignoreBounds=True)
+        set_title(self, translate("OptimizationStudio", "Loss surface (click to start)"))
+        self.scene().sigMouseClicked.connect(self._on_scene_clicked)
+
+    def set_race(self, race: Race, backdrop: Backdrop) -> None:
+        """Draw the backdrop and one path per run (nothing played yet)."""
+        self.race, self.backdrop = race, backdrop
+        self._clear_runs()
+        names = race.runs[0].names
+        self.setLabel("bottom", names[backdrop.ex])
+        self.setLabel("left", names[backdrop.ey])
+        grid = backdrop.grid
+        if grid is not None:
+            stops = HEAT.get(self.theme.name, HEAT["light"])
+            cmap = pg.ColorMap(np.linspace(0, 1, len(stops)), [pg.mkColor(c) for c in stops])
+            bands = len(grid.levels) + 1
+            self.image.setLookupTable(cmap.getLookupTable(nPts=bands))
+            self.image.setImage(grid.bands().T, levels=(0, bands - 1))
+            x0, x1, y0, y1 = grid.xs[0], grid.xs[-1], grid.ys[0], grid.ys[-1]
+            self.image.setRect(QRectF(x0, y0, x1 - x0, y1 - y0))
+            xs = np.concatenate([c[1] for c in backdrop.contours] or [np.zeros(0)])
+            ys = np.concatenate([c[2] for c in backdrop.contours] or [np.zeros(0)])
+            self.contours.setData(
+                xs, ys, connect="pairs", pen=self._pen(self.theme.muted, 1.0, 170)
+            )
+        for h in race.runs:
+            x = h.params[:, backdrop.ex].astype(np.float64)
+            y = h.params[:, backdrop.ey].astype(np.float64)
+            path = pg.PlotCurveItem(connect="pairs", pen=self._pen(h.run.color))
+            path.setZValue(10)
+            self.addItem(path)
+            line = self._line(h.run.color, 1.8)
+            head = arrow_head(h.run.color, 13 * self.scale)
+            marker = dot(h.run.color, 11 * self.scale, self.theme.background)
+            for item in (head, marker):
+                self.addItem(item, ignoreBounds=True)
+            self.legend.addItem(path, h.run.title)
+            self.fit_legend()
+            self.runs.append(
+                {
+                    "path": path,
+                    "line": line,
+                    "head": head,
+                    "marker": marker,
+                    "x": x,
+                    "y": y,
+                    "segments": PathSegments(x, y, backdrop.x_range, backdrop.y_range),
+                    "h": h,
+                }
+            )
+        h0 = race.runs[0]
+        move(self.start, h0.params[0, backdrop.ex], h0.params[0, backdrop.ey])
+        self.start.setScale(self.scale)
+        self.start.setBrush(pg.mkBrush(self.theme.text))
+        self.start.setPen(pg.mkPen(self.theme.background, width=1))
+        self.setXRange(*backdrop.x_range, padding=0)
+        self.setYRange(*backdrop.y_range, padding=0)
+
+    def set_cursor(self, k: int) -> None:
+        """Paths up to step k, current points, −∇f arrows."""
+        if self.backdrop is None:
+            return
+        vb = self.getPlotItem().getViewBox()
+        (vx0, vx1), (vy0, vy1) = vb.viewRange()
+        for run in self.runs:
+            h = run["h"]
+            kk = min(k, h.steps)
+            run["path"].setData(*run["segments"].upto(kk), connect="pairs")
+            px, py = run["x"][kk], run["y"][kk]
+            g = h.grads[kk, [self.backdrop.ex, self.backdrop.ey]].astype(np.float64)
+            shown = bool(np.isfinite([px, py]).all())
+            move(run["marker"], px, py)
+            nx, ny = -g[0] / (vx1 - vx0), -g[1] / (vy1 - vy0)
+            norm = math.hypot(nx, ny)
+            arrow = shown and math.isfinite(norm) and norm > 0
+            if arrow:
+                tx = px + ARROW * nx / norm * (vx1 - vx0)
+                ty = py + ARROW * ny / norm * (vy1 - vy0)
+                run["line"].setLine(px, py, tx, ty)
+                a, b = vb.mapViewToScene(pg.Point(px, py)), vb.mapViewToScene(pg.Point(tx, ty))
+                run["head"].setRotation(math.degrees(math.atan2(b.y() - a.y(), b.x() - a.x())))
+                run["head"].setPos(tx, ty)
+            run["line"].setVisible(arrow)
+            run["head"].setVisible(run["line"].isVisible())
+
+    def _on_scene_clicked(self, event: object) -> None:
+        vb = self.getPlotItem().getViewBox()
+        pos = event.scenePos()  # type: ignore[attr-defined]
+        left = event.button() == Qt.MouseButton.LeftButton  # type: ignore[attr-defined]
+        if not left or not vb.sceneBoundingRect().contains(pos):
+            return
+        point = vb.mapSceneToView(pos)
+        self.startPicked.emit(float(point.x()), float(point.y()))
+
+
+class CurvePlot(_Base):
+    """f(x) for one parameter: each run's point slides along it with its tangent line."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("curvePlot", parent)
+        self.function = pg.PlotCurveItem(connect="finite")
+        self.addItem(self.function)
+        set_title(
+            self, translate("OptimizationStudio", "Loss curve and tangent (slope = gradient)")
+        )
+
+    def set_race(self, race: Race, backdrop: Backdrop) -> None:
+        """Draw f(x) and one trail per run."""
+        self.race, self.backdrop = race, backdrop
+        self._clear_runs()
+        self.setLabel("bottom", race.runs[0].names[0])
+        self.setLabel("left", translate("OptimizationStudio", "loss f(x)"))
+        if backdrop.curve is not None:
+            self.function.setData(*backdrop.curve, connect="finite")
+        self.function.setPen(self._pen(self.theme.text, 2.0))
+        for h in race.runs:
+            x, f = h.params[:, 0].astype(np.float64), h.loss.astype(np.float64)
+            trail = pg.PlotCurveItem(connect="pairs", pen=self._pen(h.run.color, 1.2, 150))
+            trail.setZValue(10)
+            self.addItem(trail)
+            tangent = self._line(h.run.color, 2.0)
+            marker = dot(h.run.color, 12 * self.scale, self.theme.background)
+            self.addItem(marker, ignoreBounds=True)
+            self.legend.addItem(trail, h.run.title)
+            self.fit_legend()
+            self.runs.append(
+                {
+                    "trail": trail,
+                    "tangent": tangent,
+                    "marker": marker,
+                    "x": x,
+                    "f": f,
+                    "segments": PathSegments(x, f, backdrop.x_range, backdrop.y_range),
+                    "h": h,
+                }
+            )
+        self.setXRange(*backdrop.x_range, padding=0)
+        self.setYRange(*backdrop.y_range, padding=0)
+
+    def set_cursor(self, k: int) -> None:
+        """Each run's point at step k, its trail and its tangent."""
+        if self.backdrop is None:
+            return
+        half = np.ptp(self.backdrop.x_range) / 7
+        for run in self.runs:
+            h = run["h"]
+            kk = min(k, h.steps)
+            run["trail"].setData(*run["segments"].upto(kk), connect="pairs")
+            x, f, g = run["x"][kk], run["f"][kk], float(h.grads[kk, 0])
+            move(run["marker"], x, f)
+            ok = bool(np.isfinite([x, f, g]).all())
+            if ok:
+                run["tangent"].setLine(x - half, f - g * half, x + half, f + g * half)
+            run["tangent"].setVisible(ok)

@@ -1,0 +1,144 @@
+"""Gradient check: the tape's gradients beside central finite differences, and error vs h."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tapeviz.models.backward import gradient_check
+from tapeviz.models.graph.model import GraphModel
+from tapeviz.models.values import short
+from tapeviz.ui import workers
+
+
+class GradCheckPanel(QWidget):
+    """A table (source, tape, finite differences, relative error) and a log-log error plot."""
+
+    def __init__(self, model: GraphModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("gradCheckPanel")
+        self.model = model
+        self.rows: list[gradient_check.CheckRow] = []
+        self.button = QPushButton(self.tr("Check gradients"), self)
+        self.button.setObjectName("gradCheckButton")
+        self.status = QLabel(self)
+        self.table = QTableWidget(0, 4, self)
+        self.table.setObjectName("gradCheckTable")
+        self.table.setHorizontalHeaderLabels(
+            [
+                self.tr("source"),
+                self.tr("tape"),
+                self.tr("finite differences"),
+                self.tr("rel. error"),
+            ]
+        )
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.plot = pg.PlotWidget(self)
+        self.plot.setObjectName("gradCheckPlot")
+        self.plot.setLogMode(x=True, y=True)
+        self.plot.setLabel("bottom", "step h")
+        self.plot.setLabel("left", self.tr("relative error"))
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        top = QHBoxLayout()
+        top.addWidget(self.button)
+        top.addWidget(self.status, 1)
+        box = QVBoxLayout(self)
+        box.addLayout(top)
+        row = QHBoxLayout()
+        row.addWidget(self.table, 3)
+        row.addWidget(self.plot, 2)
+        box.addLayout(row)
+        self.button.clicked.connect(self.run_check)
+        self.table.itemSelectionChanged.connect(self._on_table_selection_changed)
+        self.model.changed.connect(self._on_model_changed)
+
+    def _inputs(self) -> tuple[list[Any], int, dict[int, Any], dict[int, str]] | None:
+        entry = self.model.entry
+        if entry is None or not entry.targets or not self.model.gradients:
+            return None
+        grads = {}
+        for nid, value in self.model.gradients.items():
+            node = self.model.nodes[nid]
+            if node.kind in ("variable", "watched"):
+                grads[node.tensor_id] = value
+        names = {n.tensor_id: n.label for n in self.model.nodes.values()}
+        return list(entry.tape.records), entry.targets[0], grads, names
+
+    def run_check(self) -> None:
+        """Compute the finite differences in a worker; fill the table when done."""
+        inputs = self._inputs()
+        if inputs is None:
+            self.status.setText(self.tr("Nothing to check: this tape has no gradient yet."))
+            return
+        self.button.setEnabled(False)
+        self.status.setText(self.tr("Checking…"))
+        workers.submit(
+            gradient_check.check,
+            *inputs,
+            on_done=self._on_check_done,
+            on_error=self._on_check_failed,
+        )
+
+    def _on_check_done(self, rows: list[gradient_check.CheckRow]) -> None:
+        self.button.setEnabled(True)
+        self.rows = rows
+        self.table.setRowCount(len(rows))
+        for i, r in enumerate(rows):
+            cells = [r.name, short(r.tape), short(r.estimate), f"{r.error:.2e}"]
+            for j, text in enumerate(cells):
+                self.table.setItem(i, j, QTableWidgetItem(text))
+        worst = max((r.error for r in rows), default=0.0)
+        verdict = self.tr("agree") if worst < 1e-3 else self.tr("DISAGREE")
+        self.status.setText(
+            self.tr("Tape and finite differences {v} (worst {e:.1e}).").format(v=verdict, e=worst)
+        )
+        if rows:
+            self.table.selectRow(0)
+
+    def _on_check_failed(self, text: str) -> None:
+        self.button.setEnabled(True)
+        self.status.setText(self.tr("The check failed: ") + text.splitlines()[-1])
+
+    def _on_table_selection_changed(self) -> None:
+        selected = self.table.selectionModel().selectedRows()
+        inputs = self._inputs()
+        if not selected or inputs is None or not self.rows:
+            return
+        row = self.rows[selected[0].row()]
+        records, target, _, _ = inputs
+        workers.submit(
+            gradient_check.error_curve,
+            records,
+            target,
+            row.source_id,
+            row.tape,
+            on_done=self._on_curve_done,
+        )
+
+    def _on_curve_done(self, curve: list[tuple[float, float]]) -> None:
+        self.plot.clear()
+        hs = np.array([h for h, _ in curve])
+        errors = np.maximum(np.array([e for _, e in curve]), 1e-17)
+        self.plot.plot(
+            hs, errors, pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolBrush="#0072B2"
+        )
+        self.curve = curve
+
+    def _on_model_changed(self) -> None:
+        self.rows = []
+        self.table.setRowCount(0)
+        self.plot.clear()
+        self.status.clear()

@@ -1,0 +1,358 @@
+"""The stepper panel: watch the chain rule happen, one node at a time, on the graph."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QPalette, QResizeEvent, QShortcut
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QSlider,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
+from tapeviz.models.graph.model import GraphModel
+from tapeviz.ui.graph.view import GraphView
+from tapeviz.ui.stepper.gradcheck_panel import GradCheckPanel
+from tapeviz.ui.theme import font
+
+BACKWARD = QT_TRANSLATE_NOOP("StepperPanel", "Backward pass")
+FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
+
+
+SLIDER_MIN = 80  # px the position slider keeps before the row wraps
+
+
+class StepperPanel(QWidget):
+    """Buttons, a slider, play speed and the chain-rule log, driving the graph view."""
+
+    positionChanged = Signal(int)
+
+    def __init__(self, model: GraphModel, view: GraphView, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("stepperPanel")
+        self.model, self.view = model, view
+        self.backward: BackwardStepper | None = None
+        self.forward: ForwardStepper | None = None
+        self.revealed: set[int] = set()  # tensor ids whose gradient the presenter revealed
+        self.mode = QComboBox(self)
+        self.mode.setObjectName("stepperMode")
+        self.mode.addItems([self.tr(BACKWARD), self.tr(FORWARD)])
+        self.reset_button = self._button(
+            "backwardResetButton", self.tr("Reset"), self.tr("Reset (Home)")
+        )
+        self.back_button = self._button("backwardBackButton", "◀", self.tr("Step back (←)"))
+        self.step_button = self._button("backwardStepButton", "▶", self.tr("Step (→)"))
+        self.play_button = self._button(
+            "backwardPlayButton", self.tr("Play"), self.tr("Play/pause (Space)")
+        )
+        self.play_button.setCheckable(True)
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setObjectName("backwardSlider")
+        self.speed = QDoubleSpinBox(self)
+        self.speed.setObjectName("backwardSpeed")
+        self.speed.setRange(0.2, 20.0)
+        self.speed.setValue(1.5)
+        self.speed.setSuffix(self.tr(" steps/s"))
+        self.predict = QCheckBox(self.tr("Predict, then reveal"), self)
+        self.predict.setObjectName("predictCheck")
+        self.reveal_button = self._button(
+            "revealButton", self.tr("Reveal"), self.tr("Reveal this step's gradients (R)")
+        )
+        self.detail = QLabel(self)
+        self.detail.setObjectName("stepDetail")
+        self.detail.setFont(font(13, mono=True))
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.log = QListWidget(self)
+        self.log.setObjectName("stepLog")
+        self.log.setFont(font(11, mono=True))
+        self.gradcheck = GradCheckPanel(self.model, self)
+        self.timer = QTimer(self)
+        self._layout()
+        self._fit_controls()
+        self._connect()
+        self._rebuild()
+
+    def _button(self, name: str, text: str, tip: str) -> QPushButton:
+        b = QPushButton(text, self)
+        b.setObjectName(name)
+        b.setToolTip(tip)
+        return b
+
+    def _layout(self) -> None:
+        row = self.first_row = QHBoxLayout()
+        for w in (
+            self.mode,
+            self.reset_button,
+            self.back_button,
+            self.step_button,
+            self.play_button,
+        ):
+            row.addWidget(w)
+        row.addWidget(self.slider, 1)
+        self.extras = QWidget(self)  # speed, predict and reveal: a second row when narrow
+        extras = QHBoxLayout(self.extras)
+        extras.setContentsMargins(0, 0, 0, 0)
+        extras.addWidget(self.speed)
+        extras.addWidget(self.predict)
+        extras.addWidget(self.reveal_button)
+        row.addWidget(self.extras)
+        self.second_row = QHBoxLayout()
+        self.second_row.addStretch(1)
+        box = QVBoxLayout(self)
+        box.addLayout(row)
+        box.addLayout(self.second_row)
+        box.addWidget(self.detail)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("stepperTabs")
+        self.tabs.addTab(self.log, self.tr("Chain rule"))
+        self.tabs.addTab(self.gradcheck, self.tr("Gradient check"))
+        box.addWidget(self.tabs, 1)
+
+    def _connect(self) -> None:
+        self.reset_button.clicked.connect(lambda: self.jump(0))
+        self.back_button.clicked.connect(self.step_back)
+        self.step_button.clicked.connect(self.step_forward)
+        self.play_button.toggled.connect(self._on_play_button_toggled)
+        self.slider.valueChanged.connect(self.jump)
+        self.speed.valueChanged.connect(self._on_speed_value_changed)
+        self.mode.currentIndexChanged.connect(lambda _: self._rebuild())
+        self.predict.toggled.connect(lambda _: self._show())
+        self.reveal_button.clicked.connect(self.reveal_current)
+        self.log.itemClicked.connect(self._on_log_item_clicked)
+        self.timer.timeout.connect(self._on_timer_timeout)
+        self.model.changed.connect(self._rebuild)
+        self.view.nodeSelected.connect(self._on_view_node_selected)
+        self.view.layoutFinished.connect(self._show)
+        shortcuts = {
+            Qt.Key.Key_Right: self.step_forward,
+            Qt.Key.Key_Left: self.step_back,
+            Qt.Key.Key_Space: self.play_button.toggle,
+            Qt.Key.Key_Home: lambda: self.jump(0),
+            Qt.Key.Key_R: self.reveal_current,
+        }
+        self.shortcuts = []
+        for key, slot in shortcuts.items():
+            sc = QShortcut(QKeySequence(key), self.window())
+            sc.activated.connect(slot)
+            self.shortcuts.append(sc)
+        self._on_speed_value_changed(self.speed.value())
+
+    # -- building --------------------------------------------------------------------------
+    @property
+    def stepper(self) -> BackwardStepper | ForwardStepper | None:
+        """The stepper of the current mode."""
+        return self.forward if self.mode.currentText() == self.tr(FORWARD) else self.backward
+
+    def _rebuild(self) -> None:
+        entry = self.model.entry
+        self.backward = self.forward = None
+        self.revealed = set()
+        if entry is not None and not self.model.too_large:
+            records = list(entry.tape.records)
+            self.names = Namer(records, self.model.names)
+            targets = entry.targets
+            if not targets and records:
+                targets = (records[-1].outputs[0].id,)
+            sources = entry.sources or tuple(self.model.source_tensor_ids())
+            self.forward = ForwardStepper(records)
+            self.backward = BackwardStepper(records, targets, sources, self.names.names)
+            self.backward.run_to_end()  # as tape.gradient() left it; Home starts the lesson
+            if self.mode.currentText() == self.tr(FORWARD):
+                self.forward.jump(0)  # the forward lesson starts with only the inputs known
+            self.backward.step_changed.connect(lambda _k: self._show())
+            self.forward.step_changed.connect(lambda _k: self._show())
+        stepper = self.stepper
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, len(stepper) if stepper is not None else 0)
+        self.slider.setValue(stepper.position if stepper is not None else 0)
+        self.slider.blockSignals(False)
+        self._fill_log()
+        self._show()
+
+    def _fill_log(self) -> None:
+        self.log.clear()
+        stepper = self.stepper
+        if isinstance(stepper, BackwardStepper):
+            for info in stepper.infos:
+                item = QListWidgetItem(f"{info.index + 1:>3}. {info.text}")
+                self.log.addItem(item)
+        elif isinstance(stepper, ForwardStepper):
+            for k in range(1, len(stepper) + 1):
+                self.log.addItem(QListWidgetItem(f"{k:>3}. {stepper.text(k, self.names)}"))
+
+    # -- moving ----------------------------------------------------------------------------
+    def jump(self, k: int) -> None:
+        """Go to the state after ``k`` steps."""
+        if self.stepper is not None:
+            self.stepper.jump(k)
+
+    def step_forward(self) -> None:
+        """One step on (playing stops at the end)."""
+        stepper = self.stepper
+        if stepper is None or stepper.position >= len(stepper):
+            self.play_button.setChecked(False)
+            return
+        stepper.jump(stepper.position + 1)
+
+    def step_back(self) -> None:
+        """One step back."""
+        if self.stepper is not None:
+            self.stepper.jump(self.stepper.position - 1)
+
+    def reveal_current(self) -> None:
+        """Reveal the gradients the last step computed (predict mode)."""
+        stepper = self.backward
+        if stepper is not None and stepper.current is not None:
+            self.revealed.update(c.tensor_id for c in stepper.current.contributions)
+            self._show()
+
+    def _on_play_button_toggled(self, playing: bool) -> None:
+        self.play_button.setText(self.tr("Pause") if playing else self.tr("Play"))
+        if playing:
+            if self.stepper is not None and self.stepper.position >= len(self.stepper):
+                self.jump(0)
+            self.timer.start()
+        else:
+            self.timer.stop()
+
+    def _on_timer_timeout(self) -> None:
+        self.step_forward()
+
+    def _on_speed_value_changed(self, steps_per_second: float) -> None:
+        self.timer.setInterval(int(1000 / max(steps_per_second, 0.01)))
+
+    def _on_log_item_clicked(self, item: QListWidgetItem) -> None:
+        self.jump(self.log.row(item) + 1)
+
+    def _on_view_node_selected(self, nid: str) -> None:
+        node = self.model.nodes.get(nid)
+        if node is not None and self.predict.isChecked():
+            self.revealed.add(node.tensor_id)
+            self._show()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._show()
+        elif event.type() == QEvent.Type.FontChange:  # the children's fonts change after it
+            QTimer.singleShot(0, self, self._fit_controls)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Qt override: the speed and predict controls wrap to a second row when narrow."""
+        super().resizeEvent(event)
+        self._wrap_controls()
+
+    def _fit_controls(self) -> None:
+        """Size ◀, ▶ and the mode box to their text, then wrap the row if needed.
+
+        Push buttons are at least 80 px wide otherwise; the mode box is never narrower than its
+        longest item (the row wraps instead of cutting "Backward pass" to "Backward |").
+        """
+        for b in (self.back_button, self.step_button):
+            metrics = b.fontMetrics()
+            b.setFixedWidth(metrics.horizontalAdvance(b.text()) + 2 * metrics.height())
+        self.mode.setMinimumWidth(0)
+        self.mode.setMinimumWidth(self.mode.sizeHint().width())
+        self._wrap_controls()
+
+    def _wrap_controls(self) -> None:
+        shown = (self.mode, self.reset_button, self.back_button, self.step_button, self.play_button)
+        gaps = (len(shown) + 1) * max(self.first_row.spacing(), 0)
+        margins = self.layout().contentsMargins()
+        room = self.width() - margins.left() - margins.right()
+        needed = sum(w.sizeHint().width() for w in shown) + SLIDER_MIN + gaps
+        wrap = needed + self.extras.sizeHint().width() > room
+        in_second = self.second_row.indexOf(self.extras) >= 0
+        if wrap != in_second:
+            (self.first_row if in_second else self.second_row).removeWidget(self.extras)
+            (self.second_row if wrap else self.first_row).addWidget(self.extras)
+
+    # -- showing ---------------------------------------------------------------------------
+    def _show(self) -> None:
+        stepper = self.stepper
+        k = stepper.position if stepper is not None else 0
+        self.slider.blockSignals(True)
+        self.slider.setValue(k)
+        self.slider.blockSignals(False)
+        done = self.log.palette().color(QPalette.ColorRole.Text)  # follows light/dark
+        pending = self.log.palette().color(QPalette.ColorRole.PlaceholderText)
+        for row in range(self.log.count()):
+            self.log.item(row).setForeground(pending if row >= k else done)
+        if k:
+            self.log.setCurrentRow(k - 1)
+        else:
+            self.log.clearSelection()
+        self.back_button.setEnabled(k > 0)
+        self.reset_button.setEnabled(k > 0)
+        self.step_button.setEnabled(stepper is not None and k < len(stepper))
+        if isinstance(stepper, BackwardStepper):
+            self._show_backward(stepper)
+        elif isinstance(stepper, ForwardStepper):
+            self._show_forward(stepper)
+        self.positionChanged.emit(k)
+
+    def _show_backward(self, stepper: BackwardStepper) -> None:
+        adjoints = stepper.adjoints_at()
+        current = stepper.current
+        done_records = {s.record.id for s in stepper.steps[: stepper.position]}
+        glowing = set()
+        if current is not None:
+            op = f"o{current.record.id}"
+            glowing = {
+                (self.model.node_for_tensor(c.tensor_id), op, c.position)
+                for c in current.contributions
+            }
+        predicting = self.predict.isChecked()
+        for item in self.view.items.values():
+            node = item.node
+            value = adjoints.get(node.tensor_id)
+            hidden = predicting and value is not None and node.tensor_id not in self.revealed
+            hidden = hidden and node.tensor_id not in stepper.seeds
+            item.set_gradient(value, "?" if hidden else None)
+            item.set_value_hidden(False)
+            if current is not None and node.record == current.record.id:
+                item.state = "current"
+            elif node.record is not None and node.record in done_records:
+                item.state = "done"
+            else:
+                item.state = ""
+        for edge in self.view.edge_items:
+            key = (edge.source.node.id, edge.target.node.id, edge.input_position)
+            edge.glowing = key in glowing
+        self.detail.setText(
+            current.text
+            if current is not None
+            else self.tr("Start: the target's gradient is 1. Press → to step back through the ops.")
+        )
+
+    def _show_forward(self, stepper: ForwardStepper) -> None:
+        k = stepper.position
+        for item in self.view.items.values():
+            record = item.node.record
+            item.set_gradient(None)
+            item.set_value_hidden(record is not None and record >= k)
+            item.state = (
+                "current"
+                if record == k - 1
+                else ("pending" if record is not None and record >= k else "")
+            )
+        for edge in self.view.edge_items:
+            edge.glowing = False
+        self.detail.setText(
+            stepper.text(k, self.names)
+            if k
+            else self.tr(
+                "Start: only the inputs have values. Press → to compute the ops left to right."
+            )
+        )

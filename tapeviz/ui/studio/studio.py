@@ -1,0 +1,399 @@
+"""The optimization studio: races computed in a worker, then played back with a 16 ms timer.
+
+``OptimizationStudio`` owns no maths: :func:`tapeviz.models.descent.runs.compute_race` and
+:func:`tapeviz.models.descent.backdrop.make_backdrop` run in the thread pool (progress and Cancel in
+the panel), and playback only moves a cursor over the recorded histories. Signals for the main
+window: ``statusMessage``, ``stepChanged``, ``stepTape`` (the sandbox RunResult of the
+selected run's step, for the graph view) and ``busyChanged``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import (
+    SIGNAL,
+    QCoreApplication,
+    Qt,
+    QTimer,
+    Signal,
+)
+from PySide6.QtGui import QPixmapCache
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QWidget,
+)
+
+from tapeviz.models.descent.backdrop import Backdrop
+from tapeviz.models.descent.problem import Problem, ProblemError
+from tapeviz.models.descent.runs import Race
+from tapeviz.models.descent.studio_config import StudioConfig
+from tapeviz.ui import workers
+from tapeviz.ui.plots.step_plots import StepPlots
+from tapeviz.ui.plots.surface_plot import CurvePlot, SurfacePlot
+from tapeviz.ui.studio import text as studio_text
+from tapeviz.ui.studio.jobs import Job, JobsMixin, Progress
+from tapeviz.ui.studio.optimizer_panel import PANEL_WIDTH, OptimizerPanel
+from tapeviz.ui.theme import LIGHT, Theme
+
+FRAME_MS = 16
+PANEL_SHARE = 0.34  # of the studio's width, at most, for the panel (its text may need more)
+DEBOUNCE_MS = 150  # a burst of hyper-parameter edits starts one computation
+SLICE_MS = 250  # a paused, scrubbed slice is recomputed this long after the last move
+TAPE_EVERY = 0.25  # s between stepTape signals while playing
+__all__ = ["OptimizationStudio", "StudioConfig"]
+
+
+translate = QCoreApplication.translate  # lupdate reads translate("OptimizationStudio", "…")
+# The plots cache their static layers (heat map, contours, finished paths) as device-size
+# pixmaps in QPixmapCache. Qt's default 10 MB holds less than four plots need at 1600×900, so
+# each frame evicted the others' layers and redrew them: 40 ms a frame instead of 7.
+PIXMAP_LAYERS = 12  # window-sized RGBA layers the cache should hold
+
+
+def ensure_pixmap_cache(pixels: int) -> int:
+    """Raise QPixmapCache's limit to hold PIXMAP_LAYERS layers of ``pixels`` (never lower it)."""
+    want = PIXMAP_LAYERS * 4 * pixels // 1024  # KB
+    if want > QPixmapCache.cacheLimit():
+        QPixmapCache.setCacheLimit(want)
+    return QPixmapCache.cacheLimit()
+
+
+class OptimizationStudio(JobsMixin, QWidget):
+    """Loss, parameter and gradient plots, the loss surface, and the optimizer controls."""
+
+    statusMessage = Signal(str)
+    stepChanged = Signal(int)
+    stepTape = Signal(object)  # sandbox RunResult of the selected run at the current step
+    busyChanged = Signal(bool)
+    progressChanged = Signal(float)  # fraction done of the race being computed
+    problemChanged = Signal(object)  # a start picked on the surface: the new Problem
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("optimizationStudio")
+        self.problem: Problem | None = None
+        self.race: Race | None = None
+        self.backdrop: Backdrop | None = None
+        self.k = 0
+        self.theme, self.scale = LIGHT, 1.0
+        self._config = StudioConfig()
+        self._job: Job | None = None
+        self._worker: workers.Worker | None = None
+        self._slice_worker: workers.Worker | None = None
+        self._jobs = 0
+        self._pos = 0.0
+        self._last_tick = 0.0
+        self._last_tape = 0.0
+        self._announced: set[int] = set()
+        self._sized = False
+        self._resume: int | None = None  # a step to show when the next race is ready
+        self.panel = OptimizerPanel(self)
+        self.surface = SurfacePlot()
+        self.curve = CurvePlot()
+        self.steps = StepPlots()
+        self.left = QStackedWidget()
+        self.left.addWidget(self.surface)
+        self.left.addWidget(self.curve)
+        self.plot_area = QSplitter(Qt.Orientation.Horizontal)
+        self.plot_area.setObjectName("studioPlots")
+        self.plot_area.addWidget(self.left)
+        self.plot_area.addWidget(self.steps)
+        self.plot_area.setStretchFactor(0, 3)
+        self.plot_area.setStretchFactor(1, 2)
+        # The panel scrolls when presenter-size text makes it taller than the studio.
+        self.panel_scroll = QScrollArea(self)
+        self.panel_scroll.setObjectName("optimizerPanelScroll")
+        self.panel_scroll.setWidget(self.panel)
+        self.panel_scroll.setWidgetResizable(True)
+        self.panel_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.panel_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.panel_scroll.verticalScrollBar().rangeChanged.connect(lambda *_: self._fit_panel())
+        box = QHBoxLayout(self)
+        box.addWidget(self.panel_scroll)
+        box.addWidget(self.plot_area, 1)
+        self.timer = QTimer(self)
+        self.timer.setInterval(FRAME_MS)
+        self.timer.timeout.connect(self._on_timer_timeout)
+        self.debounce = QTimer(self)
+        self.debounce.setSingleShot(True)
+        self.debounce.setInterval(DEBOUNCE_MS)
+        self.debounce.timeout.connect(self.recompute)
+        self.slice_timer = QTimer(self)
+        self.slice_timer.setSingleShot(True)
+        self.slice_timer.setInterval(SLICE_MS)
+        self.slice_timer.timeout.connect(self._refresh_slice)
+        self.progress = Progress()
+        self.progress.changed.connect(self._on_progress_changed)
+        self._connect()
+        self.set_theme(LIGHT)
+        self.panel.set_playable(False)
+
+    def _connect(self) -> None:
+        p = self.panel
+        p.configChanged.connect(self._on_panel_config_changed)
+        p.sliceChanged.connect(self._on_panel_slice_changed)
+        p.play.toggled.connect(lambda on: self.play() if on else self.pause())
+        p.step.clicked.connect(self.step)
+        p.reset.clicked.connect(self.reset)
+        p.scrubber.valueChanged.connect(self.set_step)
+        p.cancel.clicked.connect(self.cancel)
+        p.exportRequested.connect(self.export)
+        self.surface.startPicked.connect(self._on_surface_start_picked)
+
+    # -- public API ------------------------------------------------------------------------
+    def set_problem(self, problem: Problem) -> None:
+        """Optimise ``problem`` (computed in the background; playback starts at step 0)."""
+        self.pause()
+        self.problem = problem
+        self.race, self.k = None, 0
+        self.panel.set_playable(False)
+        self.recompute()
+
+    def config(self) -> StudioConfig:
+        """The current settings (JSON-safe with ``to_dict``)."""
+        return self._config
+
+    def resume_at(self, k: int) -> None:
+        """Show step ``k`` (clamped) once the next race is computed, instead of step 0."""
+        self._resume = max(0, int(k))
+
+    def set_config(self, config: StudioConfig, recompute: bool = True) -> None:
+        """Apply settings (from a session or preset) and recompute (unless told not to)."""
+        self._config = config
+        self.panel.set_config(config)
+        if recompute:
+            self.recompute()
+
+    @property
+    def busy(self) -> bool:
+        """Whether a race is being computed."""
+        return self._job is not None
+
+    def set_theme(self, theme: Theme) -> None:
+        """Light or dark colours for every plot."""
+        self.theme = theme
+        self._restyle()
+
+    def set_font_scale(self, scale: float) -> None:
+        """Presenter mode: fonts, line widths and markers scale together."""
+        self.scale = float(scale)
+        self._fit_panel()
+        self._restyle()
+
+    def _fit_panel(self) -> None:
+        """Cap the panel's width so the plots keep room at presenter text sizes.
+
+        It gets what its larger text wants, but at most PANEL_SHARE of the studio, and never
+        less than its controls need.
+        """
+        wanted = round(PANEL_WIDTH * max(1.0, self.scale))
+        share = round(PANEL_SHARE * self.width()) if self.width() > 0 else wanted
+        width = max(self.panel.minimumSizeHint().width(), min(wanted, share))
+        self.panel.setMaximumWidth(width)
+        bar = self.panel_scroll.verticalScrollBar()  # scrolling: the bar is beside the panel
+        self.panel_scroll.setFixedWidth(width + (bar.sizeHint().width() if bar.maximum() else 0))
+
+    def resizeEvent(self, event: Any) -> None:
+        """Qt override: fit the panel; keep Qt's pixmap cache large enough for the plots."""
+        super().resizeEvent(event)
+        self._fit_panel()
+        ensure_pixmap_cache(self.width() * self.height())
+
+    def showEvent(self, event: Any) -> None:
+        """Qt override: on first show, give the surface 60 % of the plots' width."""
+        super().showEvent(event)
+        if not self._sized:
+            self._sized = True
+            width = max(self.plot_area.width(), 500)
+            self.plot_area.setSizes([round(width * 0.6), round(width * 0.4)])
+
+    def closeEvent(self, event: Any) -> None:
+        """Qt override: stop the worker and the timers with the window."""
+        self.shutdown()
+        super().closeEvent(event)
+
+    def play(self) -> None:
+        """Play from the cursor (from the start if at the end)."""
+        if self.race is None:
+            self.panel.play.setChecked(False)
+            return
+        if self.k >= self.race.length:
+            self.set_step(0)
+        self._pos, self._last_tick = float(self.k), time.perf_counter()
+        self.panel.play.setChecked(True)
+        self.panel.play.setText(translate("OptimizationStudio", "Pause"))
+        self.timer.start()
+
+    def pause(self) -> None:
+        """Stop the playback where it is."""
+        was_playing = self.timer.isActive()
+        self.timer.stop()
+        self.panel.play.blockSignals(True)
+        self.panel.play.setChecked(False)
+        self.panel.play.blockSignals(False)
+        self.panel.play.setText(translate("OptimizationStudio", "Play"))
+        if was_playing:
+            self._emit_tape()
+
+    @property
+    def playing(self) -> bool:
+        """Whether the playback timer runs."""
+        return self.timer.isActive()
+
+    def step(self) -> None:
+        """One step forward (pauses)."""
+        self.pause()
+        self.set_step(self.k + 1)
+
+    def reset(self) -> None:
+        """Back to step 0 (pauses)."""
+        self.pause()
+        self.set_step(0)
+
+    def set_step(self, k: int) -> None:
+        """Move the cursor to step k (the scrubber, exports and tests call this)."""
+        if self.race is None:
+            return
+        k = max(0, min(int(k), self.race.length))
+        self.show_step(k)
+        if not self.playing:
+            self._emit_tape()
+            if self.backdrop is not None and self.backdrop.sliced:
+                self.slice_timer.start()  # the slice follows the selected run when paused
+
+    def show_step(self, k: int) -> None:
+        """Draw step k everywhere (no tape signal: exports use this per frame)."""
+        self.k = k
+        self.left.currentWidget().set_cursor(k)
+        self.steps.set_cursor(k)
+        if self.race is not None:
+            self.panel.set_position(k, self.race.length)
+            self._announce_divergence(k)
+        self.stepChanged.emit(k)
+
+    def export(self, kind: str, path: str | Path | None = None, **options: Any) -> Any:
+        """Export the animation (gif/mp4), the plots (png/svg) or the histories (csv).
+
+        Without ``path`` a file dialog asks. Animations run from a timer and return their
+        exporter (``finished``/``failed`` signals); the others return the path written. A file
+        that cannot be written is reported in the status line and gives None.
+        """
+        from tapeviz.ui.studio import export as studio_export
+
+        try:
+            return studio_export.export(self, kind, path, **options)
+        except (OSError, ValueError) as exc:
+            self._status(
+                translate("OptimizationStudio", "Export failed: {error}").format(error=exc)
+            )
+            return None
+
+    def _show_race(self, race: Race, backdrop: Backdrop) -> None:
+        keep = min(self.k, race.length) if self.race is not None else 0
+        if self._resume is not None:
+            keep, self._resume = min(self._resume, race.length), None
+        self.race, self.backdrop = race, backdrop
+        self._announced = set()
+        plot = self.curve if backdrop.kind == "curve" else self.surface
+        self.left.setCurrentWidget(plot)
+        plot.set_race(race, backdrop)
+        log = self.steps.set_race(race, self._config.log_scale)
+        self.panel.set_parameters(race.runs[0].names, self._config.slice)
+        self.panel.set_length(race.length)
+        self.panel.set_playable(True)
+        self.show_step(keep)
+        self._emit_tape()
+        self._status(studio_text.summary(race, self._config.log_scale and not log))
+
+    def explanation(self, run: int) -> str:
+        """The translated divergence explanation of a run ('' if it did not diverge)."""
+        return studio_text.explanation(self.race, run) if self.race is not None else ""
+
+    def _announce_divergence(self, k: int) -> None:
+        assert self.race is not None
+        for i, h in enumerate(self.race.runs):
+            d = h.divergence
+            if d is not None and k >= d.step and i not in self._announced:
+                self._announced.add(i)
+                self._status(self.explanation(i))
+
+    # -- slots -----------------------------------------------------------------------------
+    def _on_timer_timeout(self) -> None:
+        if self.race is None:
+            self.pause()
+            return
+        now = time.perf_counter()
+        self._pos += self._config.speed * (now - self._last_tick)
+        self._last_tick = now
+        k = min(int(self._pos), self.race.length)
+        if k != self.k:
+            self.show_step(k)
+            if now - self._last_tape >= TAPE_EVERY:
+                self._emit_tape()
+        if k >= self.race.length:
+            self.pause()
+
+    def _emit_tape(self) -> None:
+        if self.race is None or self.receivers(SIGNAL("stepTape(PyObject)")) == 0:
+            return
+        self._last_tape = time.perf_counter()
+        run = min(self._config.selected, len(self.race.runs) - 1)
+        try:
+            self.stepTape.emit(self.race.tape_at(run, self.k))
+        except ProblemError as exc:
+            self._status(str(exc))
+
+    def _on_panel_config_changed(self, config: StudioConfig) -> None:
+        old, self._config = self._config, config
+        if (old.runs, old.steps) != (config.runs, config.steps):
+            self.debounce.start()  # hyper-parameters: re-run in the background
+        elif old.log_scale != config.log_scale and self.race is not None:
+            self.steps.set_race(self.race, config.log_scale)
+            self.show_step(self.k)
+        elif old.selected != config.selected:
+            self._emit_tape()
+
+    def _on_panel_slice_changed(self, pair: tuple[str, str]) -> None:
+        self._config = replace(self._config, slice=pair)
+        self.recompute()
+
+    def _on_surface_start_picked(self, x: float, y: float) -> None:
+        if self.problem is None or self.backdrop is None or self.race is None:
+            return
+        names = self.race.runs[0].names
+        if len(names) != 2 or self.race.runs[0].shapes != ((), ()):
+            self._status(
+                translate(
+                    "OptimizationStudio", "Click-to-start needs exactly two scalar parameters."
+                )
+            )
+            return
+        self.problem = self.problem.with_start({names[0]: x, names[1]: y})
+        self.problemChanged.emit(self.problem)
+        self._status(
+            translate("OptimizationStudio", "New start ({x}, {y}): computing…").format(
+                x=f"{x:.3g}", y=f"{y:.3g}"
+            )
+        )
+        self.pause()
+        self.k = 0
+        self.recompute()
+
+    def _status(self, text: str) -> None:
+        self.panel.status.setText(text)
+        self.statusMessage.emit(text)
+
+    def _restyle(self) -> None:
+        for plot in (self.surface, self.curve):
+            plot.restyle(self.theme, self.scale)
+        self.steps.restyle(self.theme, self.scale)
+        if self.race is not None:
+            self.show_step(self.k)
