@@ -34,11 +34,11 @@ def _parse_at(items: Sequence[str]) -> list:
 
 def grad(expression: str, at: Sequence[str], order: int, out: TextIO | None = None) -> int:
     """Print f and its derivatives up to ``order`` (one variable: d^k f/dx^k; several: ∇f)."""
-    from tapeviz.models.derivatives import derivatives
+    from tapeviz.models.kernel import derivatives_in_worker
 
     specs = _parse_at(at)
-    try:
-        lines = derivatives(expression, specs, order)
+    try:  # in a worker process, like every evaluation of user text
+        lines = derivatives_in_worker(expression, specs, order)
     except ValueError as exc:
         print(f"tapeviz grad: {exc}", file=sys.stderr)
         return 2

@@ -27,7 +27,6 @@ def describe(value: object) -> str:
     if shape is not None and dtype is not None:
         name = getattr(dtype, "name", dtype)
         return f"{tuple(shape)} {name}"
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{type(value).__name__} {text}"
+    from tapeviz.engine.reprs import short_repr  # (reprs imports nothing of the engine)
+
+    return f"{type(value).__name__} {short_repr(value, 40)}"

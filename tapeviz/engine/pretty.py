@@ -114,8 +114,9 @@ def format_tape(tape: Recorder, names: Mapping[int, str] | None = None) -> str:
     watched = ", ".join(label(t) if t.id in label.labels else (t.name or "?").split(":")[0]
                         for t in tape._watched.values())  # fmt: skip
     n = len(tape.records)
+    kind = getattr(tape, "kind", type(tape).__name__)  # a received tape names what was recorded
     head = (
-        f"{type(tape).__name__}(persistent={persistent}, watch_accessed_variables={watch}): "
+        f"{kind}(persistent={persistent}, watch_accessed_variables={watch}): "
         f"{n} op{'s' if n != 1 else ''}; watching [{watched}]"
     )
     return "\n".join([head, *format_records(tape.records, names)])

@@ -15,6 +15,7 @@ from tapeviz.engine import core, diagnostics, printing
 from tapeviz.engine.errors import EngineError
 from tapeviz.engine.guard import ResourceLimitError, checkpoints, size_limits
 from tapeviz.engine.namespace import Namespace
+from tapeviz.engine.reprs import exception_text
 from tapeviz.engine.tape import GradientTape
 from tapeviz.sandbox.errors import Stop, UserCodeError, locate, position
 from tapeviz.sandbox.language.expr import _pos
@@ -64,14 +65,10 @@ class RunResult:
 
 def _text_of(exc: BaseException, limit: int = 500) -> str:
     """``str(exc)``, safely: a user's exception may carry a giant or unprintable value."""
-    try:
-        text = str(exc)
-    except BaseException:
-        return f"{type(exc).__name__} (its message cannot be shown)"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return exception_text(exc, limit)
 
 
-def translate(exc: BaseException) -> UserCodeError:
+def translate(exc: BaseException, limits: Limits | None = None) -> UserCodeError:
     """Turn anything raised while running user code into a :class:`UserCodeError`."""
     line, col = position(exc)
     if isinstance(exc, Stop):
@@ -93,8 +90,12 @@ def translate(exc: BaseException) -> UserCodeError:
         return UserCodeError(
             "the code is nested or recursive too deeply", line, col, kind="limit", limit="recursion"
         )
-    if isinstance(exc, MemoryError):
-        return UserCodeError("out of memory", line, col, kind="limit", limit="size")
+    if isinstance(exc, MemoryError):  # in the worker process: its address-space limit
+        mb = (limits or Limits()).max_memory_mb
+        return UserCodeError(
+            f"more than {mb:,} MB of memory", line, col,
+            "raise the limit in Preferences if this is intended", "limit", "memory",
+        )  # fmt: skip
     kinds = {NameError: "name", TypeError: "type", ValueError: "value"}
     kind = next((k for t, k in kinds.items() if isinstance(exc, t)), "runtime")
     text = _text_of(exc)
@@ -181,7 +182,7 @@ def run(
     except Invalid as exc:
         error = exc.error
     except BaseException as exc:
-        error = translate(exc)
+        error = translate(exc, budget.limits)
     tapes, dropped = _tape_infos(budget, created)
     names = {k: v for k, v in module.items() if type(v) is not Namespace}
     # The script's functions hold the frame that holds them: a reference cycle that would keep
@@ -228,7 +229,7 @@ def run_expression(text: str, table: Sequence[VariableSpec], budget: Budget, sta
     except Invalid as exc:
         error = exc.error
     except BaseException as exc:
-        error = translate(exc)
+        error = translate(exc, budget.limits)
         if error.line is None:
             error = UserCodeError(error.message, 1, error.col, error.hint, error.kind, error.limit)
     tapes = (TapeInfo(tape, ("tape",), 0),) if tape is not None else ()

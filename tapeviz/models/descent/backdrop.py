@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from tapeviz.models.descent.problem import Loss
 from tapeviz.models.descent.runs import History, Race
 from tapeviz.models.descent.surface import Grid, Sampler, auto_range
 
@@ -57,19 +58,40 @@ def make_backdrop(
 ) -> Backdrop:
     """Sample the loss for the studio's left plot (curve, surface or slice)."""
     loss = race.loss_fn or race.problem.compile()
-    start = race.problem.start()
-    sampler = Sampler.for_loss(loss, start)
     names = race.runs[0].names
     if len(names) == 1:
         xr = x_range or auto_range([_path(h, 0) for h in race.runs])
-        xs, fs = sampler.curve(0, xr, n=2 * n)
+        b = sample_backdrop(loss, race.problem.start(), "curve", 0, -1, xr, (0.0, 1.0), (), n)
+        assert b.curve is not None
         shown = [h.loss[: (h.divergence.step if h.divergence else h.steps) + 1] for h in race.runs]
-        yr = y_range or auto_range([fs, *[np.asarray(s, dtype=np.float64) for s in shown]], 0.05)
-        return Backdrop("curve", 0, -1, xr, yr, curve=(xs, fs))
+        yr = y_range or auto_range(
+            [b.curve[1], *[np.asarray(s, dtype=np.float64) for s in shown]], 0.05
+        )
+        return Backdrop("curve", 0, -1, xr, yr, curve=b.curve)
     ex, ey = elements(race, pair)
     xr = x_range or auto_range([_path(h, ex) for h in race.runs])
     yr = y_range or auto_range([_path(h, ey) for h in race.runs])
-    where = tuple(at) if at is not None else tuple(start)
-    grid = sampler.grid(ex, ey, xr, yr, n=n, at=where)
-    sliced = len(names) > 2
-    return Backdrop("surface", ex, ey, xr, yr, grid, grid.contours(), None, sliced, where)
+    where = tuple(at) if at is not None else tuple(race.problem.start())
+    return sample_backdrop(loss, race.problem.start(), "surface", ex, ey, xr, yr, where, n)
+
+
+def sample_backdrop(
+    loss: Loss,
+    start: Sequence[Any],
+    kind: str,
+    ex: int,
+    ey: int,
+    x_range: tuple[float, float],
+    y_range: tuple[float, float],
+    at: Sequence[Any],
+    n: int = 200,
+) -> Backdrop:
+    """Sample ``loss`` over fixed ranges: the curve of element ``ex`` or the surface of two."""
+    sampler = Sampler.for_loss(loss, start)
+    if kind == "curve":
+        xs, fs = sampler.curve(ex, x_range, n=2 * n)
+        return Backdrop("curve", ex, -1, x_range, y_range, curve=(xs, fs))
+    where = tuple(at) if at else tuple(start)
+    grid = sampler.grid(ex, ey, x_range, y_range, n=n, at=where)
+    sliced = sum(int(np.size(v)) for v in start) > 2
+    return Backdrop("surface", ex, ey, x_range, y_range, grid, grid.contours(), None, sliced, where)

@@ -100,6 +100,8 @@ class Race:
     elapsed: float  # seconds
     notes: tuple[str, ...] = ()
     loss_fn: Loss | None = field(default=None, repr=False)
+    # Where tapes come from when the loss lives in a worker process (see descent.remote).
+    tape_source: Callable[[list[Any]], RunResult] | None = field(default=None, repr=False)
 
     @property
     def length(self) -> int:
@@ -108,6 +110,8 @@ class Race:
 
     def tape_at(self, run: int, k: int) -> RunResult:
         """The tape of step k of a run, as the sandbox records it (for the graph view)."""
+        if self.loss_fn is None and self.tape_source is not None:
+            return self.tape_source(self.runs[run].values_at(k))
         return tape_at(self.problem, self.runs[run], k, self.loss_fn)
 
 

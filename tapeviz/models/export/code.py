@@ -25,7 +25,8 @@ from tapeviz.models.export.train import (
 )
 from tapeviz.models.session.file import Session
 from tapeviz.sandbox import VariableSpec
-from tapeviz.sandbox.language.validate import Invalid, normalize_expression, parse
+from tapeviz.sandbox.language.expression import compile_expression
+from tapeviz.sandbox.language.validate import Invalid, normalize_expression, parse, validate
 
 FRAMEWORKS = ("tensorflow", "pytorch", "jax")
 TITLES = {"tensorflow": "TensorFlow", "pytorch": "PyTorch", "jax": "JAX"}
@@ -112,12 +113,17 @@ def _dotted(path: str) -> ast.expr:
 
 
 def translate(expression: str, framework: str, variables: list[str]) -> str:
-    """The expression in ``framework``'s functions (e.g. ``sin(x)`` -> ``torch.sin(x)``)."""
+    """The expression in ``framework``'s functions (e.g. ``sin(x)`` -> ``torch.sin(x)``).
+
+    The text goes through the expression compiler's checks first (what the sandbox would run),
+    and the script is generated from the checked tree, never copied from the text.
+    """
     source, _ = normalize_expression(expression)
     try:
+        compile_expression(expression)
         tree = parse(source.strip(), mode="eval")
     except Invalid as exc:
-        raise ExportUnavailable(f"the function does not parse: {exc.error}") from None
+        raise ExportUnavailable(f"the function does not pass tapeviz's checks: {exc.error}") from None
     body = _Translate(framework, variables).visit(tree.body)  # type: ignore[attr-defined]
     return ast.unparse(ast.fix_missing_locations(body))
 
@@ -241,10 +247,10 @@ def export(session: Session, framework: str) -> str:
     if session.mode == "script":
         if framework == "tensorflow":
             train = _training(session)
-            tree = _parsed(session.source)
-            if train is not None and tree is not None and any(map(is_loss_def, tree.body)):
+            tree = checked_script(session.source)
+            if train is not None and any(map(is_loss_def, tree.body)):
                 return _script_tensorflow(session, tree, train)
-            return session.source if session.source.endswith("\n") else session.source + "\n"
+            return ast.unparse(tree) + "\n"
         raise ExportUnavailable(
             f"{TITLES[framework]} export needs expression mode: a script is TensorFlow code "
             "already, so it is exported as it is for TensorFlow only"
@@ -268,11 +274,19 @@ def _training(session: Session) -> Train:
 LOOP_NAMES = ("opt", "step", "tape", "grads", "f")  # what tensorflow_loop assigns
 
 
-def _parsed(source: str) -> ast.Module | None:
+def checked_script(source: str) -> ast.Module:
+    """The script's tree after the sandbox's checks (ExportUnavailable if they refuse it).
+
+    Exports are generated from this tree (``ast.unparse``), never copied from the text: what
+    runs outside tapeviz is exactly what tapeviz checked (comments are not kept).
+    """
     try:
-        return ast.parse(source)
-    except (SyntaxError, ValueError):
-        return None
+        tree = parse(source)
+        validate(tree)
+    except Invalid as exc:
+        raise ExportUnavailable(f"the script does not pass tapeviz's checks: {exc.error}") from None
+    assert isinstance(tree, ast.Module)
+    return tree
 
 
 def _loop_prefix(tree: ast.Module, session: Session) -> str:
@@ -306,8 +320,8 @@ def _script_tensorflow(
         "# The variables table, as tapeviz gives it to the script:",
         *_table_lines(session),
         "",
-        "# The script, as written in tapeviz:",
-        *session.source.rstrip().splitlines(),
+        "# The script, as tapeviz checked it:",
+        *ast.unparse(tree).split("\n"),
         "",
         "",
         "# The optimization:",

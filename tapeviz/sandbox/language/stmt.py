@@ -39,7 +39,10 @@ class Compiler(FlowCompiler):
 
         def run(frame: Frame) -> Any:
             budget = frame.budget
+            where = budget.where  # the worker process leaves the line behind if it crashes
             for fn, line, col in stmts:
+                if where is not None:
+                    where.value = line
                 budget.steps += 1
                 if budget.steps >= budget.next_check:
                     budget.check(line)

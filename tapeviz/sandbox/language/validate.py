@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -130,8 +131,38 @@ def _caret(source: str, line: int | None, col: int | None) -> str | None:
     return text + "\n" + " " * max(0, (col or 1) - 1) + "^"
 
 
+# Characters ``str.splitlines`` (editors, other tools) treat as line breaks but Python's tokenizer
+# does not: a comment holding one would be one line here and two lines in an exported file.
+SEPARATORS = {"\x0b": "U+000B", "\x0c": "U+000C (form feed)", "\x1c": "U+001C",
+              "\x1d": "U+001D", "\x1e": "U+001E", "\x85": "U+0085", "\u2028": "U+2028",
+              "\u2029": "U+2029"}  # fmt: skip
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=]", re.M)
+
+
+def check_text(source: str) -> None:
+    """Refuse text that would read differently elsewhere: odd line breaks, a coding cookie."""
+    for ch, name in SEPARATORS.items():
+        at = source.find(ch)
+        if at >= 0:
+            line = source.count("\n", 0, at) + 1
+            col = at - (source.rfind("\n", 0, at) + 1) + 1
+            raise Invalid(UserCodeError(
+                f"the character {name} is a line break to some tools but not to Python",
+                line, col, "replace it with a newline or a space", "syntax",
+            ))  # fmt: skip
+    first_two = "\n".join(source.split("\n", 2)[:2])
+    match = _COOKIE.search(first_two)
+    if match:
+        line = first_two.count("\n", 0, match.start()) + 1
+        raise Invalid(UserCodeError(
+            "a coding declaration is not allowed: tapeviz code is always UTF-8", line, 1,
+            "remove the '# coding: …' comment", "syntax",
+        ))  # fmt: skip
+
+
 def parse(source: str, mode: str = "exec") -> ast.AST:
     """``ast.parse`` with SyntaxError turned into an :class:`Invalid` with line, column, caret."""
+    check_text(source)
     try:
         return ast.parse(source, filename="<script>", mode=mode)
     except SyntaxError as exc:

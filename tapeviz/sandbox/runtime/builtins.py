@@ -6,6 +6,7 @@ import builtins as _py
 from collections.abc import Callable
 from typing import Any
 
+from tapeviz.engine.reprs import without_addresses
 from tapeviz.sandbox.errors import limit_hit, refused
 from tapeviz.sandbox.runtime.checks import (
     as_count,
@@ -106,7 +107,7 @@ def _hash(obj: Any) -> int:
 def _text(fn: Callable[[Any], str]) -> Callable[[Any], str]:
     def wrapped(obj: Any = "") -> str:
         check_text(obj, f"{fn.__name__}()")
-        return fn(obj)
+        return without_addresses(fn(obj))
 
     wrapped.__name__ = fn.__name__
     return wrapped
@@ -149,7 +150,7 @@ def sandbox_print(
         raise budget().trip(
             limit_hit("output", f"print() would write more than {cap:,} characters")
         )
-    budget().write(str(sep).join(str(a) for a in args) + str(end))
+    budget().write(without_addresses(str(sep).join(str(a) for a in args) + str(end)))
 
 
 def _make_builtins() -> dict[str, Any]:

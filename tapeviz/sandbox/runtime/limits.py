@@ -32,6 +32,9 @@ class Limits:
 BIG = 1_000_000  # elements: allocations this large check the memory budget first
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _RECLAIMER: list[Callable[[], bool]] = []
+# Where the run is: a ctypes integer in memory the parent process reads if this one crashes
+# (set by the worker process; every statement stores its line there).
+WHERE: list[Any] = []
 
 
 def set_reclaimer(collect: Callable[[], bool] | None) -> Callable[[], bool] | None:
@@ -144,6 +147,7 @@ class Budget:
     tripped: Stop | None = None  # the limit (or cancel) that ended the run
     memory_start: int = field(default_factory=resident_bytes)
     memory_checked: float = field(default_factory=time.perf_counter)
+    where: Any = field(default_factory=lambda: WHERE[0] if WHERE else None)
 
     def note(self, text: str) -> None:
         """Add a note for the user once."""

@@ -1,0 +1,367 @@
+"""The window's side of the process wall: worker processes, requests, Stop, crashes, restarts.
+
+``POOL.call(op, args)`` sends a request to a warm worker and blocks the calling thread (never
+the UI thread: the window calls it from its thread pool) until the answer, a crash, a time
+limit or a Stop. A worker that crashed, was killed, or stopped answering is replaced; one
+spare is kept warm so the next keystroke never waits for a process to start.
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import tapeviz
+from tapeviz.sandbox.process import wire
+from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer
+
+STOP_GRACE = 0.3  # seconds a cancelled request may take to stop itself before the kill
+WALL_GRACE = 2.0  # seconds past a request's own time limit before the kill
+START_TIMEOUT = 60.0
+SIGNALS = {
+    signal.SIGSEGV: "segmentation fault",
+    signal.SIGBUS: "bus error",
+    signal.SIGABRT: "aborted",
+    signal.SIGFPE: "floating-point exception",
+    signal.SIGILL: "illegal instruction",
+    signal.SIGKILL: "killed",
+}
+if hasattr(signal, "SIGXCPU"):
+    SIGNALS[signal.SIGXCPU] = "CPU time limit"
+_serial = itertools.count(1)
+
+
+class WorkerFailure(Exception):
+    """A request that ended without an answer: ``reason`` is crash, time, stop or protocol."""
+
+    def __init__(
+        self, reason: str, message: str, line: int | None = None, started: bool = True
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+        self.line = line
+        self.started = started  # False: the worker died before it began (retry elsewhere)
+
+
+class Worker:
+    """One worker process and its pipes; one request at a time."""
+
+    def __init__(self, handlers: tuple[str, ...], memory_mb: int) -> None:
+        self.serial = next(_serial)
+        self.memory_mb = memory_mb
+        self.folder = Path(tempfile.mkdtemp(prefix="tapeviz-worker-"))
+        self.where = self.folder / ".where"
+        self.where.write_bytes(b"\0" * 8)
+        root = str(Path(tapeviz.__file__).resolve().parents[1])
+        env = {
+            "PATH": os.defpath, "PYTHONPATH": root, "PYTHONNOUSERSITE": "1",
+            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "LC_ALL": "C.UTF-8",
+            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "TAPEVIZ_ID_BASE": str(self.serial << 40), "TAPEVIZ_WHERE": str(self.where),
+            "TAPEVIZ_MEMORY_MB": str(memory_mb), "HOME": str(self.folder), "TMPDIR": str(self.folder),
+        }  # fmt: skip
+        if sys.platform == "win32":
+            env["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-s", "-m", "tapeviz.sandbox.process.server", *handlers],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=self.folder, env=env, close_fds=True, bufsize=0,
+        )  # fmt: skip
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
+        self._inbox: deque[Frame] = deque()
+        self._closed: str | None = None
+        self.ready = False
+        self.requests = 0
+        self._ids = itertools.count(1)
+        self.stderr: deque[bytes] = deque(maxlen=200)
+        threading.Thread(target=self._read, name="tapeviz-worker-out", daemon=True).start()
+        threading.Thread(target=self._read_err, name="tapeviz-worker-err", daemon=True).start()
+
+    # -- pipes -----------------------------------------------------------------------------
+    def _read(self) -> None:
+        stream = self.proc.stdout
+        assert stream is not None
+        reason = "closed"
+        try:
+            while True:
+                frame = wire.read(stream)
+                with self._cond:
+                    if isinstance(frame.doc, dict) and frame.doc.get("ready") is True:
+                        self.ready = True
+                    else:
+                        self._inbox.append(frame)
+                    self._cond.notify_all()
+        except wire.Closed:
+            pass
+        except (ProtocolError, OSError, ValueError) as exc:
+            reason = f"protocol: {exc}"
+            self.kill()
+        with self._cond:
+            self._closed = reason
+            self._cond.notify_all()
+
+    def _read_err(self) -> None:
+        stream = self.proc.stderr
+        assert stream is not None
+        try:
+            for line in iter(stream.readline, b""):
+                self.stderr.append(line[:2000])
+        except (OSError, ValueError):  # closed by close()
+            pass
+
+    @property
+    def alive(self) -> bool:
+        """Whether the process is running and its pipe open."""
+        return self._closed is None and self.proc.poll() is None
+
+    def wait_ready(self, timeout: float = START_TIMEOUT) -> bool:
+        """Block until the worker has started (imports done)."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.ready or self._closed is not None, timeout)
+            return self.ready and self._closed is None
+
+    def _send(self, doc: Any, writer: Writer | None = None) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        try:
+            wire.write(stdin, doc, writer)
+        except (OSError, ValueError):
+            pass  # the reader thread reports the closed pipe
+
+    def kill(self) -> None:
+        """End the process now."""
+        try:
+            self.proc.kill()
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        """End the process and remove its folder."""
+        self.kill()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    # -- requests --------------------------------------------------------------------------
+    def call(
+        self,
+        op: str,
+        args: Any,
+        writer: Writer | None = None,
+        *,
+        timeout: float = 10.0,
+        cancelled: Callable[[], bool] | None = None,
+        progress: Callable[[float], None] | None = None,
+    ) -> Frame:
+        """Send a request and wait for its answer (see :class:`WorkerFailure`)."""
+        if not self.wait_ready():
+            failure = self._failure(None)
+            failure.started = False
+            raise failure
+        rid = next(self._ids)
+        self.requests += 1
+        self._reset_where()
+        self._send({"id": rid, "op": op, "args": args}, writer)
+        deadline = time.monotonic() + timeout
+        stop_at: float | None = None
+        started = False
+        while True:
+            with self._cond:
+                self._cond.wait_for(lambda: self._inbox or self._closed is not None, 0.02)
+                frames = list(self._inbox)
+                self._inbox.clear()
+                closed = self._closed
+            for frame in frames:
+                doc = frame.doc
+                if not isinstance(doc, dict) or doc.get("id") != rid:
+                    continue  # a late answer to an abandoned request
+                if doc.get("started") is True:
+                    started = True
+                    continue
+                if "progress" in doc:
+                    if progress is not None and isinstance(doc["progress"], float | int):
+                        progress(min(max(float(doc["progress"]), 0.0), 1.0))
+                    continue
+                if doc.get("ok") is True:
+                    return frame
+                kind = doc.get("error")
+                message = str(doc.get("message", ""))[:2000]
+                raise WorkerFailure("memory" if kind == "memory" else "internal", message)
+            if closed is not None:
+                failure = self._failure(stop_at)
+                failure.started = started
+                raise failure
+            now = time.monotonic()
+            if stop_at is None and cancelled is not None and cancelled():
+                self._send({"op": "cancel", "id": rid})
+                stop_at = now + STOP_GRACE
+            if stop_at is not None and now > stop_at:
+                self.kill()
+                self._wait_closed()
+                raise WorkerFailure("stop", "stopped by the user")
+            if now > deadline:
+                self.kill()
+                self._wait_closed()
+                raise WorkerFailure("time", f"the run took longer than {timeout:g} s")
+
+    def _reset_where(self) -> None:
+        try:
+            with open(self.where, "r+b") as f:  # in place: the worker has the file mapped
+                f.write(b"\0" * 8)
+        except OSError:
+            pass
+
+    def _wait_closed(self) -> None:
+        try:
+            self.proc.wait(2.0)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def line(self) -> int | None:
+        """The user's line the worker last reported (kept after a crash)."""
+        try:
+            value = int.from_bytes(self.where.read_bytes()[:4], "little")
+        except OSError:
+            return None
+        return value or None
+
+    def _failure(self, stop_at: float | None) -> WorkerFailure:
+        self._wait_closed()
+        code = self.proc.poll()
+        line = self.line()
+        if stop_at is not None:
+            return WorkerFailure("stop", "stopped by the user", line)
+        if code is not None and code < 0:
+            name = SIGNALS.get(signal.Signals(-code), signal.Signals(-code).name)
+            reason = "time" if code == -getattr(signal, "SIGXCPU", -999) else "crash"
+            return WorkerFailure(reason, name, line)
+        tail = b"".join(self.stderr).decode("utf-8", "replace")
+        if "MemoryError" in tail:
+            return WorkerFailure("memory", "out of memory", line)
+        return WorkerFailure("crash", f"the worker exited (status {code})", line)
+
+
+class Pool:
+    """Warm workers for any thread: ``call`` takes an idle one (one spare stays warm)."""
+
+    def __init__(self, handlers: tuple[str, ...] = (), spares: int = 1) -> None:
+        self.handlers = tuple(handlers)
+        self.spares = spares
+        self.memory_mb = 800
+        self._lock = threading.Lock()
+        self._idle: list[Worker] = []
+        self._busy: list[Worker] = []
+        self._closed = False
+
+    def configure(self, handlers: tuple[str, ...] | None = None, memory_mb: int | None = None) -> None:
+        """Change the handler modules or the memory limit (idle workers are replaced)."""
+        with self._lock:
+            changed = (handlers is not None and tuple(handlers) != self.handlers) or (
+                memory_mb is not None and memory_mb != self.memory_mb
+            )
+            if handlers is not None:
+                self.handlers = tuple(handlers)
+            if memory_mb is not None:
+                self.memory_mb = int(memory_mb)
+            old = self._idle if changed else []
+            if changed:
+                self._idle = []
+        for w in old:
+            w.close()
+
+    def require(self, module: str) -> None:
+        """Make workers load handler module ``module`` (idle workers without it are replaced)."""
+        if module not in self.handlers:
+            self.configure(handlers=(*self.handlers, module))
+
+    def warm(self) -> None:
+        """Start a spare worker now if there is none (call at startup)."""
+        with self._lock:
+            if not self._closed and len(self._idle) < self.spares:
+                self._idle.append(Worker(self.handlers, self.memory_mb))
+
+    def _acquire(self) -> Worker:
+        with self._lock:
+            if self._closed:
+                raise WorkerFailure("crash", "the application is closing")
+            for dead in [w for w in self._idle if not w.alive or w.memory_mb != self.memory_mb]:
+                self._idle.remove(dead)
+                dead.close()
+            ready = [w for w in self._idle if w.ready]  # a started one before one still starting
+            if ready or self._idle:
+                w = (ready or self._idle)[0]
+                self._idle.remove(w)
+            else:
+                w = Worker(self.handlers, self.memory_mb)
+            self._busy.append(w)
+            spare = len(self._idle) < self.spares
+        if spare:
+            threading.Thread(target=self.warm, daemon=True).start()
+        return w
+
+    def _release(self, w: Worker) -> None:
+        with self._lock:
+            if w in self._busy:
+                self._busy.remove(w)
+            keep = w.alive and not self._closed and len(self._idle) < self.spares + 1
+            if keep:
+                self._idle.append(w)
+        if not keep:
+            w.close()
+
+    def call(self, op: str, args: Any, writer: Writer | None = None, **kw: Any) -> Frame:
+        """Run one request in a worker (see :meth:`Worker.call`).
+
+        A worker that died before it began the request (killed while idle) is replaced and
+        the request sent again (a few times: every idle worker may have been killed).
+        """
+        for attempt in (1, 2, 3, 4):
+            w = self._acquire()
+            try:
+                return w.call(op, args, writer, **kw)
+            except WorkerFailure as exc:
+                if exc.started or attempt == 4 or exc.reason == "stop":
+                    raise
+            finally:
+                self._release(w)
+        raise AssertionError("unreachable")
+
+    def shutdown(self) -> None:
+        """Stop every worker (the application is closing)."""
+        with self._lock:
+            self._closed = True
+            workers = self._idle + self._busy
+            self._idle, self._busy = [], []
+        for w in workers:
+            w.close()
+
+    def restart(self) -> None:
+        """Allow new workers again after :meth:`shutdown` (tests, a rebuilt window)."""
+        with self._lock:
+            self._closed = False
+
+
+POOL = Pool()
+atexit.register(POOL.shutdown)  # no worker outlives the application

@@ -1,0 +1,100 @@
+"""``run_isolated``: :func:`tapeviz.sandbox.run` in a worker process, with the same result type.
+
+Whatever the code does to its process (a segfault, a hang inside C, memory past the limit),
+the caller gets a :class:`~tapeviz.sandbox.runner.RunResult` whose ``error`` says what happened,
+and the next call gets a fresh worker.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.process import results
+from tapeviz.sandbox.process.client import POOL, Pool, WorkerFailure
+from tapeviz.sandbox.process.wire import ProtocolError, Writer
+from tapeviz.sandbox.runner import RunResult
+from tapeviz.sandbox.runtime.limits import CancelToken, Limits
+from tapeviz.sandbox.variables import VariableSpec, specs
+
+CRASH = "the run crashed the worker ({why}); your code is kept and the worker was restarted"
+
+
+def variables_doc(table: Sequence[VariableSpec], writer: Writer) -> list[dict[str, Any]]:
+    """The variables table as request data (values as arrays)."""
+    out = []
+    for s in table:
+        value = s.value.numpy() if hasattr(s.value, "numpy") else s.value
+        arr = np.asarray(value, dtype=np.dtype(s.dtype))
+        out.append({"name": s.name, "kind": s.kind, "dtype": s.dtype, "value": writer.array(arr)})
+    return out
+
+
+def failure_error(exc: WorkerFailure, limits: Limits) -> UserCodeError:
+    """The user's view of a request that ended without an answer."""
+    if exc.reason == "stop":
+        return UserCodeError("stopped by the user", exc.line, kind="cancelled")
+    if exc.reason == "time":
+        return UserCodeError(
+            f"the script ran longer than the {limits.wall_time:g} s time limit",
+            exc.line, hint="an endless loop? (or raise the time limit in Preferences)",
+            kind="limit", limit="wall time",
+        )  # fmt: skip
+    if exc.reason == "memory":
+        return UserCodeError(
+            f"more than {limits.max_memory_mb:,} MB of memory", exc.line,
+            hint="raise the limit in Preferences if this is intended", kind="limit",
+            limit="memory",
+        )  # fmt: skip
+    if exc.reason == "crash":
+        return UserCodeError(CRASH.format(why=exc.message), exc.line, kind="crash")
+    return UserCodeError(f"internal error: {exc.message}", exc.line, kind="internal")
+
+
+def run_isolated(
+    source: str,
+    *,
+    mode: str = "script",
+    variables: Mapping[str, Any] | Sequence[VariableSpec] | None = None,
+    limits: Limits | None = None,
+    cancel: CancelToken | None = None,
+    pool: Pool | None = None,
+) -> RunResult:
+    """Run user code in a worker process; never raises for anything the code does."""
+    started = time.perf_counter()
+    limits = limits or Limits()
+    writer = Writer()
+    args = {
+        "source": source, "mode": mode, "variables": variables_doc(specs(variables), writer),
+        "limits": dataclasses.asdict(limits),
+    }  # fmt: skip
+    pool = pool or POOL
+    if pool.memory_mb != limits.max_memory_mb:
+        pool.configure(memory_mb=limits.max_memory_mb)
+    token = cancel or CancelToken()
+    try:
+        frame = pool.call(
+            "run", args, writer, timeout=limits.wall_time + 2.0,
+            cancelled=lambda: token.cancelled,
+        )  # fmt: skip
+        result = results.decode(wire_result(frame))
+    except WorkerFailure as exc:
+        err = failure_error(exc, limits)
+        return RunResult("", (), {}, None, time.perf_counter() - started, err)
+    except ProtocolError as exc:
+        err = UserCodeError(f"the worker sent a malformed answer ({exc})", kind="internal")
+        return RunResult("", (), {}, None, time.perf_counter() - started, err)
+    return result
+
+
+def wire_result(frame: Any) -> Any:
+    """The ``result`` part of an answer, as a frame of its own (same blobs)."""
+    doc = frame.doc.get("result") if isinstance(frame.doc, dict) else None
+    if not isinstance(doc, dict):
+        raise ProtocolError("an answer without a result")
+    return type(frame)(doc, frame.blobs)

@@ -1,0 +1,210 @@
+"""Window-side stand-ins for what the worker recorded: a tensor table and tapes over it.
+
+:class:`RemoteTape` is an engine ``Recorder`` whose ``records`` are rebuilt from the received
+columns on first use, so the graph, the stepper (``engine.backward``) and the gradient check
+read it exactly as they read a live ``GradientTape``. Tensors keep the worker's ids; the worker
+numbers them from a base of its own (see :mod:`tapeviz.sandbox.process.server`), so they never
+collide with tensors the window makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from tapeviz.engine import dtypes
+from tapeviz.engine.core import OpRecord, Recorder
+from tapeviz.engine.tape import GradientCall
+from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike, Variable, freeze
+
+_DTYPES = [dtypes.as_dtype(n) for n in ("float16", "float32", "float64", "int8", "int16",
+                                         "int32", "int64", "uint8", "bool")]  # fmt: skip
+_new_record = tuple.__new__
+
+
+class TensorTable:
+    """Every tensor of a received result, materialised on demand (one object per row)."""
+
+    def __init__(
+        self,
+        ids: np.ndarray,
+        codes: np.ndarray,
+        kinds: np.ndarray,
+        dims: np.ndarray,
+        dim_offsets: np.ndarray,
+        offsets: np.ndarray,
+        data: bytes,
+        names: Mapping[int, str],
+    ) -> None:
+        self.ids = ids
+        self.codes = codes
+        self.kinds = kinds  # 0 tensor, 1 variable, 2 trainable variable
+        self.dims = dims
+        self.dim_offsets = dim_offsets
+        self.offsets = offsets
+        self.data = data
+        self.names = dict(names)
+        self.count = len(ids)
+        self._objs: list[TensorLike | None] = [None] * self.count
+
+    def shape(self, row: int) -> tuple[int, ...]:
+        """The shape of row ``row``."""
+        return tuple(int(d) for d in self.dims[self.dim_offsets[row] : self.dim_offsets[row + 1]])
+
+    def value(self, row: int) -> Any:
+        """The value of row ``row`` as the engine holds it (numpy scalar or read-only array)."""
+        dt = _DTYPES[self.codes[row]].np
+        a, b = int(self.offsets[row]), int(self.offsets[row + 1])
+        arr = np.frombuffer(self.data, dtype=dt, count=(b - a) // dt.itemsize, offset=a)
+        return freeze(arr.reshape(self.shape(row)))
+
+    def values(self, rows: np.ndarray) -> np.ndarray:
+        """The values of many scalar rows of one dtype at once (for per-step series)."""
+        if not len(rows):
+            return np.zeros(0)
+        dt = _DTYPES[self.codes[rows[0]]].np
+        if np.any(self.codes[rows] != self.codes[rows[0]]) or np.any(
+            self.offsets[rows + 1] - self.offsets[rows] != dt.itemsize
+        ):
+            return np.array([np.asarray(self.value(int(r)), np.float64).sum() for r in rows])
+        flat = np.frombuffer(self.data, dtype=np.uint8)
+        starts = self.offsets[rows]
+        picked = flat[starts[:, None] + np.arange(dt.itemsize)]
+        return picked.reshape(-1).view(dt).copy()
+
+    def tensor(self, row: int) -> TensorLike:
+        """The Tensor (or Variable) of row ``row``."""
+        obj = self._objs[row]
+        if obj is None:
+            dt = _DTYPES[self.codes[row]]
+            value = self.value(row)
+            name = self.names.get(row)
+            tid = int(self.ids[row])
+            if self.kinds[row]:
+                var = object.__new__(Variable)
+                var._value, var.dtype, var.id = value, dt, tid
+                var.name = name or "Variable:0"
+                var.trainable = self.kinds[row] == 2
+                var._snapshot = None
+                VARIABLES[tid] = var
+                obj = var
+            else:
+                obj = Tensor(value, dt, name, tid)
+            self._objs[row] = obj
+        return obj
+
+
+class _Calls(NamedTuple):
+    kind: str
+    targets: tuple[int, ...]
+    sources: tuple[int, ...]
+    results: tuple[int, ...]
+
+
+class RemoteTape(Recorder):
+    """A tape the worker recorded; reads like a finished ``GradientTape``."""
+
+    for_gradients = True
+    kind = "GradientTape"  # how pretty() names it: what the worker recorded
+
+    def __init__(
+        self,
+        table: TensorTable,
+        recs: dict[str, Any],
+        span: tuple[int, int],
+        watched: list[int],
+        calls: list[tuple[Any, ...]],
+        persistent: bool,
+        watch_accessed: bool,
+    ) -> None:
+        self.watch_accessed_variables = watch_accessed
+        self.table = table
+        self._recs = recs
+        self.span = span
+        self._watched_rows = watched
+        self._calls = [_Calls(*c) for c in calls]
+        self._persistent = persistent
+        self._records: list[OpRecord] | None = None
+        self._tracked_ids: dict[int, None] | None = None
+        self._watched_map: dict[int, TensorLike] | None = None
+        self._gradient_calls: list[GradientCall] | None = None
+        self._scanned = 0
+        self._dead_end = False
+
+    @property
+    def persistent(self) -> bool:
+        """Whether the tape was persistent."""
+        return self._persistent
+
+    def __len__(self) -> int:
+        return self.span[1] - self.span[0]
+
+    @property
+    def records(self) -> list[OpRecord]:  # type: ignore[override]
+        """The recorded ops, rebuilt on first use."""
+        if self._records is None:
+            self._records = self._build()
+        return self._records
+
+    def _build(self) -> list[OpRecord]:
+        r = self._recs
+        cols, prims, params = r["cols"], r["prims"], r["params"]
+        ins, outs, in_off, out_off = cols["in"], cols["out"], r["in_off"], r["out_off"]
+        tensor = self.table.tensor
+        out = []
+        ids, prim, watched, param = cols["id"], cols["prim"], cols["watched"], cols["param"]
+        for k in range(*self.span):
+            xs = tuple([tensor(int(i)) for i in ins[in_off[k] : in_off[k + 1]]])
+            ys = tuple([tensor(int(i)) for i in outs[out_off[k] : out_off[k + 1]]])
+            fields = (int(ids[k]), prims[prim[k]], xs, ys, params[param[k]], bool(watched[k]))
+            out.append(_new_record(OpRecord, fields))
+        return out
+
+    @property
+    def _tracked(self) -> dict[int, None]:  # type: ignore[override]
+        if self._tracked_ids is None:
+            tracked = dict.fromkeys(self._watched)
+            for rec in self.records:
+                if rec.watched:
+                    for o in rec.outputs:
+                        tracked[o.id] = None
+            self._tracked_ids = tracked
+        return self._tracked_ids
+
+    @property
+    def _watched(self) -> dict[int, TensorLike]:  # type: ignore[override]
+        if self._watched_map is None:
+            ts = [self.table.tensor(r) for r in self._watched_rows]
+            self._watched_map = {t.id: t for t in ts}
+        return self._watched_map
+
+    def watched(self) -> tuple[TensorLike, ...]:
+        """Every watched tensor and variable, in order."""
+        return tuple(self._watched.values())
+
+    def watched_variables(self) -> tuple[Variable, ...]:
+        """The watched variables, in order."""
+        return tuple(v for v in self._watched.values() if isinstance(v, Variable))
+
+    @property
+    def gradient_calls(self) -> list[GradientCall]:
+        """The gradient()/jacobian() calls made of the tape, with their results."""
+        if self._gradient_calls is None:
+            tensor = self.table.tensor
+            self._gradient_calls = [
+                GradientCall(c.kind, c.targets, c.sources,
+                             tuple(None if r < 0 else tensor(r) for r in c.results))
+                for c in self._calls
+            ]  # fmt: skip
+        return self._gradient_calls
+
+    def pretty(self, names: Mapping[int, str] | None = None) -> str:
+        """The recorded ops as text (the same format as ``GradientTape.pretty``)."""
+        from tapeviz.engine.pretty import format_tape
+
+        return format_tape(self, names)
+
+    def __repr__(self) -> str:
+        return f"<RemoteTape persistent={self._persistent} ops={len(self)}>"

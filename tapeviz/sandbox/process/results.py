@@ -1,0 +1,393 @@
+"""A run's result as data (worker side) and back as objects the models can read (window side).
+
+Tensors travel as one columnar table (id, dtype, kind, shape, value bytes; one row per distinct
+tensor object, so a Variable's snapshots at different steps stay distinct), records as integer
+columns into that table, tapes as ranges of records. The window rebuilds engine ``Tensor``,
+``Variable`` and ``OpRecord`` objects lazily, a tape at a time, so a 10,000-tape run costs only
+what is shown. Every index, dtype, shape and primitive name is checked while decoding.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tapeviz.engine import dtypes
+from tapeviz.engine.core import OpRecord
+from tapeviz.engine.primitives import PRIMITIVES
+from tapeviz.engine.tensor import Tensor, TensorLike, Variable
+from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.process import params as P
+from tapeviz.sandbox.process.remote import RemoteTape, TensorTable
+from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer, items, need, text
+from tapeviz.sandbox.runner import RunResult, TapeInfo
+
+DTYPE_CODES = {name: i for i, name in enumerate(("float16", "float32", "float64", "int8",
+                                                  "int16", "int32", "int64", "uint8", "bool"))}  # fmt: skip
+MAX_NAMES = 10_000  # namespace entries sent back
+MAX_TEXT = 2_000_000  # characters of printed output (the sandbox caps it at 1,000,000)
+
+
+# -- worker side --------------------------------------------------------------------------
+class _Rows:
+    """Distinct tensor objects, each given a row of the table (computed in one batch)."""
+
+    __slots__ = ("objs", "refs")
+
+    def __init__(self) -> None:
+        self.refs: list[TensorLike] = []  # every use, in order; rows come from ``finish``
+        self.objs: list[TensorLike] = []
+
+    def add(self, ts: list[TensorLike]) -> slice:
+        """Register uses of ``ts``; their rows are ``finish()[returned slice]``."""
+        start = len(self.refs)
+        self.refs.extend(ts)
+        return slice(start, len(self.refs))
+
+    def finish(self) -> np.ndarray:
+        """The row of every registered use; fills ``objs`` (one per distinct object)."""
+        refs = self.refs
+        keys = np.fromiter(map(id, refs), np.int64, len(refs))
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        self.objs = [refs[i] for i in first.tolist()]
+        return inverse.astype(np.int32)
+
+
+def _error_doc(err: UserCodeError | None) -> Any:
+    if err is None:
+        return None
+    return {"message": err.message[:5000], "line": err.line, "col": err.col,
+            "hint": None if err.hint is None else err.hint[:2000], "kind": err.kind,
+            "limit": err.limit}  # fmt: skip
+
+
+def _table_doc(rows: _Rows, writer: Writer) -> dict[str, Any]:
+    objs = rows.objs
+    n = len(objs)
+    codes_of = {dtypes.as_dtype(name): code for name, code in DTYPE_CODES.items()}
+    ids, codes, kinds, ndims, dims, chunks = [], [], [], [], [], []
+    names: dict[str, str] = {}
+    variable = Variable
+    for i, t in enumerate(objs):
+        ids.append(t.id)
+        code = codes_of.get(t.dtype)
+        if code is None:
+            raise ProtocolError(f"tensors of dtype {t.dtype.name} cannot be shown")
+        codes.append(code)
+        v = t._value
+        shape = v.shape
+        ndims.append(len(shape))
+        if shape:
+            dims.extend(shape)
+        chunks.append(v.tobytes())
+        if type(t) is variable:
+            kinds.append(2 if t.trainable else 1)
+            names[str(i)] = t.name
+        else:
+            kinds.append(0)
+            if t.name:
+                names[str(i)] = t.name
+    return {
+        "ids": writer.array(np.asarray(ids, np.int64)),
+        "dtypes": writer.array(np.asarray(codes, np.uint8)),
+        "kinds": writer.array(np.asarray(kinds, np.uint8)),
+        "ndims": writer.array(np.asarray(ndims, np.uint8)),
+        "dims": writer.array(np.asarray(dims, np.int64)), "data": writer.blob(b"".join(chunks)),
+        "names": names,
+    }  # fmt: skip
+
+
+def _param_key(params: Any) -> Any:
+    try:
+        key = tuple(params.items())
+        hash(key)
+        return key
+    except TypeError:  # an index array: no dedupe
+        return None
+
+
+def _params_column(recs: list[OpRecord], writer: Writer) -> tuple[list[Any], np.ndarray]:
+    codes: dict[Any, int] = {}
+    docs: list[Any] = [{}]
+    column = np.zeros(len(recs), np.int32)
+    for k, rec in enumerate(recs):
+        params = rec.params
+        if not params:
+            continue
+        key = _param_key(params)
+        code = codes.get(key) if key is not None else None
+        if code is None:
+            code = len(docs)
+            docs.append(P.encode_params(params, writer))
+            if key is not None:
+                codes[key] = code
+        column[k] = code
+    return docs, column
+
+
+def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[dict, Any]:
+    """Records and tapes as columns (rows filled in by the caller once all uses are known)."""
+    recs = [rec for info in tapes for rec in info.tape.records]
+    counts = [len(info.tape.records) for info in tapes]
+    prims: dict[str, int] = {}
+    for rec in recs:
+        if rec.primitive.name not in prims:
+            prims[rec.primitive.name] = len(prims)
+    prim_code = prims.__getitem__
+    n = len(recs)
+    ins = rows.add([x for rec in recs for x in rec.inputs])
+    outs = rows.add([y for rec in recs for y in rec.outputs])
+    param_docs, param_column = _params_column(recs, writer)
+    watched_objs = [list(info.tape._watched.values()) for info in tapes]
+    watched = rows.add([t for ws in watched_objs for t in ws])
+    calls = []
+    for k, info in enumerate(tapes):
+        for c in getattr(info.tape, "gradient_calls", ()):
+            results = [r for r in c.results if isinstance(r, TensorLike)]
+            mask = [isinstance(r, TensorLike) for r in c.results]
+            calls.append([k, c.kind, list(c.target_ids), list(c.source_ids), rows.add(results),
+                          mask])  # fmt: skip
+    i32 = np.int32
+    doc = {
+        "prims": list(prims), "params": param_docs,
+        "id": writer.array(np.fromiter((r.id for r in recs), np.int64, n)),
+        "prim": writer.array(np.fromiter((prim_code(r.primitive.name) for r in recs), i32, n)),
+        "watched": writer.array(np.fromiter((r.watched for r in recs), np.bool_, n)),
+        "param": writer.array(param_column),
+        "nin": writer.array(np.fromiter((len(r.inputs) for r in recs), i32, n)),
+        "nout": writer.array(np.fromiter((len(r.outputs) for r in recs), i32, n)),
+        "tape_start": writer.array(np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])),
+        "tape_flags": writer.array(np.fromiter(
+            (bool(getattr(i.tape, "persistent", False)) + 2 * bool(i.tape.watch_accessed_variables)
+             for i in tapes), np.uint8, len(tapes))),
+        "tape_index": writer.array(np.fromiter((i.index for i in tapes), np.int64, len(tapes))),
+        "tape_names": [list(i.names) for i in tapes],
+        "tape_n_watched": writer.array(np.fromiter(map(len, watched_objs), i32, len(tapes))),
+    }  # fmt: skip
+
+    def fill(row_of: np.ndarray) -> None:
+        doc["in"] = writer.array(row_of[ins])
+        doc["out"] = writer.array(row_of[outs])
+        doc["tape_watched"] = writer.array(row_of[watched])
+        doc["calls"] = []
+        for k, kind, targets, sources, where, mask in calls:
+            got = iter(row_of[where].tolist())
+            doc["calls"].append([k, kind, targets, sources, [next(got) if m else -1 for m in mask]])
+
+    return doc, fill
+
+
+def encode(result: RunResult, writer: Writer) -> dict[str, Any]:
+    """The JSON document (arrays in ``writer``) for a RunResult."""
+    rows = _Rows()
+    records, fill = _tape_docs(result.tapes, rows, writer)
+    # Names only for tensors the tapes show (the window names nodes with them): a script's other
+    # arrays stay in the worker, so the window's memory grows only by what it shows.
+    shown = set(map(id, rows.refs))
+    tensors = [(str(k), v) for k, v in result.namespace.items() if id(v) in shown]
+    tensors = tensors[:MAX_NAMES]
+    names = rows.add([v for _, v in tensors])
+    value: Any = None
+    single = rows.add([result.value] if isinstance(result.value, TensorLike) else [])
+    if not isinstance(result.value, TensorLike) and result.value is not None:
+        value = {"repr": _short_repr(result.value)}
+    grads = [(str(k), g) for k, g in result.gradients.items()]
+    grad_rows = rows.add([g for _, g in grads if isinstance(g, TensorLike)])
+    row_of = rows.finish()
+    fill(row_of)
+    if single.stop > single.start:
+        value = {"tensor": int(row_of[single.start])}
+    got = iter(row_of[grad_rows].tolist())
+    gradients = {k: (next(got) if isinstance(g, TensorLike) else -1) for k, g in grads}
+    return {
+        "output": result.output, "elapsed": result.elapsed, "error": _error_doc(result.error),
+        "notes": list(result.notes), "dropped": result.dropped_tapes, "records": records,
+        "namespace": dict(zip([k for k, _ in tensors], row_of[names].tolist(), strict=True)),
+        "value": value, "gradients": gradients, "table": _table_doc(rows, writer),
+    }  # fmt: skip
+
+
+def _short_repr(value: Any) -> str:
+    if type(value) in (bool, int, float, str):
+        text_ = repr(value) if type(value) is not int or value.bit_length() < 4000 else "<int>"
+    else:
+        text_ = f"<{type(value).__name__}>"
+    return text_[:2000]
+
+
+# -- window side --------------------------------------------------------------------------
+def _error(doc: Any) -> UserCodeError | None:
+    if doc is None:
+        return None
+    line, col = need(doc, "line", (int, type(None))), need(doc, "col", (int, type(None)))
+    return UserCodeError(
+        text(doc, "message", 20_000), line, col, text(doc, "hint", 20_000, None),
+        text(doc, "kind", 40), text(doc, "limit", 40, None),
+    )  # fmt: skip
+
+
+def _table(doc: Any, frame: Frame) -> TensorTable:
+    ids = frame.array(need(doc, "ids", dict), "int64", 1)
+    n = len(ids)
+    codes = frame.array(need(doc, "dtypes", dict), "uint8", 1)
+    kinds = frame.array(need(doc, "kinds", dict), "uint8", 1)
+    ndims = frame.array(need(doc, "ndims", dict), "uint8", 1)
+    dims = frame.array(need(doc, "dims", dict), "int64", 1)
+    data = frame.blob(need(doc, "data", int))
+    if not (len(codes) == len(kinds) == len(ndims) == n):
+        raise ProtocolError("the tensor table's columns differ in length")
+    if n and (codes.max() >= len(DTYPE_CODES) or kinds.max() > 2 or ndims.max() > 32):
+        raise ProtocolError("bad dtype, kind or rank in the tensor table")
+    if int(ndims.sum()) != len(dims) or (len(dims) and dims.min() < 0):
+        raise ProtocolError("bad shapes in the tensor table")
+    itemsize = np.array([np.dtype(name).itemsize for name in DTYPE_CODES], np.int64)[codes]
+    # Element counts per row: products of each row's dims (empty product 1 for scalars).
+    counts = np.ones(n, np.float64)
+    if len(dims):
+        owner = np.repeat(np.arange(n), ndims.astype(np.int64))
+        np.multiply.at(counts, owner, dims.astype(np.float64))
+    nbytes = counts * itemsize
+    if n and nbytes.sum() != len(data):
+        raise ProtocolError("the tensor table's values do not match its shapes")
+    names = need(doc, "names", dict)
+    if len(names) > n:
+        raise ProtocolError("too many tensor names")
+    clean: dict[int, str] = {}
+    for k, v in names.items():
+        if not (k.isdigit() and int(k) < n and isinstance(v, str) and len(v) <= 1000):
+            raise ProtocolError("a bad tensor name")
+        clean[int(k)] = v
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(nbytes.astype(np.int64), out=offsets[1:])
+    dim_offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(ndims.astype(np.int64), out=dim_offsets[1:])
+    return TensorTable(ids, codes, kinds, dims, dim_offsets, offsets, data, clean)
+
+
+def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
+    prims = items(doc, "prims", lambda p: p if isinstance(p, str) else None, 10_000)
+    if any(p not in PRIMITIVES for p in prims):
+        raise ProtocolError("a record names an unknown primitive")
+    param_docs = need(doc, "params", list)
+    params = [P.decode_params(p, frame) for p in param_docs]
+    cols = {k: frame.array(need(doc, k, dict), dt, 1) for k, dt in (
+        ("id", "int64"), ("prim", "int32"), ("watched", "bool"), ("param", "int32"),
+        ("nin", "int32"), ("nout", "int32"), ("in", "int32"), ("out", "int32"))}  # fmt: skip
+    m = len(cols["id"])
+    if any(len(cols[k]) != m for k in ("prim", "watched", "param", "nin", "nout")):
+        raise ProtocolError("the record columns differ in length")
+    if m and (cols["prim"].min() < 0 or cols["prim"].max() >= len(prims)):
+        raise ProtocolError("a record's primitive is out of range")
+    if m and (cols["param"].min() < 0 or cols["param"].max() >= len(params)):
+        raise ProtocolError("a record's params are out of range")
+    for k, n in (("in", "nin"), ("out", "nout")):
+        if (m and cols[n].min() < 0) or int(cols[n].sum()) != len(cols[k]):
+            raise ProtocolError("the record inputs or outputs do not add up")
+        if len(cols[k]) and (cols[k].min() < 0 or cols[k].max() >= n_rows):
+            raise ProtocolError("a record refers to a missing tensor")
+    if m and cols["nout"].min() < 1:
+        raise ProtocolError("a record without an output")
+    in_off = np.zeros(m + 1, np.int64)
+    np.cumsum(cols["nin"], out=in_off[1:])
+    out_off = np.zeros(m + 1, np.int64)
+    np.cumsum(cols["nout"], out=out_off[1:])
+    return {"prims": [PRIMITIVES[p] for p in prims], "params": params, "cols": cols,
+            "in_off": in_off, "out_off": out_off, "count": m}  # fmt: skip
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) > 1_000_000:
+        raise ProtocolError("expected a list of tensor ids")
+    if not all(type(v) is int for v in value):
+        raise ProtocolError("expected a list of tensor ids")
+    return tuple(value)
+
+
+def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> list[TapeInfo]:
+    n = table.count
+    start = frame.array(need(doc, "tape_start", dict), "int64", 1)
+    flags = frame.array(need(doc, "tape_flags", dict), "uint8", 1)
+    index = frame.array(need(doc, "tape_index", dict), "int64", 1)
+    watched = frame.array(need(doc, "tape_watched", dict), "int32", 1)
+    n_watched = frame.array(need(doc, "tape_n_watched", dict), "int32", 1)
+    names = need(doc, "tape_names", list)
+    count = len(flags)
+    if not (len(start) == count + 1 and len(index) == len(n_watched) == len(names) == count):
+        raise ProtocolError("the tape columns differ in length")
+    if count and (start[0] != 0 or start[-1] != recs["count"] or np.any(np.diff(start) < 0)):
+        raise ProtocolError("the tapes' records are out of range")
+    if (count and n_watched.min() < 0) or int(n_watched.sum()) != len(watched):
+        raise ProtocolError("the tapes' watched tensors do not add up")
+    if len(watched) and (watched.min() < 0 or watched.max() >= n):
+        raise ProtocolError("a tape watches a missing tensor")
+    calls: list[list[tuple[Any, ...]]] = [[] for _ in range(count)]
+    for c in need(doc, "calls", list):
+        if not (isinstance(c, list) and len(c) == 5 and type(c[0]) is int and 0 <= c[0] < count):
+            raise ProtocolError("a bad gradient call")
+        kind = c[1] if isinstance(c[1], str) and len(c[1]) < 40 else "gradient"
+        if not isinstance(c[4], list):
+            raise ProtocolError("a bad gradient call")
+        calls[c[0]].append((kind, _ints(c[2]), _ints(c[3]), tuple(_row(r, n) for r in c[4])))
+    w_off = np.zeros(count + 1, np.int64)
+    np.cumsum(n_watched, out=w_off[1:])
+    out = []
+    for k in range(count):
+        tape_names = names[k]
+        if not (isinstance(tape_names, list) and len(tape_names) <= 100) or not all(
+            isinstance(s, str) and len(s) <= 200 for s in tape_names
+        ):
+            raise ProtocolError("bad tape names")
+        tape = RemoteTape(
+            table, recs, (int(start[k]), int(start[k + 1])),
+            watched[w_off[k] : w_off[k + 1]].tolist(), calls[k], bool(flags[k] & 1),
+            bool(flags[k] & 2),
+        )  # fmt: skip
+        out.append(TapeInfo(tape, tuple(tape_names), int(index[k])))  # type: ignore[arg-type]
+    return out
+
+
+def _row(value: Any, n_rows: int) -> int:
+    if type(value) is not int or not -1 <= value < n_rows:
+        raise ProtocolError("a reference to a missing tensor")
+    return value
+
+
+def decode(frame: Frame) -> RunResult:
+    """A RunResult whose tapes are :class:`RemoteTape` objects over the received data."""
+    doc = frame.doc
+    table = _table(need(doc, "table", dict), frame)
+    n = table.count
+    try:
+        recs = _records(need(doc, "records", dict), frame, n)
+    except RecursionError:
+        raise ProtocolError("the message is nested too deeply") from None
+    tapes = _tapes(need(doc, "records", dict), frame, table, recs)
+    namespace = {}
+    for k, r in need(doc, "namespace", dict).items():
+        if len(k) <= 200:
+            namespace[k] = table.tensor(_row(r, n))
+    value_doc = need(doc, "value", (dict, type(None)))
+    value: Any = None
+    if value_doc is not None:
+        value = (
+            table.tensor(_row(value_doc["tensor"], n)) if "tensor" in value_doc
+            else text(value_doc, "repr", 5000)
+        )  # fmt: skip
+    gradients = {
+        k: (None if r == -1 else table.tensor(r))
+        for k, r in ((k, _row(v, n)) for k, v in need(doc, "gradients", dict).items())
+    }
+    elapsed = need(doc, "elapsed", float)
+    return RunResult(
+        text(doc, "output", MAX_TEXT), tuple(tapes), namespace, value,
+        elapsed if math.isfinite(elapsed) else 0.0, _error(need(doc, "error", (dict, type(None)))),
+        tuple(items(doc, "notes", lambda s: s[:5000] if isinstance(s, str) else "", 1000)),
+        gradients, need(doc, "dropped", int),
+    )  # fmt: skip
+
+
+__all__ = ["OpRecord", "Tensor", "decode", "dtypes", "encode"]

@@ -1,0 +1,239 @@
+"""The worker process: ``python -m tapeviz.sandbox.process.server [HANDLERS_MODULE]``.
+
+It speaks :mod:`wire` on its stdin/stdout (the real file descriptors are moved aside first, so
+nothing the user's code or a C library prints can corrupt a frame), runs one request at a time
+on its main thread (8 MB of C stack for the parser and the interpreter), and listens for
+``cancel`` on a second thread. The operating system enforces what the sandbox's own checks might
+miss: an address-space limit (``RLIMIT_AS``) a margin above the memory limit, a CPU-time limit
+per request (``RLIMIT_CPU``), no core files. The parent adds a wall-clock kill and an empty
+working folder, and gives it no descriptors but its pipes and no environment but its own.
+
+Handlers are ``fn(args, frame, ctx) -> (doc, writer)``; :func:`run_handler` is built in, and the
+module named on the command line (``tapeviz.models.kernel``) adds the studio's.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import faulthandler
+import importlib
+import itertools
+import mmap
+import os
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tapeviz.sandbox.process import results, wire
+from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer
+
+Handler = Callable[[Any, Frame, "Context"], tuple[Any, Writer]]
+HANDLERS: dict[str, Handler] = {}
+MARGIN_MB = 160  # address space above the memory limit: thread stacks, numpy's buffers
+RECYCLE_MB = 600  # a worker whose resident memory grew this much since it started exits
+
+
+class Context:
+    """What a handler gets besides its arguments: cancellation and progress."""
+
+    def __init__(self, request: int, out: Callable[[Any, Writer | None], None]) -> None:
+        from tapeviz.sandbox.runtime.limits import CancelToken
+
+        self.request = request
+        self.cancel = CancelToken()
+        self._out = out
+        self._last = 0.0
+
+    def progress(self, fraction: float) -> None:
+        """Report progress (at most every 50 ms)."""
+        now = time.monotonic()
+        if now - self._last >= 0.05 or fraction >= 1.0:
+            self._last = now
+            self._out({"id": self.request, "progress": float(fraction)}, None)
+
+    def cancelled(self) -> bool:
+        """Whether the window asked this request to stop."""
+        return self.cancel.cancelled
+
+
+def _limits(doc: Any) -> Any:
+    from tapeviz.sandbox.runtime.limits import Limits
+
+    fields = Limits.__dataclass_fields__
+    values = {}
+    for key, value in (doc or {}).items():
+        if key in fields and type(value) in (int, float) and value >= 0:
+            values[key] = type(getattr(Limits(), key))(value)
+    return Limits(**values)
+
+
+def run_handler(args: Any, frame: Frame, ctx: Context) -> tuple[Any, Writer]:
+    """``run``: a script or expression through :func:`tapeviz.sandbox.run`."""
+    from tapeviz.sandbox import run
+    from tapeviz.sandbox.variables import VariableSpec
+
+    source = wire.text(args, "source", 20_000_000)
+    mode = wire.text(args, "mode", 20)
+    variables = [
+        VariableSpec(wire.text(v, "name", 200), _value(v, frame), wire.text(v, "kind", 20),
+                     wire.text(v, "dtype", 20))  # fmt: skip
+        for v in wire.need(args, "variables", list)
+    ]
+    result = run(source, mode=mode, variables=variables, limits=_limits(args.get("limits")),
+                 cancel=ctx.cancel)  # fmt: skip
+    writer = Writer()
+    return results.encode(result, writer), writer
+
+
+def _value(doc: Any, frame: Frame) -> Any:
+    value = doc.get("value") if isinstance(doc, dict) else None
+    if isinstance(value, dict):
+        return frame.array(value)
+    if type(value) in (int, float, bool):
+        return value
+    raise ProtocolError("a variable's value must be a number or an array")
+
+
+HANDLERS["run"] = run_handler
+HANDLERS["ping"] = lambda args, frame, ctx: ({"pong": True}, Writer())
+
+
+def _where(path: str | None) -> Any:
+    """A 32-bit integer in the file ``path`` (mapped): the parent reads it after a crash."""
+    if not path:
+        return None
+    try:
+        with open(path, "r+b") as f:
+            shared = mmap.mmap(f.fileno(), 8)
+    except (OSError, ValueError):
+        return None
+    return ctypes.c_uint32.from_buffer(shared)
+
+
+def _os_limits(memory_mb: int) -> None:
+    try:
+        import resource
+    except ImportError:  # Windows: the parent's wall-clock kill still holds
+        return
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if sys.platform.startswith("linux"):  # macOS does not enforce RLIMIT_AS
+        with open("/proc/self/statm") as f:
+            size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        cap = size + (memory_mb + MARGIN_MB) * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+
+def _cpu_limit(seconds: float) -> None:
+    try:
+        import resource
+    except ImportError:
+        return
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    spent = used.ru_utime + used.ru_stime
+    soft = int(spent + seconds) + 1
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def serve(stdin: Any, stdout: Any) -> None:
+    """Answer requests until the parent closes the pipe."""
+    lock = threading.Lock()
+
+    def send(doc: Any, writer: Writer | None) -> None:
+        with lock:
+            wire.write(stdout, doc, writer)
+
+    requests: queue.Queue[Frame | None] = queue.Queue()
+    running: dict[int, Context] = {}
+
+    def listen() -> None:
+        try:
+            while True:
+                frame = wire.read(stdin)
+                doc = frame.doc
+                if isinstance(doc, dict) and doc.get("op") == "cancel":
+                    ctx = running.get(doc.get("id"))  # type: ignore[arg-type]
+                    if ctx is not None:
+                        ctx.cancel.cancel()
+                    continue
+                requests.put(frame)
+        except (ProtocolError, OSError, ValueError):
+            pass
+        # The window closed the pipe (it quit, crashed or was killed): end now, even in the
+        # middle of user code, so no worker outlives it.
+        os._exit(0)
+
+    threading.Thread(target=listen, name="tapeviz-listen", daemon=True).start()
+    from tapeviz.sandbox.runtime import limits as run_limits
+
+    start_rss = run_limits.resident_bytes()
+    send({"ready": True, "pid": os.getpid()}, None)
+    while True:
+        frame = requests.get()
+        if frame is None:
+            return
+        doc = frame.doc
+        rid = doc.get("id") if isinstance(doc, dict) else None
+        if type(rid) is not int:
+            continue
+        ctx = Context(rid, send)
+        running[rid] = ctx
+        send({"id": rid, "started": True}, None)  # a crash from here on is the request's
+        try:
+            handler = HANDLERS.get(doc.get("op"))  # type: ignore[arg-type]
+            if handler is None:
+                raise ProtocolError(f"unknown request {str(doc.get('op'))[:40]!r}")
+            args = doc.get("args") or {}
+            wall = args.get("limits", {}).get("wall_time", 5.0) if isinstance(args, dict) else 5
+            _cpu_limit(float(wall) * 2 + 5 if isinstance(wall, int | float) else 15.0)
+            out, writer = handler(args, frame, ctx)
+            send({"id": rid, "ok": True, "result": out}, writer)
+        except MemoryError:
+            send({"id": rid, "ok": False, "error": "memory", "message": "out of memory"}, None)
+        except ProtocolError as exc:
+            send({"id": rid, "ok": False, "error": "protocol", "message": str(exc)[:2000]}, None)
+        except Exception as exc:  # a bug of ours: the message goes back, the worker goes on
+            text = f"{type(exc).__name__}: {str(exc)[:2000]}"
+            send({"id": rid, "ok": False, "error": "internal", "message": text}, None)
+        finally:
+            running.pop(rid, None)
+        grown = (run_limits.resident_bytes() - start_rss) // 2**20
+        if grown > RECYCLE_MB:
+            return  # the parent starts a fresh worker: a long session never accumulates
+
+
+def main(argv: list[str]) -> int:
+    """Set the process up (descriptors, limits, ids) and serve."""
+    proto_in = os.fdopen(os.dup(0), "rb", buffering=1 << 16)
+    proto_out = os.fdopen(os.dup(1), "wb", buffering=1 << 16)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)  # stray C-level writes to stdout go to stderr, never into a frame
+    sys.stdout = sys.stderr
+    faulthandler.enable(sys.stderr)
+    base = int(os.environ.get("TAPEVIZ_ID_BASE", "0") or 0)
+    if base > 0:
+        from tapeviz.engine import tensor
+
+        tensor._ids = itertools.count(base)  # distinct from the window's own tensor ids
+    from tapeviz.sandbox.runtime import limits as run_limits
+
+    where = _where(os.environ.get("TAPEVIZ_WHERE"))
+    run_limits.WHERE[:] = [] if where is None else [where]
+    for name in argv[1:]:
+        if name.startswith("tapeviz.") and name.replace(".", "").replace("_", "").isalnum():
+            module = importlib.import_module(name)
+            module.register(HANDLERS)
+    _os_limits(int(os.environ.get("TAPEVIZ_MEMORY_MB", "800") or 800))
+    sys.setrecursionlimit(4000)
+    serve(proto_in, proto_out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,175 @@
+"""Messages between the window and the worker: JSON plus raw array bytes, never pickle.
+
+A frame is ``<u32 json length><u32 blob count><json>`` followed by each blob as ``<u64 length>
+<bytes>``. Arrays travel as blobs; in the JSON an array is ``{"$a": [blob, dtype, shape]}``.
+Decoding checks every length against the caps before reading, accepts only the dtypes in
+:data:`DTYPES`, and turns anything malformed into :class:`ProtocolError`: a compromised or
+crashed worker can make a request fail, never run code in the window or crash it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import struct
+from collections.abc import Callable
+from typing import Any, BinaryIO
+
+import numpy as np
+
+DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
+_NP = {name: np.dtype(name) for name in DTYPES}
+MAX_JSON = 256 * 2**20  # bytes of JSON in one frame
+MAX_BLOBS = 1_000_000
+MAX_BYTES = 4 * 2**30  # every blob of one frame together
+_HEAD = struct.Struct("<II")
+_BLOB = struct.Struct("<Q")
+
+
+class ProtocolError(Exception):
+    """A frame that does not follow the protocol (truncated, oversized, wrong types)."""
+
+
+class Closed(ProtocolError):
+    """The other side closed the pipe (the worker exited or was killed)."""
+
+
+def _read_exact(stream: BinaryIO, n: int) -> bytes:
+    chunks, left = [], n
+    while left:
+        chunk = stream.read(left)
+        if not chunk:
+            raise Closed("the pipe closed in the middle of a message" if chunks or n else "closed")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+class Writer:
+    """Collects the blobs of one frame while the JSON document is built."""
+
+    def __init__(self) -> None:
+        self.blobs: list[bytes | memoryview] = []
+
+    def array(self, value: Any) -> dict[str, Any]:
+        """The JSON stand-in for a numpy array (its bytes become a blob)."""
+        arr = np.asarray(value)
+        if arr.dtype.name not in _NP:
+            raise ProtocolError(f"arrays of dtype {arr.dtype} cannot be sent")
+        if not arr.flags.c_contiguous:
+            arr = arr.copy(order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
+        self.blobs.append(memoryview(arr).cast("B") if arr.size else b"")
+        return {"$a": [len(self.blobs) - 1, arr.dtype.name, list(arr.shape)]}
+
+    def blob(self, data: bytes | memoryview) -> int:
+        """Add raw bytes; returns the blob's index."""
+        self.blobs.append(data)
+        return len(self.blobs) - 1
+
+
+def write(stream: BinaryIO, doc: Any, writer: Writer | None = None) -> None:
+    """Send one frame: ``doc`` (JSON-able, arrays made with ``writer.array``) and its blobs."""
+    blobs = writer.blobs if writer is not None else []
+    body = json.dumps(doc, separators=(",", ":"), allow_nan=True).encode("utf-8")
+    parts: list[bytes | memoryview] = [_HEAD.pack(len(body), len(blobs)), body]
+    for b in blobs:
+        parts.append(_BLOB.pack(len(b) if isinstance(b, bytes) else b.nbytes))
+        parts.append(b)
+    for p in parts:
+        stream.write(p)
+    stream.flush()
+
+
+class Frame:
+    """A received frame: the JSON document and the blobs it refers to."""
+
+    def __init__(self, doc: Any, blobs: list[bytes]) -> None:
+        self.doc = doc
+        self.blobs = blobs
+
+    def array(self, ref: Any, dtype: str | None = None, ndim: int | None = None) -> np.ndarray:
+        """The array an ``{"$a": ...}`` stand-in refers to (read-only), checked."""
+        if not (isinstance(ref, dict) and isinstance(ref.get("$a"), list) and len(ref["$a"]) == 3):
+            raise ProtocolError("expected an array")
+        index, name, shape = ref["$a"]
+        if type(index) is not int or not 0 <= index < len(self.blobs):
+            raise ProtocolError("an array refers to a missing blob")
+        if name not in _NP or (dtype is not None and name != dtype):
+            raise ProtocolError(f"unexpected array dtype {name!r}")
+        if not isinstance(shape, list) or len(shape) > 32:
+            raise ProtocolError("bad array shape")
+        if any(type(d) is not int or d < 0 for d in shape):
+            raise ProtocolError("bad array shape")
+        if ndim is not None and len(shape) != ndim:
+            raise ProtocolError(f"expected a {ndim}-d array")
+        dt = _NP[name]
+        count = math.prod(shape)
+        data = self.blobs[index]
+        if count * dt.itemsize != len(data):
+            raise ProtocolError("an array's bytes do not match its shape")
+        return np.frombuffer(data, dtype=dt, count=count).reshape(shape) if count else (
+            np.zeros(shape, dtype=dt)
+        )
+
+    def blob(self, index: Any) -> bytes:
+        """Raw blob ``index``, checked."""
+        if type(index) is not int or not 0 <= index < len(self.blobs):
+            raise ProtocolError("a reference to a missing blob")
+        return self.blobs[index]
+
+
+def read(stream: BinaryIO, max_bytes: int = MAX_BYTES) -> Frame:
+    """Receive one frame (blocking); :class:`Closed` at the end of the stream."""
+    head = _read_exact(stream, _HEAD.size)
+    size, count = _HEAD.unpack(head)
+    if size > MAX_JSON or count > MAX_BLOBS:
+        raise ProtocolError(f"a frame of {size:,} JSON bytes and {count:,} blobs is too large")
+    body = _read_exact(stream, size)
+    blobs: list[bytes] = []
+    total = 0
+    for _ in range(count):
+        (n,) = _BLOB.unpack(_read_exact(stream, _BLOB.size))
+        total += n
+        if total > max_bytes:
+            raise ProtocolError(f"a frame of more than {max_bytes:,} bytes")
+        blobs.append(_read_exact(stream, n) if n else b"")
+    try:
+        doc = json.loads(body.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"the message is not valid JSON ({type(exc).__name__})") from None
+    return Frame(doc, blobs)
+
+
+# -- checked reading of a decoded document ------------------------------------------------
+def need(doc: Any, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+    """``doc[key]`` if it has the expected type, else :class:`ProtocolError`."""
+    if not isinstance(doc, dict):
+        raise ProtocolError("expected an object")
+    if key not in doc:
+        if default is not ...:
+            return default
+        raise ProtocolError(f"missing field {key!r}")
+    value = doc[key]
+    if kind is float and type(value) is int:
+        return float(value)
+    if isinstance(value, bool) and kind in (int, float):
+        raise ProtocolError(f"field {key!r} has the wrong type")
+    if not isinstance(value, kind):
+        raise ProtocolError(f"field {key!r} has the wrong type")
+    return value
+
+
+def text(doc: Any, key: str, limit: int = 1_000_000, default: Any = ...) -> Any:
+    """A string field of at most ``limit`` characters."""
+    value = need(doc, key, (str, type(None)) if default is None else str, default)
+    if isinstance(value, str) and len(value) > limit:
+        raise ProtocolError(f"field {key!r} is too long")
+    return value
+
+
+def items(doc: Any, key: str, check: Callable[[Any], Any], limit: int = 10_000_000) -> list[Any]:
+    """A list field, each element passed through ``check``."""
+    value = need(doc, key, list)
+    if len(value) > limit:
+        raise ProtocolError(f"field {key!r} has too many elements")
+    return [check(v) for v in value]
