@@ -350,8 +350,9 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     return out
 
 
-def _row(value: Any, n_rows: int) -> int:
-    if type(value) is not int or not -1 <= value < n_rows:
+def _row(value: Any, n_rows: int, none: bool = True) -> int:
+    """A checked row of the tensor table (-1, "no tensor", only where ``none`` allows it)."""
+    if type(value) is not int or not (-1 if none else 0) <= value < n_rows:
         raise ProtocolError("a reference to a missing tensor")
     return value
 
@@ -369,12 +370,12 @@ def decode(frame: Frame) -> RunResult:
     namespace = {}
     for k, r in need(doc, "namespace", dict).items():
         if len(k) <= 200:
-            namespace[k] = table.tensor(_row(r, n))
+            namespace[k] = table.tensor(_row(r, n, none=False))
     value_doc = need(doc, "value", (dict, type(None)))
     value: Any = None
     if value_doc is not None:
         value = (
-            table.tensor(_row(value_doc["tensor"], n)) if "tensor" in value_doc
+            table.tensor(_row(value_doc["tensor"], n, none=False)) if "tensor" in value_doc
             else text(value_doc, "repr", 5000)
         )  # fmt: skip
     gradients = {

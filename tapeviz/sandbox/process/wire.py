@@ -94,8 +94,8 @@ class Frame:
         index, name, shape = ref["$a"]
         if type(index) is not int or not 0 <= index < len(self.blobs):
             raise ProtocolError("an array refers to a missing blob")
-        if name not in _NP or (dtype is not None and name != dtype):
-            raise ProtocolError(f"unexpected array dtype {name!r}")
+        if not isinstance(name, str) or name not in _NP or (dtype is not None and name != dtype):
+            raise ProtocolError(f"unexpected array dtype {str(name)[:40]!r}")
         if not isinstance(shape, list) or len(shape) > 32:
             raise ProtocolError("bad array shape")
         if any(type(d) is not int or d < 0 for d in shape):

@@ -1,0 +1,170 @@
+"""What the window receives is validated: a malformed or hostile frame is a ProtocolError.
+
+A compromised worker controls every byte it sends; decoding must never run code, never crash,
+and never raise anything but ProtocolError (which the window shows as an error).
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import random
+import struct
+
+import numpy as np
+import pytest
+
+from tapeviz.sandbox import run
+from tapeviz.sandbox.process import results, wire
+from tapeviz.sandbox.process.wire import ProtocolError
+
+SOURCE = """import tensorflow as tf
+x = tf.Variable([1.0, 2.0])
+with tf.GradientTape(persistent=True) as tape:
+    y = tf.reduce_sum(x[0:1] * x ** 2)
+print(tape.gradient(y, x))
+"""
+
+
+def _frame_bytes(source: str = SOURCE) -> bytes:
+    result = run(source)
+    assert result.error is None
+    w = wire.Writer()
+    doc = results.encode(result, w)
+    buf = io.BytesIO()
+    wire.write(buf, doc, w)
+    return buf.getvalue()
+
+
+def _decode(data: bytes) -> object:
+    return results.decode(wire.read(io.BytesIO(data)))
+
+
+def test_a_valid_frame_decodes() -> None:
+    back = _decode(_frame_bytes())
+    assert back.output.startswith("tf.Tensor([")  # type: ignore[attr-defined]
+    assert back.tapes[0].tape.pretty() == run(SOURCE).tapes[0].tape.pretty()  # type: ignore[attr-defined]
+
+
+def test_random_byte_flips_and_truncations_raise_only_protocol_errors() -> None:
+    data = _frame_bytes()
+    rng = random.Random(1234)
+    for _ in range(600):
+        mutated = bytearray(data)
+        for _ in range(rng.randint(1, 6)):
+            i = rng.randrange(len(mutated))
+            mutated[i] = rng.randrange(256)
+        if rng.random() < 0.3:
+            mutated = mutated[: rng.randrange(len(mutated))]
+        try:
+            back = _decode(bytes(mutated))
+        except ProtocolError:
+            continue
+        for info in back.tapes:  # type: ignore[attr-defined]
+            info.tape.records  # noqa: B018  (materialising must hold too)
+
+
+def _doc_and_blobs() -> tuple[dict, list[bytes]]:
+    frame = wire.read(io.BytesIO(_frame_bytes()))
+    return frame.doc, frame.blobs
+
+
+def _encode(doc: dict, blobs: list[bytes]) -> bytes:
+    body = json.dumps(doc).encode()
+    parts = [struct.pack("<II", len(body), len(blobs)), body]
+    for b in blobs:
+        parts += [struct.pack("<Q", len(b)), b]
+    return b"".join(parts)
+
+
+def _hostile(edit) -> None:  # type: ignore[no-untyped-def]
+    doc, blobs = _doc_and_blobs()
+    doc = copy.deepcopy(doc)
+    blobs = list(blobs)
+    edit(doc, blobs)
+    with pytest.raises(ProtocolError):
+        back = _decode(_encode(doc, blobs))
+        for info in back.tapes:  # type: ignore[attr-defined]
+            info.tape.records  # noqa: B018
+
+
+def _blob_of(doc: dict, *path: str) -> int:
+    ref = doc
+    for p in path:
+        ref = ref[p]
+    return ref["$a"][0]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda d, b: d["records"]["prims"].__setitem__(0, "__import__"),
+        lambda d, b: d["records"]["params"].append({"key": {"pickle": "cos\nsystem"}}),
+        lambda d, b: d["table"]["dtypes"]["$a"].__setitem__(1, "object"),
+        lambda d, b: d["table"]["dims"]["$a"].__setitem__(2, [10**12]),
+        lambda d, b: b.__setitem__(_blob_of(d, "records", "in"),
+                                   np.full(len(b[_blob_of(d, "records", "in")]) // 4, 10**6,
+                                           np.int32).tobytes()),
+        lambda d, b: b.__setitem__(_blob_of(d, "table", "dtypes"),
+                                   bytes([200]) * len(b[_blob_of(d, "table", "dtypes")])),
+        lambda d, b: d["records"]["tape_names"].__setitem__(0, [{"a": 1}]),
+        lambda d, b: d["records"]["calls"].append([99, "gradient", [], [], []]),
+        lambda d, b: d.__setitem__("error", {"message": 1}),
+        lambda d, b: d.__setitem__("namespace", {"x": 10**9}),
+        lambda d, b: d["table"].__setitem__("data", 10**6),
+        lambda d, b: d["records"]["params"].__setitem__(0, {"k": {"s": ["a", 1, 2]}}),
+    ],
+    ids=["primitive", "param tag", "dtype", "shape", "input rows", "dtype codes", "tape names",
+         "call tape", "error type", "namespace row", "blob index", "slice"],  # fmt: skip
+)
+def test_hostile_documents_are_refused(edit) -> None:  # type: ignore[no-untyped-def]
+    _hostile(edit)
+
+
+def test_oversized_and_deep_frames_are_refused() -> None:
+    with pytest.raises(ProtocolError):
+        wire.read(io.BytesIO(struct.pack("<II", wire.MAX_JSON + 1, 0)))
+    deep = ("[" * 100_000 + "]" * 100_000).encode()
+    with pytest.raises(ProtocolError):
+        wire.read(io.BytesIO(struct.pack("<II", len(deep), 0) + deep))
+    with pytest.raises(ProtocolError):
+        wire.read(io.BytesIO(struct.pack("<II", 2, 1) + b"{}" + struct.pack("<Q", 2**40)))
+
+
+def _paths(doc: object, prefix: tuple = ()) -> list[tuple]:  # type: ignore[type-arg]
+    out = [prefix]
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc[:5]):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+def test_structured_mutations_raise_only_protocol_errors() -> None:
+    doc0, blobs = _doc_and_blobs()
+    rng = random.Random(99)
+    values = [None, True, -1, 0, 1, 2**31, 2**63, 1e308, float("nan"), "", "x" * 300, [], [1],
+              {}, {"$a": [0, "int32", [3]]}, {"$a": [999, "float32", []]}, {"t": [1]}]
+    paths = [p for p in _paths(doc0) if p]
+    for _ in range(2000):
+        doc = copy.deepcopy(doc0)
+        for _ in range(rng.randint(1, 3)):
+            path = rng.choice(paths)
+            ref = doc
+            try:
+                for p in path[:-1]:
+                    ref = ref[p]
+                ref[path[-1]] = copy.deepcopy(rng.choice(values))
+            except (KeyError, IndexError, TypeError):
+                continue
+        try:
+            back = _decode(_encode(doc, blobs))
+            for info in back.tapes:  # type: ignore[attr-defined]
+                info.tape.records  # noqa: B018
+                info.tape.gradient_calls  # noqa: B018
+                info.tape.pretty()
+        except ProtocolError:
+            pass
