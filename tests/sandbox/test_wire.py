@@ -96,27 +96,37 @@ def _blob_of(doc: dict, *path: str) -> int:
     return ref["$a"][0]
 
 
+def _set_ints(doc: dict, blobs: list[bytes], value: int, *path: str) -> None:
+    ref = doc
+    for p in path:
+        ref = ref[p]
+    a, b = ref["$i"]
+    ints = np.frombuffer(blobs[doc["$ints"]], np.int64).copy()
+    ints[a:b] = value
+    blobs[doc["$ints"]] = ints.tobytes()
+
+
 @pytest.mark.parametrize(
     "edit",
     [
         lambda d, b: d["records"]["prims"].__setitem__(0, "__import__"),
         lambda d, b: d["records"]["params"].append({"key": {"pickle": "cos\nsystem"}}),
-        lambda d, b: d["table"]["dtypes"]["$a"].__setitem__(1, "object"),
-        lambda d, b: d["table"]["dims"]["$a"].__setitem__(2, [10**12]),
-        lambda d, b: b.__setitem__(_blob_of(d, "records", "in"),
-                                   np.full(len(b[_blob_of(d, "records", "in")]) // 4, 10**6,
-                                           np.int32).tobytes()),
-        lambda d, b: b.__setitem__(_blob_of(d, "table", "dtypes"),
-                                   bytes([200]) * len(b[_blob_of(d, "table", "dtypes")])),
+        lambda d, b: d["table"]["dtypes"].__setitem__("$i", [0, 10**9]),
+        lambda d, b: _set_ints(d, b, 10**12, "table", "dims"),
+        lambda d, b: _set_ints(d, b, 10**6, "records", "in"),
+        lambda d, b: _set_ints(d, b, 200, "table", "dtypes"),
+        lambda d, b: _set_ints(d, b, -1, "table", "kinds"),
         lambda d, b: d["records"]["tape_names"].__setitem__(0, [{"a": 1}]),
         lambda d, b: d["records"]["calls"].append([99, "gradient", [], [], []]),
         lambda d, b: d.__setitem__("error", {"message": 1}),
         lambda d, b: d.__setitem__("namespace", {"x": 10**9}),
         lambda d, b: d["table"].__setitem__("data", 10**6),
         lambda d, b: d["records"]["params"].__setitem__(0, {"k": {"s": ["a", 1, 2]}}),
+        lambda d, b: d.__setitem__("$ints", 10**6),
     ],
-    ids=["primitive", "param tag", "dtype", "shape", "input rows", "dtype codes", "tape names",
-         "call tape", "error type", "namespace row", "blob index", "slice"],  # fmt: skip
+    ids=["primitive", "param tag", "int range", "shape", "input rows", "dtype codes", "kinds",
+         "tape names", "call tape", "error type", "namespace row", "blob index", "slice",
+         "ints blob"],  # fmt: skip
 )
 def test_hostile_documents_are_refused(edit) -> None:  # type: ignore[no-untyped-def]
     _hostile(edit)

@@ -332,4 +332,4 @@ def tape_in_worker(problem: Problem, values: Sequence[Any], pool: Pool | None = 
             "values": [writer.array(np.asarray(v)) for v in values]}  # fmt: skip
     frame = _call("tape_at", args, writer, pool, timeout=STEP_TIMEOUT)
     doc = need(_answer(frame), "result", dict)
-    return results.decode(wire_result(type(frame)({"result": doc}, frame.blobs)))
+    return results.decode(frame.part(doc))

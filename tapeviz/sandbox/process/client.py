@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import itertools
+import mmap
 import os
 import shutil
 import signal
@@ -65,6 +66,7 @@ class Worker:
         self.folder = Path(tempfile.mkdtemp(prefix="tapeviz-worker-"))
         self.where = self.folder / ".where"
         self.where.write_bytes(b"\0" * 8)
+        self._where_map: mmap.mmap | None = None
         root = str(Path(tapeviz.__file__).resolve().parents[1])
         env = {
             "PATH": os.defpath, "PYTHONPATH": root, "PYTHONNOUSERSITE": "1",
@@ -80,39 +82,33 @@ class Worker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             cwd=self.folder, env=env, close_fds=True, bufsize=0,
         )  # fmt: skip
-        self._lock = threading.Lock()
-        self._cond = threading.Condition(self._lock)
-        self._inbox: deque[Frame] = deque()
+        assert self.proc.stdout is not None
+        self.inbox = wire.Inbox(self.proc.stdout.fileno())
         self._closed: str | None = None
         self.ready = False
         self.requests = 0
         self._ids = itertools.count(1)
         self.stderr: deque[bytes] = deque(maxlen=200)
-        threading.Thread(target=self._read, name="tapeviz-worker-out", daemon=True).start()
         threading.Thread(target=self._read_err, name="tapeviz-worker-err", daemon=True).start()
 
     # -- pipes -----------------------------------------------------------------------------
-    def _read(self) -> None:
-        stream = self.proc.stdout
-        assert stream is not None
-        reason = "closed"
+    def _recv(self, timeout: float) -> Frame | None:
+        """The next frame (None on timeout); marks the worker closed when the pipe ends."""
+        if self._closed is not None:
+            return None
         try:
-            while True:
-                frame = wire.read(stream)
-                with self._cond:
-                    if isinstance(frame.doc, dict) and frame.doc.get("ready") is True:
-                        self.ready = True
-                    else:
-                        self._inbox.append(frame)
-                    self._cond.notify_all()
+            frame = self.inbox.recv(timeout)
         except wire.Closed:
-            pass
+            self._closed = "closed"
+            return None
         except (ProtocolError, OSError, ValueError) as exc:
-            reason = f"protocol: {exc}"
+            self._closed = f"protocol: {exc}"
             self.kill()
-        with self._cond:
-            self._closed = reason
-            self._cond.notify_all()
+            return None
+        if frame is not None and isinstance(frame.doc, dict) and frame.doc.get("ready") is True:
+            self.ready = True
+            return None
+        return frame
 
     def _read_err(self) -> None:
         stream = self.proc.stderr
@@ -130,9 +126,10 @@ class Worker:
 
     def wait_ready(self, timeout: float = START_TIMEOUT) -> bool:
         """Block until the worker has started (imports done)."""
-        with self._cond:
-            self._cond.wait_for(lambda: self.ready or self._closed is not None, timeout)
-            return self.ready and self._closed is None
+        deadline = time.monotonic() + timeout
+        while not self.ready and self._closed is None and time.monotonic() < deadline:
+            self._recv(min(0.1, max(deadline - time.monotonic(), 0.0)))
+        return self.ready and self._closed is None
 
     def _send(self, doc: Any, writer: Writer | None = None) -> None:
         stdin = self.proc.stdin
@@ -152,6 +149,9 @@ class Worker:
     def close(self) -> None:
         """End the process and remove its folder."""
         self.kill()
+        if self._where_map is not None:
+            self._where_map.close()
+            self._where_map = None
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             try:
                 if stream is not None:
@@ -186,20 +186,12 @@ class Worker:
         self._send({"id": rid, "op": op, "args": args}, writer)
         deadline = time.monotonic() + timeout
         stop_at: float | None = None
-        started = False
         while True:
-            with self._cond:
-                self._cond.wait_for(lambda: self._inbox or self._closed is not None, 0.02)
-                frames = list(self._inbox)
-                self._inbox.clear()
-                closed = self._closed
-            for frame in frames:
+            frame = self._recv(0.02)
+            if frame is not None:
                 doc = frame.doc
                 if not isinstance(doc, dict) or doc.get("id") != rid:
                     continue  # a late answer to an abandoned request
-                if doc.get("started") is True:
-                    started = True
-                    continue
                 if "progress" in doc:
                     if progress is not None and isinstance(doc["progress"], float | int):
                         progress(min(max(float(doc["progress"]), 0.0), 1.0))
@@ -209,13 +201,13 @@ class Worker:
                 kind = doc.get("error")
                 message = str(doc.get("message", ""))[:2000]
                 raise WorkerFailure("memory" if kind == "memory" else "internal", message)
-            if closed is not None:
+            if self._closed is not None:
                 failure = self._failure(stop_at)
-                failure.started = started
+                failure.started = self._began() == rid
                 raise failure
             now = time.monotonic()
             if stop_at is None and cancelled is not None and cancelled():
-                self._send({"op": "cancel", "id": rid})
+                self._interrupt()
                 stop_at = now + STOP_GRACE
             if stop_at is not None and now > stop_at:
                 self.kill()
@@ -226,12 +218,24 @@ class Worker:
                 self._wait_closed()
                 raise WorkerFailure("time", f"the run took longer than {timeout:g} s")
 
-    def _reset_where(self) -> None:
+    def _interrupt(self) -> None:
+        """Ask the running request to stop at its next statement (SIGUSR1; see server.py)."""
+        sig = getattr(signal, "SIGUSR1", None)
+        if sig is None or self.proc.poll() is not None:
+            return
         try:
-            with open(self.where, "r+b") as f:  # in place: the worker has the file mapped
-                f.write(b"\0" * 8)
+            os.kill(self.proc.pid, sig)
         except OSError:
             pass
+
+    def _reset_where(self) -> None:
+        if self._where_map is None:
+            try:
+                with open(self.where, "r+b") as f:  # mapped: the worker writes it in place
+                    self._where_map = mmap.mmap(f.fileno(), 8)
+            except (OSError, ValueError):
+                return
+        self._where_map[0:8] = b"\0" * 8
 
     def _wait_closed(self) -> None:
         try:
@@ -239,12 +243,21 @@ class Worker:
         except subprocess.TimeoutExpired:
             pass
 
+    def _began(self) -> int:
+        """The request the worker last began (0 if unknown)."""
+        if self._where_map is None:
+            return 0
+        return int.from_bytes(self._where_map[4:8], "little")
+
     def line(self) -> int | None:
         """The user's line the worker last reported (kept after a crash)."""
-        try:
-            value = int.from_bytes(self.where.read_bytes()[:4], "little")
-        except OSError:
-            return None
+        if self._where_map is not None:
+            value = int.from_bytes(self._where_map[0:4], "little")
+        else:
+            try:
+                value = int.from_bytes(self.where.read_bytes()[:4], "little")
+            except OSError:
+                return None
         return value or None
 
     def _failure(self, stop_at: float | None) -> WorkerFailure:

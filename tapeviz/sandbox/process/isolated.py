@@ -97,4 +97,4 @@ def wire_result(frame: Any) -> Any:
     doc = frame.doc.get("result") if isinstance(frame.doc, dict) else None
     if not isinstance(doc, dict):
         raise ProtocolError("an answer without a result")
-    return type(frame)(doc, frame.blobs)
+    return frame.part(doc)

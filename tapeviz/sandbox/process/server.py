@@ -1,9 +1,10 @@
 """The worker process: ``python -m tapeviz.sandbox.process.server [HANDLERS_MODULE]``.
 
 It speaks :mod:`wire` on its stdin/stdout (the real file descriptors are moved aside first, so
-nothing the user's code or a C library prints can corrupt a frame), runs one request at a time
-on its main thread (8 MB of C stack for the parser and the interpreter), and listens for
-``cancel`` on a second thread. The operating system enforces what the sandbox's own checks might
+nothing the user's code or a C library prints can corrupt a frame) and runs one request at a
+time on its main thread (8 MB of C stack for the parser and the interpreter). Stop is SIGUSR1:
+the running request's cancel token is set, so the run ends at its next statement; a second
+thread only watches for the window's end of the pipe closing. The operating system enforces what the sandbox's own checks might
 miss: an address-space limit (``RLIMIT_AS``) a margin above the memory limit, a CPU-time limit
 per request (``RLIMIT_CPU``), no core files. The parent adds a wall-clock kill and an empty
 working folder, and gives it no descriptors but its pipes and no environment but its own.
@@ -20,7 +21,7 @@ import importlib
 import itertools
 import mmap
 import os
-import queue
+import signal
 import sys
 import threading
 import time
@@ -113,6 +114,12 @@ def _where(path: str | None) -> Any:
     return ctypes.c_uint32.from_buffer(shared)
 
 
+def _started(where: Any, rid: int) -> None:
+    """Mark request ``rid`` begun (the second word after the line): a crash now is its own."""
+    if where is not None:
+        ctypes.c_uint32.from_address(ctypes.addressof(where) + 4).value = rid & 0xFFFFFFFF
+
+
 def _os_limits(memory_mb: int) -> None:
     try:
         import resource
@@ -140,50 +147,56 @@ def _cpu_limit(seconds: float) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
 
 
-def serve(stdin: Any, stdout: Any) -> None:
+def _watch_parent(fd: int) -> None:
+    """End this process as soon as the window's end of the pipe closes (it quit or died).
+
+    ``poll`` with no events asked for still reports a hang-up: this thread never reads, so
+    requests stay for the main thread, yet a worker in the middle of user code (or stuck in C)
+    does not outlive the window.
+    """
+    import select
+
+    if not hasattr(select, "poll"):
+        return
+    watcher = select.poll()
+    watcher.register(fd, 0)
+    while True:
+        for _, event in watcher.poll():
+            if event & (select.POLLHUP | select.POLLERR | select.POLLNVAL):
+                os._exit(0)
+
+
+def serve(stdin: Any, stdout: Any, where: Any = None) -> None:
     """Answer requests until the parent closes the pipe."""
-    lock = threading.Lock()
 
     def send(doc: Any, writer: Writer | None) -> None:
-        with lock:
-            wire.write(stdout, doc, writer)
+        wire.write(stdout, doc, writer)
 
-    requests: queue.Queue[Frame | None] = queue.Queue()
-    running: dict[int, Context] = {}
+    current: list[Context] = []
 
-    def listen() -> None:
-        try:
-            while True:
-                frame = wire.read(stdin)
-                doc = frame.doc
-                if isinstance(doc, dict) and doc.get("op") == "cancel":
-                    ctx = running.get(doc.get("id"))  # type: ignore[arg-type]
-                    if ctx is not None:
-                        ctx.cancel.cancel()
-                    continue
-                requests.put(frame)
-        except (ProtocolError, OSError, ValueError):
-            pass
-        # The window closed the pipe (it quit, crashed or was killed): end now, even in the
-        # middle of user code, so no worker outlives it.
-        os._exit(0)
+    def interrupt(signum: int, frame: Any) -> None:  # SIGUSR1 from the window: Stop
+        if current:
+            current[0].cancel.cancel()
 
-    threading.Thread(target=listen, name="tapeviz-listen", daemon=True).start()
+    if hasattr(signal, "SIGUSR1"):
+        signal.signal(signal.SIGUSR1, interrupt)
+    threading.Thread(target=_watch_parent, args=(stdin.fileno(),), daemon=True).start()
     from tapeviz.sandbox.runtime import limits as run_limits
 
     start_rss = run_limits.resident_bytes()
     send({"ready": True, "pid": os.getpid()}, None)
     while True:
-        frame = requests.get()
-        if frame is None:
+        try:
+            frame = wire.read(stdin)
+        except (ProtocolError, OSError, ValueError):
             return
         doc = frame.doc
         rid = doc.get("id") if isinstance(doc, dict) else None
         if type(rid) is not int:
             continue
         ctx = Context(rid, send)
-        running[rid] = ctx
-        send({"id": rid, "started": True}, None)  # a crash from here on is the request's
+        current[:] = [ctx]
+        _started(where, rid)  # a crash from here on is the request's
         try:
             handler = HANDLERS.get(doc.get("op"))  # type: ignore[arg-type]
             if handler is None:
@@ -192,6 +205,7 @@ def serve(stdin: Any, stdout: Any) -> None:
             wall = args.get("limits", {}).get("wall_time", 5.0) if isinstance(args, dict) else 5
             _cpu_limit(float(wall) * 2 + 5 if isinstance(wall, int | float) else 15.0)
             out, writer = handler(args, frame, ctx)
+            current.clear()
             send({"id": rid, "ok": True, "result": out}, writer)
         except MemoryError:
             send({"id": rid, "ok": False, "error": "memory", "message": "out of memory"}, None)
@@ -201,7 +215,7 @@ def serve(stdin: Any, stdout: Any) -> None:
             text = f"{type(exc).__name__}: {str(exc)[:2000]}"
             send({"id": rid, "ok": False, "error": "internal", "message": text}, None)
         finally:
-            running.pop(rid, None)
+            current.clear()
         grown = (run_limits.resident_bytes() - start_rss) // 2**20
         if grown > RECYCLE_MB:
             return  # the parent starts a fresh worker: a long session never accumulates
@@ -231,7 +245,7 @@ def main(argv: list[str]) -> int:
             module.register(HANDLERS)
     _os_limits(int(os.environ.get("TAPEVIZ_MEMORY_MB", "800") or 800))
     sys.setrecursionlimit(4000)
-    serve(proto_in, proto_out)
+    serve(proto_in, proto_out, where)
     return 0
 
 

@@ -9,9 +9,12 @@ crashed worker can make a request fail, never run code in the window or crash it
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import os
 import struct
+import time
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
@@ -19,6 +22,7 @@ import numpy as np
 
 DTYPES = ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
 _NP = {name: np.dtype(name) for name in DTYPES}
+_NAMES = {dt: name for name, dt in _NP.items()}  # (dtype.name is slow: a Python property)
 MAX_JSON = 256 * 2**20  # bytes of JSON in one frame
 MAX_BLOBS = 1_000_000
 MAX_BYTES = 4 * 2**30  # every blob of one frame together
@@ -50,16 +54,38 @@ class Writer:
 
     def __init__(self) -> None:
         self.blobs: list[bytes | memoryview] = []
+        self._ints: list[np.ndarray] = []
+        self._n_ints = 0
+
+    def ints(self, values: Any) -> dict[str, Any]:
+        """Integers packed with the frame's other integers into one blob: ``{"$i": [a, b]}``.
+
+        Tapes are many small integer columns; one blob for all of them keeps a small result's
+        frame small and its decoding to one ``frombuffer``.
+        """
+        arr = np.asarray(values, dtype=np.int64).reshape(-1)
+        start = self._n_ints
+        self._ints.append(arr)
+        self._n_ints += len(arr)
+        return {"$i": [start, self._n_ints]}
+
+    def finish(self, doc: Any) -> None:
+        """Add the packed integers to the frame (``write`` calls it)."""
+        if self._ints and isinstance(doc, dict):
+            packed = np.concatenate(self._ints) if len(self._ints) > 1 else self._ints[0]
+            doc["$ints"] = self.array(packed)["$a"][0]
+            self._ints, self._n_ints = [], 0
 
     def array(self, value: Any) -> dict[str, Any]:
         """The JSON stand-in for a numpy array (its bytes become a blob)."""
         arr = np.asarray(value)
-        if arr.dtype.name not in _NP:
+        name = _NAMES.get(arr.dtype)
+        if name is None:
             raise ProtocolError(f"arrays of dtype {arr.dtype} cannot be sent")
         if not arr.flags.c_contiguous:
             arr = arr.copy(order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
         self.blobs.append(memoryview(arr).cast("B") if arr.size else b"")
-        return {"$a": [len(self.blobs) - 1, arr.dtype.name, list(arr.shape)]}
+        return {"$a": [len(self.blobs) - 1, name, list(arr.shape)]}
 
     def blob(self, data: bytes | memoryview) -> int:
         """Add raw bytes; returns the blob's index."""
@@ -69,23 +95,48 @@ class Writer:
 
 def write(stream: BinaryIO, doc: Any, writer: Writer | None = None) -> None:
     """Send one frame: ``doc`` (JSON-able, arrays made with ``writer.array``) and its blobs."""
+    if writer is not None:
+        writer.finish(doc)
     blobs = writer.blobs if writer is not None else []
     body = json.dumps(doc, separators=(",", ":"), allow_nan=True).encode("utf-8")
     parts: list[bytes | memoryview] = [_HEAD.pack(len(body), len(blobs)), body]
     for b in blobs:
         parts.append(_BLOB.pack(len(b) if isinstance(b, bytes) else b.nbytes))
         parts.append(b)
-    for p in parts:
-        stream.write(p)
+    if sum(len(p) for p in parts) < 1 << 20:  # one write: each write to a pipe wakes the reader
+        stream.write(b"".join(parts))
+    else:
+        for p in parts:
+            stream.write(p)
     stream.flush()
 
 
 class Frame:
     """A received frame: the JSON document and the blobs it refers to."""
 
-    def __init__(self, doc: Any, blobs: list[bytes]) -> None:
+    def __init__(self, doc: Any, blobs: list[bytes], ints: Any = None) -> None:
         self.doc = doc
         self.blobs = blobs
+        self._ints: np.ndarray | None = None
+        self._ints_blob = doc.get("$ints") if ints is None and isinstance(doc, dict) else ints
+
+    def part(self, doc: Any) -> Frame:
+        """A frame for a part of this one's document (same blobs and packed integers)."""
+        return Frame(doc, self.blobs, self._ints_blob)
+
+    def ints(self, ref: Any) -> np.ndarray:
+        """The packed integers an ``{"$i": [a, b]}`` stand-in refers to (an int64 view)."""
+        if not (isinstance(ref, dict) and isinstance(ref.get("$i"), list) and len(ref["$i"]) == 2):
+            raise ProtocolError("expected packed integers")
+        a, b = ref["$i"]
+        if self._ints is None:
+            index = self._ints_blob
+            if type(index) is not int:
+                raise ProtocolError("the frame has no packed integers")
+            self._ints = self.array({"$a": [index, "int64", [len(self.blob(index)) // 8]]})
+        if type(a) is not int or type(b) is not int or not 0 <= a <= b <= len(self._ints):
+            raise ProtocolError("packed integers out of range")
+        return self._ints[a:b]
 
     def array(self, ref: Any, dtype: str | None = None, ndim: int | None = None) -> np.ndarray:
         """The array an ``{"$a": ...}`` stand-in refers to (read-only), checked."""
@@ -138,6 +189,61 @@ def read(stream: BinaryIO, max_bytes: int = MAX_BYTES) -> Frame:
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"the message is not valid JSON ({type(exc).__name__})") from None
     return Frame(doc, blobs)
+
+
+class Inbox:
+    """Frames from a pipe's descriptor, with a timeout (for the caller's own thread).
+
+    Bytes are buffered until a whole frame has arrived, so a timeout never splits one.
+    """
+
+    def __init__(self, fd: int, max_bytes: int = MAX_BYTES) -> None:
+        self.fd = fd
+        self.max_bytes = max_bytes
+        self.buf = bytearray()
+        self.eof = False
+
+    def _whole(self) -> int | None:
+        b = self.buf
+        if len(b) < _HEAD.size:
+            return None
+        size, count = _HEAD.unpack_from(b, 0)
+        if size > MAX_JSON or count > MAX_BLOBS:
+            raise ProtocolError(f"a frame of {size:,} JSON bytes and {count:,} blobs is too large")
+        pos, total = _HEAD.size + size, 0
+        for _ in range(count):
+            if len(b) < pos + _BLOB.size:
+                return None
+            (n,) = _BLOB.unpack_from(b, pos)
+            total += n
+            if total > self.max_bytes:
+                raise ProtocolError(f"a frame of more than {self.max_bytes:,} bytes")
+            pos += _BLOB.size + n
+        return pos if len(b) >= pos else None
+
+    def recv(self, timeout: float) -> Frame | None:
+        """The next frame, or None if none arrived within ``timeout`` seconds."""
+        import select
+
+        deadline = time.monotonic() + timeout
+        while True:
+            n = self._whole()
+            if n is not None:
+                data = bytes(self.buf[:n])
+                del self.buf[:n]
+                return read(io.BytesIO(data), self.max_bytes)
+            if self.eof:
+                raise Closed("closed")
+            wait = deadline - time.monotonic()
+            if wait <= 0:
+                return None
+            ready, _, _ = select.select([self.fd], [], [], wait)
+            if ready:
+                chunk = os.read(self.fd, 1 << 20)
+                if chunk:
+                    self.buf += chunk
+                else:
+                    self.eof = True
 
 
 # -- checked reading of a decoded document ------------------------------------------------

@@ -1,0 +1,116 @@
+"""The process wall's cost: user code in a worker process against the same code in-process.
+
+Run from the repository root::
+
+    python benchmarks/bench_isolation.py          # full run (~1 min)
+    python benchmarks/bench_isolation.py --quick  # smoke run (a few seconds)
+
+Both sides of every ratio are measured in this run: ``tapeviz.sandbox.run`` (in-process) and
+``tapeviz.sandbox.process.isolated.run_isolated`` (a warm worker, the request and its answer
+through the pipe, the answer validated and decoded into RemoteTapes).
+
+- I1: an empty run's round trip (``"1"``), ms. Target: ≤ 2 ms.
+- I2: every seed block of ``assets/seeds`` as a whole program (as bench_sandbox's S1), isolated
+  vs in-process. Target: ≤ 1.5x for every block.
+- I3: a 10,000-tape script (the seed's normalised regression, 10,000 epochs): the cost of
+  getting its results to this process (worker-side encoding, the pipe, validation and
+  decoding), = isolated time minus the worker's own run time. Target: ≤ 150 ms.
+Each result is checked once first: output and tapes must equal the in-process run's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import best_of  # noqa: E402
+
+from tapeviz.sandbox import Limits, run  # noqa: E402
+from tapeviz.sandbox.process.client import Pool  # noqa: E402
+from tapeviz.sandbox.process.isolated import run_isolated  # noqa: E402
+
+SEEDS = Path(__file__).resolve().parents[1] / "assets" / "seeds"
+LIMITS = Limits(wall_time=120)
+
+
+def programs(quick: bool) -> dict[str, str]:
+    """Each seed block with the blocks it runs after (bench_sandbox's S1 programs)."""
+    manifest = json.loads((SEEDS / "seeds.json").read_text(encoding="utf-8"))
+    cells = {c["name"]: c for c in manifest["cells"]}
+
+    def chain(name: str) -> list[str]:
+        out: list[str] = []
+        for dep in cells[name]["after"]:
+            out += chain(dep)
+        return [*out, name]
+
+    out = {}
+    for name, cell in cells.items():
+        if cell["raises"] or (quick and "linear_regression" in name):
+            continue
+        out[name] = "\n".join((SEEDS / cells[n]["file"]).read_text("utf-8") for n in chain(name))
+    return out
+
+
+def check(name: str, source: str, pool: Pool) -> None:
+    """The isolated result equals the in-process one (output, tapes)."""
+    here, there = run(source, limits=LIMITS), run_isolated(source, limits=LIMITS, pool=pool)
+    same = (
+        here.output == there.output
+        and (here.error is None) == (there.error is None)
+        and [t.tape.pretty() for t in here.tapes[-3:]] == [t.tape.pretty() for t in there.tapes[-3:]]
+    )
+    if not same:
+        print(f"MISMATCH in {name}:\n{here.output[:500]}\n---\n{there.output[:500]}\n{there.error}")
+        sys.exit(1)
+
+
+def main() -> int:
+    """Print I1-I3 with their ratios and targets."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    repeats = 3 if parser.parse_args().quick else 9
+    quick = repeats == 3
+    pool = Pool()
+    pool.warm()
+    pool._idle[0].wait_ready()
+    run_isolated("1", pool=pool)
+    time.sleep(0.5)  # the spare worker finishes starting: not what I1 measures
+    try:
+        here = best_of(lambda: run("1"), repeats * 3)
+        there = best_of(lambda: run_isolated("1", pool=pool), repeats * 3)
+        print(f"I1 empty run: in-process {here * 1e3:.3f} ms, round trip {there * 1e3:.3f} ms "
+              f"(ratio {there / here:.1f}x); target <= 2 ms: {'ok' if there <= 0.002 else 'MISS'}")  # fmt: skip
+        worst = 0.0
+        for name, source in programs(quick).items():
+            check(name, source, pool)
+            a = best_of(lambda s=source: run(s, limits=LIMITS), repeats)
+            b = best_of(lambda s=source: run_isolated(s, limits=LIMITS, pool=pool), repeats)
+            worst = max(worst, b / a)
+            print(f"I2 {name:40s} in-process {a * 1e3:8.2f} ms  isolated {b * 1e3:8.2f} ms  "
+                  f"{b / a:5.2f}x")  # fmt: skip
+        print(f"I2 worst ratio {worst:.2f}x; target <= 1.5x: {'ok' if worst <= 1.5 else 'MISS'}")
+        source = next(s for n, s in programs(False).items() if n.endswith("normalized"))
+        costs = []
+        for _ in range(max(3, repeats // 2)):
+            t0 = time.perf_counter()
+            result = run_isolated(source, limits=LIMITS, pool=pool)
+            total = time.perf_counter() - t0
+            costs.append(total - result.elapsed)
+        assert len(result.tapes) == 10_000, len(result.tapes)
+        cost = statistics.median(costs)
+        print(f"I3 10,000 tapes: run {result.elapsed * 1e3:.0f} ms in the worker, results to this "
+              f"process in {cost * 1e3:.0f} ms (median of {len(costs)}); target <= 150 ms: "
+              f"{'ok' if cost <= 0.150 else 'MISS'}")  # fmt: skip
+    finally:
+        pool.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
