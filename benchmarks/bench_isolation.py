@@ -28,11 +28,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import best_of  # noqa: E402
+from _common import best_of
 
-from tapeviz.sandbox import Limits, run  # noqa: E402
-from tapeviz.sandbox.process.client import Pool  # noqa: E402
-from tapeviz.sandbox.process.isolated import run_isolated  # noqa: E402
+from tapeviz.sandbox import Limits, run
+from tapeviz.sandbox.process.client import Pool
+from tapeviz.sandbox.process.isolated import run_isolated
 
 SEEDS = Path(__file__).resolve().parents[1] / "assets" / "seeds"
 LIMITS = Limits(wall_time=120)
@@ -63,7 +63,8 @@ def check(name: str, source: str, pool: Pool) -> None:
     same = (
         here.output == there.output
         and (here.error is None) == (there.error is None)
-        and [t.tape.pretty() for t in here.tapes[-3:]] == [t.tape.pretty() for t in there.tapes[-3:]]
+        and [t.tape.pretty() for t in here.tapes[-3:]]
+        == [t.tape.pretty() for t in there.tapes[-3:]]
     )
     if not same:
         print(f"MISMATCH in {name}:\n{here.output[:500]}\n---\n{there.output[:500]}\n{there.error}")
@@ -84,8 +85,11 @@ def main() -> int:
     try:
         here = best_of(lambda: run("1"), repeats * 3)
         there = best_of(lambda: run_isolated("1", pool=pool), repeats * 3)
-        print(f"I1 empty run: in-process {here * 1e3:.3f} ms, round trip {there * 1e3:.3f} ms "
-              f"(ratio {there / here:.1f}x); target <= 2 ms: {'ok' if there <= 0.002 else 'MISS'}")  # fmt: skip
+        verdict = "ok" if there <= 0.002 else "MISS"
+        print(
+            f"I1 empty run: in-process {here * 1e3:.3f} ms, round trip {there * 1e3:.3f} ms "
+            f"(ratio {there / here:.1f}x); target <= 2 ms: {verdict}"
+        )
         worst = 0.0
         for name, source in programs(quick).items():
             check(name, source, pool)

@@ -30,7 +30,9 @@ def test_a_script_the_sandbox_refuses_does_not_export() -> None:
         export(_script(f"x = {ESCAPE}\n"), "tensorflow")
 
 
-@pytest.mark.parametrize("sep", ["\x1c", "\x1d", "\x1e", "\x0b", "\x0c", "\x85", "\u2028", "\u2029"])
+@pytest.mark.parametrize(
+    "sep", ["\x1c", "\x1d", "\x1e", "\x0b", "\x0c", "\x85", "\u2028", "\u2029"]
+)
 def test_a_line_break_only_other_tools_see_is_refused(sep: str) -> None:
     source = f"import tensorflow as tf\nx = 1  # note{sep}import os\nprint(x)\n"
     with pytest.raises(ExportUnavailable, match="line break"):
@@ -60,8 +62,17 @@ def test_each_exported_script_parses_to_the_checked_tree(name: str) -> None:
 
 @pytest.mark.parametrize("framework", ["tensorflow", "pytorch", "jax"])
 def test_an_expression_export_holds_the_translated_checked_expression(framework: str) -> None:
-    session = Session(source="a*x^2 + b*x + c", variables=(V("x", 0.0), V("a", 1.0, "watched"),
-                      V("b", -2.0, "watched"), V("c", 1.0, "constant")))  # fmt: skip
+    session = Session(
+        source="a*x^2 + b*x + c",
+        variables=(
+            V("x", 0.0),
+            V("a", 1.0, "watched"),
+            V("b", -2.0, "watched"),
+            V("c", 1.0, "constant"),
+        ),
+    )
     out = export(session, framework)
     tree = ast.parse(out)  # the whole script parses, and nothing in it reaches a dunder
-    assert not [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr.startswith("__")]
+    assert not [
+        n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr.startswith("__")
+    ]

@@ -124,9 +124,22 @@ def _set_ints(doc: dict, blobs: list[bytes], value: int, *path: str) -> None:
         lambda d, b: d["records"]["params"].__setitem__(0, {"k": {"s": ["a", 1, 2]}}),
         lambda d, b: d.__setitem__("$ints", 10**6),
     ],
-    ids=["primitive", "param tag", "int range", "shape", "input rows", "dtype codes", "kinds",
-         "tape names", "call tape", "error type", "namespace row", "blob index", "slice",
-         "ints blob"],  # fmt: skip
+    ids=[
+        "primitive",
+        "param tag",
+        "int range",
+        "shape",
+        "input rows",
+        "dtype codes",
+        "kinds",
+        "tape names",
+        "call tape",
+        "error type",
+        "namespace row",
+        "blob index",
+        "slice",
+        "ints blob",
+    ],
 )
 def test_hostile_documents_are_refused(edit) -> None:  # type: ignore[no-untyped-def]
     _hostile(edit)
@@ -156,8 +169,25 @@ def _paths(doc: object, prefix: tuple = ()) -> list[tuple]:  # type: ignore[type
 def test_structured_mutations_raise_only_protocol_errors() -> None:
     doc0, blobs = _doc_and_blobs()
     rng = random.Random(99)
-    values = [None, True, -1, 0, 1, 2**31, 2**63, 1e308, float("nan"), "", "x" * 300, [], [1],
-              {}, {"$a": [0, "int32", [3]]}, {"$a": [999, "float32", []]}, {"t": [1]}]
+    values = [
+        None,
+        True,
+        -1,
+        0,
+        1,
+        2**31,
+        2**63,
+        1e308,
+        float("nan"),
+        "",
+        "x" * 300,
+        [],
+        [1],
+        {},
+        {"$a": [0, "int32", [3]]},
+        {"$a": [999, "float32", []]},
+        {"t": [1]},
+    ]
     paths = [p for p in _paths(doc0) if p]
     for _ in range(2000):
         doc = copy.deepcopy(doc0)

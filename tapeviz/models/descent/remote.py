@@ -25,7 +25,7 @@ from tapeviz.models.descent.surface import Grid
 from tapeviz.sandbox import RunResult, VariableSpec
 from tapeviz.sandbox.process import results
 from tapeviz.sandbox.process.client import POOL, Pool, WorkerFailure
-from tapeviz.sandbox.process.isolated import failure_error, variables_doc, wire_result
+from tapeviz.sandbox.process.isolated import failure_error, variables_doc
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer, need, text
 from tapeviz.sandbox.runtime.limits import Limits
 
@@ -37,8 +37,11 @@ _CACHE: dict[Any, Loss] = {}  # in the worker: the last problems' compiled losse
 # -- problems -------------------------------------------------------------------------------
 def problem_doc(problem: Problem, writer: Writer) -> dict[str, Any]:
     """A problem as request data."""
-    return {"source": problem.source, "mode": problem.mode,
-            "variables": variables_doc(problem.variables, writer)}  # fmt: skip
+    return {
+        "source": problem.source,
+        "mode": problem.mode,
+        "variables": variables_doc(problem.variables, writer),
+    }
 
 
 def decode_problem(doc: Any, frame: Frame) -> Problem:
@@ -47,16 +50,25 @@ def decode_problem(doc: Any, frame: Frame) -> Problem:
     for v in need(doc, "variables", list):
         value = frame.array(need(v, "value", dict))
         try:
-            rows.append(VariableSpec(text(v, "name", 200), value[()] if value.ndim == 0 else value,
-                                     text(v, "kind", 20), text(v, "dtype", 20)))  # fmt: skip
+            rows.append(
+                VariableSpec(
+                    text(v, "name", 200),
+                    value[()] if value.ndim == 0 else value,
+                    text(v, "kind", 20),
+                    text(v, "dtype", 20),
+                )
+            )
         except ValueError as exc:
             raise ProtocolError(str(exc)) from None
     return Problem(text(doc, "source", 20_000_000), tuple(rows), text(doc, "mode", 20))
 
 
 def _key(problem: Problem) -> Any:
-    return (problem.source, problem.mode,
-            tuple((v.name, v.kind, v.dtype, np.asarray(v.value).tobytes()) for v in problem.variables))  # fmt: skip
+    return (
+        problem.source,
+        problem.mode,
+        tuple((v.name, v.kind, v.dtype, np.asarray(v.value).tobytes()) for v in problem.variables),
+    )
 
 
 def _loss(problem: Problem) -> Loss:
@@ -73,14 +85,23 @@ def _loss(problem: Problem) -> Loss:
 def _history_doc(h: History, writer: Writer) -> dict[str, Any]:
     d = h.divergence
     return {
-        "run": h.run.to_dict(), "names": list(h.names), "shapes": [list(s) for s in h.shapes],
-        "loss": writer.array(h.loss), "params": writer.array(h.params),
+        "run": h.run.to_dict(),
+        "names": list(h.names),
+        "shapes": [list(s) for s in h.shapes],
+        "loss": writer.array(h.loss),
+        "params": writer.array(h.params),
         "grads": writer.array(h.grads),
-        "divergence": None if d is None else {
-            "step": d.step, "reason": d.reason, "advice": d.advice, "fields": dict(d.fields),
-            "lam_max": d.lam_max, "quadratic": d.quadratic,
+        "divergence": None
+        if d is None
+        else {
+            "step": d.step,
+            "reason": d.reason,
+            "advice": d.advice,
+            "fields": dict(d.fields),
+            "lam_max": d.lam_max,
+            "quadratic": d.quadratic,
         },
-    }  # fmt: skip
+    }
 
 
 def _history(doc: Any, frame: Frame) -> History:
@@ -106,8 +127,14 @@ def _history(doc: Any, frame: Frame) -> History:
             raise ProtocolError("an unknown divergence reason")
         fields = {str(k)[:40]: str(v)[:200] for k, v in need(d, "fields", dict).items()}
         lam = need(d, "lam_max", (float, int, type(None)))
-        found = div.Divergence(need(d, "step", int), reason, advice, fields,
-                               None if lam is None else float(lam), need(d, "quadratic", bool))  # fmt: skip
+        found = div.Divergence(
+            need(d, "step", int),
+            reason,
+            advice,
+            fields,
+            None if lam is None else float(lam),
+            need(d, "quadratic", bool),
+        )
     return History(run, names, shapes, loss, params, grads, found)
 
 
@@ -122,16 +149,25 @@ def _dims(value: Any) -> list[int]:
 def _backdrop_doc(b: Backdrop, writer: Writer) -> dict[str, Any]:
     g = b.grid
     return {
-        "kind": b.kind, "ex": b.ex, "ey": b.ey, "x_range": list(b.x_range),
-        "y_range": list(b.y_range), "sliced": b.sliced,
+        "kind": b.kind,
+        "ex": b.ex,
+        "ey": b.ey,
+        "x_range": list(b.x_range),
+        "y_range": list(b.y_range),
+        "sliced": b.sliced,
         "at": [writer.array(np.asarray(v)) for v in b.at],
-        "grid": None if g is None else {
-            "xs": writer.array(g.xs), "ys": writer.array(g.ys), "z": writer.array(g.z),
-            "levels": writer.array(g.levels), "log": g.log,
+        "grid": None
+        if g is None
+        else {
+            "xs": writer.array(g.xs),
+            "ys": writer.array(g.ys),
+            "z": writer.array(g.z),
+            "levels": writer.array(g.levels),
+            "log": g.log,
         },
         "contours": [[lv, writer.array(x), writer.array(y)] for lv, x, y in b.contours],
         "curve": None if b.curve is None else [writer.array(b.curve[0]), writer.array(b.curve[1])],
-    }  # fmt: skip
+    }
 
 
 def _range(doc: Any, key: str) -> tuple[float, float]:
@@ -165,13 +201,28 @@ def _backdrop(doc: Any, frame: Frame) -> Backdrop:
             raise ProtocolError("a bad curve")
         curve = (frame.array(curve_doc[0], ndim=1), frame.array(curve_doc[1], ndim=1))
     at = tuple(a[()] if a.ndim == 0 else a for a in (frame.array(v) for v in need(doc, "at", list)))
-    return Backdrop(kind, need(doc, "ex", int), need(doc, "ey", int), _range(doc, "x_range"),
-                    _range(doc, "y_range"), grid, contours, curve, need(doc, "sliced", bool), at)  # fmt: skip
+    return Backdrop(
+        kind,
+        need(doc, "ex", int),
+        need(doc, "ey", int),
+        _range(doc, "x_range"),
+        _range(doc, "y_range"),
+        grid,
+        contours,
+        curve,
+        need(doc, "sliced", bool),
+        at,
+    )
 
 
 def _race_doc(race: Race, writer: Writer) -> dict[str, Any]:
-    return {"runs": [_history_doc(h, writer) for h in race.runs], "steps": race.steps,
-            "method": race.method, "elapsed": race.elapsed, "notes": list(race.notes)}  # fmt: skip
+    return {
+        "runs": [_history_doc(h, writer) for h in race.runs],
+        "steps": race.steps,
+        "method": race.method,
+        "elapsed": race.elapsed,
+        "notes": list(race.notes),
+    }
 
 
 def _race(doc: Any, frame: Frame, problem: Problem) -> Race:
@@ -179,15 +230,23 @@ def _race(doc: Any, frame: Frame, problem: Problem) -> Race:
     if not runs:
         raise ProtocolError("a race without runs")
     notes = tuple(text({"n": n}, "n", 5000) for n in need(doc, "notes", list))
-    race = Race(problem, runs, need(doc, "steps", int), text(doc, "method", 20),
-                need(doc, "elapsed", float), notes)  # fmt: skip
+    race = Race(
+        problem,
+        runs,
+        need(doc, "steps", int),
+        text(doc, "method", 20),
+        need(doc, "elapsed", float),
+        notes,
+    )
     race.tape_source = lambda values: tape_in_worker(problem, values)
     return race
 
 
 # -- worker side ----------------------------------------------------------------------------
 def _values(doc: Any, frame: Frame) -> list[Any]:
-    return [a[()] if a.ndim == 0 else a for a in (frame.array(v) for v in need(doc, "values", list))]
+    return [
+        a[()] if a.ndim == 0 else a for a in (frame.array(v) for v in need(doc, "values", list))
+    ]
 
 
 def _pair(doc: Any) -> tuple[str, str] | None:
@@ -209,11 +268,17 @@ def race_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
     writer = Writer()
     try:
         runs = [RunConfig.from_dict(r) for r in need(args, "runs", list)]
-        race = compute_race(problem, runs, need(args, "steps", int),
-                            progress=lambda f: ctx.progress(0.9 * f), cancelled=ctx.cancelled)  # fmt: skip
+        race = compute_race(
+            problem,
+            runs,
+            need(args, "steps", int),
+            progress=lambda f: ctx.progress(0.9 * f),
+            cancelled=ctx.cancelled,
+        )
         at = _values(args, frame) if args.get("values") is not None else None
-        backdrop = make_backdrop(race, _opt_range(args, "x_range"), _opt_range(args, "y_range"),
-                                 _pair(args), at)  # fmt: skip
+        backdrop = make_backdrop(
+            race, _opt_range(args, "x_range"), _opt_range(args, "y_range"), _pair(args), at
+        )
     except Cancelled:
         return {"cancelled": True}, writer
     except (ProblemError, ValueError) as exc:
@@ -230,10 +295,15 @@ def backdrop_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
     writer = Writer()
     try:
         b = sample_backdrop(
-            _loss(problem), problem.start(), text(args, "kind", 20), need(args, "ex", int),
-            need(args, "ey", int), _range(args, "x_range"), _range(args, "y_range"),
+            _loss(problem),
+            problem.start(),
+            text(args, "kind", 20),
+            need(args, "ex", int),
+            need(args, "ey", int),
+            _range(args, "x_range"),
+            _range(args, "y_range"),
             _values(args, frame),
-        )  # fmt: skip
+        )
     except (ProblemError, ValueError) as exc:
         return {"problem": str(exc)[:5000]}, writer
     return {"backdrop": _backdrop_doc(b, writer)}, writer
@@ -273,7 +343,9 @@ def _call(op: str, args: Any, writer: Writer, pool: Pool | None, **kw: Any) -> F
     try:
         return pool.call(op, args, writer, **kw)
     except WorkerFailure as exc:
-        raise ProblemError(failure_error(exc, Limits(wall_time=kw.get("timeout", 0))).message) from None
+        raise ProblemError(
+            failure_error(exc, Limits(wall_time=kw.get("timeout", 0))).message
+        ) from None
 
 
 def race_in_worker(
@@ -292,15 +364,18 @@ def race_in_worker(
     """Compute a race and its backdrop in a worker; Cancelled or ProblemError as locally."""
     writer = Writer()
     args = {
-        "problem": problem_doc(problem, writer), "runs": [r.to_dict() for r in runs],
-        "steps": int(steps), "x_range": None if x_range is None else list(x_range),
+        "problem": problem_doc(problem, writer),
+        "runs": [r.to_dict() for r in runs],
+        "steps": int(steps),
+        "x_range": None if x_range is None else list(x_range),
         "y_range": None if y_range is None else list(y_range),
         "pair": None if pair is None else list(pair),
         "values": None if at is None else [writer.array(np.asarray(v)) for v in at],
-    }  # fmt: skip
+    }
     try:
-        frame = _call("race", args, writer, pool, timeout=RACE_TIMEOUT, cancelled=cancelled,
-                      progress=progress)  # fmt: skip
+        frame = _call(
+            "race", args, writer, pool, timeout=RACE_TIMEOUT, cancelled=cancelled, progress=progress
+        )
     except ProblemError as exc:
         if cancelled is not None and cancelled():
             raise Cancelled() from None
@@ -308,7 +383,9 @@ def race_in_worker(
     doc = _answer(frame)
     if doc.get("cancelled") is True:
         raise Cancelled()
-    return _race(need(doc, "race", dict), frame, problem), _backdrop(need(doc, "backdrop", dict), frame)
+    return _race(need(doc, "race", dict), frame, problem), _backdrop(
+        need(doc, "backdrop", dict), frame
+    )
 
 
 def backdrop_in_worker(
@@ -317,10 +394,14 @@ def backdrop_in_worker(
     """The same backdrop sampled through another point (a slice of more than two elements)."""
     writer = Writer()
     args = {
-        "problem": problem_doc(race.problem, writer), "kind": backdrop.kind, "ex": backdrop.ex,
-        "ey": backdrop.ey, "x_range": list(backdrop.x_range), "y_range": list(backdrop.y_range),
+        "problem": problem_doc(race.problem, writer),
+        "kind": backdrop.kind,
+        "ex": backdrop.ex,
+        "ey": backdrop.ey,
+        "x_range": list(backdrop.x_range),
+        "y_range": list(backdrop.y_range),
         "values": [writer.array(np.asarray(v)) for v in at],
-    }  # fmt: skip
+    }
     frame = _call("backdrop", args, writer, pool, timeout=STEP_TIMEOUT)
     return _backdrop(need(_answer(frame), "backdrop", dict), frame)
 
@@ -328,8 +409,10 @@ def backdrop_in_worker(
 def tape_in_worker(problem: Problem, values: Sequence[Any], pool: Pool | None = None) -> RunResult:
     """The loss's tape at ``values``, recorded in a worker (for the graph at a step)."""
     writer = Writer()
-    args = {"problem": problem_doc(problem, writer),
-            "values": [writer.array(np.asarray(v)) for v in values]}  # fmt: skip
+    args = {
+        "problem": problem_doc(problem, writer),
+        "values": [writer.array(np.asarray(v)) for v in values],
+    }
     frame = _call("tape_at", args, writer, pool, timeout=STEP_TIMEOUT)
     doc = need(_answer(frame), "result", dict)
     return results.decode(frame.part(doc))

@@ -46,24 +46,42 @@ FUNCTIONS: dict[str, dict[str, str]] = {
         **_names("tf", _COMMON + " sigmoid maximum minimum pow where transpose norm"),
         **_names("tf.math", "log1p expm1 rsqrt reciprocal"),
         **_names("tf.nn", "relu softplus leaky_relu"),
-        "matmul": "tf.linalg.matmul", "sum": "tf.reduce_sum", "mean": "tf.reduce_mean",
-        "max": "tf.reduce_max", "min": "tf.reduce_min", "clip": "tf.clip_by_value",
+        "matmul": "tf.linalg.matmul",
+        "sum": "tf.reduce_sum",
+        "mean": "tf.reduce_mean",
+        "max": "tf.reduce_max",
+        "min": "tf.reduce_min",
+        "clip": "tf.clip_by_value",
         "ln": "tf.math.log",
     },
     "pytorch": {
-        **_names("torch", _COMMON + " sigmoid relu maximum minimum pow where log1p expm1 rsqrt "
-                 "reciprocal matmul sum mean"),
-        "softplus": "torch.nn.functional.softplus", "leaky_relu": "torch.nn.functional.leaky_relu",
-        "norm": "torch.linalg.norm", "transpose": "torch.t", "max": "torch.max",
-        "min": "torch.min", "clip": "torch.clamp", "ln": "torch.log",
+        **_names(
+            "torch",
+            _COMMON + " sigmoid relu maximum minimum pow where log1p expm1 rsqrt "
+            "reciprocal matmul sum mean",
+        ),
+        "softplus": "torch.nn.functional.softplus",
+        "leaky_relu": "torch.nn.functional.leaky_relu",
+        "norm": "torch.linalg.norm",
+        "transpose": "torch.t",
+        "max": "torch.max",
+        "min": "torch.min",
+        "clip": "torch.clamp",
+        "ln": "torch.log",
     },
     "jax": {
-        **_names("jnp", _COMMON + " maximum minimum where log1p expm1 reciprocal matmul sum mean "
-                 "max min clip transpose"),
+        **_names(
+            "jnp",
+            _COMMON + " maximum minimum where log1p expm1 reciprocal matmul sum mean "
+            "max min clip transpose",
+        ),
         **_names("jax.nn", "sigmoid relu softplus leaky_relu"),
-        "rsqrt": "jax.lax.rsqrt", "norm": "jnp.linalg.norm", "pow": "jnp.power", "ln": "jnp.log",
+        "rsqrt": "jax.lax.rsqrt",
+        "norm": "jnp.linalg.norm",
+        "pow": "jnp.power",
+        "ln": "jnp.log",
     },
-}  # fmt: skip
+}
 PAIRWISE = {  # max(a, b) / min(a, b) with two arguments are elementwise
     "tensorflow": {"max": "tf.maximum", "min": "tf.minimum"},
     "pytorch": {"max": "torch.maximum", "min": "torch.minimum"},
@@ -123,7 +141,9 @@ def translate(expression: str, framework: str, variables: list[str]) -> str:
         compile_expression(expression)
         tree = parse(source.strip(), mode="eval")
     except Invalid as exc:
-        raise ExportUnavailable(f"the function does not pass tapeviz's checks: {exc.error}") from None
+        raise ExportUnavailable(
+            f"the function does not pass tapeviz's checks: {exc.error}"
+        ) from None
     body = _Translate(framework, variables).visit(tree.body)  # type: ignore[attr-defined]
     return ast.unparse(ast.fix_missing_locations(body))
 
@@ -138,17 +158,24 @@ Train = tuple[OptimizerConfig, int, str] | None  # the studio's selected run, st
 
 def _header(session: Session, title: str, train: Train = None) -> list[str]:
     source = " ".join(session.source.split())
-    what = ("the value and the gradient of each variable" if train is None
-            else f"the optimization of the studio's {train[2]}")  # fmt: skip
-    return [f"# {title} export of tapeviz's function: {source}",
-            f"# The same maths as tapeviz: {what}.", ""]  # fmt: skip
+    what = (
+        "the value and the gradient of each variable"
+        if train is None
+        else f"the optimization of the studio's {train[2]}"
+    )
+    return [
+        f"# {title} export of tapeviz's function: {source}",
+        f"# The same maths as tapeviz: {what}.",
+        "",
+    ]
 
 
 def _free(session: Session, *candidates: str) -> str:
     """The first name that is not a variable's (the result must not overwrite one)."""
     used = [v.name for v in session.variables]
-    return next(c for c in (*candidates, *(f"{candidates[0]}_{i}" for i in range(99)))
-                if c not in used)  # fmt: skip
+    return next(
+        c for c in (*candidates, *(f"{candidates[0]}_{i}" for i in range(99))) if c not in used
+    )
 
 
 def _trainable(session: Session) -> list[str]:
@@ -169,8 +196,13 @@ def _table_lines(session: Session) -> list[str]:
 
 
 def _tensorflow(session: Session, expr: str, train: Train = None) -> str:
-    lines = [*_header(session, "TensorFlow", train), "import math", "", "import tensorflow as tf",
-             ""]  # fmt: skip
+    lines = [
+        *_header(session, "TensorFlow", train),
+        "import math",
+        "",
+        "import tensorflow as tf",
+        "",
+    ]
     lines += _table_lines(session)
     graded = [v.name for v in session.variables if v.kind != "constant"]
     out = _free(session, "f", "out")
@@ -230,14 +262,16 @@ def _jax(session: Session, expr: str, train: Train = None) -> str:
         return "\n".join(lines) + "\n"
     argnums = "(" + ", ".join(map(str, graded)) + ("," if len(graded) == 1 else "") + ")"
     call = f"jax.value_and_grad({fn}, argnums={argnums})({', '.join(names)})"
-    lines += ["", f"value, grads = {call}",
-              'print("f =", value)']  # fmt: skip
+    lines += ["", f"value, grads = {call}", 'print("f =", value)']
     lines += [f'print("df/d{names[i]} =", grads[{k}])' for k, i in enumerate(graded)]
     return "\n".join(lines) + "\n"
 
 
 BUILDERS: dict[str, Callable[[Session, str, Train], str]] = {
-    "tensorflow": _tensorflow, "pytorch": _pytorch, "jax": _jax}  # fmt: skip
+    "tensorflow": _tensorflow,
+    "pytorch": _pytorch,
+    "jax": _jax,
+}
 
 
 def export(session: Session, framework: str) -> str:

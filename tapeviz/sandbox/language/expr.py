@@ -17,7 +17,7 @@ from tapeviz.sandbox.errors import locate, refused, suggest
 from tapeviz.sandbox.language import notes
 from tapeviz.sandbox.language.scopes import Scope
 from tapeviz.sandbox.runtime.builtins import BUILTINS, FORBIDDEN
-from tapeviz.sandbox.runtime.checks import budget, check_key, counted
+from tapeviz.sandbox.runtime.checks import budget, check_arguments, check_key, counted
 from tapeviz.sandbox.runtime.frames import Frame
 from tapeviz.sandbox.runtime.guards import checked, contains
 from tapeviz.sandbox.runtime.policy import check_callable, get_attr
@@ -297,6 +297,8 @@ class ExprCompiler:
                     method = get_attr(obj, attr)
                     check_callable(method)
                     args, kwargs = arguments(frame)
+                    if (args or kwargs) and not getattr(method, "_tapeviz_user", False):
+                        check_arguments(args, kwargs, f"{attr}()")
                     result = method(*args, **kwargs)
                 except BaseException as exc:
                     raise locate(exc, line, col) from None
@@ -312,6 +314,8 @@ class ExprCompiler:
             try:
                 args, kwargs = arguments(frame)
                 check_callable(f)
+                if (args or kwargs) and not getattr(f, "_tapeviz_user", False):  # C walks lists
+                    check_arguments(args, kwargs, _callee(f))
                 return f(*args, **kwargs)
             except BaseException as exc:
                 raise locate(exc, line, col) from None
@@ -321,3 +325,9 @@ class ExprCompiler:
     def store(self, target: ast.expr) -> Callable[[Frame, Any], None]:  # pragma: no cover
         """Implemented by the statement compiler."""
         raise NotImplementedError
+
+
+def _callee(f: Any) -> str:
+    """A function's name for messages (``tf.constant``)."""
+    name = getattr(f, "__name__", None)
+    return f"{name}()" if isinstance(name, str) else "the call"

@@ -9,6 +9,7 @@ spare is kept warm so the next keystroke never waits for a process to start.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import itertools
 import mmap
 import os
@@ -69,19 +70,33 @@ class Worker:
         self._where_map: mmap.mmap | None = None
         root = str(Path(tapeviz.__file__).resolve().parents[1])
         env = {
-            "PATH": os.defpath, "PYTHONPATH": root, "PYTHONNOUSERSITE": "1",
-            "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0", "LC_ALL": "C.UTF-8",
-            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-            "TAPEVIZ_ID_BASE": str(self.serial << 40), "TAPEVIZ_WHERE": str(self.where),
-            "TAPEVIZ_MEMORY_MB": str(memory_mb), "HOME": str(self.folder), "TMPDIR": str(self.folder),
-        }  # fmt: skip
+            "PATH": os.defpath,
+            "PYTHONPATH": root,
+            "PYTHONNOUSERSITE": "1",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONHASHSEED": "0",
+            "LC_ALL": "C.UTF-8",
+            "OMP_NUM_THREADS": "1",
+            "OPENBLAS_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+            "TAPEVIZ_ID_BASE": str(self.serial << 40),
+            "TAPEVIZ_WHERE": str(self.where),
+            "TAPEVIZ_MEMORY_MB": str(memory_mb),
+            "HOME": str(self.folder),
+            "TMPDIR": str(self.folder),
+        }
         if sys.platform == "win32":
             env["SYSTEMROOT"] = os.environ.get("SYSTEMROOT", "")
         self.proc = subprocess.Popen(
             [sys.executable, "-s", "-m", "tapeviz.sandbox.process.server", *handlers],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=self.folder, env=env, close_fds=True, bufsize=0,
-        )  # fmt: skip
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=self.folder,
+            env=env,
+            close_fds=True,
+            bufsize=0,
+        )
         assert self.proc.stdout is not None
         self.inbox = wire.Inbox(self.proc.stdout.fileno())
         self._closed: str | None = None
@@ -134,17 +149,13 @@ class Worker:
     def _send(self, doc: Any, writer: Writer | None = None) -> None:
         stdin = self.proc.stdin
         assert stdin is not None
-        try:
+        with contextlib.suppress(OSError, ValueError):  # a closed pipe shows up on reading
             wire.write(stdin, doc, writer)
-        except (OSError, ValueError):
-            pass  # the reader thread reports the closed pipe
 
     def kill(self) -> None:
         """End the process now."""
-        try:
+        with contextlib.suppress(OSError):
             self.proc.kill()
-        except OSError:
-            pass
 
     def close(self) -> None:
         """End the process and remove its folder."""
@@ -158,10 +169,8 @@ class Worker:
                     stream.close()
             except OSError:
                 pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            pass
         shutil.rmtree(self.folder, ignore_errors=True)
 
     # -- requests --------------------------------------------------------------------------
@@ -223,10 +232,8 @@ class Worker:
         sig = getattr(signal, "SIGUSR1", None)
         if sig is None or self.proc.poll() is not None:
             return
-        try:
+        with contextlib.suppress(OSError):
             os.kill(self.proc.pid, sig)
-        except OSError:
-            pass
 
     def _reset_where(self) -> None:
         if self._where_map is None:
@@ -238,10 +245,8 @@ class Worker:
         self._where_map[0:8] = b"\0" * 8
 
     def _wait_closed(self) -> None:
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(2.0)
-        except subprocess.TimeoutExpired:
-            pass
 
     def _began(self) -> int:
         """The request the worker last began (0 if unknown)."""
@@ -288,7 +293,9 @@ class Pool:
         self._busy: list[Worker] = []
         self._closed = False
 
-    def configure(self, handlers: tuple[str, ...] | None = None, memory_mb: int | None = None) -> None:
+    def configure(
+        self, handlers: tuple[str, ...] | None = None, memory_mb: int | None = None
+    ) -> None:
         """Change the handler modules or the memory limit (idle workers are replaced)."""
         with self._lock:
             changed = (handlers is not None and tuple(handlers) != self.handlers) or (

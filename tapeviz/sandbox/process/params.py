@@ -81,7 +81,7 @@ def decode(obj: Any, frame: Any, budget: list[int]) -> Any:
         return obj
     if not isinstance(obj, dict) or len(obj) != 1:
         raise ProtocolError("a param is not plain data")
-    (tag, inner), = obj.items()
+    ((tag, inner),) = obj.items()
     if tag in ("t", "l") and isinstance(inner, list):
         values = [decode(v, frame, budget) for v in inner]
         return tuple(values) if tag == "t" else values

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import itertools
-import json
 import math
 import operator
 from collections.abc import Sequence
@@ -30,8 +29,12 @@ from tapeviz.sandbox.process.remote import RemoteTape, TensorTable
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer, items, need, text
 from tapeviz.sandbox.runner import RunResult, TapeInfo
 
-DTYPE_CODES = {name: i for i, name in enumerate(("float16", "float32", "float64", "int8",
-                                                  "int16", "int32", "int64", "uint8", "bool"))}  # fmt: skip
+DTYPE_CODES = {
+    name: i
+    for i, name in enumerate(
+        ("float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool")
+    )
+}
 MAX_NAMES = 10_000  # namespace entries sent back
 MAX_TEXT = 2_000_000  # characters of printed output (the sandbox caps it at 1,000,000)
 
@@ -68,8 +71,11 @@ class _Rows:
         objs = [refs[i] for i in first.tolist()]
         n = len(objs)
         codes = np.fromiter(map(_CODES.get, map(_DTYPE, objs), itertools.repeat(99)), np.int64, n)
-        arrays = np.fromiter(map(operator.is_, map(type, map(_VALUE, objs)),
-                                 itertools.repeat(np.ndarray)), np.bool_, n)  # fmt: skip
+        arrays = np.fromiter(
+            map(operator.is_, map(type, map(_VALUE, objs)), itertools.repeat(np.ndarray)),
+            np.bool_,
+            n,
+        )
         group = codes + 100 * arrays
         order = np.argsort(group, kind="stable")
         rank = np.empty(len(order), np.int64)
@@ -82,9 +88,14 @@ class _Rows:
 def _error_doc(err: UserCodeError | None) -> Any:
     if err is None:
         return None
-    return {"message": err.message[:5000], "line": err.line, "col": err.col,
-            "hint": None if err.hint is None else err.hint[:2000], "kind": err.kind,
-            "limit": err.limit}  # fmt: skip
+    return {
+        "message": err.message[:5000],
+        "line": err.line,
+        "col": err.col,
+        "hint": None if err.hint is None else err.hint[:2000],
+        "kind": err.kind,
+        "limit": err.limit,
+    }
 
 
 def _table_doc(rows: _Rows, writer: Writer) -> dict[str, Any]:
@@ -103,11 +114,13 @@ def _table_doc(rows: _Rows, writer: Writer) -> dict[str, Any]:
     names = {str(i): n for i, n in enumerate(map(_NAME, objs)) if n}
     return {
         "ids": writer.ints(np.fromiter(map(_ID, objs), np.int64, len(objs))),
-        "dtypes": writer.ints(codes), "kinds": writer.ints(kinds),
+        "dtypes": writer.ints(codes),
+        "kinds": writer.ints(kinds),
         "ndims": writer.ints(np.fromiter(map(len, shapes), np.int64, len(shapes))),
         "dims": writer.ints(np.fromiter(itertools.chain.from_iterable(shapes), np.int64)),
-        "data": writer.blob(_values_bytes(values, rows.groups)), "names": names,
-    }  # fmt: skip
+        "data": writer.blob(_values_bytes(values, rows.groups)),
+        "names": names,
+    }
 
 
 _DTYPE, _VALUE, _SHAPE = attrgetter("dtype"), attrgetter("_value"), attrgetter("shape")
@@ -173,7 +186,6 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         if rec.primitive.name not in prims:
             prims[rec.primitive.name] = len(prims)
     prim_code = prims.__getitem__
-    n = len(recs)
     ins = rows.add([x for rec in recs for x in rec.inputs])
     outs = rows.add([y for rec in recs for y in rec.outputs])
     param_docs, param_column = _params_column(recs, writer)
@@ -184,10 +196,12 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         for c in getattr(info.tape, "gradient_calls", ()):
             results = [r for r in c.results if isinstance(r, TensorLike)]
             mask = [isinstance(r, TensorLike) for r in c.results]
-            calls.append([k, c.kind, list(c.target_ids), list(c.source_ids), rows.add(results),
-                          mask])  # fmt: skip
+            calls.append(
+                [k, c.kind, list(c.target_ids), list(c.source_ids), rows.add(results), mask]
+            )
     doc = {
-        "prims": list(prims), "params": param_docs,
+        "prims": list(prims),
+        "params": param_docs,
         "id": writer.ints([r.id for r in recs]),
         "prim": writer.ints([prim_code(r.primitive.name) for r in recs]),
         "watched": writer.ints([r.watched for r in recs]),
@@ -196,12 +210,16 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         "nout": writer.ints([len(r.outputs) for r in recs]),
         "tape_start": writer.ints(np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])),
         "tape_flags": writer.ints(
-            [bool(getattr(i.tape, "persistent", False)) + 2 * bool(i.tape.watch_accessed_variables)
-             for i in tapes]),
+            [
+                bool(getattr(i.tape, "persistent", False))
+                + 2 * bool(i.tape.watch_accessed_variables)
+                for i in tapes
+            ]
+        ),
         "tape_index": writer.ints([i.index for i in tapes]),
         "tape_names": [list(i.names) for i in tapes],
         "tape_n_watched": writer.ints([len(w) for w in watched_objs]),
-    }  # fmt: skip
+    }
 
     def fill(row_of: np.ndarray) -> None:
         doc["in"] = writer.ints(row_of[ins])
@@ -259,11 +277,17 @@ def _encode(result: RunResult, writer: Writer) -> dict[str, Any]:
     got = iter(row_of[grad_rows].tolist())
     gradients = {k: (next(got) if isinstance(g, TensorLike) else -1) for k, g in grads}
     return {
-        "output": result.output, "elapsed": result.elapsed, "error": _error_doc(result.error),
-        "notes": list(result.notes), "dropped": result.dropped_tapes, "records": records,
+        "output": result.output,
+        "elapsed": result.elapsed,
+        "error": _error_doc(result.error),
+        "notes": list(result.notes),
+        "dropped": result.dropped_tapes,
+        "records": records,
         "namespace": dict(zip([k for k, _ in tensors], row_of[names].tolist(), strict=True)),
-        "value": value, "gradients": gradients, "table": _table_doc(rows, writer),
-    }  # fmt: skip
+        "value": value,
+        "gradients": gradients,
+        "table": _table_doc(rows, writer),
+    }
 
 
 def _short_repr(value: Any) -> str:
@@ -280,9 +304,13 @@ def _error(doc: Any) -> UserCodeError | None:
         return None
     line, col = need(doc, "line", (int, type(None))), need(doc, "col", (int, type(None)))
     return UserCodeError(
-        text(doc, "message", 20_000), line, col, text(doc, "hint", 20_000, None),
-        text(doc, "kind", 40), text(doc, "limit", 40, None),
-    )  # fmt: skip
+        text(doc, "message", 20_000),
+        line,
+        col,
+        text(doc, "hint", 20_000, None),
+        text(doc, "kind", 40),
+        text(doc, "limit", 40, None),
+    )
 
 
 def _table(doc: Any, frame: Frame) -> TensorTable:
@@ -295,8 +323,12 @@ def _table(doc: Any, frame: Frame) -> TensorTable:
     data = frame.blob(need(doc, "data", int))
     if not (len(codes) == len(kinds) == len(ndims) == n):
         raise ProtocolError("the tensor table's columns differ in length")
-    if n and (codes.max() >= len(DTYPE_CODES) or kinds.max() > 2 or ndims.max() > 32
-              or min(codes.min(), kinds.min(), ndims.min()) < 0):  # fmt: skip
+    if n and (
+        codes.max() >= len(DTYPE_CODES)
+        or kinds.max() > 2
+        or ndims.max() > 32
+        or min(codes.min(), kinds.min(), ndims.min()) < 0
+    ):
         raise ProtocolError("bad dtype, kind or rank in the tensor table")
     if int(ndims.sum()) != len(dims) or (len(dims) and dims.min() < 0):
         raise ProtocolError("bad shapes in the tensor table")
@@ -330,8 +362,10 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
         raise ProtocolError("a record names an unknown primitive")
     param_docs = need(doc, "params", list)
     params = [P.decode_params(p, frame) for p in param_docs]
-    cols = {k: frame.ints(need(doc, k, dict))
-            for k in ("id", "prim", "watched", "param", "nin", "nout", "in", "out")}
+    cols = {
+        k: frame.ints(need(doc, k, dict))
+        for k in ("id", "prim", "watched", "param", "nin", "nout", "in", "out")
+    }
     m = len(cols["id"])
     if any(len(cols[k]) != m for k in ("prim", "watched", "param", "nin", "nout")):
         raise ProtocolError("the record columns differ in length")
@@ -350,8 +384,14 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
     np.cumsum(cols["nin"], out=in_off[1:])
     out_off = np.zeros(m + 1, np.int64)
     np.cumsum(cols["nout"], out=out_off[1:])
-    return {"prims": [PRIMITIVES[p] for p in prims], "params": params, "cols": cols,
-            "in_off": in_off, "out_off": out_off, "count": m}  # fmt: skip
+    return {
+        "prims": [PRIMITIVES[p] for p in prims],
+        "params": params,
+        "cols": cols,
+        "in_off": in_off,
+        "out_off": out_off,
+        "count": m,
+    }
 
 
 def _ints(value: Any) -> tuple[int, ...]:
@@ -397,10 +437,14 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
         ):
             raise ProtocolError("bad tape names")
         tape = RemoteTape(
-            table, recs, (int(start[k]), int(start[k + 1])),
-            watched[w_off[k] : w_off[k + 1]].tolist(), calls[k], bool(flags[k] & 1),
+            table,
+            recs,
+            (int(start[k]), int(start[k + 1])),
+            watched[w_off[k] : w_off[k + 1]].tolist(),
+            calls[k],
+            bool(flags[k] & 1),
             bool(flags[k] & 2),
-        )  # fmt: skip
+        )
         out.append(TapeInfo(tape, tuple(tape_names), int(index[k])))  # type: ignore[arg-type]
     return out
 
@@ -435,20 +479,26 @@ def _decode(frame: Frame) -> RunResult:
     value: Any = None
     if value_doc is not None:
         value = (
-            table.tensor(_row(value_doc["tensor"], n, none=False)) if "tensor" in value_doc
+            table.tensor(_row(value_doc["tensor"], n, none=False))
+            if "tensor" in value_doc
             else text(value_doc, "repr", 5000)
-        )  # fmt: skip
+        )
     gradients = {
         k: (None if r == -1 else table.tensor(r))
         for k, r in ((k, _row(v, n)) for k, v in need(doc, "gradients", dict).items())
     }
     elapsed = need(doc, "elapsed", float)
     return RunResult(
-        text(doc, "output", MAX_TEXT), tuple(tapes), namespace, value,
-        elapsed if math.isfinite(elapsed) else 0.0, _error(need(doc, "error", (dict, type(None)))),
+        text(doc, "output", MAX_TEXT),
+        tuple(tapes),
+        namespace,
+        value,
+        elapsed if math.isfinite(elapsed) else 0.0,
+        _error(need(doc, "error", (dict, type(None)))),
         tuple(items(doc, "notes", lambda s: s[:5000] if isinstance(s, str) else "", 1000)),
-        gradients, need(doc, "dropped", int),
-    )  # fmt: skip
+        gradients,
+        need(doc, "dropped", int),
+    )
 
 
 __all__ = ["OpRecord", "Tensor", "decode", "dtypes", "encode"]

@@ -4,10 +4,11 @@ It speaks :mod:`wire` on its stdin/stdout (the real file descriptors are moved a
 nothing the user's code or a C library prints can corrupt a frame) and runs one request at a
 time on its main thread (8 MB of C stack for the parser and the interpreter). Stop is SIGUSR1:
 the running request's cancel token is set, so the run ends at its next statement; a second
-thread only watches for the window's end of the pipe closing. The operating system enforces what the sandbox's own checks might
-miss: an address-space limit (``RLIMIT_AS``) a margin above the memory limit, a CPU-time limit
-per request (``RLIMIT_CPU``), no core files. The parent adds a wall-clock kill and an empty
-working folder, and gives it no descriptors but its pipes and no environment but its own.
+thread only watches for the window's end of the pipe closing. The operating system enforces
+what the sandbox's own checks might miss: an address-space limit (``RLIMIT_AS``) a margin
+above the memory limit, a CPU-time limit per request (``RLIMIT_CPU``), no core files. The
+parent adds a wall-clock kill and an empty working folder, and gives it no descriptors but its
+pipes and no environment but its own.
 
 Handlers are ``fn(args, frame, ctx) -> (doc, writer)``; :func:`run_handler` is built in, and the
 module named on the command line (``tapeviz.models.kernel``) adds the studio's.
@@ -79,12 +80,21 @@ def run_handler(args: Any, frame: Frame, ctx: Context) -> tuple[Any, Writer]:
     source = wire.text(args, "source", 20_000_000)
     mode = wire.text(args, "mode", 20)
     variables = [
-        VariableSpec(wire.text(v, "name", 200), _value(v, frame), wire.text(v, "kind", 20),
-                     wire.text(v, "dtype", 20))  # fmt: skip
+        VariableSpec(
+            wire.text(v, "name", 200),
+            _value(v, frame),
+            wire.text(v, "kind", 20),
+            wire.text(v, "dtype", 20),
+        )
         for v in wire.need(args, "variables", list)
     ]
-    result = run(source, mode=mode, variables=variables, limits=_limits(args.get("limits")),
-                 cancel=ctx.cancel)  # fmt: skip
+    result = run(
+        source,
+        mode=mode,
+        variables=variables,
+        limits=_limits(args.get("limits")),
+        cancel=ctx.cancel,
+    )
     writer = Writer()
     return results.encode(result, writer), writer
 

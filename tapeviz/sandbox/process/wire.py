@@ -158,8 +158,10 @@ class Frame:
         data = self.blobs[index]
         if count * dt.itemsize != len(data):
             raise ProtocolError("an array's bytes do not match its shape")
-        return np.frombuffer(data, dtype=dt, count=count).reshape(shape) if count else (
-            np.zeros(shape, dtype=dt)
+        return (
+            np.frombuffer(data, dtype=dt, count=count).reshape(shape)
+            if count
+            else (np.zeros(shape, dtype=dt))
         )
 
     def blob(self, index: Any) -> bytes:

@@ -238,3 +238,42 @@ def check_power(base: Any, exp: Any) -> None:
     """Refuse ``base ** exp`` when both are ints and the result would be huge."""
     if isinstance(base, int) and isinstance(exp, int) and exp > 0 and abs(base) > 1:
         budget().check_int_bits(int_bits(base, exp), "the power")
+
+
+# -- nested lists handed to library code (numpy, the engine) ----------------------------------
+MAX_ARRAY_NESTING = 32  # numpy's own limit on dimensions
+
+
+def nested_size(obj: Any, what: str) -> int:
+    """Elements an array made of ``obj`` would have, from the first element at each level.
+
+    Bounded: a list that contains itself (``a[0] = a``) or is nested deeper than an array can
+    be is refused instead of walked forever, and the count stops at the size limit.
+    """
+    n, depth = 1, 0
+    cap = budget().limits.max_elements
+    while isinstance(obj, list | tuple | range):
+        depth += 1
+        if depth > MAX_ARRAY_NESTING:
+            raise refused(
+                f"{what}: the list is nested more than {MAX_ARRAY_NESTING} levels deep",
+                "does it contain itself?",
+            )
+        n *= len(obj)
+        if n > cap:
+            budget().check_size(n, what)
+        if not len(obj):
+            break
+        obj = obj[0]
+    return n
+
+
+def check_arguments(args: tuple[Any, ...], kwargs: dict[str, Any], what: str) -> None:
+    """Library calls get no list deeper or (at first sight) larger than the limits allow."""
+    for a in args:
+        if type(a) is list or type(a) is tuple:
+            nested_size(a, what)
+    if kwargs:
+        for a in kwargs.values():
+            if type(a) is list or type(a) is tuple:
+                nested_size(a, what)

@@ -19,7 +19,7 @@ from tapeviz.engine.guard import shape_size
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import refused
-from tapeviz.sandbox.runtime.checks import budget
+from tapeviz.sandbox.runtime.checks import budget, nested_size
 from tapeviz.sandbox.runtime.guards import check_matmul
 from tapeviz.sandbox.runtime.policy import marker
 
@@ -38,13 +38,7 @@ def _dims(shape: Any) -> tuple[int, ...]:
 
 def _nested_size(obj: Any) -> int:
     """Elements np.array(obj) would have, from the first element at each nesting level."""
-    n = 1
-    while isinstance(obj, list | tuple | range):
-        n *= len(obj)
-        if not len(obj):
-            break
-        obj = obj[0]
-    return n
+    return nested_size(obj, "np.array")
 
 
 def as_array(obj: Any, dtype: Any = None) -> Any:

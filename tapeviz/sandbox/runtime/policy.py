@@ -20,6 +20,7 @@ from tapeviz import engine as tv
 from tapeviz.engine.function import Function
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.optimizers import Optimizer
+from tapeviz.engine.reprs import short_repr
 from tapeviz.engine.tape import GradientTape, UnconnectedGradients
 from tapeviz.engine.tensor import Tensor, TensorShape, Variable
 from tapeviz.sandbox.errors import refused, suggest
@@ -197,8 +198,7 @@ def check_callable(f: Any) -> None:
 
 
 def _short(obj: Any) -> str:
-    text = repr(obj)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return short_repr(obj, 40)
 
 
 # -- methods whose arguments are checked first -----------------------------------------------
