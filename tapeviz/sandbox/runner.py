@@ -24,7 +24,9 @@ from tapeviz.sandbox.language.stmt import Compiler
 from tapeviz.sandbox.language.validate import Invalid, parse, validate
 from tapeviz.sandbox.runtime.checks import CURRENT
 from tapeviz.sandbox.runtime.frames import Frame
+from tapeviz.sandbox.runtime.hints import hint_of
 from tapeviz.sandbox.runtime.limits import Budget, CancelToken, Limits
+from tapeviz.sandbox.runtime.modules import PRELUDE
 from tapeviz.sandbox.runtime.numpy_ns import reset_random
 from tapeviz.sandbox.variables import VariableSpec, make_tensor, make_variables, specs
 
@@ -96,6 +98,7 @@ def translate(exc: BaseException, limits: Limits | None = None) -> UserCodeError
             f"more than {mb:,} MB of memory", line, col,
             "raise the limit in Preferences if this is intended", "limit", "memory",
         )  # fmt: skip
+    hint = hint_of(exc)
     kinds = {NameError: "name", TypeError: "type", ValueError: "value"}
     kind = next((k for t, k in kinds.items() if isinstance(exc, t)), "runtime")
     text = _text_of(exc)
@@ -107,7 +110,22 @@ def translate(exc: BaseException, limits: Limits | None = None) -> UserCodeError
         text = f"no key {text} in the dict"
     elif not isinstance(exc, NameError | TypeError | ValueError | RuntimeError) or not text:
         text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-    return UserCodeError(text, line, col, kind=kind)
+    return UserCodeError(text, line, col, hint, kind=kind)
+
+
+def _translated(exc: BaseException, limits: Limits) -> UserCodeError:
+    """:func:`translate`, never failing: a message that cannot be built says so."""
+    try:
+        return translate(exc, limits)
+    except BaseException:  # e.g. a script's property, read while describing its own error
+        line, col = position(exc)
+        return UserCodeError(f"{type(exc).__name__} (its message could not be shown)", line, col)
+
+
+def _finish(budget: Budget) -> None:
+    """The run is over: the script's functions, if anything calls them later, refuse to run."""
+    if budget.tripped is None:
+        budget.trip(Stop("the run is over: its functions cannot be called any more", "cancelled"))
 
 
 @contextlib.contextmanager
@@ -170,6 +188,7 @@ def run(
             compiler = Compiler()
             code = compiler.block(body)
             tail = compiler.expr(last.value) if last is not None else None
+            module.update(PRELUDE)  # tf and np, as after a notebook's first cell
             module.update(make_variables(specs(variables)))
             frame = Frame(module, None, module, budget)
             code(frame)
@@ -182,7 +201,8 @@ def run(
     except Invalid as exc:
         error = exc.error
     except BaseException as exc:
-        error = translate(exc, budget.limits)
+        error = _translated(exc, budget.limits)
+    _finish(budget)
     tapes, dropped = _tape_infos(budget, created)
     names = {k: v for k, v in module.items() if type(v) is not Namespace}
     # The script's functions hold the frame that holds them: a reference cycle that would keep
@@ -229,7 +249,7 @@ def run_expression(text: str, table: Sequence[VariableSpec], budget: Budget, sta
     except Invalid as exc:
         error = exc.error
     except BaseException as exc:
-        error = translate(exc, budget.limits)
+        error = _translated(exc, budget.limits)
         if error.line is None:
             error = UserCodeError(error.message, 1, error.col, error.hint, error.kind, error.limit)
     tapes = (TapeInfo(tape, ("tape",), 0),) if tape is not None else ()

@@ -32,13 +32,14 @@ def test_indentation_error() -> None:
 def test_unknown_name_with_a_suggestion() -> None:
     err = error_of("learning_rate = 0.1\nprint(learning_rat)\n")
     assert err.kind == "name" and err.line == 2 and err.col == 7
-    assert err.message == "unknown name 'learning_rat'; did you mean 'learning_rate'?"
+    assert err.message == "unknown name 'learning_rat'"
+    assert err.hint == "did you mean 'learning_rate'?"
 
 
 def test_unknown_attribute_with_a_suggestion() -> None:
     err = error_of("import tensorflow as tf\ntf.GradientTap()\n")
-    assert err.line == 2 and "tensorflow has no attribute 'GradientTap'" in err.message
-    assert "did you mean 'GradientTape'?" in err.message
+    assert err.line == 2 and "module 'tensorflow' has no attribute 'GradientTap'" in err.message
+    assert err.hint == "did you mean 'GradientTape'?"
 
 
 def test_calling_a_number() -> None:
@@ -134,7 +135,7 @@ def test_runtime_error_inside_a_function_points_into_it() -> None:
 
 
 def test_unsupported_syntax_is_explained() -> None:
-    assert "class definitions are not supported" in error_of("class A:\n    pass\n").message
+    assert "metaclass" in error_of("class A(metaclass=type):\n    pass\n").message
     assert "walrus" in error_of("if (n := 3):\n    pass\n").message
     assert "yield" in error_of("def g():\n    yield 1\n").message
 

@@ -62,7 +62,7 @@ def replay_refusal(tree: ast.Module, params: Sequence[str]) -> str | None:
     recorded ops (``tf.square``, ``tf.math.exp``, ...), constant subscripts; and the parameters
     are used nowhere else in the script.
     """
-    aliases = set()
+    aliases = {"tf"}  # the sandbox binds tf before the script's first line
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             aliases |= {a.asname or a.name for a in node.names if a.name in _TF_MODULES}

@@ -13,11 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 from tapeviz.engine.tape import GradientTape
-from tapeviz.sandbox.errors import locate, refused, suggest
+from tapeviz.sandbox.errors import locate, refused
 from tapeviz.sandbox.language import notes
 from tapeviz.sandbox.language.scopes import Scope
+from tapeviz.sandbox.runtime import hints, modules
 from tapeviz.sandbox.runtime.builtins import BUILTINS, FORBIDDEN
 from tapeviz.sandbox.runtime.checks import budget, check_arguments, check_key, counted
+from tapeviz.sandbox.runtime.classes import CELL, Super
 from tapeviz.sandbox.runtime.frames import Frame
 from tapeviz.sandbox.runtime.guards import checked, contains
 from tapeviz.sandbox.runtime.policy import check_callable, get_attr
@@ -56,10 +58,20 @@ def unknown_name(name: str, frame: Frame) -> BaseException:
     visible: list[str] = list(BUILTINS)
     f: Frame | None = frame
     while f is not None:
-        visible.extend(f.vars)
+        visible.extend(k for k in f.vars if isinstance(k, str) and k.isidentifier())
         f = f.parent
-    hint = suggest(name, visible)
-    return NameError(f"unknown name '{name}'" + (f"; {hint}" if hint else ""))
+    return hints.unknown_name(name, visible, modules.has)
+
+
+def _class_of(frame: Frame) -> Any:
+    """The class a method was defined in (its definition's frame holds it)."""
+    f: Frame | None = frame
+    while f is not None:
+        cls = f.vars.get(CELL, MISSING)
+        if cls is not MISSING:
+            return cls
+        f = f.parent
+    raise RuntimeError("super(): no class")  # pragma: no cover - methods always have one
 
 
 class ExprCompiler:
@@ -67,6 +79,7 @@ class ExprCompiler:
 
     def __init__(self) -> None:
         self.scope = Scope("module")
+        self.method_self: str | None = None  # in a method's body: its first parameter
 
     def expr(self, node: ast.expr) -> Fn:
         """The closure computing ``node``'s value."""
@@ -87,6 +100,18 @@ class ExprCompiler:
         def fail(frame: Frame) -> Any:
             raise locate(unknown_name(name, frame), line, col)
 
+        def load_free(frame: Frame) -> Any:
+            f = frame.parent
+            while f is not None:
+                v = f.vars.get(name, MISSING)
+                if v is not MISSING:
+                    return v
+                f = f.parent
+            v = BUILTINS.get(name, MISSING)
+            if v is MISSING:
+                fail(frame)
+            return v
+
         if where == "module":
 
             def load_module(frame: Frame) -> Any:
@@ -98,6 +123,13 @@ class ExprCompiler:
                 return v
 
             return load_module
+        if where == "class":  # a class body: its namespace, then the enclosing scopes
+
+            def load_class(frame: Frame) -> Any:
+                v = frame.vars.get(name, MISSING)
+                return v if v is not MISSING else load_free(frame)
+
+            return load_class
         if where == "local":
 
             def load_local(frame: Frame) -> Any:
@@ -120,18 +152,6 @@ class ExprCompiler:
                 return v
 
             return load_global
-
-        def load_free(frame: Frame) -> Any:
-            f = frame.parent
-            while f is not None:
-                v = f.vars.get(name, MISSING)
-                if v is not MISSING:
-                    return v
-                f = f.parent
-            v = BUILTINS.get(name, MISSING)
-            if v is MISSING:
-                fail(frame)
-            return v
 
         return load_free
 
@@ -307,6 +327,8 @@ class ExprCompiler:
                 return result
 
             return method_call
+        if _is_bare_super(node) and self.method_self is not None:
+            return self._super(self.method_self)
         func = self.expr(node.func)
 
         def call(frame: Frame) -> Any:
@@ -322,9 +344,29 @@ class ExprCompiler:
 
         return call
 
+    def _super(self, first: str) -> Fn:
+        """``super()`` in a method: its class and first argument, as Python's compiler does."""
+
+        def super_(frame: Frame) -> Any:
+            obj = frame.vars.get(first, MISSING)
+            if obj is MISSING:
+                raise RuntimeError("super(): no arguments")
+            return Super(_class_of(frame), obj)
+
+        return super_
+
     def store(self, target: ast.expr) -> Callable[[Frame, Any], None]:  # pragma: no cover
         """Implemented by the statement compiler."""
         raise NotImplementedError
+
+
+def _is_bare_super(node: ast.Call) -> bool:
+    return (
+        isinstance(node.func, ast.Name)
+        and node.func.id == "super"
+        and not node.args
+        and not node.keywords
+    )
 
 
 def _callee(f: Any) -> str:

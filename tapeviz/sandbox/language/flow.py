@@ -1,4 +1,4 @@
-"""Compile ``with``, ``try`` and function definitions (``def``, ``lambda``, decorators)."""
+"""Compile ``with``, ``try``, functions (``def``, ``lambda``, decorators) and classes."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from tapeviz.engine.tape import GradientTape
 from tapeviz.sandbox.errors import refused
 from tapeviz.sandbox.language.display import DisplayCompiler
 from tapeviz.sandbox.language.expr import Fn
-from tapeviz.sandbox.language.scopes import function_scope
+from tapeviz.sandbox.language.scopes import Scope, function_scope
+from tapeviz.sandbox.runtime.builtins import BUILTINS
+from tapeviz.sandbox.runtime.classes import CELL, UserProperty, make_class
 from tapeviz.sandbox.runtime.frames import Frame, Return, Signature, UserFunction
 
 _CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager)
@@ -105,7 +107,11 @@ class FlowCompiler(DisplayCompiler):
 
     # -- functions -------------------------------------------------------------------------
     def _function(
-        self, args: ast.arguments, body: list[ast.stmt] | ast.expr, name: str
+        self,
+        args: ast.arguments,
+        body: list[ast.stmt] | ast.expr,
+        name: str,
+        decorators: list[ast.expr] | None = None,
     ) -> Callable[[Frame], UserFunction]:
         defaults = [self.expr(d) for d in args.defaults]
         kwdefaults = [
@@ -120,7 +126,13 @@ class FlowCompiler(DisplayCompiler):
             [a.arg for a in args.kwonlyargs],
             args.kwarg.arg if args.kwarg else None,
         )
+        # A method (a def in a class body) sees the enclosing scopes, not the class's names;
+        # super() in its body means its class and its first argument.
+        method = self.scope.kind == "class" and isinstance(body, list)
+        static = any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in decorators or [])
+        first = signature.positional[0] if method and signature.positional and not static else None
         outer, self.scope = self.scope, function_scope(args, body)
+        saved, self.method_self = self.method_self, first
         try:
             if isinstance(body, list):
                 code = self.block(body)
@@ -128,12 +140,15 @@ class FlowCompiler(DisplayCompiler):
                 value = self.expr(body)
                 code = lambda frame: Return(value(frame))  # noqa: E731
         finally:
-            self.scope = outer
+            self.scope, self.method_self = outer, saved
         line = getattr(body[0] if isinstance(body, list) else body, "lineno", None)
 
         def make(frame: Frame) -> UserFunction:
             kw = {k: fn(frame) for k, fn in kwdefaults}
-            return UserFunction(signature, code, frame, tuple(d(frame) for d in defaults), kw, line)
+            closure = frame.parent if method and frame.parent is not None else frame
+            return UserFunction(
+                signature, code, closure, tuple(d(frame) for d in defaults), kw, line
+            )
 
         return make
 
@@ -141,7 +156,7 @@ class FlowCompiler(DisplayCompiler):
         return self._function(node.args, node.body, "<lambda>")
 
     def s_FunctionDef(self, node: ast.FunctionDef) -> Fn:
-        make = self._function(node.args, node.body, node.name)
+        make = self._function(node.args, node.body, node.name, node.decorator_list)
         decorators = [self._decorator(d) for d in reversed(node.decorator_list)]
         store = self._store_name(node.name)
 
@@ -160,14 +175,52 @@ class FlowCompiler(DisplayCompiler):
 
         def decorator(frame: Frame) -> Callable[[Any], Any]:
             deco = target(frame)
-            if deco is not tv_function:
-                raise refused("only @tf.function (or @tv.function) decorators are supported")
+            if deco is not tv_function and not _class_decorator(deco):
+                raise refused(
+                    "only @tf.function, @property (and @x.setter), @staticmethod and "
+                    "@classmethod decorators are supported"
+                )
             if arguments is None:
                 return deco
             args, kwargs = arguments(frame)
             return deco(*args, **kwargs)
 
         return decorator
+
+    # -- classes ---------------------------------------------------------------------------
+    def s_ClassDef(self, node: ast.ClassDef) -> Fn:
+        bases = [self.expr(b) for b in node.bases]
+        outer, self.scope = self.scope, Scope("class")
+        saved, self.method_self = self.method_self, None
+        try:
+            body = self.block(node.body)
+        finally:
+            self.scope, self.method_self = outer, saved
+        store = self._store_name(node.name)
+        name = node.name
+
+        def define(frame: Frame) -> None:
+            values = tuple(b(frame) for b in bases)
+            # The methods' closure: it holds the class once made (for super()), then the scope
+            # the class statement runs in; the class body's own names sit above it.
+            cell = Frame({CELL: None}, frame, frame.module, frame.budget)
+            namespace: dict[str, Any] = {}
+            body(Frame(namespace, cell, frame.module, frame.budget))
+            cls = make_class(name, values, namespace)
+            cell.vars[CELL] = cls
+            store(frame, cls)
+
+        return define
+
+
+_CLASS_DECORATORS = tuple(BUILTINS[n] for n in ("property", "staticmethod", "classmethod"))
+
+
+def _class_decorator(deco: Any) -> bool:
+    if any(deco is d for d in _CLASS_DECORATORS):
+        return True
+    owner = getattr(deco, "__self__", None)
+    return type(owner) is UserProperty and getattr(deco, "__name__", None) == "setter"
 
 
 # Limits hit inside C code or the engine: user code may not catch these and carry on.

@@ -11,15 +11,15 @@ from dataclasses import dataclass, field
 class Scope:
     """One scope being compiled: the module, a function, a lambda or a comprehension."""
 
-    kind: str  # "module" | "function" | "comprehension"
+    kind: str  # "module" | "function" | "comprehension" | "class"
     locals: set[str] = field(default_factory=set)
     globals: set[str] = field(default_factory=set)
     nonlocals: set[str] = field(default_factory=set)
 
     def where(self, name: str) -> str:
         """How to resolve ``name`` here: ``module``, ``global``, ``local`` or ``free``."""
-        if self.kind == "module":
-            return "module"
+        if self.kind in ("module", "class"):
+            return self.kind  # a class body: its namespace first, then the enclosing scopes
         if name in self.globals:
             return "global"
         if name in self.nonlocals:
@@ -50,6 +50,11 @@ class _Assigned(ast.NodeVisitor):
     def visit_Name(self, node: ast.Name) -> None:
         if isinstance(node.ctx, ast.Store | ast.Del):
             self.names.add(node.id)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        self.names.add(node.name)
+        for base in node.bases:
+            self.visit(base)
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
         self.names.add(node.name)

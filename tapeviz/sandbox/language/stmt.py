@@ -18,7 +18,9 @@ from tapeviz.sandbox.runtime import modules
 from tapeviz.sandbox.runtime.checks import budget, check_key, counted
 from tapeviz.sandbox.runtime.frames import BREAK, CONTINUE, Frame, Return
 from tapeviz.sandbox.runtime.guards import checked
-from tapeviz.sandbox.runtime.policy import get_attr, set_attr
+from tapeviz.sandbox.runtime.hints import missing_attribute
+from tapeviz.sandbox.runtime.known import API
+from tapeviz.sandbox.runtime.policy import del_attr, get_attr, set_attr
 
 Store = Callable[[Frame, Any], None]
 _CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager)
@@ -119,7 +121,7 @@ class Compiler(FlowCompiler):
             if type(value) is GradientTape:
                 _remember_tape(frame, name, value)
 
-        if where in ("module", "local"):
+        if where in ("module", "local", "class"):
             return store_vars
         if where == "global":
 
@@ -200,29 +202,61 @@ class Compiler(FlowCompiler):
         return augassign
 
     def s_Delete(self, node: ast.Delete) -> Fn:
-        deleters = []
-        for t in node.targets:
-            if isinstance(t, ast.Name):
-                name = t.id
-                deleters.append(lambda frame, name=name: frame.vars.pop(name))
-            elif isinstance(t, ast.Subscript):
-                owner, index = self.expr(t.value), self.expr(t.slice)
-
-                def delete_item(frame: Frame, owner: Fn = owner, index: Fn = index) -> None:
-                    obj = owner(frame)
-                    if not isinstance(obj, list | dict):
-                        raise refused(f"del is not available on {type(obj).__name__} items")
-                    del obj[index(frame)]
-
-                deleters.append(delete_item)
-            else:
-                raise refused("only names and list/dict items can be deleted")
+        deleters = [self._deleter(t) for t in node.targets]
 
         def delete(frame: Frame) -> None:
             for d in deleters:
                 d(frame)
 
         return delete
+
+    def _deleter(self, target: ast.expr) -> Callable[[Frame], None]:
+        line, col = _pos(target)
+        if isinstance(target, ast.Name):
+            name = target.id
+            where = self.scope.where(name)
+
+            def delete_name(frame: Frame) -> None:
+                names = frame.module if where == "global" else frame.vars
+                if names.pop(name, MISSING) is MISSING:
+                    exc = NameError(f"cannot delete '{name}': it is not defined")
+                    raise locate(exc, line, col)
+
+            return delete_name
+        if isinstance(target, ast.Attribute):
+            owner, attr = self.expr(target.value), target.attr
+
+            def delete_attr(frame: Frame) -> None:
+                obj = owner(frame)
+                try:
+                    del_attr(obj, attr)
+                except BaseException as exc:
+                    raise locate(exc, line, col) from None
+
+            return delete_attr
+        if isinstance(target, ast.Subscript):
+            owner, index = self.expr(target.value), self.expr(target.slice)
+
+            def delete_item(frame: Frame) -> None:
+                obj = owner(frame)
+                if not isinstance(obj, list | dict):
+                    raise refused(f"del is not available on {type(obj).__name__} items")
+                key = index(frame)
+                try:
+                    del obj[key]
+                except BaseException as exc:
+                    raise locate(exc, line, col) from None
+
+            return delete_item
+        if isinstance(target, ast.Tuple | ast.List):
+            parts = [self._deleter(e) for e in target.elts]
+
+            def delete_all(frame: Frame) -> None:
+                for d in parts:
+                    d(frame)
+
+            return delete_all
+        raise refused("only names, attributes and list/dict items can be deleted")
 
     # -- simple statements -----------------------------------------------------------------
     def s_Expr(self, node: ast.Expr) -> Fn:
@@ -299,6 +333,9 @@ class Compiler(FlowCompiler):
         binds = [(self._store_name(a.asname or a.name), a.name) for a in node.names]
         for _, name in binds:
             if name not in module:
+                ns = repr(module).split("'")[1]
+                if name in API.get(ns, ()):
+                    raise missing_attribute(ns, name, module)
                 raise ImportError(f"cannot import name '{name}' from '{node.module}'")
 
         def import_from(frame: Frame) -> None:

@@ -21,6 +21,7 @@ _STATEMENTS: tuple[type[ast.AST], ...] = (
     ast.If,
     ast.With,
     ast.FunctionDef,
+    ast.ClassDef,
     ast.Return,
     ast.Pass,
     ast.Break,
@@ -88,7 +89,6 @@ def _with_subclasses(types: tuple[type[ast.AST], ...]) -> frozenset[type[ast.AST
 _ALLOWED_TYPES = _with_subclasses(ALLOWED)  # exact-type lookups are much faster than isinstance
 
 _NOT_SUPPORTED: dict[type[ast.AST], str] = {
-    ast.ClassDef: "class definitions are not supported in tapeviz scripts",
     ast.AsyncFunctionDef: "async functions are not supported",
     ast.AsyncFor: "async loops are not supported",
     ast.AsyncWith: "async with is not supported",
@@ -194,7 +194,50 @@ def _check_name(node: ast.AST, name: str | None, what: str) -> None:
         raise _fail(node, f"{what} '{name}' is not available", "dunder names are off limits")
 
 
-def _check_node(node: ast.AST) -> None:
+# The dunder attributes a script may read; and the special methods a class may define (the
+# language calls them to make and to call an object) and reach through super().
+DUNDER_READS = ("__name__", "__version__")
+SPECIAL_METHODS = ("__init__", "__call__")
+
+
+def _is_super_call(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "super"
+        and not node.keywords
+    )
+
+
+def _check_class(node: ast.ClassDef, exempt: set[int]) -> None:
+    """A class statement: plain bases, no keywords or decorators, public names in its body."""
+    _check_name(node, node.name, "the class name")
+    if node.keywords:
+        raise _fail(node, "class keywords (metaclass=...) are not supported in tapeviz scripts")
+    if node.decorator_list:
+        raise _fail(node.decorator_list[0], "class decorators are not supported in tapeviz scripts")
+    if any(isinstance(b, ast.Starred) for b in node.bases):
+        raise _fail(node, "a class's bases must be written out, not unpacked with *")
+    for stmt in node.body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.name in SPECIAL_METHODS:
+            exempt.add(id(stmt))
+            continue
+        names = []
+        if isinstance(stmt, ast.FunctionDef):
+            names = [stmt.name]
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+            names = [t.id for t in targets if isinstance(t, ast.Name)]
+        for name in names:
+            if name.startswith("_"):
+                if name.startswith("__") and name.endswith("__"):
+                    hint = "a tapeviz class may define __init__ and __call__, no other __methods__"
+                else:
+                    hint = "names starting with _ are off limits in tapeviz classes"
+                raise _fail(stmt, f"the class attribute '{name}' is not available", hint)
+
+
+def _check_node(node: ast.AST, exempt: set[int]) -> None:
     """Refuse one node outside the allow-list (names, attributes, imports)."""
     if type(node) not in _ALLOWED_TYPES:
         reason = _NOT_SUPPORTED.get(type(node), f"{type(node).__name__} is not supported")
@@ -203,13 +246,21 @@ def _check_node(node: ast.AST) -> None:
         _check_name(node, node.id, "the name")
     elif isinstance(node, ast.Attribute):
         if node.attr.startswith("_"):
+            loading = isinstance(node.ctx, ast.Load)
+            if loading and (node.attr in DUNDER_READS or (
+                node.attr in SPECIAL_METHODS and _is_super_call(node.value)
+            )):  # fmt: skip
+                return
             raise _fail(
                 node,
                 f"the attribute '{node.attr}' is not available",
                 "private and dunder attributes are off limits in tapeviz scripts",
             )
     elif isinstance(node, ast.FunctionDef):
-        _check_name(node, node.name, "the function name")
+        if id(node) not in exempt:
+            _check_name(node, node.name, "the function name")
+    elif isinstance(node, ast.ClassDef):
+        _check_class(node, exempt)
     elif isinstance(node, ast.arg):
         _check_name(node, node.arg, "the parameter")
     elif isinstance(node, ast.keyword):
@@ -227,18 +278,19 @@ def _check_node(node: ast.AST) -> None:
             _check_name(node, name, "the name")
 
 
-_CHECKED = frozenset((ast.Name, ast.Attribute, ast.FunctionDef, ast.arg, ast.keyword, ast.alias,
-            ast.ImportFrom, ast.Global, ast.Nonlocal))  # fmt: skip
+_CHECKED = frozenset((ast.Name, ast.Attribute, ast.FunctionDef, ast.ClassDef, ast.arg,
+            ast.keyword, ast.alias, ast.ImportFrom, ast.Global, ast.Nonlocal))  # fmt: skip
 
 
 def validate(tree: ast.AST) -> None:
     """Raise :class:`Invalid` at the first node outside the allow-list."""
     checked = _CHECKED
     allowed = _ALLOWED_TYPES
+    exempt: set[int] = set()  # the special methods of classes (a class comes before its body)
     for node in ast.walk(tree):
         tp = type(node)
         if tp not in allowed or tp in checked:
-            _check_node(node)
+            _check_node(node, exempt)
 
 
 # -- expression mode: what a lecturer types in a box ----------------------------------------

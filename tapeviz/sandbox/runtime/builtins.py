@@ -8,6 +8,7 @@ from typing import Any
 
 from tapeviz.engine.reprs import without_addresses
 from tapeviz.sandbox.errors import limit_hit, refused
+from tapeviz.sandbox.runtime import classes
 from tapeviz.sandbox.runtime.checks import (
     as_count,
     budget,
@@ -19,6 +20,7 @@ from tapeviz.sandbox.runtime.checks import (
     text_size,
 )
 from tapeviz.sandbox.runtime.policy import allow_callables, check_callable, checked_type
+from tapeviz.sandbox.runtime.typeof import register, type_of
 
 # Builtins that exist in Python but not in a script, with the reason shown to the user.
 FORBIDDEN: dict[str, str] = {
@@ -28,8 +30,8 @@ FORBIDDEN: dict[str, str] = {
         "no running of other code",
     ),
     **dict.fromkeys(
-        ("getattr", "setattr", "delattr", "hasattr", "vars", "globals", "locals", "dir", "type",
-         "object", "super", "classmethod", "staticmethod", "property", "__builtins__"),
+        ("getattr", "setattr", "delattr", "hasattr", "vars", "globals", "locals", "dir",
+         "__builtins__"),
         "no introspection",
     ),
 }  # fmt: skip
@@ -135,6 +137,24 @@ def _range(*args: Any) -> range:
     return range(*args)
 
 
+def _type(*args: Any) -> Any:
+    if len(args) != 1:
+        raise refused("type() with three arguments is not available: write a class statement")
+    return type_of(args[0])
+
+
+def _super(*args: Any) -> Any:
+    if not args:  # super() inside a method is compiled to its class and first argument
+        raise RuntimeError("super(): no arguments (use it inside a method of a class)")
+    if len(args) != 2:
+        raise TypeError("super() takes a class and an object: super(Model, self)")
+    return classes.Super(*args)
+
+
+def _object(*args: Any) -> Any:
+    raise refused("object() is not available in tapeviz scripts", "object works as a base class")
+
+
 def sandbox_print(
     *args: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None, flush: bool = False
 ) -> None:
@@ -189,6 +209,14 @@ def _make_builtins() -> dict[str, Any]:
         "all": _consuming(all, "all"),
         "min": _minmax(min),
         "max": _minmax(max),
+        "type": checked_type(type, _type),
+        "super": _super,
+        "property": checked_type(classes.UserProperty, classes.make_property, "property"),
+        "staticmethod": checked_type(
+            classes.StaticMethod, classes.make_staticmethod, "staticmethod"
+        ),
+        "classmethod": checked_type(classes.ClassMethod, classes.make_classmethod, "classmethod"),
+        "object": checked_type(object, _object),
     }
     for exc in (
         Exception, ValueError, TypeError, RuntimeError, ZeroDivisionError, IndexError, KeyError,
@@ -196,8 +224,11 @@ def _make_builtins() -> dict[str, Any]:
         StopIteration, NotImplementedError, LookupError,
     ):  # fmt: skip
         names[exc.__name__] = exc
+        classes.EXCEPTIONS.append(exc)
     return names
 
 
 BUILTINS: dict[str, Any] = _make_builtins()
 allow_callables(BUILTINS.values())
+for _name in ("int", "float", "bool", "str", "list", "tuple", "set", "frozenset", "dict", "type"):
+    register(getattr(_py, _name), BUILTINS[_name])

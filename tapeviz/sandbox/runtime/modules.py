@@ -18,18 +18,31 @@ from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.printing import tf_print
 from tapeviz.engine.tensor import Tensor, TensorLike, TensorShape
 from tapeviz.sandbox.errors import limit_hit, refused
+from tapeviz.sandbox.runtime import classes, hints
 from tapeviz.sandbox.runtime.checks import budget, check_text, counted
 from tapeviz.sandbox.runtime.numpy_ns import NUMPY
 from tapeviz.sandbox.runtime.policy import allow_callables, marker
 
 # Classes a script may name (isinstance) but not construct.
-_MARKERS = {cls: marker(cls) for cls in (Tensor, TensorShape, _engine.DType, Function)}
+MARKERS = {cls: marker(cls) for cls in (Tensor, TensorShape, _engine.DType, Function)}
 
 
 def _public(module: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A module's public names (its ``__all__`` if it has one); submodules of tapeviz.tf too."""
+    names = getattr(module, "__all__", None)
+    pairs = (
+        [(n, getattr(module, n)) for n in names if hasattr(module, n)]
+        if isinstance(names, list | tuple)
+        else list(vars(module).items())
+    )
     out = {}
-    for name, value in vars(module).items():
-        if name.startswith("_") or name in skip or isinstance(value, types.ModuleType):
+    for name, value in pairs:
+        if name.startswith("_") or name in skip:
+            continue
+        if isinstance(value, types.ModuleType):
+            if value.__name__.startswith("tapeviz.tf."):  # issue 14 may split tf into modules
+                spelled = "tf." + value.__name__[len("tapeviz.tf.") :]
+                out[name] = Namespace(spelled, _public(value))
             continue
         if type(value).__name__ == "_Feature":  # from __future__ import annotations
             continue
@@ -40,7 +53,7 @@ def _public(module: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
 def _sanitized(value: Any) -> Any:
     """Markers in place of non-constructible classes, also inside nested namespaces."""
     if isinstance(value, type):
-        return _MARKERS.get(value, value)
+        return MARKERS.get(value, value)
     if type(value) is Namespace:
         return Namespace(
             repr(value).split("'")[1], {k: _sanitized(v) for k, v in value.names().items()}
@@ -76,7 +89,12 @@ def sandbox_tf_print(*inputs: Any, summarize: int = 3, **kwargs: Any) -> None:
     tf_print(*inputs, summarize=summarize, **kwargs)
 
 
-TF = Namespace("tensorflow", {**_public(_tf), "print": sandbox_tf_print})
+TF_VERSION = "2.17.0-tapeviz"  # until tapeviz.tf says its own (a TF-style version string)
+TF = Namespace(
+    "tensorflow",
+    {**_public(_tf), "print": sandbox_tf_print,
+     "__version__": str(getattr(_tf, "__version__", TF_VERSION))},
+)  # fmt: skip
 _TV_SKIP = ("gradcheck", "backward_steps", "BackwardPass", "BackwardStep", "Contribution",
             "OpRecord", "GradientCall", "FunctionTrace", "tf_print")  # fmt: skip
 TV = Namespace(
@@ -118,7 +136,19 @@ MODULES: dict[str, Namespace] = {
     "numpy": NUMPY,
     "math": MATH,
 }
-ALLOWED_IMPORTS = "tensorflow, numpy, math and tapeviz"
+if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
+    MODULES["keras"] = TF.keras
+ALLOWED_IMPORTS = "tensorflow, numpy, matplotlib, math and tapeviz"
+# What a script has before its first line, as a notebook after its first cell's imports.
+PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}
+# Engine classes made for subclassing (by their path in the namespaces; absent ones skipped).
+SUBCLASSABLE = (
+    "tensorflow.Module", "tensorflow.keras.layers.Layer", "tensorflow.keras.Model",
+    "tensorflow.keras.losses.Loss", "tensorflow.keras.metrics.Metric",
+    "tensorflow.keras.callbacks.Callback", "tensorflow.keras.initializers.Initializer",
+    "tensorflow.keras.regularizers.Regularizer", "tensorflow.keras.constraints.Constraint",
+    "tensorflow.keras.optimizers.schedules.LearningRateSchedule",
+)  # fmt: skip
 
 
 def resolve(dotted: str) -> Any:
@@ -128,14 +158,36 @@ def resolve(dotted: str) -> Any:
             obj: Any = MODULES[root]
             for part in dotted[len(root) + 1 :].split(".") if dotted != root else ():
                 if type(obj) is not Namespace or part not in obj:
+                    if type(obj) is Namespace and part in hints.API.get(_name(obj), ()):
+                        raise hints.missing_attribute(_name(obj), part, obj)
                     raise ModuleNotFoundError(f"no module named '{dotted}'")
                 obj = getattr(obj, part)
             if type(obj) is not Namespace:
                 raise ModuleNotFoundError(f"'{dotted}' is not a module")
             return obj
-    raise refused(
-        f"import of '{dotted}' is not allowed", f"tapeviz scripts can import {ALLOWED_IMPORTS}"
-    )
+    message, hint = hints.lacking_module(dotted)
+    raise refused(message, hint or f"tapeviz scripts can import {ALLOWED_IMPORTS}")
+
+
+def _name(ns: Namespace) -> str:
+    return repr(ns).split("'")[1]
+
+
+def lookup(dotted: str) -> Any:
+    """The object at ``dotted`` (``tensorflow.keras.Model``), or None where there is none."""
+    root, _, rest = dotted.partition(".")
+    obj: Any = MODULES.get(root)
+    for part in rest.split(".") if rest else ():
+        if type(obj) is not Namespace or part not in obj:
+            return None
+        obj = getattr(obj, part)
+    return obj
+
+
+def has(namespace: str, name: str) -> bool:
+    """Whether the namespace ``namespace`` (``tensorflow``, ``numpy``, ...) has ``name``."""
+    ns = lookup(namespace)
+    return type(ns) is Namespace and name in ns and not name.startswith("_")
 
 
 def _walk(ns: Namespace) -> list[Any]:
@@ -150,3 +202,4 @@ def _walk(ns: Namespace) -> list[Any]:
 
 for _ns in MODULES.values():
     allow_callables(_walk(_ns))
+classes.allow_bases(lookup(path) for path in SUBCLASSABLE)

@@ -301,5 +301,6 @@ NUMPY = Namespace(
         "int64": np.int64,
         "bool_": np.bool_,
         "ndarray": marker(np.ndarray),  # for isinstance() only
+        "__version__": np.__version__,
     },
 )

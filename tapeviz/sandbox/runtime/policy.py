@@ -3,14 +3,22 @@
 Everything a script can reach comes from literals, the names given to it (safe builtins and the
 import namespaces) and attribute access through :func:`get_attr`, which allows only the listed
 public names of known types. Dunder and private names never get this far (the validator refuses
-them), so frames, code objects, globals and ``__subclasses__`` are out of reach. Classes a script
-may name but not construct (``tf.Tensor``, ``np.ndarray``) are given to it as :func:`marker`
-classes that work with ``isinstance`` and refuse to be called.
+them, but for ``__name__``, ``__version__`` and ``super().__init__``), so frames, code objects,
+globals and ``__subclasses__`` are out of reach. Classes a script may name but not construct
+(``tf.Tensor``, ``np.ndarray``) are given to it as :func:`marker` classes that work with
+``isinstance`` and refuse to be called.
+
+Two kinds of entries allow attributes: :data:`ATTRS` lists the names of one engine or builtin
+type, and :data:`PUBLIC_API` allows a whole package's public API at once: every public name
+(no leading ``_``) that a class defined in that package, or its instances, hold. A package
+named there must keep everything it does not mean scripts to reach behind a ``_``. Classes a
+script defines (:mod:`classes`) are readable and writable by their public names.
 """
 
 from __future__ import annotations
 
 import types
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -23,15 +31,10 @@ from tapeviz.engine.optimizers import Optimizer
 from tapeviz.engine.reprs import short_repr
 from tapeviz.engine.tape import GradientTape, UnconnectedGradients
 from tapeviz.engine.tensor import Tensor, TensorShape, Variable
-from tapeviz.sandbox.errors import refused, suggest
-from tapeviz.sandbox.runtime import checks
-from tapeviz.sandbox.runtime.checks import (
-    budget,
-    check_format_string,
-    check_key,
-    check_keys,
-    counted,
-)
+from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.runtime import classes, hints
+from tapeviz.sandbox.runtime.classes import Super, UserProperty, is_user_class, is_user_instance
+from tapeviz.sandbox.runtime.methods import CHECKED_METHODS, Checked, no_check, wrapper
 
 
 def _names(*groups: str) -> frozenset[str]:
@@ -74,10 +77,49 @@ ATTRS: dict[type, frozenset[str]] = {
     int: _names("bit_length conjugate real imag numerator denominator"),
     float: _names("is_integer conjugate real imag as_integer_ratio"),
     range: _names("start stop step count index"),
+    UserProperty: _names("setter"),
 }
+# Packages whose public API scripts may use whole (classes, their instances, their methods).
+PUBLIC_API: tuple[str, ...] = ("tapeviz.tf",)
 SETTABLE: dict[type, frozenset[str]] = {Optimizer: _names("learning_rate")}
 _OBJECT_ATTRS: dict[int, frozenset[str]] = {id(UnconnectedGradients): _names("NONE ZERO")}
-_CACHE: dict[type, frozenset[str] | None] = {}
+_CACHE: dict[type, tuple[frozenset[str], bool]] = {}
+# A script's classes end with its run (and may gain attributes): a weak cache, cleared on writes.
+_USER_CACHE: weakref.WeakKeyDictionary[type, tuple[frozenset[str], bool]] = (
+    weakref.WeakKeyDictionary()
+)
+DUNDER_READS = ("__name__", "__version__")  # the only dunder attributes a script may read
+
+
+def public_api(cls: type) -> bool:
+    """Whether ``cls`` was defined in a :data:`PUBLIC_API` package."""
+    module = cls.__dict__.get("__module__")
+    return isinstance(module, str) and any(
+        module == p or module.startswith(p + ".") for p in PUBLIC_API
+    )
+
+
+def _public(names: Iterable[Any]) -> set[str]:
+    return {n for n in names if isinstance(n, str) and not n.startswith("_")}
+
+
+def _type_info(tp: type) -> tuple[frozenset[str], bool]:
+    """Names allowed on every instance of ``tp``, and whether its instances' own names are too."""
+    cache = _USER_CACHE if tp.__dict__.get(classes.MARK) is True else _CACHE
+    found = cache.get(tp)
+    if found is not None:
+        return found
+    names: set[str] = set(next((ATTRS[k] for k in tp.__mro__ if k in ATTRS), ()))
+    public = False
+    for k in tp.__mro__:
+        if public_api(k):
+            public = True
+            names |= _public(k.__dict__)
+    user = is_user_class(tp)
+    if user:
+        names |= classes.class_names(tp)
+    out = cache[tp] = (frozenset(names), user or public)
+    return out
 
 
 def allowed_attrs(obj: Any) -> frozenset[str]:
@@ -87,12 +129,18 @@ def allowed_attrs(obj: Any) -> frozenset[str]:
         special = _OBJECT_ATTRS[id(obj)] = frozenset(n for n in obj if not n.startswith("_"))
     if special is not None:
         return special
-    tp = type(obj)
-    found = _CACHE.get(tp, 0)
-    if found == 0:
-        found = next((ATTRS[k] for k in tp.__mro__ if k in ATTRS), None)
-        _CACHE[tp] = found
-    return found or frozenset()
+    if isinstance(obj, type):  # a class: a script's or a public-API one (Dataset.range)
+        if is_user_class(obj):
+            return frozenset(classes.class_names(obj))
+        if public_api(obj):
+            return frozenset(n for k in obj.__mro__ if public_api(k) for n in _public(k.__dict__))
+        return frozenset()
+    names, own_names = _type_info(type(obj))
+    if own_names:
+        own = getattr(obj, "__dict__", None)
+        if isinstance(own, dict) and own:
+            names = names | _public(own)
+    return names
 
 
 def _type_name(obj: Any) -> str:
@@ -101,39 +149,86 @@ def _type_name(obj: Any) -> str:
     return type(obj).__name__
 
 
+def _dunder(obj: Any, name: str) -> Any:
+    """``__name__`` of classes, functions and modules, ``__version__`` of modules; no other."""
+    value: Any = None
+    if type(obj) is Namespace:
+        if name == "__name__":
+            value = _type_name(obj)
+        elif "__version__" in obj:
+            value = obj.__version__
+    elif name == "__name__" and (isinstance(obj, type) or callable(obj)):
+        # A class or a function has a name; an instance (even a callable one) has none.
+        value = None if is_user_instance(obj) else getattr(obj, "__name__", None)
+    if isinstance(value, str):
+        return value
+    what = "module" if type(obj) is Namespace else f"'{_type_name(obj)}' object"
+    raise AttributeError(f"{what} has no attribute '{name}'")
+
+
+def _engine_allows(owner: type, name: str) -> bool:
+    return name in ATTRS.get(owner, ()) or (public_api(owner) and not name.startswith("_"))
+
+
 def get_attr(obj: Any, name: str) -> Any:
     """``obj.name`` if the policy allows it; a clear refusal or AttributeError otherwise."""
+    if name in DUNDER_READS:
+        return _dunder(obj, name)
+    if type(obj) is Super:
+        value = classes.super_attribute(obj, name, _engine_allows)
+        if callable(value) and not getattr(value, "_tapeviz_user", False):
+            return Checked(value, no_check)
+        return value
     if isinstance(obj, np.generic | np.ndarray) and obj.dtype.kind not in "biuf":
         raise refused(f"numpy values of dtype {obj.dtype} are not available")
     allowed = allowed_attrs(obj)
     if name not in allowed:
-        if hasattr(type(obj), name) or (type(obj) is not Namespace and hasattr(obj, name)):
+        if type(obj) is Namespace:
+            raise hints.missing_attribute(_type_name(obj), name, allowed)
+        if hasattr(type(obj), name) or (not is_user_instance(obj) and hasattr(obj, name)):
             raise refused(
                 f"'{name}' of {_type_name(obj)} is not available in tapeviz scripts",
                 "only the documented public API of tensors, tapes and optimizers is",
             )
-        hint = suggest(name, allowed)
-        raise AttributeError(
-            f"{_type_name(obj)} has no attribute '{name}'" + (f"; {hint}" if hint else "")
-        )
+        raise hints.missing_object_attribute(_type_name(obj), name, allowed)
     value = getattr(obj, name)
-    wrap = None
-    for k in type(obj).__mro__:  # subclasses (np.float64 of float, ...) get the same checks
-        wrap = _CHECKED_METHODS.get((k, name))
-        if wrap is not None:
-            break
-    if wrap is None and isinstance(obj, np.ndarray | np.generic):
-        wrap = _CHECKED_METHODS.get((np.ndarray, name))
+    if isinstance(obj, type) and public_api(obj) and isinstance(value, types.FunctionType):
+        return Checked(value, no_check)  # a static method of a public-API class
+    wrap = wrapper(type(obj), name, obj)
     return value if wrap is None else Checked(value, wrap)
 
 
 def set_attr(obj: Any, name: str, value: Any) -> None:
-    """``obj.name = value`` for the few settable hyper-parameters (``opt.learning_rate``)."""
-    for k in type(obj).__mro__:
+    """``obj.name = value``: a script's objects, public-API objects, a few hyper-parameters."""
+    if is_user_instance(obj) or is_user_class(obj):
+        if is_user_class(obj):
+            _USER_CACHE.clear()  # the class (and its subclasses) may gain a name
+            value = classes.as_class_attribute(value)
+        setattr(obj, name, value)
+        return
+    tp = type(obj)
+    for k in tp.__mro__:
         if name in SETTABLE.get(k, ()):
             setattr(obj, name, value)
             return
+    if any(public_api(k) for k in tp.__mro__) and not name.startswith("_"):
+        own = getattr(obj, "__dict__", None)
+        prop = next((k.__dict__[name] for k in tp.__mro__ if name in k.__dict__), None)
+        if (isinstance(own, dict) and name in own) or (
+            isinstance(prop, property) and prop.fset is not None
+        ):
+            setattr(obj, name, value)
+            return
     raise refused(f"cannot set '{name}' on {_type_name(obj)}", "only opt.learning_rate is settable")
+
+
+def del_attr(obj: Any, name: str) -> None:
+    """``del obj.name`` on the script's own objects."""
+    if not (is_user_instance(obj) or is_user_class(obj)):
+        raise refused(f"cannot delete '{name}' of {_type_name(obj)}")
+    if is_user_class(obj):
+        _USER_CACHE.clear()
+    delattr(obj, name)
 
 
 # -- callables -------------------------------------------------------------------------------
@@ -153,25 +248,32 @@ class _TypeProxy(type):
         return cls._make(*args, **kwargs)  # type: ignore[attr-defined]
 
     def __repr__(cls) -> str:
-        return f"<class '{cls.__name__}'>"
+        return f"<class '{cls.__dict__.get('_shown') or cls.__name__}'>"
 
 
 class _Marker(_TypeProxy):
     """A stand-in that refuses to be called."""
 
 
-def checked_type(real: type, make: Callable[..., Any]) -> type:
-    """A stand-in for ``real`` (for isinstance) whose calls go through ``make``."""
-    return _TypeProxy(real.__name__, (), {"_real": real, "_make": staticmethod(make)})
+def checked_type(
+    real: type, make: Callable[..., Any], name: str | None = None, shown: str | None = None
+) -> type:
+    """A stand-in for ``real`` (for isinstance) whose calls go through ``make``.
+
+    ``name`` is its ``__name__`` (``real``'s by default), ``shown`` its repr's dotted name.
+    """
+    body = {"_real": real, "_make": staticmethod(make), "_shown": shown}
+    return _TypeProxy(name or real.__name__, (), body)
 
 
-def marker(cls: type) -> type:
+def marker(cls: type, name: str | None = None, shown: str | None = None) -> type:
     """A stand-in for ``cls`` that works with ``isinstance`` but cannot be constructed."""
 
     def refuse(*_: Any, **__: Any) -> Any:
         raise refused(f"{cls.__name__} objects cannot be created directly in tapeviz scripts")
 
-    return _Marker(cls.__name__, (), {"_real": cls, "_make": staticmethod(refuse)})
+    body = {"_real": cls, "_make": staticmethod(refuse), "_shown": shown}
+    return _Marker(name or cls.__name__, (), body)
 
 
 def allow_callables(objs: Iterable[Any]) -> None:
@@ -183,7 +285,12 @@ def allow_callables(objs: Iterable[Any]) -> None:
 
 def check_callable(f: Any) -> None:
     """Refuse calling anything that did not come from the policy's namespaces or the user."""
-    if id(f) in SAFE_CALLABLES or getattr(f, "_tapeviz_user", False) or type(f) is Checked:
+    if id(f) in SAFE_CALLABLES or type(f) is Checked or is_user_class(f):
+        return
+    if is_user_instance(f) or _type_info(type(f))[1]:
+        if callable(f):  # a script's object with __call__; a layer, a model, a loss
+            return
+    elif getattr(f, "_tapeviz_user", False):
         return
     if type(f) is Function:
         check_callable(f.python_function)
@@ -201,113 +308,9 @@ def _short(obj: Any) -> str:
     return short_repr(obj, 40)
 
 
-# -- methods whose arguments are checked first -----------------------------------------------
-class Checked:
-    """A bound method run after a check of its arguments (sizes, keys, callables)."""
-
-    __slots__ = ("_check", "_method")
-
-    def __init__(self, method: Callable[..., Any], check: Callable[..., Any]) -> None:
-        self._method, self._check = method, check
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        fixed = self._check(self._method.__self__, *args, **kwargs)
-        if fixed is not None:
-            args, kwargs = fixed
-        return self._method(*args, **kwargs)
-
-    def __repr__(self) -> str:
-        return f"<method {self._method.__name__}>"
-
-
-def _width(owner: Any, width: Any = 0, *rest: Any) -> None:
-    checks._width_limit(checks.as_count(width), "the padded string")
-
-
-def _format(owner: str, *args: Any, **kwargs: Any) -> None:
-    check_format_string(owner)
-    checks.check_text(list(args) + list(kwargs.values()), "the formatted values")
-
-
-def _replace(owner: str, old: Any, new: Any, count: int = -1) -> None:
-    if isinstance(old, str) and isinstance(new, str) and len(new) > len(old):
-        hits = owner.count(old) if old else len(owner) + 1
-        if count >= 0:
-            hits = min(hits, count)
-        budget().check_size(len(owner) + hits * (len(new) - len(old)), "the replaced string")
-
-
-def _join(owner: str, items: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    parts = list(counted(items, "join"))
-    total = sum(len(p) for p in parts if isinstance(p, str)) + len(owner) * len(parts)
-    budget().check_size(total, "the joined string")
-    return (parts,), {}
-
-
-def _iterable_args(owner: Any, *args: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    lists = [list(counted(a, "the argument")) for a in args]
-    for items in lists:
-        check_keys(items)
-    if isinstance(owner, list | set | dict):
-        budget().check_size(len(owner) + sum(len(x) for x in lists), "the collection")
-    return tuple(lists), {}
-
-
-Fixed = tuple[tuple[Any, ...], dict[str, Any]]
-
-
-def _dict_update(owner: dict[Any, Any], *args: Any, **kwargs: Any) -> Fixed:
-    items = [list(counted(a.items() if isinstance(a, dict) else a, "update")) for a in args]
-    for pairs in items:
-        check_keys(p[0] for p in pairs if isinstance(p, tuple | list) and p)
-    budget().check_size(len(owner) + sum(len(x) for x in items) + len(kwargs), "the dict")
-    return tuple(items), kwargs
-
-
-def _key(owner: Any, key: Any = None, *rest: Any) -> None:
-    check_key(key)
-
-
 def _sort(owner: list[Any], *, key: Any = None, reverse: bool = False) -> None:
     if key is not None:
         check_callable(key)
 
 
-def _grow_one(owner: list[Any], *args: Any) -> None:
-    budget().check_size(len(owner) + 1, "the list")
-
-
-def _astype(owner: Any, dtype: Any, *args: Any, **kwargs: Any) -> None:
-    if np.dtype(dtype).kind not in "biuf":
-        raise refused(f"arrays of dtype {np.dtype(dtype)} are not available")
-
-
-def _dot(owner: np.ndarray, other: Any, *args: Any) -> None:
-    from tapeviz.sandbox.runtime.guards import check_matmul
-
-    check_matmul(owner, np.asarray(other))
-
-
-def _range_scan(owner: range, value: Any = None, *rest: Any) -> None:
-    if not isinstance(value, int):  # ints are found in O(1); anything else scans the range
-        budget().check_size(len(owner), "the range scan")
-
-
-_CHECKED_METHODS: dict[tuple[type, str], Callable[..., Any]] = {
-    **{(str, m): _width for m in ("center", "ljust", "rjust", "zfill")},
-    (str, "format"): _format,
-    (str, "replace"): _replace,
-    (str, "join"): _join,
-    (list, "extend"): _iterable_args,
-    (list, "insert"): _grow_one,
-    (list, "sort"): _sort,
-    (dict, "update"): _dict_update,
-    **{(dict, m): _key for m in ("get", "pop", "setdefault")},
-    **{(set, m): _key for m in ("add", "remove", "discard")},
-    **{(set, m): _iterable_args for m in (
-        "update", "union", "intersection", "difference", "symmetric_difference", "issubset",
-        "issuperset", "isdisjoint")},
-    (np.ndarray, "astype"): _astype,
-    (np.ndarray, "dot"): _dot,
-    **{(range, m): _range_scan for m in ("count", "index")},
-}  # fmt: skip
+CHECKED_METHODS[(list, "sort")] = _sort

@@ -1,0 +1,149 @@
+"""Methods of builtin and numpy values whose arguments are checked before C code runs them.
+
+``str.join`` of a huge list, ``list.extend`` of an endless iterator, ``dict.update`` with tuple
+keys nested too deep, ``ndarray.astype(object)``: :func:`wrapper` gives the check that runs
+first, and :class:`Checked` is the bound method the policy hands to the script instead
+(``list.sort``'s check, of its ``key`` function, is the policy's own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.runtime import checks
+from tapeviz.sandbox.runtime.checks import (
+    budget,
+    check_format_string,
+    check_key,
+    check_keys,
+    counted,
+)
+
+
+class Checked:
+    """A bound method run after a check of its arguments (sizes, keys, callables)."""
+
+    __slots__ = ("_check", "_method")
+
+    def __init__(self, method: Callable[..., Any], check: Callable[..., Any]) -> None:
+        self._method, self._check = method, check
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        fixed = self._check(getattr(self._method, "__self__", None), *args, **kwargs)
+        if fixed is not None:
+            args, kwargs = fixed
+        return self._method(*args, **kwargs)
+
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        """The method's name."""
+        return str(getattr(self._method, "__name__", "method"))
+
+    def __repr__(self) -> str:
+        return f"<method {self.__name__}>"
+
+
+def no_check(owner: Any, *args: Any, **kwargs: Any) -> None:
+    """For methods reached through ``super()``: the call's arguments are checked by the caller."""
+
+
+def _width(owner: Any, width: Any = 0, *rest: Any) -> None:
+    checks._width_limit(checks.as_count(width), "the padded string")
+
+
+def _format(owner: str, *args: Any, **kwargs: Any) -> None:
+    check_format_string(owner)
+    checks.check_text(list(args) + list(kwargs.values()), "the formatted values")
+
+
+def _replace(owner: str, old: Any, new: Any, count: int = -1) -> None:
+    if isinstance(old, str) and isinstance(new, str) and len(new) > len(old):
+        hits = owner.count(old) if old else len(owner) + 1
+        if count >= 0:
+            hits = min(hits, count)
+        budget().check_size(len(owner) + hits * (len(new) - len(old)), "the replaced string")
+
+
+def _join(owner: str, items: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    parts = list(counted(items, "join"))
+    total = sum(len(p) for p in parts if isinstance(p, str)) + len(owner) * len(parts)
+    budget().check_size(total, "the joined string")
+    return (parts,), {}
+
+
+def _iterable_args(owner: Any, *args: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    lists = [list(counted(a, "the argument")) for a in args]
+    for items in lists:
+        check_keys(items)
+    if isinstance(owner, list | set | dict):
+        budget().check_size(len(owner) + sum(len(x) for x in lists), "the collection")
+    return tuple(lists), {}
+
+
+Fixed = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+def _dict_update(owner: dict[Any, Any], *args: Any, **kwargs: Any) -> Fixed:
+    items = [list(counted(a.items() if isinstance(a, dict) else a, "update")) for a in args]
+    for pairs in items:
+        check_keys(p[0] for p in pairs if isinstance(p, tuple | list) and p)
+    budget().check_size(len(owner) + sum(len(x) for x in items) + len(kwargs), "the dict")
+    return tuple(items), kwargs
+
+
+def _key(owner: Any, key: Any = None, *rest: Any) -> None:
+    check_key(key)
+
+
+def _grow_one(owner: list[Any], *args: Any) -> None:
+    budget().check_size(len(owner) + 1, "the list")
+
+
+def _astype(owner: Any, dtype: Any, *args: Any, **kwargs: Any) -> None:
+    if np.dtype(dtype).kind not in "biuf":
+        raise refused(f"arrays of dtype {np.dtype(dtype)} are not available")
+
+
+def _dot(owner: np.ndarray, other: Any, *args: Any) -> None:
+    from tapeviz.sandbox.runtime.guards import check_matmul
+
+    check_matmul(owner, np.asarray(other))
+
+
+def _range_scan(owner: range, value: Any = None, *rest: Any) -> None:
+    if not isinstance(value, int):  # ints are found in O(1); anything else scans the range
+        budget().check_size(len(owner), "the range scan")
+
+
+CHECKED_METHODS: dict[tuple[type, str], Callable[..., Any]] = {
+    **{(str, m): _width for m in ("center", "ljust", "rjust", "zfill")},
+    (str, "format"): _format,
+    (str, "replace"): _replace,
+    (str, "join"): _join,
+    (list, "extend"): _iterable_args,
+    (list, "insert"): _grow_one,
+    (dict, "update"): _dict_update,
+    **{(dict, m): _key for m in ("get", "pop", "setdefault")},
+    **{(set, m): _key for m in ("add", "remove", "discard")},
+    **{(set, m): _iterable_args for m in (
+        "update", "union", "intersection", "difference", "symmetric_difference", "issubset",
+        "issuperset", "isdisjoint")},
+    (np.ndarray, "astype"): _astype,
+    (np.ndarray, "dot"): _dot,
+    **{(range, m): _range_scan for m in ("count", "index")},
+}  # fmt: skip
+
+
+def wrapper(tp: type, name: str, obj: Any) -> Callable[..., Any] | None:
+    """The argument check for method ``name`` of ``obj`` (found along ``tp``'s MRO), if any."""
+    for k in tp.__mro__:  # subclasses (np.float64 of float, ...) get the same checks
+        wrap = CHECKED_METHODS.get((k, name))
+        if wrap is not None:
+            return wrap
+    if isinstance(obj, np.ndarray | np.generic):
+        return CHECKED_METHODS.get((np.ndarray, name))
+    return None

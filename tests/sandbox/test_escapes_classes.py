@@ -1,0 +1,205 @@
+"""Red team, classes: a class statement must not open a way around the language wall.
+
+A script's class is a real Python class, so every classic class-based escape is tried: reaching
+``__class__``/``__subclasses__``/``__globals__``/frames through the class, its methods, its
+properties or ``super()``; defining the special methods Python calls behind the interpreter's
+back; subclassing engine types to replace their internals; metaclasses; and running the
+script's code outside its budget (inside engine code, or after the run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tapeviz.sandbox import Limits, run
+from tapeviz.sandbox.errors import Stop
+
+ALLOWED_KINDS = ("refused", "name", "type", "value", "runtime", "limit", "syntax")
+A = "class A:\n    def f(self):\n        return 1\n"
+A += "    @property\n    def p(self):\n        return 2\n"
+
+
+def in_method(expr: str) -> str:
+    """A subclass of A whose method returns ``expr``, called."""
+    return A + f"class B(A):\n    def g(self):\n        return {expr}\nB().g()"
+
+
+def looping(header: str, call: str) -> str:
+    """A class whose ``header`` block loops forever, then ``call``."""
+    return f"{header}\n        while True:\n            pass\n{call}"
+
+
+CORPUS: list[tuple[str, str]] = [
+    # -- the object graph, from a class, an instance, a method, a property, super() ----------
+    ("class_subclasses", A + "A.__subclasses__()"),
+    ("class_bases", A + "A.__bases__[0].__subclasses__()"),
+    ("class_mro", A + "A.__mro__"),
+    ("class_mro_method", A + "A.mro()"),
+    ("class_dict", A + "A.__dict__"),
+    ("instance_class", A + "A().__class__"),
+    ("instance_dict", A + "A().__dict__"),
+    ("type_of_class_subclasses", A + "type(A).__subclasses__(A)"),
+    ("type_of_class_call", A + "type(A)('B', (A,), {})"),
+    ("type_of_type", A + "type(type(A))('B', (), {})"),
+    ("method_function", A + "A().f.function"),
+    ("method_instance", A + "A().f.instance"),
+    ("method_self", A + "A().f.__self__"),
+    ("method_func", A + "A().f.__func__.__globals__"),
+    ("method_closure", A + "A.f.closure.vars"),
+    ("method_globals", A + "A.f.__globals__"),
+    ("property_fget", A + "A.p.fget"),
+    ("property_setter_print", A + "A.p.setter(print)"),
+    ("property_get_dunder", A + "A.p.__get__(None, A)"),
+    ("super_class", in_method("super().__class__")),
+    ("super_thisclass", in_method("super().__thisclass__")),
+    ("super_self", in_method("super().__self__")),
+    ("super_init_self", in_method("super().__init__.__self__")),
+    ("super_subclasshook", in_method("super().__subclasshook__")),
+    ("super_init_subclass", in_method("super().__init_subclass__()")),
+    ("super_getattribute", in_method("super().__getattribute__('__class__')")),
+    ("super_of_int", "super(int, 1).__init__()"),
+    ("super_of_other_object", A + "class B:\n    pass\nsuper(A, B())"),
+    ("super_outside_method", "super()"),
+    # -- special methods Python would call behind the interpreter -------------------------
+    *[
+        (f"define_{m}", f"class A:\n    def {m}(self, *a):\n        return 1\nA()")
+        for m in (
+            "__getattr__",
+            "__getattribute__",
+            "__setattr__",
+            "__eq__",
+            "__hash__",
+            "__del__",
+            "__repr__",
+            "__str__",
+            "__format__",
+            "__index__",
+            "__bool__",
+            "__len__",
+            "__iter__",
+            "__getitem__",
+            "__enter__",
+            "__exit__",
+            "__init_subclass__",
+            "__set_name__",
+            "__class_getitem__",
+            "__new__",
+            "__reduce__",
+            "__array__",
+            "__float__",
+            "__get__",
+            "__instancecheck__",
+            "__mro_entries__",
+            "__prepare__",
+        )
+    ],
+    ("assign_dunder_in_body", "class A:\n    __eq__ = lambda self, o: True"),
+    ("assign_slots", "class A:\n    __slots__ = ('x',)"),
+    ("assign_private_in_body", "class A:\n    _value = 1"),
+    ("private_method", "class A:\n    def _flatten(self):\n        return []"),
+    ("nested_private_assign", "class A:\n    if True:\n        _x = 1"),
+    ("init_by_assignment", "def f(self):\n    pass\nclass A:\n    __init__ = f"),
+    ("call_by_name_in_body", "class A:\n    def g(self):\n        pass\n    __call__ = g"),
+    ("call_init_directly", A + "A().__init__()"),
+    ("call_dunder_call", A + "A().__call__()"),
+    # -- metaclasses and odd bases -------------------------------------------------------------
+    ("metaclass_keyword", "class A(metaclass=type):\n    pass"),
+    ("class_keyword", "class A(flag=True):\n    pass"),
+    ("subclass_type", "class M(type):\n    pass"),
+    ("subclass_function", "class A(print):\n    pass"),
+    ("subclass_instance", A + "class B(A()):\n    pass"),
+    ("subclass_namespace", "class A(tf):\n    pass"),
+    ("subclass_str", "class A(str):\n    pass"),
+    ("subclass_dict", "class A(dict):\n    pass"),
+    ("subclass_tuple", "class A(tuple):\n    pass"),
+    ("subclass_int", "class A(int):\n    pass"),
+    ("subclass_ndarray", "class A(np.ndarray):\n    pass"),
+    ("subclass_float32", "class A(np.float32):\n    pass"),
+    ("subclass_tensor", "class A(tf.Tensor):\n    pass"),
+    ("subclass_variable", "class A(tf.Variable):\n    def numpy(self):\n        return 0"),
+    ("subclass_tape", "class A(tf.GradientTape):\n    pass"),
+    ("subclass_optimizer", "class A(tf.keras.optimizers.Optimizer):\n    pass"),
+    ("subclass_dtype", "class A(tf.DType):\n    pass"),
+    ("subclass_base_exception", "class A(BaseException):\n    pass"),
+    ("subclass_system_exit", "class A(SystemExit):\n    pass"),
+    ("subclass_property", "class A(property):\n    pass"),
+    ("subclass_object_standin_call", "object()"),
+    ("class_decorator", "@tf.function\nclass A:\n    pass"),
+    ("three_argument_type", "type('A', (object,), {'__init__': print})"),
+    # -- decorators and wrappers with foreign functions ----------------------------------------
+    ("staticmethod_print", "staticmethod(print)"),
+    ("classmethod_len", "classmethod(len)"),
+    ("property_print", "property(print)"),
+    ("property_setter_len", "p = property(lambda self: 1)\np.setter(len)"),
+    (
+        "decorator_user_function",
+        "def d(f):\n    return f\nclass A:\n    @d\n    def g(self):\n        pass",
+    ),
+    # -- the budget: a class's code runs inside its limits wherever it is called from ----------
+    ("init_recursion", "class A:\n    def __init__(self):\n        A()\nA()"),
+    ("call_recursion", "class A:\n    def __call__(self):\n        return self()\nA()()"),
+    ("property_loop", looping("class A:\n    @property\n    def x(self):", "A().x")),
+    (
+        "sorted_key_method_loop",
+        looping("class A:\n    def k(self, x):", "sorted([1, 2], key=A().k)"),
+    ),
+    ("map_method_loop", looping("class A:\n    def k(self, x):", "list(map(A().k, [1]))")),
+    ("exception_init_loop", looping("class E(Exception):\n    def __init__(self):", "raise E()")),
+    ("class_body_loop", "class A:\n    while True:\n        pass"),
+    ("huge_class_attribute", "class A:\n    x = [0] * 10**9"),
+]
+
+
+def test_corpus_is_large_and_unique() -> None:
+    ids = [name for name, _ in CORPUS]
+    assert len(ids) >= 80
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize(("name", "payload"), CORPUS, ids=[name for name, _ in CORPUS])
+def test_class_escape_is_stopped(
+    name: str, payload: str, escape_is_stopped: Callable[..., None]
+) -> None:
+    escape_is_stopped(name, payload, ALLOWED_KINDS)
+
+
+def test_a_class_cannot_override_what_the_runner_reads() -> None:
+    """A script's class named like engine types stays the script's; tapes stay real tapes."""
+    result = run(
+        "class GradientTape:\n    def gradient(self, *a):\n        return 42\n"
+        "tape = GradientTape()\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
+        "    y = x * x\nprint(t.gradient(y, x).numpy(), tape.gradient())\n"
+    )
+    assert result.error is None and result.output == "2.0 42\n"
+    assert len(result.tapes) == 1 and result.tapes[0].names == ("t",)
+
+
+def test_stored_builtins_stay_unbound() -> None:
+    """A builtin stored on a class is not turned into a method bound to the instance."""
+    out = run("class A:\n    pass\nA.show = print\nA().show('plain')\n").output
+    assert out == "plain\n"
+
+
+def test_instances_stay_in_the_worker_namespace_only_as_plain_data() -> None:
+    from tapeviz.sandbox.process import results
+    from tapeviz.sandbox.process.wire import Writer
+
+    result = run("class A:\n    def __init__(self):\n        self.w = tf.Variable(1.0)\na = A()\n")
+    doc = results.encode(result, Writer())
+    assert "a" not in doc["namespace"]  # only tensors the tapes show cross the boundary
+
+
+def test_methods_kept_after_the_run_do_not_run() -> None:
+    result = run("class A:\n    def f(self):\n        while True:\n            pass\na = A()\n")
+    method = result.namespace["a"].f
+    with pytest.raises(Stop, match="the run is over"):
+        method()
+
+
+def test_class_statement_cost_is_counted() -> None:
+    result = run(
+        "for i in range(100000):\n    class A:\n        x = i\n", limits=Limits(max_steps=20_000)
+    )
+    assert result.error is not None and result.error.limit == "steps"
