@@ -18,6 +18,7 @@ from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.reprs import exception_text
 from tapeviz.engine.tape import GradientTape
 from tapeviz.sandbox.errors import Stop, UserCodeError, locate, position
+from tapeviz.sandbox.figures import Figure
 from tapeviz.sandbox.language.expr import _pos
 from tapeviz.sandbox.language.expression import compile_expression
 from tapeviz.sandbox.language.stmt import Compiler
@@ -28,6 +29,7 @@ from tapeviz.sandbox.runtime.hints import hint_of
 from tapeviz.sandbox.runtime.limits import Budget, CancelToken, Limits
 from tapeviz.sandbox.runtime.modules import PRELUDE
 from tapeviz.sandbox.runtime.numpy_ns import reset_random
+from tapeviz.sandbox.runtime.plotting.recorder import Recorder, recording
 from tapeviz.sandbox.variables import VariableSpec, make_tensor, make_variables, specs
 
 
@@ -58,6 +60,7 @@ class RunResult:
     notes: tuple[str, ...] = ()
     gradients: dict[str, Any] = field(default_factory=dict)
     dropped_tapes: int = 0
+    figures: tuple[Figure, ...] = ()  # what the code drew with matplotlib.pyplot, as data
 
     @property
     def ok(self) -> bool:
@@ -122,6 +125,16 @@ def _translated(exc: BaseException, limits: Limits) -> UserCodeError:
         return UserCodeError(f"{type(exc).__name__} (its message could not be shown)", line, col)
 
 
+def _figures(plots: Recorder | None) -> tuple[Figure, ...]:
+    """The figures the run drew (also when it failed later, as a notebook shows them)."""
+    if plots is None:
+        return ()
+    try:
+        return plots.figures()
+    except Exception:  # a half-made figure: show the run's result without its plots
+        return ()
+
+
 def _finish(budget: Budget) -> None:
     """The run is over: the script's functions, if anything calls them later, refuse to run."""
     if budget.tripped is None:
@@ -129,7 +142,7 @@ def _finish(budget: Budget) -> None:
 
 
 @contextlib.contextmanager
-def _running(budget: Budget, created: list[Any]) -> Iterator[None]:
+def _running(budget: Budget, created: list[Any]) -> Iterator[Recorder]:
     """Route prints, warnings and new tapes into ``budget``; restore everything afterwards."""
     saved_budget, saved_created = CURRENT.budget, core.STATE.created
     saved_entered, saved_active = list(core.STATE.entered), list(core.STATE.active)
@@ -143,8 +156,9 @@ def _running(budget: Budget, created: list[Any]) -> Iterator[None]:
             size_limits(limits.max_elements, limits.max_flops),
             checkpoints(budget.check),
             np.errstate(all="ignore"),
+            recording() as plots,
         ):
-            yield
+            yield plots
     finally:
         CURRENT.budget, core.STATE.created = saved_budget, saved_created
         core.STATE.entered[:], core.STATE.active[:] = saved_entered, saved_active
@@ -179,8 +193,9 @@ def run(
     module: dict[str, Any] = {}
     value: Any = None
     error: UserCodeError | None = None
+    plots = None
     try:
-        with _running(budget, created):
+        with _running(budget, created) as plots:
             tree = parse(source)
             validate(tree)
             body = tree.body  # type: ignore[attr-defined]
@@ -203,6 +218,7 @@ def run(
     except BaseException as exc:
         error = _translated(exc, budget.limits)
     _finish(budget)
+    figures = _figures(plots)
     tapes, dropped = _tape_infos(budget, created)
     names = {k: v for k, v in module.items() if type(v) is not Namespace}
     # The script's functions hold the frame that holds them: a reference cycle that would keep
@@ -219,6 +235,7 @@ def run(
         tuple(budget.notes),
         {},
         dropped,
+        figures,
     )
 
 

@@ -7,8 +7,6 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from tapeviz.engine.tape import GradientTape
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import Stop, locate, refused
@@ -20,7 +18,7 @@ from tapeviz.sandbox.runtime.frames import BREAK, CONTINUE, Frame, Return
 from tapeviz.sandbox.runtime.guards import checked
 from tapeviz.sandbox.runtime.hints import missing_attribute
 from tapeviz.sandbox.runtime.known import API
-from tapeviz.sandbox.runtime.policy import del_attr, get_attr, set_attr
+from tapeviz.sandbox.runtime.policy import del_attr, get_attr, item_assignable, set_attr
 
 Store = Callable[[Frame, Any], None]
 _CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager)
@@ -99,7 +97,7 @@ class Compiler(FlowCompiler):
                             "tensors are immutable: build a new tensor (e.g. with tf.where) or "
                             "use a tf.Variable's assign()"
                         )
-                    if not isinstance(obj, list | dict | np.ndarray):
+                    if not item_assignable(obj):
                         raise refused(f"item assignment is not available on {type(obj).__name__}")
                     if isinstance(obj, dict):
                         check_key(key)

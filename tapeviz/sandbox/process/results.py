@@ -25,6 +25,7 @@ from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable
 from tapeviz.sandbox.errors import UserCodeError
 from tapeviz.sandbox.process import params as P
+from tapeviz.sandbox.process import plots
 from tapeviz.sandbox.process.remote import RemoteTape, TensorTable
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer, items, need, text
 from tapeviz.sandbox.runner import RunResult, TapeInfo
@@ -287,6 +288,7 @@ def _encode(result: RunResult, writer: Writer) -> dict[str, Any]:
         "value": value,
         "gradients": gradients,
         "table": _table_doc(rows, writer),
+        "figures": plots.encode(result.figures, writer),
     }
 
 
@@ -498,6 +500,7 @@ def _decode(frame: Frame) -> RunResult:
         tuple(items(doc, "notes", lambda s: s[:5000] if isinstance(s, str) else "", 1000)),
         gradients,
         need(doc, "dropped", int),
+        plots.decode(need(doc, "figures", list), frame),
     )
 
 

@@ -21,7 +21,8 @@ from tapeviz.sandbox.errors import limit_hit, refused
 from tapeviz.sandbox.runtime import classes, hints
 from tapeviz.sandbox.runtime.checks import budget, check_text, counted
 from tapeviz.sandbox.runtime.numpy_ns import NUMPY
-from tapeviz.sandbox.runtime.policy import allow_callables, marker
+from tapeviz.sandbox.runtime.plotting.pyplot import MATPLOTLIB
+from tapeviz.sandbox.runtime.policy import allow_callables, marker, share
 
 # Classes a script may name (isinstance) but not construct.
 MARKERS = {cls: marker(cls) for cls in (Tensor, TensorShape, _engine.DType, Function)}
@@ -135,6 +136,7 @@ MODULES: dict[str, Namespace] = {
     "tapeviz": TV,
     "numpy": NUMPY,
     "math": MATH,
+    "matplotlib": MATPLOTLIB,
 }
 if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
     MODULES["keras"] = TF.keras
@@ -202,4 +204,5 @@ def _walk(ns: Namespace) -> list[Any]:
 
 for _ns in MODULES.values():
     allow_callables(_walk(_ns))
+    share(_walk(_ns))
 classes.allow_bases(lookup(path) for path in SUBCLASSABLE)

@@ -80,7 +80,7 @@ ATTRS: dict[type, frozenset[str]] = {
     UserProperty: _names("setter"),
 }
 # Packages whose public API scripts may use whole (classes, their instances, their methods).
-PUBLIC_API: tuple[str, ...] = ("tapeviz.tf",)
+PUBLIC_API: tuple[str, ...] = ("tapeviz.tf", "tapeviz.sandbox.runtime.plotting")
 SETTABLE: dict[type, frozenset[str]] = {Optimizer: _names("learning_rate")}
 _OBJECT_ATTRS: dict[int, frozenset[str]] = {id(UnconnectedGradients): _names("NONE ZERO")}
 _CACHE: dict[type, tuple[frozenset[str], bool]] = {}
@@ -198,6 +198,22 @@ def get_attr(obj: Any, name: str) -> Any:
     return value if wrap is None else Checked(value, wrap)
 
 
+def share(objs: Iterable[Any]) -> None:
+    """Mark objects every run sees (the namespaces' values): no script may change them."""
+    SHARED.update(id(o) for o in objs)
+
+
+SHARED: set[int] = set()
+
+
+def item_assignable(obj: Any) -> bool:
+    """Whether ``obj[key] = value`` is allowed: lists, dicts, arrays, public-API mappings."""
+    if isinstance(obj, list | dict | np.ndarray):
+        return True
+    tp = type(obj)
+    return any(public_api(k) and "__setitem__" in k.__dict__ for k in tp.__mro__)
+
+
 def set_attr(obj: Any, name: str, value: Any) -> None:
     """``obj.name = value``: a script's objects, public-API objects, a few hyper-parameters."""
     if is_user_instance(obj) or is_user_class(obj):
@@ -211,7 +227,7 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
         if name in SETTABLE.get(k, ()):
             setattr(obj, name, value)
             return
-    if any(public_api(k) for k in tp.__mro__) and not name.startswith("_"):
+    if _type_info(tp)[1] and not name.startswith("_") and id(obj) not in SHARED:
         own = getattr(obj, "__dict__", None)
         prop = next((k.__dict__[name] for k in tp.__mro__ if name in k.__dict__), None)
         if (isinstance(own, dict) and name in own) or (
