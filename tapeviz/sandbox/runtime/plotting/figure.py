@@ -30,7 +30,7 @@ def parse_spec(args: tuple[Any, ...]) -> tuple[int, int, int, int]:
     if not (isinstance(nrows, int) and isinstance(ncols, int)):
         raise TypeError("nrows and ncols must be integers")
     if not (0 < nrows <= MAX_SIDE and 0 < ncols <= MAX_SIDE):
-        raise not_available(f"subplot grids larger than {MAX_SIDE}×{MAX_SIDE}")
+        raise not_available(f"a subplot grid larger than {MAX_SIDE}×{MAX_SIDE}")
     first, last = index if isinstance(index, tuple | list) and len(index) == 2 else (index, index)
     for i in (first, last):
         if not isinstance(i, int) or not 1 <= i <= nrows * ncols:
@@ -63,7 +63,7 @@ class Figure:
     def add_subplot(self, *args: Any, projection: Any = None, **kw: Any) -> Axes:
         """An axes at a grid position (the one already there, if any)."""
         if projection is not None or kw.get("polar"):
-            raise not_available(f"{projection or 'polar'} projections")
+            raise not_available(f"the {projection or 'polar'} projection")
         spec = parse_spec(args)
         for ax in self._axes:
             if ax._spec == spec:
