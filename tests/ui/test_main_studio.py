@@ -190,7 +190,7 @@ def test_a_start_picked_on_the_surface_goes_to_the_variables_table(
 
 def test_closing_during_a_studio_computation_cancels_it(qtbot: QtBot, window: MainWindow) -> None:
     start_a_long_race(qtbot, window)
-    job = window.studio._job
+    job = window.studio.jobs.job
     window.close()
     assert job.cancelled and job.done.wait(5)
 
