@@ -19,7 +19,7 @@ from tapeviz.models.descent.studio_config import StudioConfig
 from tapeviz.models.session.file import Session
 from tapeviz.sandbox import RunResult
 from tapeviz.ui.graph.expression_panel import names_of
-from tapeviz.ui.graph.view import GraphView
+from tapeviz.ui.graph.pane import GraphPane
 from tapeviz.ui.stepper.panel import StepperPanel
 from tapeviz.ui.studio.studio import OptimizationStudio
 
@@ -41,7 +41,8 @@ class ViewsMixin:
     """Graph, stepper and studio for :class:`MainWindow` (which provides the rest)."""
 
     def _build_central(self) -> None:
-        self.graph = GraphView(self.model)
+        self.graph_pane = GraphPane(self.model, self.show_status, self)
+        self.graph = self.graph_pane.view
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.setObjectName("centralSplitter")
         splitter.setChildrenCollapsible(False)
@@ -61,8 +62,7 @@ class ViewsMixin:
         splitter.setSizes([460, 300])
         self._split = {i: top for i, (top, _) in SPLIT.items()}  # graph's share, per tab
         splitter.splitterMoved.connect(self._on_splitter_moved)
-        self._fit_next = False  # fit the graph once the next run's layout is done
-        self.graph.layoutFinished.connect(self._on_graph_layout_finished)
+        self.graph.layoutFinished.connect(self.graph_pane.fit_if_asked)  # after the stepper's
         self.lower_tabs.currentChanged.connect(self._on_lower_tabs_current_changed)
         self.studio.stepTape.connect(self._on_studio_step_tape)
         self.studio.statusMessage.connect(self._on_studio_status_message)
@@ -236,11 +236,6 @@ class ViewsMixin:
         self.tape_list.blockSignals(False)
         if result.tapes:
             self.model.set_tapes([t.tape for t in result.tapes], names_of(result))
-
-    def _on_graph_layout_finished(self) -> None:
-        if self._fit_next:
-            self._fit_next = False
-            self.graph.fit()
 
     def _on_tape_list_row_changed(self, row: int) -> None:
         if 0 <= row < len(self.model.entries):

@@ -26,7 +26,6 @@ from tapeviz.models.session.file import Session
 from tapeviz.models.session.presets import PRESETS
 from tapeviz.sandbox import CancelToken, Limits, RunResult, run
 from tapeviz.ui import workers
-from tapeviz.ui.graph.menu import GraphMenuMixin
 from tapeviz.ui.i18n import preset_note
 from tapeviz.ui.theme import LIGHT, Theme, font
 from tapeviz.ui.window.dialogs import DialogsMixin
@@ -50,9 +49,7 @@ def _run_job(
     return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
 
 
-class MainWindow(
-    SessionMixin, PresenterMixin, ViewsMixin, GraphMenuMixin, DialogsMixin, QMainWindow
-):
+class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, DialogsMixin, QMainWindow):
     """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -212,7 +209,8 @@ class MainWindow(
         view.addSeparator()
         for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
             view.addAction(dock.toggleViewAction())
-        self._build_graph_menu(bar)
+        self.graph_pane.add_menu(bar)
+        self.fit_action = self.graph_pane.fit_action
         self.preset_menu = bar.addMenu(self.tr("&Presets"))
         self.preset_menu.setObjectName("presetMenu")
         for group, names in PRESETS.groups().items():
@@ -297,7 +295,7 @@ class MainWindow(
         self.export_action.setEnabled(has_text)
         self.run_button.setEnabled(has_text)
         self.run_action.setEnabled(has_text)
-        self._update_graph_actions()
+        self.graph_pane.update_actions()
 
     def _set_running(self, running: bool) -> None:
         busy = running or self.studio.busy
@@ -343,6 +341,38 @@ class MainWindow(
         self.error_label.setText("⚠ " + message)
         self.statusBar().showMessage("⚠ " + message.splitlines()[0])
 
+    def show_status(self, text: str) -> None:
+        """Show ``text`` in the status line."""
+        self.statusBar().showMessage(text)
+
+    # -- the graph pane's settings and exports ---------------------------------------------
+    @property
+    def graph_export_actions(self) -> list[QAction]:
+        """The Graph menu's export actions (PNG, SVG, DOT)."""
+        return self.graph_pane.graph_export_actions
+
+    @property
+    def layout_actions(self) -> dict[str, QAction]:
+        """The Graph menu's layout engines."""
+        return self.graph_pane.layout_actions
+
+    @property
+    def option_actions(self) -> dict[str, QAction]:
+        """The Graph menu's display options."""
+        return self.graph_pane.option_actions
+
+    def graph_settings(self) -> dict[str, Any]:
+        """The graph's view settings, JSON-safe (saved in sessions)."""
+        return self.graph_pane.graph_settings()
+
+    def set_graph_settings(self, **changes: Any) -> None:
+        """Change some graph settings (unknown keys and wrong types are ignored)."""
+        self.graph_pane.set_graph_settings(**changes)
+
+    def export_graph(self, kind: str, path: str | Path | None = None) -> Path | None:
+        """Write the graph as PNG, SVG or DOT (asks for a file name when none is given)."""
+        return self.graph_pane.export_graph(kind, path)
+
     # -- sessions and presets --------------------------------------------------------------
     def apply_session(self, session: Session, run_now: bool = True) -> None:
         """Put a session's text, mode and variables in the window (and run it)."""
@@ -364,7 +394,7 @@ class MainWindow(
         if isinstance(graph, dict):
             self.set_graph_settings(**graph)
         self._update_actions()
-        self._fit_next = True
+        self.graph_pane.fit_after_next_layout()
         self._applying = True
         self._load_studio(session)
         self.show_view(session.view)
