@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from tapeviz.models.descent.problem import Problem
 from tapeviz.models.graph.model import GraphModel
+from tapeviz.models.session.autosave import Autosave
 from tapeviz.models.session.file import Session
 from tapeviz.models.session.presets import PRESETS
 from tapeviz.sandbox import CancelToken, Limits, RunResult, run
@@ -33,8 +34,9 @@ from tapeviz.ui.window.editor import CodeEditor
 from tapeviz.ui.window.error_text import describe
 from tapeviz.ui.window.lower_tabs import ViewsMixin
 from tapeviz.ui.window.preferences import limits_from
+from tapeviz.ui.window.preferences import settings as app_settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterMixin
-from tapeviz.ui.window.sessions import SessionMixin
+from tapeviz.ui.window.sessions import SessionController
 from tapeviz.ui.window.variables_table import VariablesTable
 
 MODES = ("expression", "script")
@@ -49,14 +51,13 @@ def _run_job(
     return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
 
 
-class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, DialogsMixin, QMainWindow):
+class MainWindow(PresenterMixin, ViewsMixin, DialogsMixin, QMainWindow):
     """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("tapeviz")
-        self.path: Path | None = None
         self.session_meta = Session()
         self._cancel: CancelToken | None = None
         self._pending = False  # a run was asked for while one was running
@@ -69,6 +70,9 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, DialogsMixin, QMainWi
         self._studio_used = False  # the studio optimized this session's function
         self._studio_stale = False  # the studio's settings changed since its last race
         self._submitted: Problem | None = None  # the text and table of the running sandbox run
+        self.sessions = SessionController(
+            self, self.current_session, self.apply_session, self.show_status, app_settings
+        )
         self._build_central()
         self._build_docks()
         self._build_menus()
@@ -85,7 +89,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, DialogsMixin, QMainWi
         self.resize(1360, 760)
         self._restore_layout()
         self._restore_preferences()
-        self._start_autosave()
+        self.sessions.start_autosave()
         self._set_running(False)
         self._update_actions()
         self.statusBar().showMessage(self.tr("Ready"))
@@ -166,14 +170,15 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, DialogsMixin, QMainWi
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file = bar.addMenu(self.tr("&File"))
-        self._action(file, self.tr("&Open session…"), self.open_dialog, "Ctrl+O")
-        self._action(file, self.tr("&Save session"), self.save, "Ctrl+S")
-        self._action(file, self.tr("Save session &as…"), self.save_as_dialog, "Ctrl+Shift+S")
+        sessions = self.sessions
+        self._action(file, self.tr("&Open session…"), sessions.open_dialog, "Ctrl+O")
+        self._action(file, self.tr("&Save session"), sessions.save, "Ctrl+S")
+        self._action(file, self.tr("Save session &as…"), sessions.save_as_dialog, "Ctrl+Shift+S")
         self.export_action = self._action(file, self.tr("&Export code (TensorFlow, PyTorch, JAX)…"),
                                           self.export_code, "Ctrl+E")  # fmt: skip
         self.recent_menu = file.addMenu(self.tr("Open &recent"))
         self.recent_menu.setObjectName("recentMenu")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.recent_menu.aboutToShow.connect(lambda: sessions.fill_recent_menu(self.recent_menu))
         file.addSeparator()
         self._action(file, self.tr("&Preferences…"), self.preferences, "Ctrl+,")
         file.addSeparator()
@@ -345,6 +350,44 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, DialogsMixin, QMainWi
         """Show ``text`` in the status line."""
         self.statusBar().showMessage(text)
 
+    def _settings(self) -> QSettings:
+        return app_settings()
+
+    # -- the session controller's file and autosave ----------------------------------------
+    @property
+    def path(self) -> Path | None:
+        """The session file the work was opened from or saved to (None: not saved yet)."""
+        return self.sessions.path
+
+    @path.setter
+    def path(self, value: Path | None) -> None:
+        self.sessions.path = value
+
+    @property
+    def autosave(self) -> Autosave:
+        """The autosave file and the running-window lock."""
+        return self.sessions.autosave
+
+    def open_session(self, path: str | Path) -> bool:
+        """Open a session file; a bad file is refused with a message and the work is kept."""
+        return self.sessions.open_session(path)
+
+    def save_session(self, path: str | Path) -> None:
+        """Write the current work to ``path``."""
+        self.sessions.save_session(path)
+
+    def recent_files(self) -> list[str]:
+        """Recently opened or saved sessions, newest first."""
+        return self.sessions.recent_files()
+
+    def autosave_now(self) -> bool:
+        """Write the current work to the autosave file if it changed."""
+        return self.sessions.autosave_now()
+
+    def offer_restore(self, ask: bool = True) -> bool:
+        """After a crash, offer the autosaved work; True when it was restored."""
+        return self.sessions.offer_restore(ask)
+
     # -- the graph pane's settings and exports ---------------------------------------------
     @property
     def graph_export_actions(self) -> list[QAction]:
@@ -425,7 +468,7 @@ class MainWindow(SessionMixin, PresenterMixin, ViewsMixin, DialogsMixin, QMainWi
         self.live_timer.stop()
         self._views_close()
         workers.wait_all(3000)
-        self._stop_autosave()
+        self.sessions.stop_autosave()
         settings = self._settings()
         settings.setValue("window/geometry", self.saveGeometry())
         settings.setValue("window/state", self.saveState())
