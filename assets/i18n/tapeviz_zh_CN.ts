@@ -41,22 +41,22 @@
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="81" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="80" />
       <source>Language changed.</source>
       <translation>界面语言已切换。</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="94" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="93" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="121" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="116" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="123" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="118" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -317,213 +317,183 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="95" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="99" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="109" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="113" />
       <source>Expression</source>
       <translation>表达式</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="110" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="114" />
       <source>Script</source>
       <translation>脚本</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="111" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="115" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="113" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="117" />
       <source>Run (Ctrl+Enter)</source>
       <translation>运行(Ctrl+Enter)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="114" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="118" />
       <source>Stop</source>
       <translation>停止</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="127" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="131" />
       <source>Mode:</source>
       <translation>模式:</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="146" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="150" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="148" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="152" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="150" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="154" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="151" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="155" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="172" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="176" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="174" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="178" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="175" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="179" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="176" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="180" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="177" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="181" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="179" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="183" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="183" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="187" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="185" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="189" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="186" />
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="187" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="190" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="191" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="188" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="192" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="190" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="194" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="191" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="195" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="192" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="196" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="193" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="197" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="196" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="200" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="197" />
-      <source>Full &amp;screen</source>
-      <translation>全屏(&amp;S)</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="199" />
-      <source>&amp;Larger text</source>
-      <translation>放大文字(&amp;L)</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="200" />
-      <source>&amp;Smaller text</source>
-      <translation>缩小文字(&amp;S)</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="201" />
-      <source>&amp;Reset text size</source>
-      <translation>恢复文字大小(&amp;R)</translation>
-    </message>
-    <message>
       <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="204" />
-      <source>&amp;Dark theme</source>
-      <translation>深色主题(&amp;D)</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="207" />
-      <source>&amp;Clean mode (hide the editor)</source>
-      <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="212" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="213" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="205" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="211" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="227" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="219" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="228" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="220" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="277" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="269" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="283" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="275" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="293" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="285" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="319" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="311" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="336" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="328" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -890,9 +860,39 @@
     </message>
   </context>
   <context>
-    <name>PresenterMixin</name>
+    <name>PresenterController</name>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/presenter.py" line="100" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/presenter.py" line="115" />
+      <source>Full &amp;screen</source>
+      <translation>全屏(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/presenter.py" line="117" />
+      <source>&amp;Larger text</source>
+      <translation>放大文字(&amp;L)</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/presenter.py" line="119" />
+      <source>&amp;Smaller text</source>
+      <translation>缩小文字(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/presenter.py" line="121" />
+      <source>&amp;Reset text size</source>
+      <translation>恢复文字大小(&amp;R)</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/presenter.py" line="125" />
+      <source>&amp;Dark theme</source>
+      <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/presenter.py" line="129" />
+      <source>&amp;Clean mode (hide the editor)</source>
+      <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/presenter.py" line="159" />
       <source>Text size %1 %</source>
       <translation>文字大小 %1 %</translation>
     </message>

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import QMessageBox
 
@@ -61,8 +61,7 @@ class DialogsMixin:
         new.apply_session(session, run_now=False)  # runs once this window's work has stopped
         new._apply_split()
         if self.clean_action.isChecked():
-            new.clean_action.setChecked(True)
-            new._on_clean_toggled(True)
+            new.presenter.set_clean(True)
         if self.path is None and session.name in PRESETS:
             title = QCoreApplication.translate("presets", PRESETS[session.name].title)
             new.setWindowTitle(f"tapeviz — {title}")
@@ -90,7 +89,7 @@ class DialogsMixin:
         return dialog
 
     def _on_preferences_accepted(self) -> None:
-        self._restore_preferences()
+        self.presenter.restore_preferences()
         self.statusBar().showMessage(self.tr("Preferences saved."))
         if i18n.language_for(str(self._settings().value("prefs/language", "system"))) != (
             i18n.installed()
@@ -103,10 +102,6 @@ class DialogsMixin:
         dialog.setModal(True)
         dialog.show()
         return dialog
-
-    def toggle_full_screen(self) -> None:
-        """F11: full screen for the projector, and back."""
-        self.setWindowState(self.windowState() ^ Qt.WindowState.WindowFullScreen)
 
     def about(self) -> None:
         """Versions of tapeviz and what it runs on."""

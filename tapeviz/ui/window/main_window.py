@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -28,14 +28,14 @@ from tapeviz.models.session.presets import PRESETS
 from tapeviz.sandbox import CancelToken, Limits, RunResult, run
 from tapeviz.ui import workers
 from tapeviz.ui.i18n import preset_note
-from tapeviz.ui.theme import LIGHT, Theme, font
+from tapeviz.ui.theme import Theme, font
 from tapeviz.ui.window.dialogs import DialogsMixin
 from tapeviz.ui.window.editor import CodeEditor
 from tapeviz.ui.window.error_text import describe
 from tapeviz.ui.window.lower_tabs import ViewsMixin
 from tapeviz.ui.window.preferences import limits_from
 from tapeviz.ui.window.preferences import settings as app_settings
-from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterMixin
+from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
 from tapeviz.ui.window.sessions import SessionController
 from tapeviz.ui.window.variables_table import VariablesTable
 
@@ -51,7 +51,7 @@ def _run_job(
     return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
 
 
-class MainWindow(PresenterMixin, ViewsMixin, DialogsMixin, QMainWindow):
+class MainWindow(ViewsMixin, DialogsMixin, QMainWindow):
     """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -64,8 +64,6 @@ class MainWindow(PresenterMixin, ViewsMixin, DialogsMixin, QMainWindow):
         self._seen: tuple = ()  # (text, mode, variables) last seen by the live re-run
         self.last_result: RunResult | None = None
         self.model = GraphModel()
-        self.theme: Theme = LIGHT
-        self.font_scale = 1.0
         self._applying = False  # apply_session is filling the window: no runs from signals
         self._studio_used = False  # the studio optimized this session's function
         self._studio_stale = False  # the studio's settings changed since its last race
@@ -75,6 +73,12 @@ class MainWindow(PresenterMixin, ViewsMixin, DialogsMixin, QMainWindow):
         )
         self._build_central()
         self._build_docks()
+        docks = [self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock]
+        self.presenter = PresenterController(
+            self, self.graph, self.studio, self.editor, self.code_dock, docks, self.show_status
+        )
+        self.dark_action = self.presenter.dark_action
+        self.clean_action = self.presenter.clean_action
         self._build_menus()
         self.live_timer = QTimer(self)
         self.live_timer.setSingleShot(True)
@@ -88,7 +92,7 @@ class MainWindow(PresenterMixin, ViewsMixin, DialogsMixin, QMainWindow):
         self.tape_list.currentRowChanged.connect(self._on_tape_list_row_changed)
         self.resize(1360, 760)
         self._restore_layout()
-        self._restore_preferences()
+        self.presenter.restore_preferences()
         self.sessions.start_autosave()
         self._set_running(False)
         self._update_actions()
@@ -194,19 +198,7 @@ class MainWindow(PresenterMixin, ViewsMixin, DialogsMixin, QMainWindow):
             hint = QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
             self._action(run_menu, f"{text}\t{hint}", lambda _=False, n=name: self.transport(n))
         view = bar.addMenu(self.tr("&View"))
-        self._action(view, self.tr("Full &screen"), self.toggle_full_screen, "F11")
-        view.addSeparator()
-        self._action(view, self.tr("&Larger text"), lambda: self.zoom_text(+1), "Ctrl++")
-        self._action(view, self.tr("&Smaller text"), lambda: self.zoom_text(-1), "Ctrl+-")
-        self._action(view, self.tr("&Reset text size"), lambda: self.set_font_scale(1.0), "Ctrl+0")
-        self.larger_alias = QShortcut(QKeySequence("Ctrl+="), self)
-        self.larger_alias.activated.connect(lambda: self.zoom_text(+1))
-        self.dark_action = self._action(view, self.tr("&Dark theme"), self._on_dark_toggled,
-                                        "Ctrl+Shift+D")  # fmt: skip
-        self.dark_action.setCheckable(True)
-        self.clean_action = self._action(view, self.tr("&Clean mode (hide the editor)"),
-                                         self._on_clean_toggled, "Ctrl+Shift+H")  # fmt: skip
-        self.clean_action.setCheckable(True)
+        self.presenter.add_actions(view)
         self._build_language_menu(view)
         view.addSeparator()
         self._action(view, self.tr("&Backward pass"), lambda: self.show_view("stepper"), "Ctrl+1")
@@ -352,6 +344,33 @@ class MainWindow(PresenterMixin, ViewsMixin, DialogsMixin, QMainWindow):
 
     def _settings(self) -> QSettings:
         return app_settings()
+
+    # -- the presenter controller's scale and theme ----------------------------------------
+    @property
+    def font_scale(self) -> float:
+        """The presenter scale of every font and line width (1 = normal)."""
+        return self.presenter.font_scale
+
+    @property
+    def theme(self) -> Theme:
+        """The light or dark theme of the window."""
+        return self.presenter.theme
+
+    def set_font_scale(self, scale: float) -> None:
+        """Scale every font and line width in the window (text, graph, stepper, console)."""
+        self.presenter.set_font_scale(scale)
+
+    def zoom_text(self, direction: int) -> None:
+        """One step larger (+1) or smaller (-1) on the presenter scale ladder."""
+        self.presenter.zoom_text(direction)
+
+    def set_theme(self, theme: Theme) -> None:
+        """Light or dark, for the whole window."""
+        self.presenter.set_theme(theme)
+
+    def toggle_full_screen(self) -> None:
+        """F11: full screen for the projector, and back."""
+        self.presenter.toggle_full_screen()
 
     # -- the session controller's file and autosave ----------------------------------------
     @property
