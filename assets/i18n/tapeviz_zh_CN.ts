@@ -29,34 +29,67 @@
     </message>
   </context>
   <context>
-    <name>DialogsMixin</name>
+    <name>CodePane</name>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="24" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/code_pane.py" line="25" />
+      <source>Expression</source>
+      <translation>表达式</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/code_pane.py" line="26" />
+      <source>Script</source>
+      <translation>脚本</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/code_pane.py" line="27" />
+      <source>Run</source>
+      <translation>运行</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/code_pane.py" line="29" />
+      <source>Run (Ctrl+Enter)</source>
+      <translation>运行(Ctrl+Enter)</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/code_pane.py" line="30" />
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/code_pane.py" line="43" />
+      <source>Mode:</source>
+      <translation>模式:</translation>
+    </message>
+  </context>
+  <context>
+    <name>DialogsController</name>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="76" />
       <source>&amp;Language</source>
       <translation>语言(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="28" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="80" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="80" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="134" />
       <source>Language changed.</source>
       <translation>界面语言已切换。</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="93" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="147" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="116" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="170" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="118" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/dialogs.py" line="172" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -315,187 +348,145 @@
     </message>
   </context>
   <context>
+    <name>LowerTabs</name>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/lower_tabs.py" line="42" />
+      <source>Backward pass</source>
+      <translation>反向传播</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/lower_tabs.py" line="43" />
+      <source>Optimization</source>
+      <translation>优化过程</translation>
+    </message>
+  </context>
+  <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="99" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="119" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="113" />
-      <source>Expression</source>
-      <translation>表达式</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="114" />
-      <source>Script</source>
-      <translation>脚本</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="115" />
-      <source>Run</source>
-      <translation>运行</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="117" />
-      <source>Run (Ctrl+Enter)</source>
-      <translation>运行(Ctrl+Enter)</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="118" />
-      <source>Stop</source>
-      <translation>停止</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="131" />
-      <source>Mode:</source>
-      <translation>模式:</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="150" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="167" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="152" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="169" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="154" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="171" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="155" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="172" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="176" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="191" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="178" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="192" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="179" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="193" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="180" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="194" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="181" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="195" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="183" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="197" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="187" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="201" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="189" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="203" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="190" />
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="191" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="204" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="205" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="192" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="206" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="194" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="208" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="195" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="209" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="196" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="210" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="197" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="211" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="200" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="214" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="204" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="218" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="205" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="219" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="211" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="224" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="232" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="220" />
+      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="233" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="269" />
-      <source>Type a function or paste a script to run.</source>
-      <translation>请输入函数或粘贴脚本再运行。</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="275" />
-      <source>Running…</source>
-      <translation>正在运行…</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="285" />
-      <source>Stopping…</source>
-      <translation>正在停止…</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="311" />
-      <source>Internal error: %1</source>
-      <translation>内部错误:%1</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/main_window.py" line="328" />
-      <source>Ran in %1 ms; %2 tape(s) recorded.</source>
-      <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
   </context>
   <context>
@@ -898,6 +889,34 @@
     </message>
   </context>
   <context>
+    <name>RunController</name>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/runs.py" line="116" />
+      <source>Type a function or paste a script to run.</source>
+      <translation>请输入函数或粘贴脚本再运行。</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/runs.py" line="122" />
+      <source>Running…</source>
+      <translation>正在运行…</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/runs.py" line="131" />
+      <source>Stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/runs.py" line="141" />
+      <source>Internal error: %1</source>
+      <translation>内部错误:%1</translation>
+    </message>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/runs.py" line="157" />
+      <source>Ran in %1 ms; %2 tape(s) recorded.</source>
+      <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
+    </message>
+  </context>
+  <context>
     <name>SessionController</name>
     <message>
       <location filename="../../work/wt-house/tapeviz/ui/window/sessions.py" line="51" />
@@ -1040,6 +1059,14 @@
     </message>
   </context>
   <context>
+    <name>TapeList</name>
+    <message>
+      <location filename="../../work/wt-house/tapeviz/ui/window/tape_list.py" line="27" />
+      <source>%1 — %2 ops</source>
+      <translation>%1 — %2 个运算</translation>
+    </message>
+  </context>
+  <context>
     <name>TooLargeBanner</name>
     <message>
       <location filename="../../work/wt-house/tapeviz/ui/graph/scene.py" line="86" />
@@ -1098,24 +1125,6 @@
       <location filename="../../work/wt-house/tapeviz/ui/window/variables_table.py" line="132" />
       <source>Variable row %1: %2</source>
       <translation>变量第 %1 行:%2</translation>
-    </message>
-  </context>
-  <context>
-    <name>ViewsMixin</name>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/lower_tabs.py" line="57" />
-      <source>Backward pass</source>
-      <translation>反向传播</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/lower_tabs.py" line="58" />
-      <source>Optimization</source>
-      <translation>优化过程</translation>
-    </message>
-    <message>
-      <location filename="../../work/wt-house/tapeviz/ui/window/lower_tabs.py" line="233" />
-      <source>%1 — %2 ops</source>
-      <translation>%1 — %2 个运算</translation>
     </message>
   </context>
   <context>

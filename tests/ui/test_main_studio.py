@@ -225,7 +225,7 @@ def test_the_split_of_each_tab_is_remembered(qtbot: QtBot, tmp_path: Path) -> No
     again = MainWindow()
     qtbot.addWidget(again)
     again.show()
-    assert again._split[STEPPER_TAB] == pytest.approx(share, abs=0.02)
+    assert again.lower_tabs.shares[STEPPER_TAB] == pytest.approx(share, abs=0.02)
     again.studio.shutdown()
 
 
