@@ -12,12 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QTimer, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QGraphicsScene, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from tapeviz.models.graph import layout as layouts
 from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, Node
-from tapeviz.ui.graph.items import EdgeItem, NodeItem, measure
+from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem, measure
 from tapeviz.ui.theme import Theme, font
 
 BUILD_CHUNK = 100  # items created per event-loop turn when building a big scene
@@ -52,20 +52,22 @@ def plan_layout(
 
 @dataclass(frozen=True)
 class Look:
-    """How the items are drawn: colours, the presenter scale, and whether edges show labels."""
+    """How the items are drawn: colours, the presenter scale, edge labels, nested tapes framed."""
 
     theme: Theme
     scale: float
     edge_labels: bool
+    groups: bool
 
 
 @dataclass(frozen=True)
 class Built:
-    """A finished scene: its node and edge items, the layout, and where the nodes stood before."""
+    """A finished scene: its items, the layout, and where the nodes stood before."""
 
     scene: QGraphicsScene
     items: dict[str, NodeItem]
     edges: list[EdgeItem]
+    groups: list[GroupItem]  # the frames of nested tapes
     layout: layouts.Layout
     old: dict[str, QPointF]
 
@@ -144,7 +146,9 @@ class SceneBuilder:
             if chunked:
                 QTimer.singleShot(0, self._continue)
                 return
-        self.on_built(Built(self.scene, self.items, self.edges, self.plan.layout, self.old))
+        groups = self._frame_groups() if self.look.groups else []
+        lay = self.plan.layout
+        self.on_built(Built(self.scene, self.items, self.edges, groups, lay, self.old))
 
     def _continue(self) -> None:
         if not self.cancelled:
@@ -178,3 +182,22 @@ class SceneBuilder:
                 self.edges.append(edge)
                 budget -= 1
         return bool(self._todo_nodes or self._todo_edges)
+
+    def _frame_groups(self) -> list[GroupItem]:
+        """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
+        model, lay, look, frames = self.model, self.plan.layout, self.look, []
+        for j, entry in enumerate(model.entries):
+            if j == model.current:
+                continue
+            members = [nid for nid, n in model.nodes.items() if j in n.tapes]
+            if not members or len(members) == len([n for n in model.nodes.values() if n.op]):
+                continue
+            rect = QRectF()
+            for nid in members:
+                x, y = lay.positions[nid]
+                w, h = self.items[nid].size()
+                rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
+            frame = GroupItem(rect.adjusted(-16, -30, 16, 14), entry.name, look.theme, look.scale)
+            self.scene.addItem(frame)
+            frames.append(frame)
+        return frames

@@ -128,7 +128,7 @@ class GraphView(QGraphicsView):
         model = self.model
         if model is None or plan.nodes.keys() != model.nodes.keys():
             return  # the model changed meanwhile; a newer layout is on its way
-        look = Look(self.theme, self.font_scale, self.show_edge_labels)
+        look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
         old = {nid: it.pos() for nid, it in self.items.items()}
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self)
         self._builder.run(chunked=len(plan.nodes) > BACKGROUND_LAYOUT)
@@ -136,7 +136,7 @@ class GraphView(QGraphicsView):
     def _on_scene_built(self, built: Built) -> None:
         lay = built.layout
         self._builder = None
-        self._add_groups(lay, built.scene, built.items)
+        self.group_items = built.groups
         built.scene.setSceneRect(QRectF(-40, -40, lay.width + 80, lay.height + 80))
         self._swap_scene(built.scene, built.items, built.edges, lay)
         self._animate_to(lay, built.old)
@@ -163,31 +163,6 @@ class GraphView(QGraphicsView):
         for nid in selected:
             if nid in items:
                 items[nid].setSelected(True)
-
-    def _add_groups(
-        self, lay: layouts.Layout, scene: QGraphicsScene, items: dict[str, NodeItem]
-    ) -> None:
-        """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
-        model = self.model
-        self.group_items = []
-        if model is None or not self.show_groups:
-            return
-        for j, entry in enumerate(model.entries):
-            if j == model.current:
-                continue
-            members = [nid for nid, n in model.nodes.items() if j in n.tapes]
-            if not members or len(members) == len([n for n in model.nodes.values() if n.op]):
-                continue
-            rect = QRectF()
-            for nid in members:
-                x, y = lay.positions[nid]
-                w, h = items[nid].size()
-                rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
-            frame = GroupItem(
-                rect.adjusted(-16, -30, 16, 14), entry.name, self.theme, self.font_scale
-            )
-            scene.addItem(frame)
-            self.group_items.append(frame)
 
     def _animate_to(self, lay: layouts.Layout, old: dict[str, QPointF]) -> None:
         moving = [

@@ -13,7 +13,8 @@ The parts each own their state and get their collaborators in their constructor:
 - :class:`~tapeviz.ui.window.presenter.PresenterController`: text scale, theme, clean mode;
 - :class:`~tapeviz.ui.window.dialogs.DialogsController`: language, Preferences, export, About.
 
-Parts never call each other: what one part's event means for another is written here, in the
+Parts never look each other up: a part uses what its constructor was given (widgets, views,
+callables), and what one part's event means for another is written here, in ``_wire`` and the
 ``_on_…`` slots. The window's public names (``graph``, ``editor``, ``studio``, ``load_preset``,
 ``set_font_scale``, …) are what the app, the headless export, the screenshots and the tests use.
 """
