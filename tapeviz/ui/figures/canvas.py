@@ -1,0 +1,239 @@
+"""One figure, drawn: its axes laid out on the figure's grid as matplotlib does, each a PlotItem.
+
+The canvas keeps the figure's data and draws it again for a theme or a presenter scale, so the
+colours, fonts and line widths always follow the window. PNG export renders it at twice its
+size; SVG export paints its scene into a QSvgGenerator (pyqtgraph's own SVG exporter fails on
+Qt ≥ 6.11).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPoint, QRectF, QSize
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QWidget
+
+from tapeviz.sandbox import figures as F
+from tapeviz.ui.figures.series import Look, colormap, draw, escaped
+from tapeviz.ui.plots.step_plots import log_ticks
+from tapeviz.ui.theme import LIGHT, Theme, font
+
+# Where a legend goes: pyqtgraph offsets (positive from the left/top, negative from the right).
+LEGEND_OFFSETS = {
+    "best": (-10, 10), "upper right": (-10, 10), "upper left": (10, 10), "lower left": (10, -10),
+    "lower right": (-10, -10), "right": (-10, 60), "center left": (10, 60),
+    "center right": (-10, 60), "lower center": (60, -10), "upper center": (60, 10),
+    "center": (60, 60),
+}  # fmt: skip
+
+
+class FigureCanvas(pg.GraphicsLayoutWidget):
+    """A :class:`~tapeviz.sandbox.figures.Figure` as pyqtgraph plots (``plots``, one per axes)."""
+
+    def __init__(
+        self, figure: F.Figure, theme: Theme = LIGHT, scale: float = 1.0,
+        parent: QWidget | None = None,
+    ) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.setObjectName("figureCanvas")
+        self.figure, self.theme, self.scale = figure, theme, scale
+        self.plots: list[pg.PlotItem] = []
+        self.items: list[list[Any]] = []  # per axes: what each series drew (its first item)
+        self.colorbars: list[pg.ColorBarItem] = []
+        self.draw()
+
+    @property
+    def aspect(self) -> float:
+        """Height over width, from the figure's size in inches."""
+        w, h = self.figure.size
+        return h / w
+
+    def restyle(self, theme: Theme, scale: float) -> None:
+        """Draw again in ``theme`` at the presenter ``scale``."""
+        self.theme, self.scale = theme, scale
+        self.draw()
+
+    def draw(self) -> None:
+        """(Re)build every plot from the figure's data."""
+        self.clear()
+        self.plots, self.items, self.colorbars = [], [], []
+        self.setBackground(self.theme.background)
+        fig, layout = self.figure, self.ci.layout
+        top = 0
+        if fig.title:
+            self.ci.addLabel(escaped(fig.title), row=0, col=0, colspan=fig.cols,
+                             color=self.theme.text, size=f"{12 * self.scale:.0f}pt",
+                             bold=True)  # fmt: skip
+            top = 1
+        for r in range(fig.rows):
+            layout.setRowStretchFactor(r + top, 1)
+        for c in range(fig.cols):
+            layout.setColumnStretchFactor(c, 1)
+        for ax in fig.axes:
+            plot = pg.PlotItem()
+            self.ci.addItem(plot, row=ax.row + top, col=ax.col, rowspan=ax.rowspan,
+                            colspan=ax.colspan)  # fmt: skip
+            self.plots.append(plot)
+            self.items.append(self._draw_axes(ax, plot))
+
+    # -- one axes ------------------------------------------------------------------------------
+    def _draw_axes(self, ax: F.Axes, plot: pg.PlotItem) -> list[Any]:
+        theme, scale = self.theme, self.scale
+        look = Look(theme, scale, xlog=ax.xscale == "log", ylog=ax.yscale == "log")
+        plot.setMenuEnabled(False)
+        plot.hideButtons()
+        vb = plot.getViewBox()
+        vb.setDefaultPadding(0.05)  # matplotlib's margins
+        legend = None
+        if ax.legend is not None:
+            legend = pg.LegendItem(offset=LEGEND_OFFSETS.get(ax.legend, (-10, 10)),
+                                   labelTextColor=theme.text,
+                                   labelTextSize=f"{9 * scale:.0f}pt")  # fmt: skip
+            legend.setParentItem(vb)
+            legend.setBrush(pg.mkBrush(QColor(theme.background)))
+            legend.setPen(pg.mkPen(theme.muted))
+        drawn = []
+        for s in ax.series:
+            sample = draw(s, plot, look)
+            drawn.append(sample)
+            label = getattr(s, "label", "")
+            if legend is not None and sample is not None and label and not label.startswith("_"):
+                legend.addItem(sample, escaped(label))
+        if ax.title:
+            plot.setTitle(escaped(ax.title), color=theme.text, size=f"{11 * scale:.0f}pt")
+        for side, text in (("bottom", ax.xlabel), ("left", ax.ylabel)):
+            axis = plot.getAxis(side)
+            axis.enableAutoSIPrefix(False)
+            axis.setPen(pg.mkPen(theme.muted, width=max(1.0, scale)))
+            axis.setTextPen(pg.mkPen(theme.text))
+            axis.setStyle(tickFont=font(9 * scale))
+            if text:
+                plot.setLabel(side, escaped(text), color=theme.text,
+                              **{"font-size": f"{10 * scale:.0f}pt"})  # fmt: skip
+        if ax.grid:
+            plot.showGrid(x=True, y=True, alpha=0.25)
+        if not ax.frame:
+            plot.hideAxis("left")
+            plot.hideAxis("bottom")
+        self._ranges(ax, plot, look)
+        if ax.equal:
+            vb.setAspectLocked(True)
+        if ax.colorbar_for >= 0:
+            self._colorbar(ax, plot, drawn[ax.colorbar_for])
+        return drawn
+
+    def _ranges(self, ax: F.Axes, plot: pg.PlotItem, look: Look) -> None:
+        vb = plot.getViewBox()
+        images = [s for s in ax.series if s.kind == "image"]
+        for lim, axis_name, tf, log, ticks in (
+            (ax.xlim, "x", look.tx, look.xlog, ax.xticks),
+            (ax.ylim, "y", look.ty, look.ylog, ax.yticks),
+        ):
+            side = "bottom" if axis_name == "x" else "left"
+            lo_hi = None
+            if lim is not None:
+                lo, hi = (float(v) for v in tf(np.array(lim)))
+                if np.isfinite(lo) and np.isfinite(hi) and lo != hi:
+                    lo_hi = (min(lo, hi), max(lo, hi))
+                    (vb.setXRange if axis_name == "x" else vb.setYRange)(*lo_hi, padding=0)
+                    if lo > hi:
+                        (vb.invertX if axis_name == "x" else vb.invertY)(True)
+            elif axis_name == "y" and any(s.extent[2] > s.extent[3] for s in images):
+                vb.invertY(True)  # imshow's default: row 0 at the top
+            if ticks is not None:
+                plot.getAxis(side).setTicks(
+                    [[(float(tf(np.array([p]))[0]), escaped(t)) for p, t in ticks]]
+                )
+            elif log:
+                lo, hi = lo_hi or _bounds(ax, axis_name, tf)
+                plot.getAxis(side).setTicks(log_ticks(lo, hi))
+
+    def _colorbar(self, ax: F.Axes, plot: pg.PlotItem, item: Any) -> None:
+        s = ax.series[ax.colorbar_for]
+        mapped = s.kind == "points" and s.values is not None
+        if mapped or (s.kind == "image" and s.values.ndim == 2):
+            values = s.values
+        elif s.kind == "contour":
+            values = s.levels
+        else:
+            return
+        finite = values[np.isfinite(values)]
+        lo = getattr(s, "vmin", None)
+        hi = getattr(s, "vmax", None)
+        lo = float(finite.min()) if lo is None and finite.size else (lo or 0.0)
+        hi = float(finite.max()) if hi is None and finite.size else (hi or 1.0)
+        if hi <= lo:
+            hi = lo + 1.0
+        bar = pg.ColorBarItem(values=(lo, hi), colorMap=colormap(s.cmap),
+                              label=escaped(ax.colorbar) or None, interactive=False,
+                              width=int(18 * self.scale), colorMapMenu=False,
+                              pen=self.theme.muted)  # fmt: skip
+        target = item if s.kind == "image" else pg.ImageItem(np.zeros((2, 2)))
+        bar.setImageItem(target, insert_in=plot)
+        bar.setLevels((lo, hi))
+        axis = bar.axis
+        axis.setTextPen(pg.mkPen(self.theme.text))
+        axis.setStyle(tickFont=font(8 * self.scale))
+        self.colorbars.append(bar)
+
+    # -- export ---------------------------------------------------------------------------------
+    def render_image(self, factor: float = 2.0) -> QImage:
+        """The figure as an image, ``factor`` × its size on screen."""
+        size = self.size()
+        image = QImage(QSize(round(size.width() * factor), round(size.height() * factor)),
+                       QImage.Format.Format_RGB32)  # fmt: skip
+        image.fill(QColor(self.theme.background))
+        painter = QPainter(image)
+        painter.setRenderHints(QPainter.RenderHint.Antialiasing
+                               | QPainter.RenderHint.TextAntialiasing)  # fmt: skip
+        painter.scale(factor, factor)
+        QWidget.render(self, painter, QPoint(0, 0))
+        painter.end()
+        return image
+
+    def export_png(self, path: str | Path) -> Path:
+        """Write the figure as PNG (twice the on-screen size); OSError if it cannot be written."""
+        path = Path(path)
+        if not self.render_image().save(str(path), "PNG"):
+            raise OSError(f"cannot write {path}")
+        return path
+
+    def export_svg(self, path: str | Path) -> Path:
+        """Write the figure as SVG (vectors); OSError if it cannot be written."""
+        path = Path(path)
+        gen = QSvgGenerator()
+        gen.setFileName(str(path))
+        gen.setSize(self.size())
+        gen.setViewBox(QRectF(0, 0, self.width(), self.height()))
+        gen.setTitle(self.figure.title or f"tapeviz figure {self.figure.number}")
+        painter = QPainter()
+        if not painter.begin(gen):
+            raise OSError(f"cannot write {path}")
+        painter.fillRect(QRectF(0, 0, self.width(), self.height()), QColor(self.theme.background))
+        source = self.mapToScene(self.viewport().rect()).boundingRect()
+        self.scene().render(painter, QRectF(0, 0, self.width(), self.height()), source)
+        painter.end()
+        if not path.exists():
+            raise OSError(f"cannot write {path}")
+        return path
+
+
+def _bounds(ax: F.Axes, axis: str, tf: Any) -> tuple[float, float]:
+    """The range of an axis' data as placed (for log ticks)."""
+    parts = []
+    for s in ax.series:
+        keys = {"x": ("x",), "y": ("y", "y1", "y2")}[axis]
+        if s.kind == "bars":
+            keys = ("x",) if (axis == "x") != s.horizontal else ("height",)
+        for k in keys:
+            v = getattr(s, k, None)
+            if isinstance(v, np.ndarray):
+                parts.append(np.ravel(tf(v)))
+    flat = np.concatenate(parts) if parts else np.zeros(0)
+    flat = flat[np.isfinite(flat)]
+    return (float(flat.min()), float(flat.max())) if flat.size else (0.0, 1.0)

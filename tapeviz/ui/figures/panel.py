@@ -1,0 +1,177 @@
+"""The Plots tab: one panel per figure of the last run, each with PNG and SVG export."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tapeviz.sandbox import figures as F
+from tapeviz.ui.figures.canvas import FigureCanvas
+from tapeviz.ui.theme import LIGHT, Theme, font
+
+MIN_HEIGHT = 220  # px of a figure's canvas, whatever its aspect
+
+
+class FigurePanel(QFrame):
+    """A figure's heading, its export buttons and its canvas (sized by the figure's aspect)."""
+
+    def __init__(self, figure: F.Figure, index: int, theme: Theme, scale: float,
+                 parent: QWidget | None = None) -> None:  # fmt: skip
+        super().__init__(parent)
+        self.setObjectName(f"figurePanel{index}")
+        self.figure, self.index = figure, index
+        self.heading = QLabel(self)
+        self.heading.setObjectName("figureHeading")
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.png_button = QPushButton(self.tr("PNG…"), self)
+        self.png_button.setObjectName("exportPngButton")
+        self.png_button.setToolTip(self.tr("Export this figure as a PNG image"))
+        self.svg_button = QPushButton(self.tr("SVG…"), self)
+        self.svg_button.setObjectName("exportSvgButton")
+        self.svg_button.setToolTip(self.tr("Export this figure as an SVG drawing"))
+        self.canvas = FigureCanvas(figure, theme, scale, self)
+        row = QHBoxLayout()
+        row.addWidget(self.heading, 1)
+        row.addWidget(self.png_button)
+        row.addWidget(self.svg_button)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 4, 0, 8)
+        box.addLayout(row)
+        box.addWidget(self.canvas)
+        self.png_button.clicked.connect(lambda: self.export_dialog("png"))
+        self.svg_button.clicked.connect(lambda: self.export_dialog("svg"))
+        self.restyle(theme, scale)
+
+    def heading_text(self) -> str:
+        """``Figure 2 — Loss`` and where the script saved it."""
+        text = self.tr("Figure %1").replace("%1", str(self.index + 1))
+        if self.figure.title:
+            text += " — " + F.plain_text(self.figure.title)
+        if self.figure.saved:
+            text += "   " + self.tr("(savefig: %1)").replace("%1", ", ".join(self.figure.saved))
+        return text
+
+    def restyle(self, theme: Theme, scale: float) -> None:
+        """Theme and presenter scale for the heading and the canvas."""
+        self.heading.setFont(font(10 * scale, bold=True))
+        self.heading.setText(self.heading_text())
+        self.canvas.restyle(theme, scale)
+
+    def fit_width(self, width: int, most: int) -> None:
+        """Size the canvas for ``width`` px at the figure's aspect (at most ``most`` px high)."""
+        height = round(width * self.canvas.aspect)
+        self.canvas.setFixedHeight(max(MIN_HEIGHT, min(height, max(most, MIN_HEIGHT))))
+
+    def default_name(self, kind: str) -> str:
+        """The file name to offer: the script's savefig name, or ``figure1.png``."""
+        if self.figure.saved:
+            return Path(self.figure.saved[-1]).with_suffix("." + kind).name
+        return f"figure{self.index + 1}.{kind}"
+
+    def export_dialog(self, kind: str) -> None:
+        """Ask where to save, then export (PNG or SVG)."""
+        filters = {"png": self.tr("PNG image (*.png)"), "svg": self.tr("SVG drawing (*.svg)")}
+        path, _ = QFileDialog.getSaveFileName(self, self.tr("Export figure"),
+                                              self.default_name(kind), filters[kind])  # fmt: skip
+        if not path:
+            return
+        try:
+            self.export(kind, path)
+        except OSError as exc:
+            QMessageBox.warning(self, self.tr("Export figure"), str(exc))
+
+    def export(self, kind: str, path: str | Path) -> Path:
+        """Write the figure to ``path`` as ``kind`` ("png" or "svg")."""
+        return self.canvas.export_png(path) if kind == "png" else self.canvas.export_svg(path)
+
+
+class PlotsPanel(QWidget):
+    """The figures of the last run that drew any, top to bottom in a scroll area."""
+
+    figuresChanged = Signal(int)  # how many figures are shown
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("plotsPanel")
+        self.theme: Theme = LIGHT
+        self.scale = 1.0
+        self.figures: tuple[F.Figure, ...] = ()
+        self.panels: list[FigurePanel] = []
+        self.empty = QLabel(
+            self.tr("Figures a script draws with matplotlib appear here: "
+                    "import matplotlib.pyplot as plt, then plt.plot(...)."),
+            self,
+        )  # fmt: skip
+        self.empty.setObjectName("plotsEmpty")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.scroll = QScrollArea(self)
+        self.scroll.setObjectName("plotsScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.inner = QWidget(self.scroll)
+        self.column = QVBoxLayout(self.inner)
+        self.column.setContentsMargins(8, 0, 8, 0)
+        self.column.addStretch(1)
+        self.scroll.setWidget(self.inner)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.empty)
+        box.addWidget(self.scroll, 1)
+        self._show_empty()
+
+    def set_figures(self, figures: Sequence[F.Figure]) -> None:
+        """Show ``figures`` (a run's), replacing what was shown."""
+        for panel in self.panels:
+            self.column.removeWidget(panel)
+            panel.deleteLater()
+        self.figures = tuple(figures)
+        self.panels = [FigurePanel(f, i, self.theme, self.scale, self.inner)
+                       for i, f in enumerate(self.figures)]  # fmt: skip
+        for i, panel in enumerate(self.panels):
+            self.column.insertWidget(i, panel)
+        self._show_empty()
+        self._fit()
+        self.figuresChanged.emit(len(self.panels))
+
+    def _show_empty(self) -> None:
+        self.empty.setVisible(not self.panels)
+        self.scroll.setVisible(bool(self.panels))
+
+    def set_theme(self, theme: Theme) -> None:
+        """Light or dark."""
+        self.theme = theme
+        self._restyle()
+
+    def set_font_scale(self, scale: float) -> None:
+        """The presenter scale (fonts and line widths)."""
+        self.scale = scale
+        self._restyle()
+
+    def _restyle(self) -> None:
+        self.empty.setFont(font(11 * self.scale))
+        for panel in self.panels:
+            panel.restyle(self.theme, self.scale)
+
+    def _fit(self) -> None:
+        width = self.scroll.viewport().width() - 16
+        most = round(self.scroll.viewport().height() * 0.95)
+        for panel in self.panels:
+            panel.fit_width(max(width, 200), most)
+
+    def resizeEvent(self, event: object) -> None:
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        self._fit()
