@@ -167,6 +167,55 @@
     </message>
   </context>
   <context>
+    <name>FigurePanel</name>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="39" />
+      <source>PNG…</source>
+      <translation>导出 PNG…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="41" />
+      <source>Export this figure as a PNG image</source>
+      <translation>将此图导出为 PNG 图像</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="42" />
+      <source>SVG…</source>
+      <translation>导出 SVG…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="44" />
+      <source>Export this figure as an SVG drawing</source>
+      <translation>将此图导出为 SVG 矢量图</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="60" />
+      <source>Figure %1</source>
+      <translation>图 %1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="64" />
+      <source>(savefig: %1)</source>
+      <translation>(脚本中 savefig 保存为:%1)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="86" />
+      <source>PNG image (*.png)</source>
+      <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="86" />
+      <source>SVG drawing (*.svg)</source>
+      <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="87" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="94" />
+      <source>Export figure</source>
+      <translation>导出图表</translation>
+    </message>
+  </context>
+  <context>
     <name>GradCheckPanel</name>
     <message>
       <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="34" />
@@ -350,141 +399,157 @@
   <context>
     <name>LowerTabs</name>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="42" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="46" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="43" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="47" />
       <source>Optimization</source>
       <translation>优化过程</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="48" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="85" />
+      <source>Plots</source>
+      <translation>图表</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="85" />
+      <source>Plots (%1)</source>
+      <translation>图表 (%1)</translation>
     </message>
   </context>
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="119" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="121" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="167" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="170" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="169" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="172" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="171" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="174" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="172" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="175" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="191" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="194" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="192" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="195" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="193" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="196" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="194" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="195" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="198" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="200" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="201" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="203" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
+      <source>P&amp;lots</source>
+      <translation>图表(&amp;L)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="237" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -793,6 +858,14 @@
     </message>
   </context>
   <context>
+    <name>PlotsPanel</name>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="114" />
+      <source>Figures a script draws with matplotlib appear here: import matplotlib.pyplot as plt, then plt.plot(...).</source>
+      <translation>脚本用 matplotlib 绘制的图表显示在这里:先 import matplotlib.pyplot as plt,再调用 plt.plot(...)。</translation>
+    </message>
+  </context>
+  <context>
     <name>PreferencesDialog</name>
     <message>
       <location filename="../../tapeviz/ui/window/preferences.py" line="57" />
@@ -853,37 +926,37 @@
   <context>
     <name>PresenterController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="115" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="119" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="117" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="121" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="119" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="123" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="121" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="125" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="125" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="129" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="129" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="133" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="159" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="163" />
       <source>Text size %1 %</source>
       <translation>文字大小 %1 %</translation>
     </message>
@@ -891,27 +964,27 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="116" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="119" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="122" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="125" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="131" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="134" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="141" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="144" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="157" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="163" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -1069,12 +1142,12 @@
   <context>
     <name>TooLargeBanner</name>
     <message>
-      <location filename="../../tapeviz/ui/graph/scene.py" line="86" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="88" />
       <source>Show folded view</source>
       <translation>显示折叠视图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/scene.py" line="100" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="102" />
       <source>This tape recorded {n} ops: too many to draw in full. The folded view shows the first and last {k} ops and one summary node for the middle.</source>
       <translation>这条磁带记录了 {n} 个运算,太多,无法完整绘制。折叠视图显示前后各 {k} 个运算,中间用一个汇总节点表示。</translation>
     </message>

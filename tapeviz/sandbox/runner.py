@@ -17,6 +17,7 @@ from tapeviz.engine.guard import ResourceLimitError, checkpoints, size_limits
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.reprs import exception_text
 from tapeviz.engine.tape import GradientTape
+from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import Stop, UserCodeError, locate, position
 from tapeviz.sandbox.figures import Figure
 from tapeviz.sandbox.language.expr import _pos
@@ -24,12 +25,14 @@ from tapeviz.sandbox.language.expression import compile_expression
 from tapeviz.sandbox.language.stmt import Compiler
 from tapeviz.sandbox.language.validate import Invalid, parse, validate
 from tapeviz.sandbox.runtime.checks import CURRENT
+from tapeviz.sandbox.runtime.classes import is_user_instance
 from tapeviz.sandbox.runtime.frames import Frame
 from tapeviz.sandbox.runtime.hints import hint_of
 from tapeviz.sandbox.runtime.limits import Budget, CancelToken, Limits
 from tapeviz.sandbox.runtime.modules import PRELUDE
 from tapeviz.sandbox.runtime.numpy_ns import reset_random
 from tapeviz.sandbox.runtime.plotting.recorder import Recorder, recording
+from tapeviz.sandbox.runtime.policy import public_api
 from tapeviz.sandbox.variables import VariableSpec, make_tensor, make_variables, specs
 
 
@@ -123,6 +126,28 @@ def _translated(exc: BaseException, limits: Limits) -> UserCodeError:
     except BaseException:  # e.g. a script's property, read while describing its own error
         line, col = position(exc)
         return UserCodeError(f"{type(exc).__name__} (its message could not be shown)", line, col)
+
+
+def _attribute_names(names: dict[str, Any], limit: int = 10_000) -> dict[str, Any]:
+    """``model.w`` for the tensors a script's objects (and layers, modules) hold as attributes.
+
+    The graph labels a model's variables by where the script keeps them.
+    """
+    out: dict[str, Any] = {}
+    for name, obj in names.items():
+        if not (is_user_instance(obj) or (policy_public(obj) and hasattr(obj, "__dict__"))):
+            continue
+        for attr, value in vars(obj).items():
+            if not attr.startswith("_") and isinstance(value, TensorLike):
+                out[f"{name}.{attr}"] = value
+                if len(out) >= limit:
+                    return out
+    return out
+
+
+def policy_public(obj: Any) -> bool:
+    """Whether ``obj`` is an instance of a public-API class (a layer, a module)."""
+    return any(public_api(k) for k in type(obj).__mro__)
 
 
 def _figures(plots: Recorder | None) -> tuple[Figure, ...]:
@@ -220,7 +245,8 @@ def run(
     _finish(budget)
     figures = _figures(plots)
     tapes, dropped = _tape_infos(budget, created)
-    names = {k: v for k, v in module.items() if type(v) is not Namespace}
+    plain = {k: v for k, v in module.items() if type(v) is not Namespace}
+    names = {**_attribute_names(plain), **plain}  # (plain names win where both name a tensor)
     # The script's functions hold the frame that holds them: a reference cycle that would keep
     # every value of the run (arrays included) alive until a garbage collection. The run is
     # over, so empty the frame; the result keeps its own copy of the names.

@@ -51,6 +51,9 @@ def test_the_keys_follow_the_tab_in_front(parts: SimpleNamespace) -> None:
     tabs.show_view("graph")
     assert not tabs.studio_view and not any(sc.isEnabled() for sc in tabs.studio_shortcuts)
     assert all(sc.isEnabled() for sc in tabs.stepper.shortcuts)
+    tabs.show_view("plots")
+    assert tabs.currentWidget() is tabs.plots
+    assert not any(sc.isEnabled() for sc in [*tabs.studio_shortcuts, *tabs.stepper.shortcuts])
 
 
 def test_each_tab_keeps_its_share_of_the_splitter(parts: SimpleNamespace) -> None:
@@ -62,12 +65,15 @@ def test_each_tab_keeps_its_share_of_the_splitter(parts: SimpleNamespace) -> Non
     assert share(splitter) == pytest.approx(0.6, abs=0.02)
     tabs.show_view("studio")
     assert share(splitter) == pytest.approx(0.5, abs=0.02)
-    assert tabs.split_state() == pytest.approx([0.6, 0.5], abs=0.02)
-    tabs.restore_split(["0.95", 0.2])  # clamped to 0.1-0.9, applied at once
-    assert tabs.split_state() == [0.9, 0.2] and share(splitter) == pytest.approx(0.2, abs=0.02)
+    assert tabs.split_state() == pytest.approx([0.6, 0.5, 0.4], abs=0.02)
+    tabs.restore_split(["0.95", 0.2])  # clamped to 0.1-0.9, applied at once (a layout saved
+    assert tabs.split_state() == [0.9, 0.2, 0.4]  # before the Plots tab: its share stays)
+    assert share(splitter) == pytest.approx(0.2, abs=0.02)
+    tabs.restore_split([0.3, 0.3, 0.7])
+    assert tabs.split_state() == [0.3, 0.3, 0.7]
     tabs.restore_split(None)
     tabs.restore_split([0.5])
-    assert tabs.split_state() == [0.9, 0.2]  # anything else is ignored
+    assert tabs.split_state() == [0.3, 0.3, 0.7]  # anything else is ignored
 
 
 def test_transport_drives_the_stepper_or_the_studio(qtbot: QtBot, parts: SimpleNamespace) -> None:

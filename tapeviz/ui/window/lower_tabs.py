@@ -1,10 +1,11 @@
-"""The tabs under the graph: the backward pass and the optimization studio, and their keys.
+"""The tabs under the graph: the backward pass, the optimization studio, the plots; their keys.
 
-The graph is linked to whichever tab is in front: under "Backward pass" it shows the tapes of
-the editor's last run; under "Optimization" it shows the tape of the studio's current step
-(``OptimizationStudio.stepTape``), so scrubbing or playing the descent moves the graph too. The
-window makes that link (it hears ``currentChanged``); the tabs own the panels, the keys that
-drive the one in front, and the share of the window each tab gives the graph.
+The graph is linked to whichever tab is in front: under "Backward pass" (and "Plots") it shows
+the tapes of the editor's last run; under "Optimization" it shows the tape of the studio's
+current step (``OptimizationStudio.stepTape``), so scrubbing or playing the descent moves the
+graph too. The window makes that link (it hears ``currentChanged``); the tabs own the panels,
+the keys that drive the one in front, and the share of the window each tab gives the graph.
+"Plots" holds the figures of the last script run that drew any (``plt.plot``, ...).
 """
 
 from __future__ import annotations
@@ -16,18 +17,20 @@ from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QSplitter, QTabWidget
 
 from tapeviz.models.graph.model import GraphModel
+from tapeviz.ui.figures.panel import PlotsPanel
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.stepper.panel import StepperPanel
 from tapeviz.ui.studio.studio import OptimizationStudio
 
-STEPPER_TAB, STUDIO_TAB = 0, 1
-SPLIT = {STEPPER_TAB: (0.6, 0.4), STUDIO_TAB: (0.36, 0.64)}  # graph : tabs, per tab
+STEPPER_TAB, STUDIO_TAB, PLOTS_TAB = 0, 1, 2
+SPLIT = {STEPPER_TAB: (0.6, 0.4), STUDIO_TAB: (0.36, 0.64), PLOTS_TAB: (0.4, 0.6)}  # graph : tabs
+VIEWS = {"stepper": STEPPER_TAB, "graph": STEPPER_TAB, "studio": STUDIO_TAB, "plots": PLOTS_TAB}
 
 
 class LowerTabs(QTabWidget):
-    """The stepper and the studio in tabs, below the graph in ``splitter``.
+    """The stepper, the studio and the plots in tabs, below the graph in ``splitter``.
 
-    It owns both panels, the window shortcuts → ← Space Home of the studio (the stepper has the
+    It owns the panels, the window shortcuts → ← Space Home of the studio (the stepper has the
     same keys; only the tab in front's are enabled), and the graph's share of ``splitter`` per
     tab (``shares``, saved with the window's layout).
     """
@@ -39,8 +42,11 @@ class LowerTabs(QTabWidget):
         self.splitter = splitter
         self.stepper = StepperPanel(model, graph, self)
         self.studio = OptimizationStudio(self)
+        self.plots = PlotsPanel(self)
         self.addTab(self.stepper, self.tr("Backward pass"))
         self.addTab(self.studio, self.tr("Optimization"))
+        self.addTab(self.plots, self.tr("Plots"))
+        self.plots.figuresChanged.connect(self._on_plots_figures_changed)
         self.shares = {i: top for i, (top, _) in SPLIT.items()}  # graph's share, per tab
         splitter.splitterMoved.connect(self._on_splitter_moved)
         self.currentChanged.connect(self._on_current_changed)
@@ -65,16 +71,19 @@ class LowerTabs(QTabWidget):
         return self.currentIndex() == STUDIO_TAB
 
     def show_view(self, view: str) -> None:
-        """Bring the studio ("studio") or the backward pass ("graph", "stepper") to the front."""
-        self.setCurrentIndex(STUDIO_TAB if view == "studio" else STEPPER_TAB)
+        """Bring "studio", "plots" or the backward pass ("graph", "stepper") to the front."""
+        self.setCurrentIndex(VIEWS.get(view, STEPPER_TAB))
 
     def _on_current_changed(self, index: int) -> None:
-        studio = index == STUDIO_TAB
         for sc in self.stepper.shortcuts:  # the same keys drive whichever tab is in front
-            sc.setEnabled(not studio)
+            sc.setEnabled(index == STEPPER_TAB)
         for sc in self.studio_shortcuts:
-            sc.setEnabled(studio)
+            sc.setEnabled(index == STUDIO_TAB)
         self.apply_split()
+
+    def _on_plots_figures_changed(self, count: int) -> None:
+        title = self.tr("Plots") if not count else self.tr("Plots (%1)").replace("%1", str(count))
+        self.setTabText(PLOTS_TAB, title)
 
     def transport(self, command: str) -> None:
         """Play/pause, step forward or back, or go to the start in the tab in front."""
@@ -109,11 +118,14 @@ class LowerTabs(QTabWidget):
         return [self.shares[i] for i in sorted(self.shares)]
 
     def restore_split(self, saved: Any) -> None:
-        """Take the shares saved by :meth:`split_state` (anything else is ignored)."""
+        """Take the shares saved by :meth:`split_state` (anything else is ignored).
+
+        A layout saved before the Plots tab existed gives the first two tabs their shares.
+        """
         try:
             values = [min(max(float(v), 0.1), 0.9) for v in saved]
         except (TypeError, ValueError):
             return
-        if len(values) == len(self.shares):
-            self.shares = dict(enumerate(values))
+        if len(values) in (len(self.shares), len(self.shares) - 1):
+            self.shares.update(enumerate(values))
             self.apply_split()

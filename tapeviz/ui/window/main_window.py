@@ -3,8 +3,8 @@
 The parts each own their state and get their collaborators in their constructor:
 
 - :class:`~tapeviz.ui.graph.pane.GraphPane`: the graph view, the Graph menu, its settings;
-- :class:`~tapeviz.ui.window.lower_tabs.LowerTabs`: the stepper and the studio in tabs, their
-  keys, the graph's share of the window per tab; :class:`~tapeviz.ui.window.studio_link.
+- :class:`~tapeviz.ui.window.lower_tabs.LowerTabs`: the stepper, the studio and the plots in
+  tabs, their keys, the graph's share of the window per tab; :class:`~tapeviz.ui.window.studio_link.
   StudioLink`: what the studio optimizes;
 - :class:`~tapeviz.ui.window.code_pane.CodePane`, the variables table, the console and the
   :class:`~tapeviz.ui.window.tape_list.TapeList` in docks;
@@ -42,7 +42,7 @@ from tapeviz.ui.theme import font
 from tapeviz.ui.window.code_export_dialog import CodeExportDialog
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.dialogs import DialogsController
-from tapeviz.ui.window.lower_tabs import STUDIO_TAB, LowerTabs
+from tapeviz.ui.window.lower_tabs import PLOTS_TAB, STEPPER_TAB, STUDIO_TAB, LowerTabs
 from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
 from tapeviz.ui.window.runs import RunController
@@ -99,13 +99,14 @@ class MainWindow(QMainWindow):
             limits=lambda: limits_from(settings()), status=self.show_status,
             studio_in_front=lambda: self.studio_view, show_tapes=self.tape_list.show_result,
             dim_graph=self.graph.set_dimmed, start_studio=self.studio_link.start,
-            running_changed=self._set_running, parent=self,
+            running_changed=self._set_running, show_figures=self._on_run_figures, parent=self,
         )  # fmt: skip
         self.live_timer = self.runner.live_timer
         docks = [self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock]
         self.presenter = PresenterController(
-            self, self.graph, self.studio, self.editor, self.code_dock, docks, self.show_status
-        )
+            self, self.graph, self.studio, self.editor, self.code_dock, docks, self.show_status,
+            views=[self.plots],
+        )  # fmt: skip
         self.dark_action = self.presenter.dark_action
         self.clean_action = self.presenter.clean_action
         self.dialogs = DialogsController(self, self.presenter.restore_preferences, settings)
@@ -134,6 +135,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.graph)
         self.lower_tabs = LowerTabs(self.model, self.graph, self.splitter)
         self.stepper, self.studio = self.lower_tabs.stepper, self.lower_tabs.studio
+        self.plots = self.lower_tabs.plots
         self.splitter.addWidget(self.lower_tabs)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
@@ -218,6 +220,7 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         add(view, self.tr("&Backward pass"), lambda: self.show_view("stepper"), "Ctrl+1")
         add(view, self.tr("&Optimization"), lambda: self.show_view("studio"), "Ctrl+2")
+        add(view, self.tr("P&lots"), lambda: self.show_view("plots"), "Ctrl+3")
         view.addSeparator()
         for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
             view.addAction(dock.toggleViewAction())
@@ -265,6 +268,13 @@ class MainWindow(QMainWindow):
             self.studio_link.resend_tape()
         else:
             self.run_code()  # checks the text in the sandbox, then starts the studio
+
+    def _on_run_figures(self, result: RunResult) -> None:
+        """A script run's figures go to the Plots tab; the first ones bring it to the front."""
+        first = bool(result.figures) and not self.plots.figures
+        self.plots.set_figures(result.figures)
+        if first and self.lower_tabs.currentIndex() == STEPPER_TAB:
+            self.lower_tabs.setCurrentIndex(PLOTS_TAB)
 
     def _on_studio_step_tape(self, result: RunResult) -> None:
         if self.studio_view:

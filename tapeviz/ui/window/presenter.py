@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QShortcut
@@ -91,8 +92,9 @@ class PresenterController(QObject):
 
     It dresses ``window`` (every widget's font, the palette, full screen, the width of
     ``code_dock``), passes the scale and theme to the views that draw themselves (``graph``,
-    ``studio``, ``editor``), hides ``docks`` in clean mode, keeps its choices in ``store()`` and
-    reports to ``status``. Its actions go in the View menu with :meth:`add_actions`.
+    ``studio``, ``editor`` and ``views``, e.g. the Plots tab), hides ``docks`` in clean mode,
+    keeps its choices in ``store()`` and reports to ``status``. Its actions go in the View menu
+    with :meth:`add_actions`.
     """
 
     def __init__(
@@ -105,9 +107,11 @@ class PresenterController(QObject):
         docks: Sequence[QDockWidget],
         status: Callable[[str], None],
         store: Callable[[], QSettings] = settings,
+        views: Sequence[Any] = (),
     ) -> None:
         super().__init__(window)
         self.window, self.graph, self.studio, self.editor = window, graph, studio, editor
+        self.views = [graph, studio, *views]  # they draw themselves: scale and theme go to them
         self.code_dock, self.docks = code_dock, list(docks)
         self.status, self.store = status, store
         self.font_scale = 1.0
@@ -150,8 +154,8 @@ class PresenterController(QObject):
         previous, self.font_scale = self.font_scale, scale
         window = self.window
         scale_fonts(window, scale, previous)
-        self.graph.set_font_scale(scale)
-        self.studio.set_font_scale(scale)
+        for view in self.views:
+            view.set_font_scale(scale)
         width = min(round(DOCK_WIDTH * scale), round(window.width() * 0.4))  # text fits the docks
         window.resizeDocks([self.code_dock], [width], Qt.Orientation.Horizontal)
         self.editor.refresh_metrics()
@@ -169,8 +173,8 @@ class PresenterController(QObject):
         """Light or dark, for the whole window."""
         self.theme = theme
         self.window.setPalette(palette(theme))
-        self.graph.set_theme(theme)
-        self.studio.set_theme(theme)
+        for view in self.views:
+            view.set_theme(theme)
         self.editor.set_theme(theme)
         self.dark_action.setChecked(theme.name == "dark")
         self.store().setValue("prefs/theme", theme.name)

@@ -33,7 +33,8 @@ class RunController(QObject):
     ``code`` and ``status``; ``limits()`` are the preferences' sandbox limits. The rest of the
     window takes part through callables: ``studio_in_front()`` (then the checked text goes to
     ``start_studio(problem)`` and the graph keeps the studio's tape), ``show_tapes(result)``,
-    ``dim_graph(dimmed)`` and ``running_changed(running)``.
+    ``dim_graph(dimmed)``, ``running_changed(running)`` and ``show_figures(result)`` (after
+    every script run: the figures it drew, none included).
     """
 
     def __init__(
@@ -49,6 +50,7 @@ class RunController(QObject):
         dim_graph: Callable[[bool], None],
         start_studio: Callable[[Problem], None],
         running_changed: Callable[[bool], None],
+        show_figures: Callable[[RunResult], None] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -57,6 +59,7 @@ class RunController(QObject):
         self.studio_in_front, self.show_tapes = studio_in_front, show_tapes
         self.dim_graph, self.start_studio = dim_graph, start_studio
         self.running_changed = running_changed
+        self.show_figures = show_figures
         self.cancel_token: CancelToken | None = None  # the running run's; None when idle
         self.pending = False  # a run was asked for while one was running
         self.seen: tuple = ()  # (text, mode, variables) last seen by the live re-run
@@ -144,6 +147,9 @@ class RunController(QObject):
     def _on_run_done(self, result: RunResult) -> None:
         self.last_result = result
         self.console.setPlainText(result.output)
+        script = self.submitted is not None and self.submitted.mode == "script"
+        if script and self.show_figures is not None:  # (live expressions draw no figures)
+            self.show_figures(result)
         studio = self.studio_in_front() and result.error is None
         if not studio:  # under the studio, the graph shows the tape of the studio's step
             self.show_tapes(result)
