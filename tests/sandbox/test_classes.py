@@ -355,8 +355,9 @@ def test_engine_code_calling_a_method_spends_the_budget() -> None:
 def test_tensors_held_by_objects_are_named_by_where_they_are() -> None:
     result = run(
         "class Model:\n    def __init__(self):\n        self.w = tf.Variable(1.0)\n"
-        "        self._hidden = 1\nmodel = Model()\nw = model.w\nb = tf.Variable(2.0)\n"
+        "        self.steps = 0\nmodel = Model()\nw = model.w\nb = tf.Variable(2.0)\n"
     )
+    assert result.error is None
     names = {k for k, v in result.namespace.items() if k.startswith("model.")}
-    assert names == {"model.w"}
+    assert names == {"model.w"}  # (model.steps is no tensor)
     assert list(result.namespace).index("model.w") < list(result.namespace).index("w")
