@@ -23,7 +23,7 @@ from tapeviz.sandbox.figures import Figure
 from tapeviz.sandbox.language.expr import _pos
 from tapeviz.sandbox.language.expression import compile_expression
 from tapeviz.sandbox.language.stmt import Compiler
-from tapeviz.sandbox.language.validate import Invalid, parse, validate
+from tapeviz.sandbox.language.validate import Invalid, parse, validate, without_magics
 from tapeviz.sandbox.runtime.checks import CURRENT
 from tapeviz.sandbox.runtime.classes import is_user_instance
 from tapeviz.sandbox.runtime.frames import Frame
@@ -221,6 +221,9 @@ def run(
     plots = None
     try:
         with _running(budget, created) as plots:
+            source, skipped = without_magics(source)
+            for text in skipped:
+                budget.note(text)
             tree = parse(source)
             validate(tree)
             body = tree.body  # type: ignore[attr-defined]

@@ -76,3 +76,14 @@ def test_an_expression_export_holds_the_translated_checked_expression(framework:
     assert not [
         n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr.startswith("__")
     ]
+
+
+def test_a_script_without_imports_exports_with_them() -> None:
+    """tapeviz binds tf and np before a script's first line; the exported file imports them."""
+    source = "x = tf.Variable(np.float32(2.0))\nwith tf.GradientTape() as t:\n    y = x * x\n"
+    out = export(_script(source), "tensorflow")
+    assert out.startswith("import tensorflow as tf\nimport numpy as np\n\n")
+    got = ast.parse(out)
+    assert [ast.dump(s) for s in got.body[2:]] == [ast.dump(s) for s in checked_script(source).body]
+    own = export(_script("import tensorflow as tf\nx = tf.constant(1.0)\n"), "tensorflow")
+    assert own.count("import tensorflow") == 1

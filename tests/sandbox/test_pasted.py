@@ -158,3 +158,23 @@ def test_a_blocked_attribute_says_it_is_blocked() -> None:
 def test_deleting_the_prelude_gives_the_import_hint() -> None:
     err = error_of("del tf\ntf.constant(1.0)")
     assert err.line == 2 and "add `import tensorflow as tf`" in (err.hint or "")
+
+
+def test_ipython_lines_of_a_notebook_cell_are_skipped_with_a_note() -> None:
+    result = run(
+        "%matplotlib inline\nimport matplotlib.pyplot as plt\n!pip install tensorflow\n"
+        "x = (10\n% 3)\ns = '''\n%not a magic\n'''\nprint(x, s.strip())\ny = q\n"
+    )
+    assert result.output == "1 %not a magic\n"
+    assert result.notes == (
+        "line 1: %matplotlib inline is an IPython command; tapeviz skipped it",
+        "line 3: !pip install tensorflow is an IPython command; tapeviz skipped it",
+    )
+    assert result.error is not None and result.error.line == 10  # lines still count from 1
+    err = error_of("display(tf.constant(1.0))")
+    assert "display() is IPython's" in (err.hint or "")
+
+
+def test_fstrings_of_objects_hold_no_address() -> None:
+    out = ok("class A:\n    pass\nprint(f'{A()}', f'{print}', '{}'.format(1))\n")
+    assert out == "<__main__.A object> <function sandbox_print> 1\n"

@@ -26,7 +26,14 @@ from tapeviz.models.export.train import (
 from tapeviz.models.session.file import Session
 from tapeviz.sandbox import VariableSpec
 from tapeviz.sandbox.language.expression import compile_expression
-from tapeviz.sandbox.language.validate import Invalid, normalize_expression, parse, validate
+from tapeviz.sandbox.language.validate import (
+    Invalid,
+    normalize_expression,
+    parse,
+    validate,
+    without_magics,
+)
+from tapeviz.sandbox.runtime.modules import prelude_imports
 
 FRAMEWORKS = ("tensorflow", "pytorch", "jax")
 TITLES = {"tensorflow": "TensorFlow", "pytorch": "PyTorch", "jax": "JAX"}
@@ -284,7 +291,8 @@ def export(session: Session, framework: str) -> str:
             tree = checked_script(session.source)
             if train is not None and any(map(is_loss_def, tree.body)):
                 return _script_tensorflow(session, tree, train)
-            return ast.unparse(tree) + "\n"
+            imports = prelude_imports(tree)  # tapeviz gives tf and np; Python does not
+            return "\n".join([*imports, *([""] if imports else []), ast.unparse(tree)]) + "\n"
         raise ExportUnavailable(
             f"{TITLES[framework]} export needs expression mode: a script is TensorFlow code "
             "already, so it is exported as it is for TensorFlow only"
@@ -315,7 +323,7 @@ def checked_script(source: str) -> ast.Module:
     runs outside tapeviz is exactly what tapeviz checked (comments are not kept).
     """
     try:
-        tree = parse(source)
+        tree = parse(without_magics(source)[0])
         validate(tree)
     except Invalid as exc:
         raise ExportUnavailable(f"the script does not pass tapeviz's checks: {exc.error}") from None
@@ -350,6 +358,7 @@ def _script_tensorflow(
         f"# the studio's {train[2]}, calling loss() at every step.",
         "",
         "import tensorflow as tf",
+        *[line for line in prelude_imports(tree) if line != "import tensorflow as tf"],
         "",
         "# The variables table, as tapeviz gives it to the script:",
         *_table_lines(session),

@@ -6,6 +6,7 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from tapeviz.engine.reprs import without_addresses
 from tapeviz.sandbox.errors import locate
 from tapeviz.sandbox.language.expr import ExprCompiler, Fn, _pos
 from tapeviz.sandbox.language.scopes import comprehension_scope
@@ -105,10 +106,10 @@ class DisplayCompiler(ExprCompiler):
                     v = conv(v)
                 if spec is None:
                     check_text(v, "the f-string")
-                    return format(v)
+                    return without_addresses(format(v))  # (a script object's default repr)
                 text = spec(frame)
                 check_format_spec(text)
-                return format(v, text)
+                return without_addresses(format(v, text))
             except BaseException as exc:
                 raise locate(exc, line, col) from None
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 import warnings
 from dataclasses import dataclass
 
@@ -158,6 +160,55 @@ def check_text(source: str) -> None:
             "a coding declaration is not allowed: tapeviz code is always UTF-8", line, 1,
             "remove the '# coding: …' comment", "syntax",
         ))  # fmt: skip
+
+
+_MAGIC = re.compile(r"^[ \t]*[%!]", re.M)
+
+
+def _magic_lines(source: str) -> list[int]:
+    """Lines (0-based) that start a statement with ``%`` or ``!`` (not inside brackets)."""
+    depth, seen, out = 0, set(), []
+    skip = (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type in skip:
+                continue
+            row = tok.start[0]
+            if row not in seen:
+                seen.add(row)
+                if depth == 0 and tok.string[:1] in ("%", "!"):
+                    out.append(row - 1)
+            if tok.string in ("(", "[", "{"):
+                depth += 1
+            elif tok.string in (")", "]", "}"):
+                depth = max(depth - 1, 0)
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return []
+    return out
+
+
+def without_magics(source: str) -> tuple[str, tuple[str, ...]]:
+    """A notebook cell's IPython lines (``%matplotlib inline``, ``!pip install``) blanked.
+
+    Only lines that start a statement, only when the text does not parse as it is, and with the
+    line count kept, so every position still points at the user's text. Returns the text and a
+    note per line skipped.
+    """
+    if not _MAGIC.search(source):
+        return source, ()
+    try:
+        ast.parse(source, filename="<script>")
+        return source, ()
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    lines = source.split("\n")
+    notes = []
+    for i in _magic_lines(source):
+        if i < len(lines):
+            command = lines[i].strip()
+            notes.append(f"line {i + 1}: {command[:60]} is an IPython command; tapeviz skipped it")
+            lines[i] = ""
+    return "\n".join(lines), tuple(notes)
 
 
 def parse(source: str, mode: str = "exec") -> ast.AST:

@@ -247,5 +247,6 @@ ELSEWHERE: dict[str, str] = {
         "tapeviz scripts have no access to files, the system or the clock",
     ),
     **dict.fromkeys(("random",), "use np.random or tf.random instead of the random module"),
+    **dict.fromkeys(("display",), "display() is IPython's: use print(), or plt.show() for plots"),
 }
 HELP = 'see Help → "TensorFlow in tapeviz" for what is there'

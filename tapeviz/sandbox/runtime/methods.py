@@ -140,10 +140,20 @@ CHECKED_METHODS: dict[tuple[type, str], Callable[..., Any]] = {
 
 def wrapper(tp: type, name: str, obj: Any) -> Callable[..., Any] | None:
     """The argument check for method ``name`` of ``obj`` (found along ``tp``'s MRO), if any."""
+    key = (tp, name)
+    found = _FOUND.get(key, _UNKNOWN)
+    if found is not _UNKNOWN:
+        return found  # type: ignore[return-value]
     for k in tp.__mro__:  # subclasses (np.float64 of float, ...) get the same checks
-        wrap = CHECKED_METHODS.get((k, name))
-        if wrap is not None:
-            return wrap
-    if isinstance(obj, np.ndarray | np.generic):
-        return CHECKED_METHODS.get((np.ndarray, name))
-    return None
+        found = CHECKED_METHODS.get((k, name))
+        if found is not None:
+            break
+    if found is None and isinstance(obj, np.ndarray | np.generic):
+        found = CHECKED_METHODS.get((np.ndarray, name))
+    if tp.__dict__.get("_tapeviz_class") is not True:  # (a script's classes end with the run)
+        _FOUND[key] = found
+    return found
+
+
+_UNKNOWN = object()
+_FOUND: dict[tuple[type, str], Any] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import math as _math
 import operator
 import types
@@ -143,6 +144,7 @@ if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
 ALLOWED_IMPORTS = "tensorflow, numpy, matplotlib, math and tapeviz"
 # What a script has before its first line, as a notebook after its first cell's imports.
 PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}
+PRELUDE_IMPORTS = {"tf": "import tensorflow as tf", "np": "import numpy as np"}
 # Engine classes made for subclassing (by their path in the namespaces; absent ones skipped).
 SUBCLASSABLE = (
     "tensorflow.Module", "tensorflow.keras.layers.Layer", "tensorflow.keras.Model",
@@ -173,6 +175,20 @@ def resolve(dotted: str) -> Any:
 
 def _name(ns: Namespace) -> str:
     return repr(ns).split("'")[1]
+
+
+def prelude_imports(tree: ast.Module) -> list[str]:
+    """The imports a script leaves to the prelude: what code run outside tapeviz must add."""
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    bound: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Import | ast.ImportFrom):
+            bound |= {(a.asname or a.name).split(".")[0] for a in stmt.names}
+        elif isinstance(stmt, ast.FunctionDef | ast.ClassDef):
+            bound.add(stmt.name)
+        elif isinstance(stmt, ast.Assign):
+            bound |= {t.id for t in stmt.targets if isinstance(t, ast.Name)}
+    return [line for name, line in PRELUDE_IMPORTS.items() if name in loaded - bound]
 
 
 def lookup(dotted: str) -> Any:

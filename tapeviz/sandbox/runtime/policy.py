@@ -135,7 +135,8 @@ def allowed_attrs(obj: Any) -> frozenset[str]:
         if public_api(obj):
             return frozenset(n for k in obj.__mro__ if public_api(k) for n in _public(k.__dict__))
         return frozenset()
-    names, own_names = _type_info(type(obj))
+    tp = type(obj)
+    names, own_names = _CACHE.get(tp) or _type_info(tp)
     if own_names:
         own = getattr(obj, "__dict__", None)
         if isinstance(own, dict) and own:
@@ -301,9 +302,12 @@ def allow_callables(objs: Iterable[Any]) -> None:
 
 def check_callable(f: Any) -> None:
     """Refuse calling anything that did not come from the policy's namespaces or the user."""
-    if id(f) in SAFE_CALLABLES or type(f) is Checked or is_user_class(f):
+    if id(f) in SAFE_CALLABLES or type(f) is Checked:
         return
-    if is_user_instance(f) or _type_info(type(f))[1]:
+    if isinstance(f, type):
+        if is_user_class(f):
+            return
+    elif (_CACHE.get(type(f)) or _type_info(type(f)))[1]:
         if callable(f):  # a script's object with __call__; a layer, a model, a loss
             return
     elif getattr(f, "_tapeviz_user", False):
