@@ -108,11 +108,14 @@ def _points(s: F.Points, plot: pg.PlotItem, look: Look) -> Any:
         sizes = np.full(n, 6.0 * PT * look.scale)
     if s.values is not None:
         lo, hi = _range(s.values, s.vmin, s.vmax)
-        t = np.clip((s.values - lo) / (hi - lo), 0.0, 1.0)
-        qcolors = colormap(s.cmap).map(np.nan_to_num(t), mode="qcolor")
-        brushes = [pg.mkBrush(c) for c in qcolors]
+        t = np.clip(np.nan_to_num((s.values - lo) / (hi - lo)), 0.0, 1.0)
+        palette = [pg.mkBrush(c) for c in colormap(s.cmap).map(np.linspace(0, 1, 256), "qcolor")]
+        brushes = [palette[i] for i in np.round(t * 255).astype(np.int64)]  # 256 brushes
     elif s.colors is not None:
-        brushes = [pg.mkBrush(QColor.fromRgbF(*map(float, c))) for c in s.colors]
+        codes, index = np.unique(np.round(s.colors * 255).astype(np.int64), axis=0,
+                                 return_inverse=True)  # fmt: skip
+        palette = [pg.mkBrush(QColor(*map(int, c))) for c in codes]
+        brushes = [palette[i] for i in np.ravel(index)]
     else:
         brushes = [pg.mkBrush(look.color(s.color))] * n
     item = pg.ScatterPlotItem(
