@@ -199,18 +199,23 @@
       <translation>(脚本中 savefig 保存为:%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="86" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="66" />
+      <source>(%1 of a scatter's %2 points drawn)</source>
+      <translation>(散点图的 %2 个点中绘制了 %1 个)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="89" />
       <source>PNG image (*.png)</source>
       <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="86" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="89" />
       <source>SVG drawing (*.svg)</source>
       <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="87" />
-      <location filename="../../tapeviz/ui/figures/panel.py" line="94" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="90" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="97" />
       <source>Export figure</source>
       <translation>导出图表</translation>
     </message>
@@ -860,7 +865,7 @@
   <context>
     <name>PlotsPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="114" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="117" />
       <source>Figures a script draws with matplotlib appear here: import matplotlib.pyplot as plt, then plt.plot(...).</source>
       <translation>脚本用 matplotlib 绘制的图表显示在这里:先 import matplotlib.pyplot as plt,再调用 plt.plot(...)。</translation>
     </message>

@@ -163,3 +163,11 @@ def test_every_kind_of_series_draws(panel: PlotsPanel) -> None:
     assert len(canvas.plots) == 6
     assert isinstance(canvas.items[1][0], pg.BarGraphItem)
     assert not canvas.plots[5].getAxis("left").isVisible()
+
+
+def test_a_huge_scatter_is_thinned_and_says_so(panel: PlotsPanel) -> None:
+    panel.set_figures(figures_of("x = np.arange(100000.0)\nplt.scatter(x, x, c=x)"))
+    fp = panel.panels[0]
+    x, _ = fp.canvas.items[0][0].getData()
+    assert len(x) == 20_000 and x[0] == 0 and x[-1] == 99_999
+    assert "(20,000 of a scatter's 100,000 points drawn)" in fp.heading.text()

@@ -45,6 +45,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         self.plots: list[pg.PlotItem] = []
         self.items: list[list[Any]] = []  # per axes: what each series drew (its first item)
         self.colorbars: list[pg.ColorBarItem] = []
+        self.thinned: list[tuple[int, int]] = []  # (drawn, of) for scatters thinned to draw
         self.draw()
 
     @property
@@ -61,7 +62,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
     def draw(self) -> None:
         """(Re)build every plot from the figure's data."""
         self.clear()
-        self.plots, self.items, self.colorbars = [], [], []
+        self.plots, self.items, self.colorbars, self.thinned = [], [], [], []
         self.setBackground(self.theme.background)
         fig, layout = self.figure, self.ci.layout
         top = 0
@@ -102,6 +103,8 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
             sample = draw(s, plot, look)
             drawn.append(sample)
             label = getattr(s, "label", "")
+            self.thinned.extend(look.thinned)
+            look.thinned.clear()
             if legend is not None and sample is not None and label and not label.startswith("_"):
                 legend.addItem(sample, escaped(label))
         if ax.title:

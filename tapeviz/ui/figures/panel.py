@@ -62,6 +62,9 @@ class FigurePanel(QFrame):
             text += " — " + F.plain_text(self.figure.title)
         if self.figure.saved:
             text += "   " + self.tr("(savefig: %1)").replace("%1", ", ".join(self.figure.saved))
+        for drawn, total in self.canvas.thinned:
+            text += "   " + self.tr("(%1 of a scatter's %2 points drawn)").replace(
+                "%1", f"{drawn:,}").replace("%2", f"{total:,}")  # fmt: skip
         return text
 
     def restyle(self, theme: Theme, scale: float) -> None:

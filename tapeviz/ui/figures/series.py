@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -21,6 +21,7 @@ from tapeviz.sandbox import figures as F
 from tapeviz.ui.theme import Theme, font
 
 PT = 96 / 72  # pixels per point on screen
+MAX_MARKERS = 20_000  # scatter points drawn per series (more are thinned evenly, and said so)
 _DASH = {"-": Qt.PenStyle.SolidLine, "--": Qt.PenStyle.DashLine, ":": Qt.PenStyle.DotLine,
          "-.": Qt.PenStyle.DashDotLine}  # fmt: skip
 # matplotlib's marker codes → pyqtgraph's symbols.
@@ -43,6 +44,7 @@ class Look:
     scale: float = 1.0
     xlog: bool = False
     ylog: bool = False
+    thinned: list[tuple[int, int]] = field(default_factory=list)  # (drawn, of) per scatter
 
     def color(self, rgba: str) -> QColor:
         """A ``#rrggbbaa`` colour for this theme (black reads as text on a dark background)."""
@@ -102,6 +104,12 @@ def _line(s: F.Line, plot: pg.PlotItem, look: Look) -> Any:
 
 def _points(s: F.Points, plot: pg.PlotItem, look: Look) -> Any:
     n = len(s.x)
+    if n > MAX_MARKERS:  # pyqtgraph takes seconds per 100,000 markers: draw an even subset
+        keep = np.linspace(0, n - 1, MAX_MARKERS).astype(np.int64)
+        look.thinned.append((MAX_MARKERS, n))
+        s = F.Points(**{k: (v[keep] if isinstance(v, np.ndarray) and len(v) == n else v)
+                        for k, v in vars(s).items()})  # fmt: skip
+        n = MAX_MARKERS
     if s.sizes is not None:
         sizes = np.sqrt(np.maximum(s.sizes, 0.0)) * PT * look.scale
     else:
