@@ -361,3 +361,19 @@ def test_tensors_held_by_objects_are_named_by_where_they_are() -> None:
     names = {k for k, v in result.namespace.items() if k.startswith("model.")}
     assert names == {"model.w"}  # (model.steps is no tensor)
     assert list(result.namespace).index("model.w") < list(result.namespace).index("w")
+
+
+def test_script_functions_report_their_signature_to_library_code() -> None:
+    """Keras passes ``training=`` to ``call`` only if its signature takes it (inspect)."""
+    import inspect
+
+    result = run(
+        "def f(a, b=2, *c, d, e=5, **k):\n    pass\n"
+        "class A:\n    def call(self, x, training=False):\n        pass\n"
+        "    @tf.function\n    def traced(self, x):\n        pass\na = A()\n"
+    )
+    ns = result.namespace
+    assert str(inspect.signature(ns["f"])) == "(a, b=2, *c, d, e=5, **k)"
+    assert str(inspect.signature(ns["A"].call)) == "(self, x, training=False)"
+    assert str(inspect.signature(ns["a"].call)) == "(x, training=False)"
+    assert str(inspect.signature(ns["a"].traced)) == "(x)"

@@ -19,6 +19,7 @@ code and data:
 
 from __future__ import annotations
 
+import inspect
 import types
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -89,6 +90,15 @@ class BoundMethod:
     def __name__(self) -> str:  # type: ignore[override]
         """The method's name."""
         return str(getattr(self.function, "__name__", "method"))
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The function's parameters after the bound first one."""
+        params = list(inspect.signature(self.function).parameters.values())
+        if params and params[0].kind in (params[0].POSITIONAL_OR_KEYWORD,
+                                         params[0].POSITIONAL_ONLY):  # fmt: skip
+            params = params[1:]
+        return inspect.Signature(params)
 
     def __repr__(self) -> str:
         owner = self.instance if isinstance(self.instance, type) else type(self.instance)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,6 +128,24 @@ class UserFunction:
     @property
     def __name__(self) -> str:  # type: ignore[override]
         return self.signature.name
+
+    @property
+    def __signature__(self) -> inspect.Signature:
+        """The parameters as ``inspect.signature`` reports them (Keras reads ``call``'s)."""
+        sig, P = self.signature, inspect.Parameter
+        first_default = len(sig.positional) - len(self.defaults)
+        params = [
+            P(n, P.POSITIONAL_OR_KEYWORD,
+              default=self.defaults[i - first_default] if i >= first_default else P.empty)
+            for i, n in enumerate(sig.positional)
+        ]  # fmt: skip
+        if sig.vararg:
+            params.append(P(sig.vararg, P.VAR_POSITIONAL))
+        params += [P(n, P.KEYWORD_ONLY, default=self.kwdefaults.get(n, P.empty))
+                   for n in sig.kwonly]  # fmt: skip
+        if sig.kwarg:
+            params.append(P(sig.kwarg, P.VAR_KEYWORD))
+        return inspect.Signature(params)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         closure = self.closure

@@ -30,21 +30,10 @@ MARKERS = {cls: marker(cls) for cls in (Tensor, TensorShape, _engine.DType, Func
 
 
 def _public(module: Any, skip: tuple[str, ...] = ()) -> dict[str, Any]:
-    """A module's public names (its ``__all__`` if it has one); submodules of tapeviz.tf too."""
-    names = getattr(module, "__all__", None)
-    pairs = (
-        [(n, getattr(module, n)) for n in names if hasattr(module, n)]
-        if isinstance(names, list | tuple)
-        else list(vars(module).items())
-    )
+    """A module's public names: its values, never its submodules (``tf.keras`` is a Namespace)."""
     out = {}
-    for name, value in pairs:
-        if name.startswith("_") or name in skip:
-            continue
-        if isinstance(value, types.ModuleType):
-            if value.__name__.startswith("tapeviz.tf."):  # issue 14 may split tf into modules
-                spelled = "tf." + value.__name__[len("tapeviz.tf.") :]
-                out[name] = Namespace(spelled, _public(value))
+    for name, value in vars(module).items():
+        if name.startswith("_") or name in skip or isinstance(value, types.ModuleType):
             continue
         if type(value).__name__ == "_Feature":  # from __future__ import annotations
             continue
