@@ -137,13 +137,76 @@ def main_window_studio(out: Path) -> list[Path]:
     return paths
 
 
+PLOTS_SCRIPT = """\
+import matplotlib.pyplot as plt
+
+class Quadratic:
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+    def __call__(self, x, y):
+        return self.a * x**2 + self.b * y**2
+
+f = Quadratic(1.0, 10.0)
+x, y = tf.Variable(-1.8), tf.Variable(0.9)
+opt = tf.keras.optimizers.SGD(learning_rate=0.09, momentum=0.5)
+path, losses = [], []
+for step in range(40):
+    with tf.GradientTape() as tape:
+        loss = f(x, y)
+    opt.apply_gradients(zip(tape.gradient(loss, [x, y]), [x, y]))
+    path.append((x.numpy(), y.numpy()))
+    losses.append(loss)
+
+fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+left.semilogy(losses, "o-", ms=3, label="SGD, momentum 0.5")
+left.set(title="Loss per step", xlabel="step", ylabel="f(x, y)")
+left.legend()
+X, Y = np.meshgrid(np.linspace(-2, 2, 81), np.linspace(-1, 1, 41))
+cs = right.contour(X, Y, f(X, Y), levels=[0.1, 0.5, 1, 2, 4, 8])
+right.clabel(cs)
+right.plot([p[0] for p in path], [p[1] for p in path], "r.-", label="path")
+right.set_title("The path on $f = x^2 + 10 y^2$")
+right.legend()
+plt.show()
+"""
+
+
+def main_window_plots(out: Path) -> Path:
+    """The window with the Plots tab in front: a pasted class-based loop plotted with pyplot."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtTest import QTest
+
+    from tapeviz.models.session.file import Session
+    from tapeviz.ui.window.main_window import MainWindow
+
+    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
+    QSettings.setPath(fmt, scope, tempfile.mkdtemp())
+    window = MainWindow()
+    window.graph.animation_ms = 0
+    window.resize(1366, 768)
+    window.show()
+    window.apply_session(Session(source=PLOTS_SCRIPT, mode="script"))
+    for _ in range(500):
+        if window.last_result is not None and not window.runner.running:
+            break
+        QTest.qWait(20)
+    QTest.qWait(400)
+    path = out / "main_window_plots.png"
+    window.grab().save(str(path))
+    window.close()
+    return path
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write every screenshot into the directory given (default ``assets/screenshots``)."""
     args = sys.argv[1:] if argv is None else argv
     out = Path(args[0] if args else "assets/screenshots")
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
-    for shot in (graph_quadratic, stepper_frames, main_window, main_window_studio):
+    for shot in (graph_quadratic, stepper_frames, main_window, main_window_studio,
+                 main_window_plots):  # fmt: skip
         print(shot(out))
     del app
     return 0
