@@ -37,10 +37,12 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pyqtgraph as pg  # noqa: E402
-from PySide6.QtCore import QSettings, QTimer  # noqa: E402
-from PySide6.QtTest import QTest  # noqa: E402
-from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QVBoxLayout, QWidget  # noqa: E402
+import itertools
+
+import pyqtgraph as pg
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 APP = QApplication.instance() or QApplication(sys.argv[:1])
 RESULTS: list[str] = []
@@ -88,7 +90,7 @@ class Gaps:
     def worst_ms(self) -> float:
         """The longest gap, ms."""
         t = self.ticks
-        return max((b - a for a, b in zip(t, t[1:], strict=False)), default=0.0) * 1e3
+        return max((b - a for a, b in itertools.pairwise(t)), default=0.0) * 1e3
 
 
 def expression(ops: int) -> str:
@@ -157,11 +159,21 @@ def keystrokes(w: object, sizes: list[int], repeats: int) -> None:
             w.graph.viewport().repaint()  # type: ignore[attr-defined]
             times.append(time.perf_counter() - t0)
             w.graph.layoutFinished.disconnect()  # type: ignore[attr-defined]
-        report(f"K1 keystroke -> graph at {ops:,} ops", statistics.median(times) * 1e3, "ms",
-               targets.get(ops, 400.0), peer)  # fmt: skip
+        report(
+            f"K1 keystroke -> graph at {ops:,} ops",
+            statistics.median(times) * 1e3,
+            "ms",
+            targets.get(ops, 400.0),
+            peer,
+        )
         if ops == max(sizes):
-            report(f"K1 the editor's own keystroke at {ops:,} ops", statistics.median(own) * 1e3,
-                   "ms", 5.0, peer)  # fmt: skip
+            report(
+                f"K1 the editor's own keystroke at {ops:,} ops",
+                statistics.median(own) * 1e3,
+                "ms",
+                5.0,
+                peer,
+            )
 
 
 def _session(source: str) -> object:
@@ -201,9 +213,11 @@ def big_graphs(w: object, sizes: list[int]) -> None:
     """G1: a script recording ``n`` ops → graph on screen."""
     targets = {3000: 1.0, 10000: 3.0}
     for ops in sizes:
-        source = ("import tensorflow as tf\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
-                  f"    y = x\n    for i in range({ops // 2}):\n        y = y * 1.0001 + 0.001\n"
-                  "g = t.gradient(y, x)\n")  # fmt: skip
+        source = (
+            "import tensorflow as tf\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
+            f"    y = x\n    for i in range({ops // 2}):\n        y = y * 1.0001 + 0.001\n"
+            "g = t.gradient(y, x)\n"
+        )
         w.mode.setCurrentIndex(1)  # type: ignore[attr-defined]
         w.editor.setPlainText(source)  # type: ignore[attr-defined]
         done: list[float] = []
@@ -243,19 +257,29 @@ def memory(w: object, passes: int) -> None:
 
 def cold_start(repeats: int) -> None:
     """C1: a fresh process to the first paint, tapeviz vs a bare PySide6 + pyqtgraph window."""
-    bare = ("import time; t=time.perf_counter(); import pyqtgraph as pg\n"
-            "from PySide6.QtWidgets import QApplication, QMainWindow\n"
-            "app = QApplication([]); w = QMainWindow(); w.setCentralWidget(pg.PlotWidget())\n"
-            "w.resize(1366, 768); w.show(); w.repaint(); print(time.perf_counter() - t)\n")  # fmt: skip
-    ours = ("import time; t=time.perf_counter()\n"
-            "from PySide6.QtWidgets import QApplication\napp = QApplication([])\n"
-            "from tapeviz.ui import MainWindow\nw = MainWindow(); w.resize(1366, 768); w.show()\n"
-            "w.repaint(); print(time.perf_counter() - t)\n")  # fmt: skip
+    bare = (
+        "import time; t=time.perf_counter(); import pyqtgraph as pg\n"
+        "from PySide6.QtWidgets import QApplication, QMainWindow\n"
+        "app = QApplication([]); w = QMainWindow(); w.setCentralWidget(pg.PlotWidget())\n"
+        "w.resize(1366, 768); w.show(); w.repaint(); print(time.perf_counter() - t)\n"
+    )
+    ours = (
+        "import time; t=time.perf_counter()\n"
+        "from PySide6.QtWidgets import QApplication\napp = QApplication([])\n"
+        "from tapeviz.ui import MainWindow\nw = MainWindow(); w.resize(1366, 768); w.show()\n"
+        "w.repaint(); print(time.perf_counter() - t)\n"
+    )
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
 
     def once(code: str) -> float:
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             env=env, timeout=120, check=True)  # fmt: skip
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=True,
+        )
         return float(out.stdout.strip().splitlines()[-1])
 
     b = min(once(bare) for _ in range(repeats))
@@ -271,8 +295,9 @@ def exports() -> None:
     folder = Path(tempfile.mkdtemp(prefix="tapeviz-export-"))
     for kind, target in (("gif", 2.0), ("mp4", 2.5)):
         t0 = time.perf_counter()
-        code = cli.main(["export", "--preset", "rosenbrock-race", f"--{kind}",
-                         str(folder / f"race.{kind}")])  # fmt: skip
+        code = cli.main(
+            ["export", "--preset", "rosenbrock-race", f"--{kind}", str(folder / f"race.{kind}")]
+        )
         took = time.perf_counter() - t0
         assert code == 0
         report(f"X1 {kind.upper()} export of the Rosenbrock race", took, "s", target)
