@@ -40,7 +40,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import itertools
 
 import pyqtgraph as pg
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
@@ -62,6 +62,7 @@ def wait(until: Callable[[], bool], timeout: float = 60.0) -> float:
     start = time.perf_counter()
     while not until():
         APP.processEvents()
+        APP.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)  # as the real loop does
         if time.perf_counter() - start > timeout:
             return float("inf")
         time.sleep(0.0005)

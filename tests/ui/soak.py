@@ -36,6 +36,7 @@ def pause(app: QApplication, seconds: float) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         app.processEvents()
+        app.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)  # as app.exec() does
         time.sleep(0.005)
 
 
