@@ -82,7 +82,8 @@ def test_race_is_computed_in_the_background_with_progress(qtbot, studio) -> None
 
 
 def test_step_reset_scrub_and_play(qtbot, studio) -> None:
-    load(qtbot, studio, PRESETS["rosenbrock-race"], speed=4000.0)
+    # 500 steps/s: the 2,000 steps take 4 s, so a slow machine still pauses before the end
+    load(qtbot, studio, PRESETS["rosenbrock-race"], speed=500.0)
     steps = []
     studio.stepChanged.connect(steps.append)
     qtbot.mouseClick(

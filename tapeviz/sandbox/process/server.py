@@ -213,7 +213,7 @@ def serve(stdin: Any, stdout: Any, where: Any = None) -> None:
             if handler is None:
                 raise ProtocolError(f"unknown request {str(doc.get('op'))[:40]!r}")
             args = doc.get("args") or {}
-            wall = args.get("limits", {}).get("wall_time", 5.0) if isinstance(args, dict) else 5
+            wall = args.get("limits", {}).get("wall_time", 10.0) if isinstance(args, dict) else 10
             _cpu_limit(float(wall) * 2 + 5 if isinstance(wall, int | float) else 15.0)
             out, writer = handler(args, frame, ctx)
             current.clear()
