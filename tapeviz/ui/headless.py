@@ -114,7 +114,7 @@ def run_export(request: ExportRequest, log: TextIO | None = None) -> list[Path]:
             studio.shutdown()
             studio.deleteLater()
     elif any(k in GRAPH_KINDS for k in request.outputs):
-        from tapeviz.sandbox import run
+        from tapeviz.sandbox.process.isolated import run_isolated as run  # a worker process
 
         result = run(session.source, mode=session.mode, variables=list(session.variables))
         if result.error is not None:
