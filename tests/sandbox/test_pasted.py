@@ -112,7 +112,7 @@ def test_versions_names_and_isinstance() -> None:
         ("scatter([1], [2])", "unknown name 'scatter'", "did you mean 'plt.scatter'?"),
         ("learnin_rate", "unknown name 'learnin_rate'", None),
         ("tf.compat.v1", "tf.compat is not available in tapeviz", 'Help → "TensorFlow in'),
-        ("tf.saved_model.save", "tf.saved_model is not available", "no file access"),
+        ("tf.lite.TFLiteConverter", "tf.lite is not available", "no file access"),
         ("np.load('x.npy')", "np.load is not available in tapeviz", "no file access"),
         ("np.fft.fft([1])", "np.fft is not available in tapeviz", "tapeviz's numpy has"),
         ("tf.constant(1.0).device", "Tensor.device is not available in tapeviz", "Help"),
