@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -15,13 +14,19 @@ from tapeviz.engine.errors import EngineError, EngineTypeError, InvalidArgumentE
 from tapeviz.engine.guard import GUARD, check_elements, precheck
 from tapeviz.engine.impl_rules import FLOAT_ONLY, IMPL
 from tapeviz.engine.primitives import Primitive
+from tapeviz.engine.state import STATE
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, freeze, to_array
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 class OpRecord(NamedTuple):
-    """One recorded op: plain, immutable data read by gradient(), the graph and the stepper."""
+    """One recorded op: plain, immutable data read by gradient(), the graph and the stepper.
+
+    ``params`` holds numbers, strings, bools, None, DTypes and tuples of those (the one
+    exception is ``custom_gradient``'s user gradient function); ``scope`` is the name scope the
+    op ran in, outermost first (``("sequential", "dense")`` inside a Keras layer).
+    """
 
     id: int
     primitive: Primitive
@@ -29,6 +34,7 @@ class OpRecord(NamedTuple):
     outputs: tuple[Tensor, ...]
     params: Mapping[str, Any]
     watched: bool
+    scope: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -70,37 +76,32 @@ class Recorder:
         self.watch_accessed_variables = watch_accessed_variables
         self._reset_records()
 
-    def _watch(self, t: TensorLike) -> None:
+    def _watch(self, t: TensorLike, warn: bool = True) -> None:
         if not t.dtype.is_floating:
-            diagnostics.warn(
-                f"The dtype of the watched tensor must be floating (e.g. tf.float32), got "
-                f"tf.{t.dtype.name}: it will get no gradient",
-                stacklevel=4,
-            )
+            # Like TensorFlow: watched (watched_variables() lists it) but never differentiated.
+            if warn:
+                diagnostics.warn(
+                    f"The dtype of the watched tensor must be floating (e.g. tf.float32), got "
+                    f"tf.{t.dtype.name}: it will get no gradient",
+                    stacklevel=4,
+                )
+            self._watched_other.setdefault(t.id, t)
             return
         self._tracked[t.id] = None
         self._watched.setdefault(t.id, t)
 
     records: list[OpRecord]
     _tracked: dict[int, None]
-    _watched: dict[int, TensorLike]
+    _watched: dict[int, TensorLike]  # float tensors and variables: their gradients can be taken
+    _watched_other: dict[int, TensorLike]  # integer and bool ones: watched, no gradient
 
     def _reset_records(self) -> None:
         self.records = []
         self._tracked = {}
         self._watched = {}
+        self._watched_other = {}
         self._scanned = 0  # records checked for ops that may end a gradient path
         self._dead_end = False  # one of them is watched
-
-
-class _State(threading.local):
-    def __init__(self) -> None:
-        self.active: list[Recorder] = []  # recording now (entered and not paused)
-        self.entered: list[Recorder] = []  # entered, innermost last
-        self.created: list[Recorder] | None = None  # when set, new tapes are appended (sandbox)
-
-
-STATE = _State()
 
 
 def push(rec: Recorder) -> None:
@@ -137,7 +138,7 @@ def read_variable(v: Variable) -> Tensor:
     if v.trainable:
         for r in STATE.active:
             if r.watch_accessed_variables and v.id not in r._tracked:
-                r._watch(v)
+                r._watch(v, False)
     return snap
 
 
@@ -299,6 +300,7 @@ def record(
 ) -> None:
     """Append the op's record to the ``active`` tapes; its output is tracked where an input is."""
     outs = (t,)
+    scope = STATE.scope
     for r in active:
         tracked = r._tracked
         watched = False
@@ -308,7 +310,7 @@ def record(
                 tracked[t.id] = None
                 break
         recs = r.records
-        recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, params, watched)))
+        recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, params, watched, scope)))
 
 
 def op_error(prim: Primitive, xs: tuple[Tensor, ...], exc: Exception) -> EngineError:

@@ -40,6 +40,24 @@ _SECOND_USE = (
 )
 
 
+_NEVER_RECORDED = (
+    "A non-persistent GradientTape can only be used to compute one set of gradients "
+    "(or jacobians); this tape has not recorded anything yet: compute the target inside a "
+    "`with tf.GradientTape() as tape:` block first"
+)
+
+
+def _creation_order(v: Variable) -> int:
+    return v.id  # ids come from one counter: a variable's id is its creation order
+
+
+def _is_among(t: TensorLike, flat: list[Any]) -> bool:
+    for s in flat:  # noqa: SIM110  (identity, not ==: tensors overload ==)
+        if s is t or (isinstance(s, TensorLike) and s.id == t.id):
+            return True
+    return False
+
+
 _NONE, _ZERO = UnconnectedGradients.NONE, UnconnectedGradients.ZERO
 _new_call = tuple.__new__  # GradientCall(...) without the NamedTuple's Python-level __new__
 
@@ -61,9 +79,10 @@ class GradientTape(Recorder):
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         super().__init__(watch_accessed_variables=watch_accessed_variables)
         self._persistent = bool(persistent)
-        self._used = False
+        # TensorFlow's tape exists: made when the tape is first entered, gone once a
+        # non-persistent tape has given its gradients (entering it again starts a new one).
+        self._alive = False
         self._paused = False
-        self._entered = False
         self.gradient_calls: list[GradientCall] = []
         created = core.STATE.created
         if created is not None:
@@ -75,13 +94,20 @@ class GradientTape(Recorder):
         return self._persistent
 
     def __enter__(self) -> GradientTape:
+        if self.recording:
+            raise ValueError(
+                "Tape is still recording, This can happen if you try to re-enter an "
+                "already-active tape."
+            )
+        if not self._alive:
+            if self.records or self._watched or self._watched_other:
+                self._reset_records()  # a used non-persistent tape records anew, as in TF
+            self._alive = True
         core.push(self)
-        self._entered = True
         return self
 
     def __exit__(self, *exc: object) -> bool:
         core.pop(self)
-        self._entered = False
         self._paused = False
         return False
 
@@ -105,8 +131,10 @@ class GradientTape(Recorder):
             self._watch(t)
 
     def watched_variables(self) -> tuple[Variable, ...]:
-        """The variables this tape watches, in the order they were first watched."""
-        return tuple(v for v in self._watched.values() if isinstance(v, Variable))
+        """The variables this tape watches, in the order they were created (as TensorFlow)."""
+        found = [v for v in self._watched.values() if isinstance(v, Variable)]
+        found += [v for v in self._watched_other.values() if isinstance(v, Variable)]
+        return tuple(sorted(found, key=_creation_order))
 
     def watched(self) -> tuple[TensorLike, ...]:
         """Every watched tensor and variable, in order."""
@@ -115,11 +143,13 @@ class GradientTape(Recorder):
     @contextlib.contextmanager
     def stop_recording(self) -> Iterator[None]:
         """Temporarily stop recording operations on this tape."""
-        if not self.recording:
-            raise InvalidArgumentError(
-                "Tape must be recording: use stop_recording() inside the `with tape:` block",
-                "stop_recording",
+        if not self._alive:
+            raise RuntimeError(
+                "Trying to stop recording a tape which is not recording. (Use stop_recording() "
+                "inside the `with tape:` block.)"
             )
+        if not self.recording:
+            raise ValueError("Tape is not recording.")
         self._paused = True
         active = core.STATE.active
         active[:] = [r for r in active if r is not self]
@@ -131,20 +161,21 @@ class GradientTape(Recorder):
             state.active[:] = [r for r in state.entered if not getattr(r, "_paused", False)]
 
     def reset(self) -> None:
-        """Clear everything recorded, as if the tape had just been created."""
+        """Inside the ``with`` block: forget everything recorded so far and record anew."""
+        if not self.recording:
+            raise ValueError("Tape is not recording.")
         self._reset_records()
-        self._used = False
         self.gradient_calls = []
 
     def _check_usable(self) -> None:
-        if self._used and not self._persistent:
-            raise RuntimeError(_SECOND_USE)
+        if not self._alive:
+            raise RuntimeError(_SECOND_USE if self.gradient_calls else _NEVER_RECORDED)
 
     def _consume(self) -> None:
         """Mark a non-persistent tape used; like TF, it stops recording if still active."""
         if self._persistent:
             return
-        self._used = True
+        self._alive = False
         if core.STATE.active and self.recording:
             self._paused = True
             core.STATE.active[:] = [r for r in core.STATE.active if r is not self]
@@ -193,8 +224,8 @@ class GradientTape(Recorder):
         unconnected_gradients: Any = UnconnectedGradients.NONE,
     ) -> Any:
         """d(sum of targets)/d(each source), shaped like ``sources`` (None where unconnected)."""
-        if self._used and not self._persistent:
-            raise RuntimeError(_SECOND_USE)
+        if not self._alive:
+            self._check_usable()
         zero = unconnected_gradients is not _NONE and _unconnected(unconnected_gradients) is _ZERO
         targets = [target] if type(target) is Tensor else nest.flatten(target)
         for t in targets:
@@ -217,7 +248,9 @@ class GradientTape(Recorder):
         seeds: dict[int, Any] = {}
         for t, og in zip(targets, ogs):  # noqa: B905  (same lengths, checked above)
             if t.id not in tracked or not t.dtype.is_floating:
-                continue
+                if not t.dtype.is_floating or not _is_among(t, flat):
+                    continue
+                source_ids.append(t.id)  # TF: a target that is also a source gets its seed
             seed = self._seed(t, og, taping)
             seeds[t.id] = seeds[t.id] + seed if t.id in seeds else seed
         adj = run_backward(records, seeds, source_ids, taping, self._reach(source_ids, taping))
@@ -335,10 +368,13 @@ class GradientTape(Recorder):
         """Per-example Jacobians: result[b] = d target[b] / d source[b]."""
         if not isinstance(target, TensorLike) or not isinstance(source, TensorLike):
             raise EngineTypeError("batch_jacobian: target and source must be tensors")
-        if not target.shape or not source.shape or target.shape[0] != source.shape[0]:
+        for t in (target, source):
+            if len(t.shape) < 2:
+                raise ValueError(f"Shape {t.shape} must have rank at least 2")
+        if target.shape[0] != source.shape[0]:
             raise InvalidArgumentError(
-                f"batch_jacobian: target {tuple(target.shape)} and source {tuple(source.shape)} "
-                "must share their first (batch) dimension",
+                f"Need first dimension of target shape {target.shape} and source shape "
+                f"{source.shape} to match.",
                 "batch_jacobian",
             )
         full = self.jacobian(target, source, unconnected_gradients)

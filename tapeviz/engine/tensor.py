@@ -13,6 +13,7 @@ from tapeviz.engine import dtypes
 from tapeviz.engine.dtypes import DType
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import check_elements
+from tapeviz.engine.state import scope_prefix
 
 _ids = itertools.count(1)
 # Live variables by id: a recorded op input with one of these ids is that variable's value.
@@ -296,7 +297,7 @@ class Variable(TensorLike):
         self._value = t._value
         self.dtype = t.dtype
         self.id = next(_ids)
-        self.name = f"{name or 'Variable'}:0"
+        self.name = f"{scope_prefix()}{name or 'Variable'}:0"  # "scope/name:0", as TF names it
         self.trainable = bool(trainable)
         self._snapshot: Tensor | None = None
         VARIABLES[self.id] = self
