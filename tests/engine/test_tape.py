@@ -126,9 +126,9 @@ def test_stop_recording_outside_the_tape_is_an_error() -> None:
 
 
 def test_reentering_an_active_tape_raises_value_error() -> None:
-    with tv.GradientTape() as tape, pytest.raises(ValueError, match="re-enter an already-active"):
-        with tape:
-            pass
+    tape = tv.GradientTape()
+    with tape, pytest.raises(ValueError, match="re-enter an already-active"), tape:
+        pass
 
 
 def test_a_used_non_persistent_tape_records_anew_when_entered_again() -> None:
