@@ -145,7 +145,7 @@ def read_variable(v: Variable) -> Tensor:
 def _common_dtype(prim: Primitive, args: tuple[Any, ...]) -> DType | None:
     found: DType | None = None
     for i, a in enumerate(args):
-        if isinstance(a, TensorLike) and i not in prim.bool_args:
+        if isinstance(a, TensorLike) and i not in prim.own_dtype_args:
             if found is None:
                 found = a.dtype
             elif a.dtype is not found:
@@ -161,7 +161,7 @@ def _python_dtype(args: tuple[Any, ...], prim: Primitive) -> DType:
     """Dtype for an op whose operands are all Python/numpy values."""
     best: DType | None = None
     for i, a in enumerate(args):
-        if i in prim.bool_args:
+        if i in prim.own_dtype_args:
             continue
         if isinstance(a, np.ndarray) and a.ndim > 0:
             return to_dtype(a)
@@ -208,7 +208,7 @@ def as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
         a, b = args
         ta, tb = type(a), type(b)
         if ta is Tensor and tb is Tensor:  # nothing to convert: the args are the inputs
-            if a.dtype is not b.dtype and not prim.bool_args:
+            if a.dtype is not b.dtype and not prim.own_dtype_args:
                 _common_dtype(prim, args)
             return args
         if ta is Variable:
@@ -217,7 +217,7 @@ def as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
             b, tb = read_variable(b), Tensor
         if ta is Tensor:
             if tb is Tensor:
-                if a.dtype is not b.dtype and not prim.bool_args:
+                if a.dtype is not b.dtype and not prim.own_dtype_args:
                     _common_dtype(prim, (a, b))
                 return (a, b)
             if tb is float or tb is int:
@@ -244,7 +244,10 @@ def _as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
         if isinstance(a, Tensor):
             out.append(a)
         else:
-            want = dtypes.bool_ if i in prim.bool_args else dtype
+            if i in prim.bool_args:
+                want: DType | None = dtypes.bool_
+            else:
+                want = None if i in prim.int_args else dtype
             arr = to_array(a, want, prim.name)
             out.append(Tensor(arr, dtypes.from_numpy(np.asarray(arr).dtype)))
     return tuple(out)
