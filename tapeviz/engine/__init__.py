@@ -37,7 +37,13 @@ from tapeviz.engine.dtypes import (  # noqa: E402
     int64,
     uint8,
 )
-from tapeviz.engine.errors import EngineError, EngineTypeError, InvalidArgumentError  # noqa: E402
+from tapeviz.engine.errors import (  # noqa: E402
+    EngineError,
+    EngineTypeError,
+    InvalidArgumentError,
+    NotFoundError,
+    UnimplementedError,
+)
 from tapeviz.engine.function import Function, FunctionTrace, function  # noqa: E402
 from tapeviz.engine.linalg_ops import *  # noqa: E402, F403
 from tapeviz.engine.linalg_ops import __all__ as _linalg_all  # noqa: E402
@@ -50,6 +56,7 @@ from tapeviz.engine.ops import __all__ as _ops_all  # noqa: E402
 from tapeviz.engine.printing import tf_print  # noqa: E402
 from tapeviz.engine.shape_ops import *  # noqa: E402, F403
 from tapeviz.engine.shape_ops import __all__ as _shape_all  # noqa: E402
+from tapeviz.engine.specs import TensorSpec  # noqa: E402
 from tapeviz.engine.state import NameScope  # noqa: E402
 from tapeviz.engine.tape import GradientCall, GradientTape, UnconnectedGradients  # noqa: E402
 from tapeviz.engine.tensor import (  # noqa: E402
@@ -76,10 +83,13 @@ __all__ = [
     "GradientTape",
     "InvalidArgumentError",
     "NameScope",
+    "NotFoundError",
     "OpRecord",
     "Tensor",
     "TensorShape",
+    "TensorSpec",
     "UnconnectedGradients",
+    "UnimplementedError",
     "Variable",
     "as_dtype",
     "backward_steps",

@@ -15,47 +15,103 @@ import numpy as np
 
 from tapeviz.engine import diagnostics
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
+from tapeviz.engine.keras_variable import KerasVariable
+from tapeviz.engine.schedules import LearningRateSchedule
 from tapeviz.engine.tensor import TensorLike, Variable, freeze, to_array
 
 State = dict[str, Any]
+# Keras arguments that change nothing on a CPU and eagerly (accepted, as Keras accepts them).
+_IGNORED_KWARGS = ("jit_compile", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor")
 
 
 class Optimizer:
-    """Base class: hyper-parameters, slot state per variable, apply_gradients, minimize."""
+    """Base class: hyper-parameters, slot state per variable, apply_gradients, minimize.
+
+    As in Keras 3, ``learning_rate`` is a variable (``opt.learning_rate.numpy()``; assign to it
+    or to the attribute), ``iterations`` counts the steps applied, and the first
+    ``apply_gradients`` binds the optimizer to the variables it was given.
+    """
 
     slot_names: tuple[str, ...] = ()
+    default_name = "optimizer"
 
     def __init__(
         self,
-        learning_rate: float = 0.001,
+        learning_rate: Any = 0.001,
         name: str | None = None,
         clipnorm: float | None = None,
         clipvalue: float | None = None,
         global_clipnorm: float | None = None,
+        weight_decay: float | None = None,
+        use_ema: bool = False,
+        gradient_accumulation_steps: int | None = None,
+        **kwargs: Any,
     ) -> None:
+        unknown = [k for k in kwargs if k not in _IGNORED_KWARGS]
+        if unknown:
+            raise EngineTypeError(f"Argument(s) not recognized: {kwargs}", "optimizer")
+        if use_ema or gradient_accumulation_steps:
+            raise InvalidArgumentError(
+                "use_ema and gradient_accumulation_steps are not available in tapeviz", "optimizer"
+            )
+        self.weight_decay = None if weight_decay is None else float(weight_decay)
+        self.name = name or self.default_name
+        self._schedule: LearningRateSchedule | None = None
+        self._lr = 0.0
+        self._learning_rate = KerasVariable(
+            np.float32(0.0), trainable=False, name="learning_rate",
+            path=f"{self.name}/learning_rate",
+        )  # fmt: skip
+        self._learning_rate._on_assign = self._lr_assigned
         self.learning_rate = learning_rate
-        self.name = name or type(self).__name__
         if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise InvalidArgumentError(
                 "only one of clipnorm, clipvalue and global_clipnorm can be set", "optimizer"
             )
         self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
-        self.iterations = Variable(np.int64(0), trainable=False, name="iteration")
+        self.iterations = KerasVariable(
+            np.int64(0), trainable=False, name="iteration", path=f"{self.name}/iteration"
+        )
         self._state: dict[int, State] = {}
+        self._known: dict[int, None] | None = None  # the variables of the first step (Keras 3)
 
     @property
-    def learning_rate(self) -> float:
-        """The learning rate (a positive float; may be changed between steps)."""
-        return self._lr
+    def learning_rate(self) -> Any:
+        """The learning rate: a variable (``.numpy()``, assignable), or a schedule's value."""
+        if self._schedule is not None:
+            return self._schedule(self.iterations._value)
+        return self._learning_rate
 
     @learning_rate.setter
     def learning_rate(self, value: Any) -> None:
-        lr = float(value._value) if isinstance(value, TensorLike) else value
+        if isinstance(value, LearningRateSchedule):
+            self._schedule = value
+            self._lr = float(value.value(0))
+            return
+        if self._schedule is not None:
+            raise EngineTypeError(
+                "This optimizer was created with a `LearningRateSchedule` object as its "
+                "`learning_rate` constructor argument, hence its learning rate is not "
+                "settable. If you need the learning rate to be settable, you should "
+                "instantiate the optimizer with a float `learning_rate` argument.",
+                "optimizer",
+            )
+        lr = value._value if isinstance(value, TensorLike) else value
+        if isinstance(lr, np.ndarray) and lr.ndim == 0:
+            lr = lr[()]
         if isinstance(lr, bool) or not isinstance(lr, int | float | np.number) or not lr > 0:
             raise InvalidArgumentError(
                 f"learning_rate must be a positive float, got {value!r}", "optimizer"
             )
-        self._lr = float(lr)
+        self._learning_rate.assign(np.float32(lr))  # the hook below then sets _lr to float32's
+        self._lr = float(lr)  # the exact Python float for the update maths
+
+    def _lr_assigned(self, value: Any) -> None:
+        self._lr = float(value)
+
+    def _current_lr(self) -> None:
+        if self._schedule is not None:
+            self._lr = float(self._schedule.value(float(self.iterations._value)))
 
     def hyperparameters(self) -> dict[str, Any]:
         """Every hyper-parameter by name (what ``get_config`` reports)."""
@@ -107,6 +163,18 @@ class Optimizer:
             pairs.append((g, v))
         if not pairs:
             return self.iterations
+        known = self._known
+        if known is None:
+            self._known = dict.fromkeys(v.id for _, v in pairs)
+        else:
+            for _, v in pairs:
+                if v.id not in known:
+                    raise InvalidArgumentError(
+                        f"Unknown variable: {v!r}. This optimizer can only be called for the "
+                        "variables it was originally built with. When working with a new set "
+                        "of variables, you should recreate a new optimizer instance.",
+                        "apply_gradients",
+                    )
         kept = [(g, v) for g, v in pairs if g is not None]
         if not kept:
             raise InvalidArgumentError("No gradients provided for any variable.", "apply_gradients")
@@ -117,6 +185,8 @@ class Optimizer:
                 stacklevel=2,
             )
         grads = self._clip([to_array(g, v.dtype, "apply_gradients") for g, v in kept])
+        if self._schedule is not None:
+            self._current_lr()
         step = int(self.iterations._value)
         for g, (_, v) in zip(grads, kept):  # noqa: B905  (_clip keeps the length)
             value = v._value
@@ -129,6 +199,8 @@ class Optimizer:
             state = self._state.get(v.id)
             if state is None:
                 state = self._state[v.id] = self.init_state(value)
+            if self.weight_decay:  # Keras 3's decoupled weight decay, before the update
+                value = value - value * (_c(self.weight_decay, value) * _c(self._lr, value))
             new = self.update(value, g, state, step)
             if isinstance(new, np.ndarray) or type(new) is not type(value):
                 new = freeze(np.asarray(new, dtype=v.dtype.np))  # keep dtype, read-only
@@ -173,6 +245,8 @@ def _c(value: Any, like: Any) -> Any:
 class SGD(Optimizer):
     """Gradient descent, optionally with (Nesterov) momentum: Keras' update rule."""
 
+    default_name = "SGD"
+
     def __init__(
         self, learning_rate: float = 0.01, momentum: float = 0.0, nesterov: bool = False, **kw: Any
     ) -> None:
@@ -198,6 +272,8 @@ class SGD(Optimizer):
 
 class Adam(Optimizer):
     """Adam with Keras' bias correction folded into the step size (ε outside the root)."""
+
+    default_name = "adam"
 
     slot_names = ("m", "v")
 
@@ -236,6 +312,8 @@ class Adam(Optimizer):
 
 class RMSprop(Optimizer):
     """RMSprop (Keras): running mean of g², optional momentum and centering."""
+
+    default_name = "rmsprop"
 
     def __init__(
         self,
@@ -281,6 +359,8 @@ class RMSprop(Optimizer):
 
 class Adagrad(Optimizer):
     """Adagrad (Keras): accumulated g² scales each step; accumulator starts at 0.1."""
+
+    default_name = "adagrad"
 
     slot_names = ("accumulator",)
 

@@ -18,6 +18,7 @@ class State(threading.local):
         self.entered: list[Any] = []  # recorders entered, innermost last
         self.created: list[Any] | None = None  # when set, new tapes are appended (sandbox)
         self.scope: tuple[str, ...] = ()  # the name scope, outermost first: ("sequential", "dense")
+        self.new_variables: list[Any] | None = None  # when set, variables created are appended
 
 
 STATE = State()
