@@ -95,9 +95,15 @@ def _check_axis(x: Any, axis: int, op: str) -> int:
     return axis
 
 
+def _wide(x: Any) -> np.ndarray:
+    """float32 and float16 values in float64: the softmax family rounds once, at the end."""
+    arr = np.asarray(x)
+    return arr.astype(np.float64) if arr.dtype.itemsize < 8 else arr
+
+
 def _log_softmax(x: Any, *, axis: int = -1) -> Any:
     _check_axis(x, axis, "log_softmax")
-    arr = np.asarray(x)
+    arr = _wide(x)
     m = np.maximum.reduce(arr, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0)
     shifted = arr - m
@@ -106,7 +112,7 @@ def _log_softmax(x: Any, *, axis: int = -1) -> Any:
 
 def _softmax(x: Any, *, axis: int = -1) -> Any:
     _check_axis(x, axis, "softmax")
-    arr = np.asarray(x)
+    arr = _wide(x)
     e = np.exp(arr - np.maximum.reduce(arr, axis=axis, keepdims=True))
     return _like(e / np.add.reduce(e, axis=axis, keepdims=True), x)
 
@@ -122,8 +128,8 @@ def _xent_shapes(labels: Any, logits: Any, op: str) -> None:
 
 def _softmax_cross_entropy(labels: Any, logits: Any, *, axis: int = -1) -> Any:
     _xent_shapes(labels, logits, "softmax_cross_entropy_with_logits")
-    logp = _log_softmax(logits, axis=axis)
-    return _like(-np.add.reduce(np.asarray(labels) * logp, axis=axis), logits)
+    logp = _log_softmax(_wide(logits), axis=axis)
+    return _like(-np.add.reduce(_wide(labels) * logp, axis=axis), logits)
 
 
 def _sparse_softmax_cross_entropy(labels: Any, logits: Any) -> Any:
@@ -141,7 +147,7 @@ def _sparse_softmax_cross_entropy(labels: Any, logits: Any) -> Any:
             f"Received a label value of {bad} which is outside the valid range of [0, {n}).",
             "sparse_softmax_cross_entropy_with_logits",
         )
-    logp = _log_softmax(logits, axis=-1)
+    logp = _log_softmax(_wide(logits), axis=-1)
     picked = np.take_along_axis(logp, labels[..., None].astype(np.int64), axis=-1)[..., 0]
     return _like(-picked, logits)
 

@@ -72,6 +72,11 @@ class KerasVariable(Variable):
         return out
 
     @property
+    def shape(self) -> tuple[int, ...]:  # type: ignore[override]
+        """The shape as a plain tuple, as Keras 3 gives it (``(5, 8)``)."""
+        return tuple(np.shape(self._value))
+
+    @property
     def ndim(self) -> int:
         """Number of dimensions."""
         return int(np.ndim(self._value))

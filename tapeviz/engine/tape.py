@@ -235,6 +235,12 @@ class GradientTape(Recorder):
                     f"block, got {describe(t)}",
                     "gradient",
                 )
+            if not t.dtype.is_floating:
+                diagnostics.warn(
+                    "The dtype of the target tensor must be floating (e.g. tf.float32) when "
+                    f"calling GradientTape.gradient, got tf.{t.dtype.name}",
+                    stacklevel=2,
+                )
         ogs = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
         if len(ogs) != len(targets):
             raise InvalidArgumentError(

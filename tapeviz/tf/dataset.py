@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.engine import dtypes, nest
+from tapeviz.engine import dtypes
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.namespace import Namespace
@@ -34,8 +34,27 @@ def _as_tensor(x: Any) -> TensorLike:
     return x if isinstance(x, TensorLike) else convert_to_tensor(x)
 
 
+def _flatten(structure: Any) -> list[Any]:
+    """tf.data's structure: tuples and dicts nest; a list is data (one tensor), as in TF."""
+    if isinstance(structure, tuple):
+        return [leaf for s in structure for leaf in _flatten(s)]
+    if isinstance(structure, dict):
+        return [leaf for s in structure.values() for leaf in _flatten(s)]
+    return [structure]
+
+
 def _pack(structure: Any, leaves: list[Any]) -> Any:
-    return nest.pack_as(structure, leaves)
+    it = iter(leaves)
+
+    def build(s: Any) -> Any:
+        if isinstance(s, tuple):
+            items = [build(v) for v in s]
+            return type(s)(*items) if hasattr(s, "_fields") else tuple(items)
+        if isinstance(s, dict):
+            return {k: build(v) for k, v in s.items()}
+        return next(it)
+
+    return build(structure)
 
 
 def _call(fn: Callable[..., Any], element: Any) -> Any:
@@ -46,7 +65,7 @@ def _call(fn: Callable[..., Any], element: Any) -> Any:
 
 
 def _spec_of(element: Any) -> Any:
-    return _pack(element, [TensorSpec.from_tensor(_as_tensor(t)) for t in nest.flatten(element)])
+    return _pack(element, [TensorSpec.from_tensor(_as_tensor(t)) for t in _flatten(element)])
 
 
 class Dataset:
@@ -68,7 +87,7 @@ class Dataset:
     @staticmethod
     def from_tensor_slices(tensors: Any, name: str | None = None) -> Dataset:
         """One element per row (first-axis slice) of ``tensors`` (a tensor, tuple or dict)."""
-        leaves = [_as_tensor(t) for t in nest.flatten(tensors)]
+        leaves = [_as_tensor(t) for t in _flatten(tensors)]
         if not leaves:
             raise InvalidArgumentError("from_tensor_slices needs at least one tensor", "data")
         if any(not t.shape for t in leaves):
@@ -106,7 +125,7 @@ class Dataset:
     @staticmethod
     def from_tensors(tensors: Any, name: str | None = None) -> Dataset:
         """A dataset of one element: ``tensors`` itself."""
-        leaves = [_as_tensor(t) for t in nest.flatten(tensors)]
+        leaves = [_as_tensor(t) for t in _flatten(tensors)]
         element = _pack(tensors, leaves)
         return Dataset(lambda: iter([element]), 1, "_TensorDataset", _spec_of(element))
 
@@ -127,7 +146,7 @@ class Dataset:
     def zip(*datasets: Any, name: str | None = None) -> Dataset:
         """Tuples of the elements of several datasets (as long as the shortest)."""
         parts = datasets[0] if len(datasets) == 1 else datasets
-        flat = nest.flatten(parts)
+        flat = _flatten(parts)
         for d in flat:
             if not isinstance(d, Dataset):
                 raise EngineTypeError(f"zip: expected datasets, got {type(d).__name__}", "data")
@@ -155,7 +174,7 @@ class Dataset:
         def make() -> Iterator[Any]:
             for item in generator(*(args or ())):
                 checkpoint()
-                yield _pack(item, [_as_tensor(t) for t in nest.flatten(item)])
+                yield _pack(item, [_as_tensor(t) for t in _flatten(item)])
 
         return Dataset(make, UNKNOWN, "_FlatMapDataset", output_signature)
 
@@ -192,7 +211,7 @@ class Dataset:
             lead = size if drop_remainder else None
             spec = _pack(
                 self._spec,
-                [TensorSpec((lead, *s.shape), s.dtype) for s in nest.flatten(self._spec)],
+                [TensorSpec((lead, *s.shape), s.dtype) for s in _flatten(self._spec)],
             )
         return Dataset(make, card, "_BatchDataset", spec)
 
@@ -202,8 +221,8 @@ class Dataset:
 
         def make() -> Iterator[Any]:
             for element in source:
-                leaves = [np.asarray(t._value) for t in nest.flatten(element)]
-                kinds = [t.dtype for t in nest.flatten(element)]
+                leaves = [np.asarray(t._value) for t in _flatten(element)]
+                kinds = [t.dtype for t in _flatten(element)]
                 for i in range(len(leaves[0])):
                     yield _pack(
                         element,
@@ -263,7 +282,7 @@ class Dataset:
         def make() -> Iterator[Any]:
             for element in source:
                 out = _call(map_func, element)
-                yield _pack(out, [_as_tensor(t) for t in nest.flatten(out)])
+                yield _pack(out, [_as_tensor(t) for t in _flatten(out)])
 
         return Dataset(make, self._cardinality, "_MapDataset")
 
@@ -398,7 +417,7 @@ class Dataset:
     def as_numpy_iterator(self) -> Iterator[Any]:
         """The elements as numpy values."""
         for element in self:
-            yield _pack(element, [t.numpy() for t in nest.flatten(element)])
+            yield _pack(element, [t.numpy() for t in _flatten(element)])
 
     def cardinality(self) -> Tensor:
         """The number of elements (−1 infinite, −2 unknown), an int64 scalar."""
@@ -430,7 +449,7 @@ class Dataset:
 def _stack(group: list[Any]) -> Any:
     """A batch: each leaf stacked (as a constant: batching records no op)."""
     first = group[0]
-    flat = [nest.flatten(e) for e in group]
+    flat = [_flatten(e) for e in group]
     leaves = []
     for k in range(len(flat[0])):
         parts = [f[k] for f in flat]

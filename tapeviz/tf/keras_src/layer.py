@@ -404,8 +404,11 @@ class Layer(Module):
             converted = [self._convert(x) for x in nest.flatten(first)]
             args = (nest.pack_as(first, converted), *args[1:])
         training = kwargs.get("training")
-        if _takes(type(self).call, "training") and "training" not in kwargs:
-            kwargs["training"] = backend.current_training()
+        if _takes(type(self).call, "training"):
+            if "training" not in kwargs:
+                kwargs["training"] = backend.current_training()
+        else:  # Keras keeps the flag for the sub-layers, not for a call() without it
+            kwargs.pop("training", None)
         with NameScope(self.name):
             self._in_scope += 1
             try:

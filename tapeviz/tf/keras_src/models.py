@@ -160,7 +160,8 @@ class Model(Trainer, Layer):
 
     def build(self, input_shape: Any = None) -> None:
         """Create the weights by running the model once on zeros of ``input_shape``."""
-        if self.built:
+        if self.built or self._in_scope:  # a first call: its layers build as they run
+            self.built = True
             return
         if input_shape is None:
             raise ValueError("You must provide an `input_shape` argument.")
