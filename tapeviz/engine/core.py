@@ -71,6 +71,7 @@ class Recorder:
     """Something that records ops while active: a GradientTape or a function trace."""
 
     for_gradients = True
+    _scope: tuple[str, ...] = ()  # the name scope now, kept here while entered (fast to read)
 
     def __init__(self, watch_accessed_variables: bool = True) -> None:
         self.watch_accessed_variables = watch_accessed_variables
@@ -107,6 +108,7 @@ class Recorder:
 def push(rec: Recorder) -> None:
     """Make ``rec`` active on this thread."""
     state = STATE
+    rec._scope = state.scope
     state.entered.append(rec)
     state.active.append(rec)
 
@@ -303,7 +305,6 @@ def record(
 ) -> None:
     """Append the op's record to the ``active`` tapes; its output is tracked where an input is."""
     outs = (t,)
-    scope = STATE.scope
     for r in active:
         tracked = r._tracked
         watched = False
@@ -313,7 +314,7 @@ def record(
                 tracked[t.id] = None
                 break
         recs = r.records
-        recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, params, watched, scope)))
+        recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, params, watched, r._scope)))
 
 
 def op_error(prim: Primitive, xs: tuple[Tensor, ...], exc: Exception) -> EngineError:

@@ -159,6 +159,12 @@ def _as_tensor(y: Any) -> Tensor:
     return convert_to_tensor(y)
 
 
+def _as_input(a: Any) -> Tensor:
+    if isinstance(a, Variable):
+        return core.read_variable(a)  # the tapes watch it, as any op reading it would
+    return a if isinstance(a, Tensor) else convert_to_tensor(a)
+
+
 def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
     """Decorate ``f(*x) -> (y, grad_fn)``: ``y`` is recorded as one op whose VJP is ``grad_fn``."""
     if f is None:
@@ -166,8 +172,7 @@ def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
 
     @functools.wraps(f)
     def decorated(*args: Any, **kwargs: Any) -> Any:
-        inputs = tuple(a.value() if isinstance(a, Variable) else a if isinstance(a, Tensor)
-                       else convert_to_tensor(a) for a in args)  # fmt: skip
+        inputs = tuple(_as_input(a) for a in args)
         state = STATE
         watcher = _VariableWatcher()
         state.active.append(watcher)

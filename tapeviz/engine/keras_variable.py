@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz.engine import dtypes
+from tapeviz.engine.guard import check_elements, shape_size
 from tapeviz.engine.state import STATE
 from tapeviz.engine.tensor import Tensor, Variable, freeze
 
@@ -42,7 +43,9 @@ class KerasVariable(Variable):
                     f"be specified. Received: initializer={initializer} and shape={shape}"
                 )
             dt = dtypes.as_dtype(dtype or "float32")
-            value = initializer(tuple(int(d) for d in shape), dtype=dt)
+            dims = tuple(int(d) for d in shape)
+            check_elements(shape_size(dims), "Variable")
+            value = initializer(dims, dtype=dt)
         else:
             value = initializer
         name = name or "variable"

@@ -16,7 +16,7 @@ from tapeviz.engine import diagnostics
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.keras_variable import KerasVariable
 from tapeviz.engine.schedules import LearningRateSchedule
-from tapeviz.engine.tensor import TensorLike, Variable, freeze, to_array
+from tapeviz.engine.tensor import Tensor, TensorLike, Variable, freeze, to_array
 
 State = dict[str, Any]
 # Keras arguments that change nothing on a CPU and eagerly (accepted, as Keras accepts them).
@@ -113,6 +113,24 @@ class Optimizer:
         self._learning_rate.assign(np.float32(lr))  # the hook below then sets _lr to float32's
         self._lr = float(lr)  # the exact Python float for the update maths
 
+    @property
+    def _lr(self) -> float:
+        """The learning rate as a Python float (what the update maths uses)."""
+        return self._lr_float
+
+    @_lr.setter
+    def _lr(self, value: float) -> None:
+        self._lr_float = value
+        self._lr_cache: dict[Any, Any] = {}  # the rate as a scalar of each variable dtype
+
+    def lr_like(self, value: Any) -> Any:
+        """The learning rate as a scalar of ``value``'s dtype (cached per dtype)."""
+        dtype = value.dtype if isinstance(value, _NUMPY_VALUES) else np.asarray(value).dtype
+        lr = self._lr_cache.get(dtype)
+        if lr is None:
+            lr = self._lr_cache[dtype] = dtype.type(self._lr_float)
+        return lr
+
     def _lr_assigned(self, value: Any) -> None:
         self._lr = float(value)
 
@@ -191,10 +209,22 @@ class Optimizer:
                 f"Gradients do not exist for variables {missing} when minimizing the loss.",
                 stacklevel=2,
             )
-        grads = self._clip([to_array(g, v.dtype, "apply_gradients") for g, v in kept])
+        grads = [
+            g._value
+            if type(g) is Tensor and g.dtype is v.dtype
+            else to_array(g, v.dtype, "apply_gradients")
+            for g, v in kept
+        ]
+        if (
+            self.clipnorm is not None
+            or self.clipvalue is not None
+            or self.global_clipnorm is not None
+        ):
+            grads = self._clip(grads)
         if self._schedule is not None:
             self._current_lr()
-        step = int(self.iterations._value)
+        iterations = self.iterations
+        step = int(iterations._value)
         for g, (_, v) in zip(grads, kept):  # noqa: B905  (_clip keeps the length)
             value = v._value
             if g.shape != value.shape:
@@ -212,8 +242,9 @@ class Optimizer:
             if isinstance(new, np.ndarray) or type(new) is not type(value):
                 new = freeze(np.asarray(new, dtype=v.dtype.np))  # keep dtype, read-only
             v._set(new, "apply_gradients")
-        self.iterations._set(self.iterations._value + 1, "apply_gradients")  # an np.int64
-        return self.iterations
+        iterations._value = iterations._value + 1  # an np.int64 scalar: no shape to check
+        iterations._snapshot = None
+        return iterations
 
     def apply(self, grads: Any, trainable_variables: Any = None) -> Variable:
         """Keras 3's spelling: ``apply(grads, variables)`` is ``apply_gradients(zip(...))``."""

@@ -36,7 +36,7 @@ class SGD(Optimizer):
 
     def update(self, value: Any, grad: Any, state: State, step: int) -> Any:
         """``v −= lr·g``; momentum: ``m = β·m − lr·g; v += m`` (Nesterov ``v += β·m − lr·g``)."""
-        lr = _c(self._lr, value)
+        lr = self.lr_like(value)
         if not self.momentum:
             return value - grad * lr
         beta = _c(self.momentum, value)

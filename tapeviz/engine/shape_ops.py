@@ -383,6 +383,7 @@ def sequence_mask(
     """``mask[i, j] = j < lengths[i]``."""
     n = _ints(lengths, "sequence_mask: lengths")
     m = int(n.max()) if maxlen is None and n.size else int(maxlen or 0)
+    _new_shape((*n.shape, m), "sequence_mask")
     return constant((np.arange(m) < n[..., None]).astype(dtypes.as_dtype(dtype).np))
 
 

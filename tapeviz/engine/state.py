@@ -57,8 +57,14 @@ class NameScope:
         state = STATE
         self._saved.append(state.scope)
         names = self._resolve()
-        state.scope = names
+        _set_scope(state, names)
         return "/".join(names) + "/" if names else ""
 
     def __exit__(self, *exc: object) -> None:
-        STATE.scope = self._saved.pop()
+        _set_scope(STATE, self._saved.pop())
+
+
+def _set_scope(state: State, names: tuple[str, ...]) -> None:
+    state.scope = names
+    for r in state.entered:  # each recorder keeps a copy: recording reads it per op
+        r._scope = names

@@ -433,10 +433,12 @@ class Generator:
 
     def make_seeds(self, count: int = 1) -> Tensor:
         """``count`` seed pairs for stateless ops, as a ``[2, count]`` int64 tensor."""
+        _new_shape((2, int(count)), "Generator.make_seeds")
         return constant(self._gen.integers(0, 2**63 - 1, (2, int(count)), dtype=np.int64))
 
     def split(self, count: int = 1) -> list[Generator]:
         """``count`` new independent generators drawn from this one."""
+        _new_shape((int(count), 2), "Generator.split")
         seeds = self._gen.integers(0, 2**63 - 1, (int(count), 2), dtype=np.int64)
         out = []
         for a, b in seeds.tolist():

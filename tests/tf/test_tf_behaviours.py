@@ -250,3 +250,24 @@ def test_control_flow_runs_eagerly() -> None:
     assert squares.numpy().tolist() == [1.0, 4.0, 9.0]
     with pytest.raises(tf.errors.InvalidArgumentError, match="Tensor had NaN values"):
         tf.debugging.check_numerics(tf.constant([0.0, np.nan]), "bad")
+
+
+def test_new_ops_respect_the_sandbox_size_limit() -> None:
+    from tapeviz.engine.guard import ResourceLimitError, size_limits
+
+    calls = [
+        lambda: tf.pad(tf.ones([10]), [[10**7, 0]]),
+        lambda: tf.linalg.diag(tf.ones([5000])),
+        lambda: tf.einsum("i,j->ij", tf.ones([5000]), tf.ones([5000])),
+        lambda: tf.tile(tf.ones([10]), [10**6]),
+        lambda: tf.gather(tf.ones([10, 10**5]), tf.zeros([100], tf.int32)),
+        lambda: tf.keras.layers.Dense(10**7)(tf.ones((1, 3))),
+        lambda: tf.random.normal([10**7]),
+        lambda: tf.one_hot([1, 2], 10**7),
+        lambda: tf.eye(5000),
+        lambda: tf.keras.utils.to_categorical([1], 10**7),
+    ]
+    with size_limits(10**6, 10**9):
+        for call in calls:
+            with pytest.raises(ResourceLimitError):
+                call()

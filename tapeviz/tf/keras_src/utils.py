@@ -9,6 +9,7 @@ import numpy as np
 
 from tapeviz import engine as E
 from tapeviz.engine.errors import InvalidArgumentError
+from tapeviz.engine.guard import check_elements
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tensor import Tensor, TensorLike, constant
 from tapeviz.tf import random_ops
@@ -37,6 +38,7 @@ def to_categorical(x: Any, num_classes: int | None = None) -> np.ndarray:
     if y.ndim > 1 and y.shape[-1] == 1:
         y = y[..., 0]
     n = int(num_classes) if num_classes is not None else int(y.max()) + 1
+    check_elements(y.size * n, "to_categorical")
     return (y[..., None] == np.arange(n)).astype(np.float32)
 
 
