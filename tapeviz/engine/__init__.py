@@ -56,6 +56,8 @@ from tapeviz.engine.ops import __all__ as _ops_all  # noqa: E402
 from tapeviz.engine.printing import tf_print  # noqa: E402
 from tapeviz.engine.shape_ops import *  # noqa: E402, F403
 from tapeviz.engine.shape_ops import __all__ as _shape_all  # noqa: E402
+from tapeviz.engine.sorting_ops import *  # noqa: E402, F403
+from tapeviz.engine.sorting_ops import __all__ as _sorting_all  # noqa: E402
 from tapeviz.engine.specs import TensorSpec  # noqa: E402
 from tapeviz.engine.state import NameScope  # noqa: E402
 from tapeviz.engine.tape import GradientCall, GradientTape, UnconnectedGradients  # noqa: E402
@@ -118,4 +120,5 @@ __all__ = [
     *_nn_all,
     *_linalg_all,
     *_shape_all,
+    *_sorting_all,
 ]

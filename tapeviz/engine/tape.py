@@ -13,7 +13,7 @@ from tapeviz.engine import core, diagnostics, nest, numeric, ops
 from tapeviz.engine.backward import as_tensor_result, run_backward
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, describe
-from tapeviz.engine.guard import check_elements, checkpoint
+from tapeviz.engine.jacobians import diagonal_blocks, full_jacobians
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, to_array
 from tapeviz.engine.vjp_rules import DEAD_ENDS
 
@@ -321,7 +321,7 @@ class GradientTape(Recorder):
         flat, source_ids = self._sources(sources, "jacobian")
         records = self._records_now()
         self._consume()
-        jacobians = self._jacobians(records, target, flat, source_ids)
+        jacobians = full_jacobians(records, target, flat, source_ids, self._tracked)
         results = [
             ops.zeros(tuple(target.shape) + tuple(s.shape), s.dtype) if j is None and zero else j
             for j, s in zip(jacobians, flat, strict=True)
@@ -330,38 +330,6 @@ class GradientTape(Recorder):
             GradientCall("jacobian", (target.id,), tuple(s.id for s in flat), tuple(results))
         )
         return nest.pack_as(sources, results)
-
-    def _jacobians(
-        self, records: list[OpRecord], target: TensorLike, flat: list[TensorLike], ids: list[int]
-    ) -> list[Any]:
-        taping = core.is_taping()
-        n = int(np.size(target._value))
-        rows: list[list[Any]] = [[] for _ in flat]
-        connected = target.id in self._tracked and target.dtype.is_floating and ids
-        for s in flat:
-            check_elements(n * int(np.size(s._value)), "jacobian")
-        for i in range(n if connected else 0):
-            checkpoint()
-            onehot = np.zeros(n, dtype=target.dtype.np)
-            onehot[i] = 1
-            seed: Any = onehot.reshape(np.shape(target._value))[()]
-            if taping:
-                seed = Tensor(seed, target.dtype)
-            adj = run_backward(records, {target.id: seed}, ids, taping)
-            for k, s in enumerate(flat):
-                rows[k].append(adj.get(s.id))
-        out: list[Any] = []
-        for k, s in enumerate(flat):
-            if not rows[k] or all(r is None for r in rows[k]):
-                out.append(None)
-                continue
-            full = [r if r is not None else np.zeros_like(s._value) for r in rows[k]]
-            shape = tuple(np.shape(target._value)) + tuple(np.shape(s._value))
-            if taping:
-                out.append(ops.reshape(ops.stack([as_tensor_result(r, s) for r in full]), shape))
-            else:
-                out.append(as_tensor_result(np.stack(full).reshape(shape), s))
-        return out
 
     def batch_jacobian(
         self,
@@ -386,11 +354,7 @@ class GradientTape(Recorder):
         full = self.jacobian(target, source, unconnected_gradients)
         if full is None:
             return None
-        b = target.shape[0]
-        t_rest, s_rest = tuple(target.shape[1:]), tuple(source.shape[1:])
-        flat = ops.reshape(full, (b, _prod(t_rest), b, _prod(s_rest)))
-        rows = [flat[k, :, k, :] for k in range(b)]
-        out = ops.reshape(ops.stack(rows), (b, *t_rest, *s_rest))
+        out = diagonal_blocks(full, target, source)
         self.gradient_calls[-1] = self.gradient_calls[-1]._replace(kind="batch_jacobian",
                                                                    results=(out,))  # fmt: skip
         return out
@@ -406,10 +370,3 @@ class GradientTape(Recorder):
             f"<GradientTape persistent={self._persistent} "
             f"watch_accessed_variables={self.watch_accessed_variables} ops={len(self.records)}>"
         )
-
-
-def _prod(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n

@@ -16,6 +16,7 @@ from tapeviz import engine as _e
 from tapeviz.engine import dtypes as _dt
 from tapeviz.engine import nest as _nest
 from tapeviz.engine.namespace import Namespace as _Namespace
+from tapeviz.tf import random_generators as _gen
 from tapeviz.tf import random_ops as _random
 from tapeviz.tf import runtime as _rt
 from tapeviz.tf import unavailable as _na
@@ -150,10 +151,11 @@ linalg = _Namespace(
 random = _Namespace(
     "tf.random",
     {**{n: getattr(_random, n) for n in _random.__all__ if n != "dropout"},
+     **{n: getattr(_gen, n) for n in _gen.__all__},
      "experimental": _Namespace(
          "tf.random.experimental",
-         {"Generator": _random.Generator, "get_global_generator": _random.get_global_generator,
-          "set_global_generator": _random.set_global_generator}),
+         {"Generator": _gen.Generator, "get_global_generator": _gen.get_global_generator,
+          "set_global_generator": _gen.set_global_generator}),
      },
 )  # fmt: skip
 dtypes = _Namespace(

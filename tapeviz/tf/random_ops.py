@@ -6,8 +6,8 @@
 - An op with ``seed=k`` uses the stream of ``(global seed, k)`` (TensorFlow's default global
   seed 87654321 when none was set); calling it again continues that stream, as TensorFlow's
   kernels do, until ``set_seed`` resets them.
-- Without any seed the values differ on every run. ``stateless_*`` ops are pure functions of
-  their ``seed=[a, b]``; ``Generator`` objects carry their own state.
+- Without any seed the values differ on every run. ``stateless_*`` ops and ``Generator``
+  objects are in :mod:`tapeviz.tf.random_generators`.
 
 The bits are numpy's, not TensorFlow's: shapes, dtypes and the seed rules are TensorFlow's.
 Gradients flow to ``mean``/``stddev``/``minval``/``maxval`` tensors, as in TensorFlow.
@@ -32,20 +32,13 @@ DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
 
 __all__ = [
-    "Generator",
     "categorical",
     "dropout",
     "gamma",
-    "get_global_generator",
     "normal",
     "poisson",
-    "set_global_generator",
     "set_seed",
     "shuffle",
-    "stateless_categorical",
-    "stateless_normal",
-    "stateless_truncated_normal",
-    "stateless_uniform",
     "truncated_normal",
     "uniform",
 ]
@@ -57,13 +50,14 @@ class _Seeds(threading.local):
         self.op_seeds: _pyrandom.Random | None = None  # draws op seeds once set_seed was called
         self.kernels: dict[tuple[Any, ...], np.random.Generator] = {}
         self.keras: _pyrandom.Random = _pyrandom.Random()  # Keras' seeds for initializers
-        self.global_generator: Generator | None = None
+        self.global_generator: Any = None  # random_generators.Generator, made on first use
 
 
 _SEEDS = _Seeds()
 
 
-def _philox(a: int, b: int) -> np.random.Generator:
+def philox(a: int, b: int) -> np.random.Generator:
+    """A numpy generator on the Philox stream of the key ``(a, b)``."""
     key = np.array([a & (2**64 - 1), b & (2**64 - 1)], dtype=np.uint64)
     return np.random.Generator(np.random.Philox(key=key))
 
@@ -101,7 +95,7 @@ def _kernel(op: str, dtype: Any, seed: int | None) -> np.random.Generator:
     key = (op, getattr(dtype, "name", dtype), a, b)
     gen = _SEEDS.kernels.get(key)
     if gen is None:
-        gen = _SEEDS.kernels[key] = _philox(a, b)
+        gen = _SEEDS.kernels[key] = philox(a, b)
     return gen
 
 
@@ -146,7 +140,10 @@ def _normal(gen: np.random.Generator, shape: tuple[int, ...], dt: dtypes.DType) 
     return gen.standard_normal(shape, dtype=work).astype(dt.np)
 
 
-def _truncated(gen: np.random.Generator, shape: tuple[int, ...], dt: dtypes.DType) -> np.ndarray:
+def truncated_values(
+    gen: np.random.Generator, shape: tuple[int, ...], dt: dtypes.DType
+) -> np.ndarray:
+    """Standard normal samples redrawn beyond ±2 (TensorFlow's truncated normal)."""
     out = _normal(gen, shape, dt).reshape(-1)
     bad = np.abs(out) > 2
     while bad.any():  # resample outside two standard deviations
@@ -209,7 +206,9 @@ def truncated_normal(
     """Normal samples redrawn when more than two standard deviations from the mean."""
     dt = _float_dtype(dtype, "random.truncated_normal")
     gen = _kernel("truncated_normal", dt, seed)
-    return _scaled(_truncated(gen, _shape(shape, "random.truncated_normal"), dt), stddev, mean, dt)
+    return _scaled(
+        truncated_values(gen, _shape(shape, "random.truncated_normal"), dt), stddev, mean, dt
+    )
 
 
 def uniform(
@@ -294,175 +293,6 @@ def poisson(
     full = _shape(shape, "random.poisson") + lam_v.shape
     draws = _kernel("poisson", dtype, seed).poisson(np.broadcast_to(lam_v, full), size=full)
     return constant(draws.astype(dtypes.as_dtype(dtype).np))
-
-
-# -- stateless ops: pure functions of seed=[a, b] --------------------------------------------
-def _stateless(seed: Any, what: str) -> np.random.Generator:
-    s = np.asarray(getattr(seed, "_value", seed))
-    if s.shape != (2,) or s.dtype.kind not in "iu":
-        raise InvalidArgumentError(
-            f"{what}: seed must be a shape [2] integer tensor, got {s.tolist()!r}", what
-        )
-    return _philox(int(s[0]), int(s[1]))
-
-
-def stateless_normal(
-    shape: Any,
-    seed: Any,
-    mean: Any = 0.0,
-    stddev: Any = 1.0,
-    dtype: Any = dtypes.float32,
-    name: str | None = None,
-    alg: Any = "auto_select",
-) -> Tensor:
-    """Normal samples that depend only on ``seed`` (same seed, same values)."""
-    dt = _float_dtype(dtype, "stateless_normal")
-    rnd = _normal(_stateless(seed, "stateless_normal"), _shape(shape, "stateless_normal"), dt)
-    return _scaled(rnd, stddev, mean, dt)
-
-
-def stateless_truncated_normal(
-    shape: Any,
-    seed: Any,
-    mean: Any = 0.0,
-    stddev: Any = 1.0,
-    dtype: Any = dtypes.float32,
-    name: str | None = None,
-    alg: Any = "auto_select",
-) -> Tensor:
-    """Truncated normal samples that depend only on ``seed``."""
-    dt = _float_dtype(dtype, "stateless_truncated_normal")
-    gen = _stateless(seed, "stateless_truncated_normal")
-    rnd = _truncated(gen, _shape(shape, "stateless_truncated_normal"), dt)
-    return _scaled(rnd, stddev, mean, dt)
-
-
-def stateless_uniform(
-    shape: Any,
-    seed: Any,
-    minval: Any = 0,
-    maxval: Any = None,
-    dtype: Any = dtypes.float32,
-    name: str | None = None,
-    alg: Any = "auto_select",
-) -> Tensor:
-    """Uniform samples that depend only on ``seed``."""
-    dt = dtypes.as_dtype(dtype)
-    gen = _stateless(seed, "stateless_uniform")
-    return _uniform(
-        gen, _shape(shape, "stateless_uniform"), minval, maxval, dt, "stateless_uniform"
-    )
-
-
-def stateless_categorical(
-    logits: Any, num_samples: int, seed: Any, dtype: Any = dtypes.int64, name: str | None = None
-) -> Tensor:
-    """Categorical samples that depend only on ``seed``."""
-    return _categorical(_stateless(seed, "stateless_categorical"), logits, num_samples, dtype)
-
-
-# -- tf.random.Generator -------------------------------------------------------------------
-class Generator:
-    """A random-number generator with its own state (``Generator.from_seed(1234)``)."""
-
-    def __init__(self, copy_from: Generator | None = None, state: Any = None, alg: Any = None):
-        if copy_from is not None:
-            self._gen = np.random.Generator(np.random.Philox())
-            self._gen.bit_generator.state = copy_from._gen.bit_generator.state
-        elif state is not None:
-            s = np.asarray(getattr(state, "_value", state)).reshape(-1).tolist()
-            self._gen = _philox(int(s[0]), int(s[1]) if len(s) > 1 else 0)
-        else:
-            self._gen = np.random.default_rng()
-        self.algorithm = 1  # RNG_ALG_PHILOX
-
-    @classmethod
-    def from_seed(cls, seed: int, alg: Any = None) -> Generator:
-        """A generator whose stream is fixed by ``seed``."""
-        g = cls.__new__(cls)
-        g._gen, g.algorithm = _philox(int(seed), 0), 1
-        return g
-
-    @classmethod
-    def from_non_deterministic_state(cls, alg: Any = None) -> Generator:
-        """A generator seeded from the operating system (different every run)."""
-        return cls()
-
-    def reset_from_seed(self, seed: int) -> None:
-        """Restart the stream as if created ``from_seed(seed)``."""
-        self._gen = _philox(int(seed), 0)
-
-    def normal(
-        self,
-        shape: Any,
-        mean: Any = 0.0,
-        stddev: Any = 1.0,
-        dtype: Any = dtypes.float32,
-        name: str | None = None,
-    ) -> Tensor:
-        """Normal samples from this generator's stream."""
-        dt = _float_dtype(dtype, "Generator.normal")
-        return _scaled(_normal(self._gen, _shape(shape, "Generator.normal"), dt), stddev, mean, dt)
-
-    def truncated_normal(
-        self,
-        shape: Any,
-        mean: Any = 0.0,
-        stddev: Any = 1.0,
-        dtype: Any = dtypes.float32,
-        name: str | None = None,
-    ) -> Tensor:
-        """Truncated normal samples from this generator's stream."""
-        dt = _float_dtype(dtype, "Generator.truncated_normal")
-        rnd = _truncated(self._gen, _shape(shape, "Generator.truncated_normal"), dt)
-        return _scaled(rnd, stddev, mean, dt)
-
-    def uniform(
-        self,
-        shape: Any,
-        minval: Any = 0,
-        maxval: Any = None,
-        dtype: Any = dtypes.float32,
-        name: str | None = None,
-    ) -> Tensor:
-        """Uniform samples from this generator's stream."""
-        dt = dtypes.as_dtype(dtype)
-        return _uniform(
-            self._gen, _shape(shape, "Generator.uniform"), minval, maxval, dt, "Generator.uniform"
-        )
-
-    def make_seeds(self, count: int = 1) -> Tensor:
-        """``count`` seed pairs for stateless ops, as a ``[2, count]`` int64 tensor."""
-        _new_shape((2, int(count)), "Generator.make_seeds")
-        return constant(self._gen.integers(0, 2**63 - 1, (2, int(count)), dtype=np.int64))
-
-    def split(self, count: int = 1) -> list[Generator]:
-        """``count`` new independent generators drawn from this one."""
-        _new_shape((int(count), 2), "Generator.split")
-        seeds = self._gen.integers(0, 2**63 - 1, (int(count), 2), dtype=np.int64)
-        out = []
-        for a, b in seeds.tolist():
-            g = Generator.__new__(Generator)
-            g._gen, g.algorithm = _philox(a, b), 1
-            out.append(g)
-        return out
-
-    def __repr__(self) -> str:
-        return "<tf.random.Generator (Philox)>"
-
-
-def get_global_generator() -> Generator:
-    """The generator ``tf.random.get_global_generator()`` returns (made on first use)."""
-    s = _SEEDS
-    if s.global_generator is None:
-        seed = s.global_seed
-        s.global_generator = Generator() if seed is None else Generator.from_seed(seed)
-    return s.global_generator
-
-
-def set_global_generator(generator: Generator) -> None:
-    """Replace the global generator."""
-    _SEEDS.global_generator = generator
 
 
 def dropout(

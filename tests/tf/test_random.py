@@ -116,3 +116,18 @@ def test_keras_initializers_follow_the_seeds() -> None:
     a = tf.random.normal([2]).numpy()
     tf.keras.utils.set_random_seed(9)
     np.testing.assert_array_equal(a, tf.random.normal([2]).numpy())
+
+
+def test_truncated_normals_of_generators_and_stateless_ops() -> None:
+    g = tf.random.Generator.from_seed(3)
+    t = g.truncated_normal([1000], stddev=1.0)
+    assert t.shape == (1000,) and float(tf.reduce_max(tf.abs(t))) <= 2.0
+    s1 = tf.random.stateless_truncated_normal([50], seed=[4, 5])
+    s2 = tf.random.stateless_truncated_normal([50], seed=[4, 5])
+    np.testing.assert_array_equal(s1.numpy(), s2.numpy())
+    assert float(tf.reduce_max(tf.abs(s1))) <= 2.0
+    c = tf.random.stateless_categorical(tf.math.log([[0.1, 0.9]]), 20, seed=[1, 1])
+    assert c.dtype == tf.int64 and set(c.numpy().ravel().tolist()) <= {0, 1}
+    assert isinstance(tf.random.get_global_generator(), tf.random.Generator)
+    assert tf.random.gamma([3], alpha=2.0).shape == (3,)
+    assert tf.random.poisson([2, 2], lam=3.0).dtype == tf.float32

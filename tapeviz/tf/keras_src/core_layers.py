@@ -114,7 +114,7 @@ class Dropout(Layer):
                 f"value between 0 and 1. Received: rate={rate}"
             )
         self.rate, self.noise_shape, self.seed = float(rate), noise_shape, seed
-        self._gen = random_ops._philox(seed if seed is not None else random_ops.keras_seed(), 1)
+        self._gen = random_ops.philox(seed if seed is not None else random_ops.keras_seed(), 1)
         self.supports_masking = True
 
     def call(self, inputs: Any, training: Any = False) -> Any:

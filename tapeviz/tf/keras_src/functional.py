@@ -74,23 +74,25 @@ class KerasTensor:
         return _OpLayer(fn)(self, *others)
 
 
-def _binary(fn: Callable[[Any, Any], Any], reflected: bool = False) -> Any:
+def _binary(op: str, fn: Callable[[Any, Any], Any], reflected: bool = False) -> Any:
     def method(self: KerasTensor, other: Any) -> KerasTensor:
         if reflected:
-            return _OpLayer(lambda a, b: fn(b, a))(self, other)
-        return _OpLayer(fn)(self, other)
+            return _OpLayer(op, lambda a, b: fn(b, a))(self, other)
+        return _OpLayer(op, fn)(self, other)
 
     return method
 
 
-for _name, _fn in {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-    "truediv": lambda a, b: a / b, "pow": lambda a, b: a**b, "matmul": lambda a, b: a @ b,
+# Operators on KerasTensors are Keras operations, named as Keras names them.
+for _name, (_op, _fn) in {
+    "add": ("Add", lambda a, b: a + b), "sub": ("Subtract", lambda a, b: a - b),
+    "mul": ("Multiply", lambda a, b: a * b), "truediv": ("TrueDivide", lambda a, b: a / b),
+    "pow": ("Power", lambda a, b: a**b), "matmul": ("Matmul", lambda a, b: a @ b),
 }.items():  # fmt: skip
-    setattr(KerasTensor, f"__{_name}__", _binary(_fn))
-    setattr(KerasTensor, f"__r{_name}__", _binary(_fn, reflected=True))
-KerasTensor.__neg__ = lambda self: _OpLayer(lambda a: -a)(self)  # type: ignore[attr-defined]
-KerasTensor.__getitem__ = lambda self, key: _OpLayer(lambda a: a[key])(self)  # type: ignore[attr-defined]
+    setattr(KerasTensor, f"__{_name}__", _binary(_op, _fn))
+    setattr(KerasTensor, f"__r{_name}__", _binary(_op, _fn, reflected=True))
+KerasTensor.__neg__ = lambda self: _OpLayer("Negative", lambda a: -a)(self)  # type: ignore[attr-defined]
+KerasTensor.__getitem__ = lambda self, key: _OpLayer("GetItem", lambda a: a[key])(self)  # type: ignore[attr-defined]
 
 
 def is_symbolic(structure: Any) -> bool:
@@ -170,10 +172,10 @@ def output_shape(layer: Layer, input_shape: Any) -> Any:
 
 
 class _OpLayer(Layer):
-    """A Python function of tensors as a layer (operators on KerasTensors)."""
+    """An operator on KerasTensors (``x * 2``) as a node of the graph: not one of its layers."""
 
-    def __init__(self, fn: Callable[..., Any]) -> None:
-        super().__init__(name=backend.auto_name("Lambda"))
+    def __init__(self, op: str, fn: Callable[..., Any]) -> None:
+        super().__init__(name=backend.auto_name(op))
         self.fn = fn
 
     def call(self, *args: Any) -> Any:

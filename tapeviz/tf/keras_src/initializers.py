@@ -56,7 +56,7 @@ class _Random(Initializer):
 
     def _gen(self) -> np.random.Generator:
         seed = self.seed if self.seed is not None else random_ops.keras_seed()
-        return random_ops._philox(int(seed), 0)
+        return random_ops.philox(int(seed), 0)
 
 
 class Zeros(Initializer):
@@ -137,7 +137,7 @@ class TruncatedNormal(_Random):
 
     def __call__(self, shape: Any, dtype: Any = None) -> Any:
         dt = _dtype(dtype)
-        out = random_ops._truncated(self._gen(), tuple(shape), dtypes.float64)
+        out = random_ops.truncated_values(self._gen(), tuple(shape), dtypes.float64)
         return freeze((out * self.stddev + self.mean).astype(dt.np))
 
 
@@ -172,7 +172,7 @@ class VarianceScaling(_Random):
             out = gen.uniform(-limit, limit, shape)
         elif self.distribution == "truncated_normal":
             stddev = math.sqrt(scale) / 0.87962566103423978  # std of N(0, 1) truncated at ±2
-            out = random_ops._truncated(gen, shape, dtypes.float64) * stddev
+            out = random_ops.truncated_values(gen, shape, dtypes.float64) * stddev
         else:
             out = gen.standard_normal(shape) * math.sqrt(scale)
         return freeze(out.astype(dt.np))

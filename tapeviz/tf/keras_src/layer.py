@@ -8,9 +8,6 @@ its attributes, in assignment order, for ``weights`` and ``trainable_variables``
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -22,81 +19,17 @@ from tapeviz.engine.keras_variable import KerasVariable
 from tapeviz.engine.state import NameScope
 from tapeviz.engine.tensor import Tensor, TensorLike, TensorShape, Variable, convert_to_tensor
 from tapeviz.tf.keras_src import backend, initializers
+from tapeviz.tf.keras_src.layer_utils import (
+    InputSpec,
+    Nothing,
+    build_takes_shape,
+    numbers,
+    takes,
+    walk,
+)
 from tapeviz.tf.module import Module
 
 __all__ = ["InputSpec", "Layer"]
-
-
-class InputSpec:
-    """What a layer accepts: ``ndim``, ``min_ndim`` and known sizes of some ``axes``."""
-
-    def __init__(
-        self,
-        ndim: int | None = None,
-        min_ndim: int | None = None,
-        axes: dict[int, int] | None = None,
-        dtype: Any = None,
-        shape: Any = None,
-    ) -> None:
-        self.ndim, self.min_ndim, self.axes = ndim, min_ndim, dict(axes or {})
-        self.dtype, self.shape = dtype, shape
-
-    def check(self, layer: Layer, x: Any, index: int = 0) -> None:
-        """Raise Keras' ValueError if ``x`` does not fit."""
-        shape = tuple(x.shape)
-        head = f'Input {index} of layer "{layer.name}" is incompatible with the layer: '
-        if self.ndim is not None and len(shape) != self.ndim:
-            raise ValueError(
-                f"{head}expected ndim={self.ndim}, found ndim={len(shape)}. "
-                f"Full shape received: {shape}"
-            )
-        if self.min_ndim is not None and len(shape) < self.min_ndim:
-            raise ValueError(
-                f"{head}expected min_ndim={self.min_ndim}, found ndim={len(shape)}. "
-                f"Full shape received: {shape}"
-            )
-        for axis, size in self.axes.items():
-            if shape and shape[axis] is not None and shape[axis] != size:
-                raise ValueError(
-                    f"{head}expected axis {axis} of input shape to have value {size}, but "
-                    f"received input with shape {shape}"
-                )
-
-
-@functools.lru_cache(maxsize=512)
-def _takes(method: Any, argument: str) -> bool:
-    try:
-        params = inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False
-    return argument in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
-
-
-@functools.lru_cache(maxsize=512)
-def _build_takes_shape(build: Any) -> bool:
-    try:
-        params = list(inspect.signature(build).parameters.values())[1:]  # after self
-    except (TypeError, ValueError):
-        return True
-    return bool(params)
-
-
-def _numbers(value: Any) -> bool:
-    """Whether ``value`` is a (nested) list or tuple of Python numbers."""
-    if not isinstance(value, list | tuple) or not value:
-        return False
-    return all(isinstance(v, int | float) or _numbers(v) for v in value)
-
-
-def _walk(value: Any) -> Iterator[Any]:
-    if isinstance(value, list | tuple):
-        for v in value:
-            yield from _walk(v)
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _walk(v)
-    else:
-        yield value
 
 
 class Layer(Module):
@@ -166,7 +99,7 @@ class Layer(Module):
         if "_layers" not in self.__dict__:
             self._init_tracking()
         if not name.startswith("_"):
-            for leaf in _walk(value):
+            for leaf in walk(value):
                 self._track(leaf)
         object.__setattr__(self, name, value)
 
@@ -219,7 +152,7 @@ class Layer(Module):
 
     def _scope(self) -> Any:
         """The layer's name scope, unless its call already opened it."""
-        return _Nothing() if self._in_scope else NameScope(self.name)
+        return Nothing() if self._in_scope else NameScope(self.name)
 
     @property
     def weights(self) -> list[Variable]:
@@ -375,7 +308,7 @@ class Layer(Module):
             inputs, [TensorShape(np.shape(getattr(t, "_value", t))) for t in nest.flatten(inputs)]
         )
         self._build_shapes = shapes
-        if _build_takes_shape(type(self).build):
+        if build_takes_shape(type(self).build):
             self.build(shapes)
         else:
             self.build()
@@ -399,12 +332,12 @@ class Layer(Module):
             return functional.call_symbolic(self, args, kwargs)
         if args:
             first = args[0]
-            if _numbers(first):  # a nested list of numbers is data: Keras makes it a tensor
+            if numbers(first):  # a nested list of numbers is data: Keras makes it a tensor
                 first = convert_to_tensor(first)
             converted = [self._convert(x) for x in nest.flatten(first)]
             args = (nest.pack_as(first, converted), *args[1:])
         training = kwargs.get("training")
-        if _takes(type(self).call, "training"):
+        if takes(type(self).call, "training"):
             if "training" not in kwargs:
                 kwargs["training"] = backend.current_training()
         else:  # Keras keeps the flag for the sub-layers, not for a call() without it
@@ -440,11 +373,3 @@ class Layer(Module):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
-
-
-class _Nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None

@@ -215,6 +215,8 @@ class Functional(Model):
         """Every layer of the graph in order, input layers first."""
         out: list[Layer] = []
         for node in self._nodes:
+            if isinstance(node.layer, functional._OpLayer):  # an operation, as in Keras 3
+                continue
             if not any(node.layer is layer for layer in out):
                 out.append(node.layer)
         return out

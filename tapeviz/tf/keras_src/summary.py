@@ -104,7 +104,7 @@ def print_summary(
     print_fn: Callable[[str], Any] | None = None, show_trainable: bool = False,
 ) -> None:  # fmt: skip
     """Print ``model.summary()``."""
-    from tapeviz.tf.keras_src.callbacks import print_line
+    from tapeviz.tf.keras_src.progbar import print_line
 
     layers = model.layers
     connected = hasattr(model, "_nodes") and _branching(model)

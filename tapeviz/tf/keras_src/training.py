@@ -8,22 +8,28 @@ prefixed ``val_``; ``fit`` returns a ``History``.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from tapeviz.engine import nest
 from tapeviz.engine import optimizers as opt_mod
-from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.tape import GradientTape
-from tapeviz.engine.tensor import Tensor, TensorLike, constant
+from tapeviz.engine.tensor import Tensor, constant
 from tapeviz.tf import random_ops
 from tapeviz.tf.dataset import Dataset
 from tapeviz.tf.keras_src import callbacks as cbs
 from tapeviz.tf.keras_src import losses as loss_mod
 from tapeviz.tf.keras_src import metrics as metric_mod
+from tapeviz.tf.keras_src.data_adapter import (
+    Batches,
+    as_numpy,
+    length,
+    pythonify,
+    take,
+    to_tensors,
+    unpack,
+)
 
 __all__ = ["CompileMetrics", "Trainer"]
 
@@ -56,102 +62,9 @@ class CompileMetrics(metric_mod.Metric):
             m.reset_state()
 
 
-def _np(x: Any) -> Any:
-    """Array data as numpy (float64 as float32, as Keras' data adapters do)."""
-    if isinstance(x, TensorLike):
-        return np.asarray(x._value)
-    if isinstance(x, dict):
-        return {k: _np(v) for k, v in x.items()}
-    if (
-        isinstance(x, tuple | list) and x and all(isinstance(v, np.ndarray | TensorLike) for v in x)
-    ):  # several inputs (or outputs)
-        return type(x)(_np(v) for v in x)
-    arr = np.asarray(x)
-    return arr.astype(np.float32) if arr.dtype == np.float64 else arr
-
-
-def _tensor(x: Any) -> Any:
-    if x is None:
-        return None
-    return nest.pack_as(x, [constant(np.ascontiguousarray(v)) for v in nest.flatten(x)])
-
-
-def _length(x: Any) -> int:
-    return int(np.shape(nest.flatten(x)[0])[0])
-
-
-def _take(x: Any, idx: np.ndarray) -> Any:
-    if x is None:
-        return None
-    return nest.pack_as(x, [np.asarray(v)[idx] for v in nest.flatten(x)])
-
-
-def unpack(data: Any) -> tuple[Any, Any, Any]:
-    """``(x, y, sample_weight)`` from a batch: ``x``, ``(x,)``, ``(x, y)`` or ``(x, y, sw)``."""
-    if isinstance(data, tuple):
-        if len(data) == 1:
-            return data[0], None, None
-        if len(data) == 2:
-            return data[0], data[1], None
-        if len(data) == 3:
-            return data
-    return data, None, None
-
-
-def pythonify(logs: dict[str, Any]) -> dict[str, Any]:
-    """Keras' ``pythonify_logs``: keys sorted, nested dicts flattened, values floats."""
-    out: dict[str, Any] = {}
-    for k, v in sorted(logs.items()):
-        if isinstance(v, dict):
-            out.update(pythonify(v))
-        else:
-            try:
-                out[k] = float(v)
-            except (TypeError, ValueError):
-                out[k] = v
-    return out
-
-
-class _Batches:
-    """The batches of one pass over array data (or a dataset)."""
-
-    def __init__(
-        self,
-        x: Any,
-        y: Any,
-        sw: Any,
-        batch_size: int | None,
-        shuffle: bool,
-        rng: np.random.Generator | None = None,
-    ) -> None:
-        self.dataset = x if isinstance(x, Dataset) else None
-        if self.dataset is None:
-            self.x, self.y, self.sw = _np(x), None if y is None else _np(y), sw
-            self.n = _length(self.x)
-            self.size = int(batch_size or 32)
-            self.steps = math.ceil(self.n / self.size) if self.n else 0
-        else:
-            card = x._cardinality
-            self.steps = card if card >= 0 else None
-        self.shuffle, self.rng = shuffle, rng
-
-    def __iter__(self) -> Iterator[Any]:
-        if self.dataset is not None:
-            for element in self.dataset:
-                checkpoint()
-                yield element
-            return
-        order = np.arange(self.n)
-        if self.shuffle and self.rng is not None:
-            order = self.rng.permutation(self.n)
-        for s in range(self.steps):
-            checkpoint()
-            idx = order[s * self.size : (s + 1) * self.size]
-            yield (
-                _tensor(_take(self.x, idx)),
-                _tensor(_take(self.y, idx)),
-                None if self.sw is None else constant(np.asarray(self.sw)[idx]),
-            )
+def _batch(x: Any, y: Any, sw: Any) -> tuple[Any, Any, Any]:
+    """One batch of array data as tensors."""
+    return to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw
 
 
 class Trainer:
@@ -228,14 +141,7 @@ class Trainer:
         """The compiled loss plus the layers' added losses (regularization)."""
         total: Any = None
         if self._compile_loss is not None:
-            fn = self._compile_loss
-            if isinstance(fn, loss_mod.Loss):
-                total = fn(y, y_pred, sample_weight)
-            else:
-                value = fn(y, y_pred)
-                from tapeviz import engine as E
-
-                total = E.reduce_mean(value)
+            total = self._compile_loss(y, y_pred, sample_weight)
         for extra in self.losses:
             total = extra if total is None else total + extra
         if total is None:
@@ -265,7 +171,7 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sw, training=True)
-        self._loss_tracker.update_state(loss, sample_weight=_length(x))
+        self._loss_tracker.update_state(loss, sample_weight=length(x))
         variables = self.trainable_variables
         if variables:
             grads = tape.gradient(loss, variables)
@@ -277,7 +183,7 @@ class Trainer:
         x, y, sw = unpack(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sw, training=False)
-        self._loss_tracker.update_state(loss, sample_weight=_length(x))
+        self._loss_tracker.update_state(loss, sample_weight=length(x))
         return self.compute_metrics(x, y, y_pred, sw)
 
     def predict_step(self, data: Any) -> Any:
@@ -312,13 +218,13 @@ class Trainer:
                 raise ValueError(
                     "`validation_split` is only supported for Tensors or NumPy arrays."
                 )
-            xs, ys = _np(x), None if y is None else _np(y)
-            n = _length(xs)
+            xs, ys = as_numpy(x), None if y is None else as_numpy(y)
+            n = length(xs)
             cut = int(n * (1.0 - validation_split))
-            validation_data = (_take(xs, np.arange(cut, n)), _take(ys, np.arange(cut, n)))
-            x, y = _take(xs, np.arange(cut)), _take(ys, np.arange(cut))
-        rng = random_ops._philox(random_ops.keras_seed(), 0) if shuffle else None
-        batches = _Batches(x, y, sample_weight, batch_size, shuffle, rng)
+            validation_data = (take(xs, np.arange(cut, n)), take(ys, np.arange(cut, n)))
+            x, y = take(xs, np.arange(cut)), take(ys, np.arange(cut))
+        rng = random_ops.philox(random_ops.keras_seed(), 0) if shuffle else None
+        batches = Batches(x, y, sample_weight, batch_size, shuffle, rng)
         history = cbs.History()
         logger = cbs.ProgbarLogger()
         params = {"verbose": verbose, "epochs": epochs, "steps": batches.steps}
@@ -365,7 +271,7 @@ class Trainer:
     ) -> Any:
         """The loss (and metrics) over the data: a float, or a list ``[loss, metric, ...]``."""
         self._assert_compiled("evaluate")
-        batches = _Batches(x, y, sample_weight, batch_size, shuffle=False)
+        batches = Batches(x, y, sample_weight, batch_size, shuffle=False)
         params = {"verbose": verbose, "epochs": 1, "steps": batches.steps}
         listeners = list(callbacks or [])
         hooks = cbs.CallbackList([*listeners, cbs.ProgbarLogger()] if verbose else listeners,
@@ -400,7 +306,7 @@ class Trainer:
         callbacks: Any = None,
     ) -> Any:
         """The model's outputs for ``x``, as numpy arrays (batch by batch)."""
-        batches = _Batches(x, None, None, batch_size, shuffle=False)
+        batches = Batches(x, None, None, batch_size, shuffle=False)
         params = {"verbose": verbose, "epochs": 1, "steps": batches.steps}
         listeners = list(callbacks or [])
         hooks = cbs.CallbackList([*listeners, cbs.ProgbarLogger()] if verbose else listeners,
@@ -431,7 +337,9 @@ class Trainer:
         """One training step on one batch; returns the loss (and metrics)."""
         self._assert_compiled("train_on_batch")
         sw = None if sample_weight is None else constant(np.asarray(sample_weight))
-        logs = self.train_step((_tensor(_np(x)), _tensor(None if y is None else _np(y)), sw))
+        logs = self.train_step(
+            (to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw)
+        )
         return logs if return_dict else self._in_order(logs)
 
     def test_on_batch(
@@ -441,10 +349,12 @@ class Trainer:
         self._assert_compiled("test_on_batch")
         self.reset_metrics()
         sw = None if sample_weight is None else constant(np.asarray(sample_weight))
-        logs = self.test_step((_tensor(_np(x)), _tensor(None if y is None else _np(y)), sw))
+        logs = self.test_step(
+            (to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw)
+        )
         return logs if return_dict else self._in_order(logs)
 
     def predict_on_batch(self, x: Any) -> Any:
         """The model's output for one batch, as numpy."""
-        out = self.predict_step((_tensor(_np(x)),))
+        out = self.predict_step((to_tensors(as_numpy(x)),))
         return nest.pack_as(out, [np.asarray(t._value) for t in nest.flatten(out)])

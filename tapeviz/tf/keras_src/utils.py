@@ -14,7 +14,7 @@ from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tensor import Tensor, TensorLike, constant
 from tapeviz.tf import random_ops
 from tapeviz.tf.keras_src import backend
-from tapeviz.tf.keras_src.callbacks import Progbar
+from tapeviz.tf.keras_src.progbar import Progbar
 from tapeviz.tf.unavailable import KERAS_UTILS_FILES, register_keras_serializable
 
 __all__ = ["CONFIG", "OPS", "RANDOM", "UTILS", "set_random_seed", "to_categorical"]
@@ -65,7 +65,7 @@ class SeedGenerator:
     """A stateful seed: each draw gives new random numbers (Keras' ``SeedGenerator``)."""
 
     def __init__(self, seed: int | None = None, name: str | None = None, **_: Any) -> None:
-        self._gen = random_ops._philox(seed if seed is not None else random_ops.keras_seed(), 7)
+        self._gen = random_ops.philox(seed if seed is not None else random_ops.keras_seed(), 7)
 
     def generator(self) -> np.random.Generator:
         """The numpy generator behind it."""
@@ -76,8 +76,8 @@ def _gen(seed: Any) -> np.random.Generator:
     if isinstance(seed, SeedGenerator):
         return seed.generator()
     if seed is None:
-        return random_ops._philox(random_ops.keras_seed(), 3)
-    return random_ops._philox(int(seed), 3)  # an int seed: the same values every call
+        return random_ops.philox(random_ops.keras_seed(), 3)
+    return random_ops.philox(int(seed), 3)  # an int seed: the same values every call
 
 
 def _normal(
@@ -99,7 +99,7 @@ def _truncated(
     shape: Any, mean: float = 0.0, stddev: float = 1.0, dtype: Any = None, seed: Any = None
 ) -> Tensor:
     dt = E.as_dtype(dtype or backend.floatx())
-    vals = random_ops._truncated(_gen(seed), tuple(shape), E.float64) * stddev + mean
+    vals = random_ops.truncated_values(_gen(seed), tuple(shape), E.float64) * stddev + mean
     return constant(vals.astype(dt.np))
 
 
