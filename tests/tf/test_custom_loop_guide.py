@@ -126,3 +126,29 @@ def test_metrics_and_a_tf_function_train_step(capsys: pytest.CaptureFixture[str]
         "sparse_categorical_accuracy/total",
         "sparse_categorical_accuracy/count",
     ]
+
+
+def test_losses_added_in_the_forward_pass() -> None:
+    class ActivityRegularizationLayer(keras.layers.Layer):
+        def call(self, inputs: Any) -> Any:
+            self.add_loss(1e-2 * tf.reduce_sum(inputs))
+            return inputs
+
+    inputs = keras.Input(shape=(4,), name="digits")
+    x = keras.layers.Dense(8, activation="relu")(inputs)
+    x = ActivityRegularizationLayer()(x)  # Insert activity regularization as a layer
+    outputs = keras.layers.Dense(3, name="predictions")(x)
+    model = keras.Model(inputs=inputs, outputs=outputs)
+    loss_fn = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+    x_batch, y_batch = data(16)
+    for _ in range(3):  # each forward pass starts with no losses: they do not pile up
+        with tf.GradientTape() as tape:
+            logits = model(x_batch, training=True)
+            loss_value = loss_fn(y_batch, logits)
+            # Add any extra losses created during the forward pass.
+            loss_value += sum(model.losses)
+        assert len(model.losses) == 1
+    hidden = model.layers[1](x_batch)
+    assert float(model.losses[0]) == pytest.approx(1e-2 * float(tf.reduce_sum(hidden)), rel=1e-5)
+    grads = tape.gradient(loss_value, model.trainable_weights)
+    assert all(g is not None for g in grads)

@@ -229,6 +229,11 @@ class Layer(Module):
             out += layer.losses
         return out
 
+    def _clear_losses(self) -> None:
+        self._losses.clear()
+        for layer in self._layers:
+            layer._clear_losses()
+
     def add_loss(self, loss: Any) -> None:
         """Add a loss term (fit() adds it to the training loss)."""
         self._losses.append(loss if isinstance(loss, TensorLike) else convert_to_tensor(loss))
@@ -342,6 +347,8 @@ class Layer(Module):
                 kwargs["training"] = backend.current_training()
         else:  # Keras keeps the flag for the sub-layers, not for a call() without it
             kwargs.pop("training", None)
+        if not backend.STATE.training:  # the outermost call: the losses of a new forward pass
+            self._clear_losses()
         with NameScope(self.name):
             self._in_scope += 1
             try:
