@@ -202,3 +202,12 @@ def test_every_layer_op_is_recorded_in_its_scope() -> None:
     ]  # fmt: skip
     grads = tape.gradient(loss, model.trainable_variables)
     assert [tuple(g.shape) for g in grads] == [(2, 3), (3,), (3, 1), (1,)]
+
+
+def test_an_unbuilt_dense_has_no_kernel_yet() -> None:
+    dense = layers.Dense(2)
+    with pytest.raises(AttributeError, match="You must build the layer before accessing `kernel`"):
+        _ = dense.kernel
+    dense.build((None, 3))
+    assert dense.kernel.shape == (3, 2) and dense.bias.shape == (2,)
+    assert layers.Dense(2, use_bias=False)(tf.ones((1, 3))).shape == (1, 2)

@@ -43,18 +43,32 @@ class Dense(Layer):
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.kernel_constraint, self.bias_constraint = kernel_constraint, bias_constraint
         self.input_spec = InputSpec(min_ndim=2)
-        self.kernel: Any = None
-        self.bias: Any = None
+        self._kernel: Any = None
+        self._bias: Any = None
+
+    @property
+    def kernel(self) -> Any:
+        """The ``(input_dim, units)`` weight (once the layer is built)."""
+        if not self.built:
+            raise AttributeError("You must build the layer before accessing `kernel`.")
+        return self._kernel
+
+    @property
+    def bias(self) -> Any:
+        """The ``(units,)`` bias, or None without one (once the layer is built)."""
+        if not self.built:
+            raise AttributeError("You must build the layer before accessing `bias`.")
+        return self._bias
 
     def build(self, input_shape: Any) -> None:
         """The kernel ``(input_dim, units)`` and the bias ``(units,)``."""
         input_dim = input_shape[-1]
-        self.kernel = self.add_weight(
+        self._kernel = self.add_weight(
             name="kernel", shape=(input_dim, self.units), initializer=self.kernel_initializer,
             regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
         )  # fmt: skip
         if self.use_bias:
-            self.bias = self.add_weight(
+            self._bias = self.add_weight(
                 name="bias", shape=(self.units,), initializer=self.bias_initializer,
                 regularizer=self.bias_regularizer, constraint=self.bias_constraint,
             )  # fmt: skip
@@ -62,9 +76,9 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs: Any, training: Any = None) -> Any:
-        x = E.matmul(inputs, self.kernel)
+        x = E.matmul(inputs, self._kernel)
         if self.use_bias:
-            x = E.add(x, self.bias)
+            x = E.add(x, self._bias)
         return self.activation(x) if self.activation is not activations.linear else x
 
     def compute_output_shape(self, input_shape: Any) -> tuple[Any, ...]:
