@@ -124,7 +124,7 @@ math = _Namespace(
         "cumsum": _e.cumsum, "cumprod": _e.cumprod, "log_sigmoid": _e.log_sigmoid,
         "squared_difference": _e.squared_difference, "scalar_mul": _e.scalar_mul,
         "softmax": _e.softmax, "log_softmax": _e.log_softmax, "l2_normalize": _e.l2_normalize,
-        "top_k": _e.top_k, "multiply_no_nan": _e.multiply,
+        "top_k": _e.top_k,
     },
 )  # fmt: skip
 nn = _Namespace(
