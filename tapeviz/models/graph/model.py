@@ -135,14 +135,23 @@ class GraphModel:
         self._succ: dict[str, list[str]] = {}
         self._pred: dict[str, list[str]] = {}
         self._sources = 0
+        # Whether the last rebuild drew the same nodes and edges as the one before (new values
+        # only, as for the steps of a loop): a view may then update its items in place.
+        self.same_structure = False
         self.set_tapes(tapes, names)
 
     # -- building --------------------------------------------------------------------------
-    def set_tapes(self, tapes: Sequence[Any], names: Mapping[int, str] | None = None) -> None:
-        """Show the tapes of a run (the last one selected), naming tensors by ``names``."""
+    def set_tapes(
+        self,
+        tapes: Sequence[Any],
+        names: Mapping[int, str] | None = None,
+        current: int | None = None,
+    ) -> None:
+        """Show the tapes of a run, naming tensors by ``names``, tape ``current`` (or the last)."""
         self.entries = entries_from_tapes(tapes)
         self.names = dict(names or {})
-        self.current = max(0, len(self.entries) - 1)
+        last = max(0, len(self.entries) - 1)
+        self.current = last if current is None else max(0, min(int(current), last))
         self._rebuild()
 
     def select(self, index: int) -> None:
@@ -168,7 +177,16 @@ class GraphModel:
         entry = self.entry
         return list(entry.tape.records) if entry is not None else []
 
+    def _structure(self) -> tuple[Any, ...]:
+        """What a layout depends on: the nodes (id, kind) and edges (ends, input position)."""
+        return (
+            self.too_large,
+            tuple((nid, n.kind) for nid, n in self.nodes.items()),
+            tuple((e.source, e.target, e.position) for e in self.edges),
+        )
+
     def _rebuild(self) -> None:
+        before = self._structure()
         self.nodes, self.edges, self._by_tensor, self._sources = {}, [], {}, 0
         entry = self.entry
         size = len(entry.tape.records) if entry is not None else 0
@@ -182,6 +200,7 @@ class GraphModel:
                 succ.append(e.target)
         for e in sorted(self.edges, key=lambda e: e.position):
             self._pred.setdefault(e.target, []).append(e.source)
+        self.same_structure = bool(self.nodes) and self._structure() == before
         self.gradients = {}
         if entry is not None and entry.targets and not self.too_large:
             self.compute_gradients(entry.targets, entry.sources)

@@ -220,7 +220,7 @@ class RemoteTape(Recorder):
         self._recs = recs
         self.span = span
         self._watched_rows = watched
-        self._calls = [_Calls(*c) for c in calls]
+        self._calls = tuple(_Calls(*c) for c in calls)
         self._persistent = persistent
         self._records: list[OpRecord] | None = None
         self._tracked_ids: dict[int, None] | None = None
@@ -255,7 +255,7 @@ class RemoteTape(Recorder):
         self,
     ) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
         """Each gradient call as (kind, target ids, source ids, result rows; -1 for None)."""
-        return tuple(self._calls)
+        return self._calls
 
     @property
     def watched_rows(self) -> tuple[int, ...]:
