@@ -3,60 +3,93 @@
   <context>
     <name>CodeExportDialog</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="32" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="32" />
       <source>Export code</source>
       <translation>导出代码</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="52" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="52" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="54" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="54" />
       <source>Save…</source>
       <translation>保存…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="88" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="88" />
       <source>Save script</source>
       <translation>保存脚本</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/code_export_dialog.py" line="89" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="89" />
       <source>Python (*.py)</source>
       <translation>Python 文件 (*.py)</translation>
     </message>
   </context>
   <context>
-    <name>DialogsMixin</name>
+    <name>CodePane</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="24" />
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="25" />
+      <source>Expression</source>
+      <translation>表达式</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="26" />
+      <source>Script</source>
+      <translation>脚本</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="27" />
+      <source>Run</source>
+      <translation>运行</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="29" />
+      <source>Run (Ctrl+Enter)</source>
+      <translation>运行(Ctrl+Enter)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="30" />
+      <source>Stop</source>
+      <translation>停止</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="43" />
+      <source>Mode:</source>
+      <translation>模式:</translation>
+    </message>
+  </context>
+  <context>
+    <name>DialogsController</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="76" />
       <source>&amp;Language</source>
       <translation>语言(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="28" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="80" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="81" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="134" />
       <source>Language changed.</source>
       <translation>界面语言已切换。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="94" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="147" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="121" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="170" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/window_dialogs.py" line="123" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="172" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -64,63 +97,63 @@
   <context>
     <name>ErrorText</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="16" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="16" />
       <source>Syntax error</source>
       <translation>语法错误</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="17" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="17" />
       <source>Unknown name</source>
       <translation>未知名称</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="18" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="18" />
       <source>Type error</source>
       <translation>类型错误</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="19" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="19" />
       <source>Value error</source>
       <translation>取值错误</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="20" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="20" />
       <source>Tensor error</source>
       <translation>张量错误</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="21" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="21" />
       <source>Limit reached</source>
       <translation>达到限制</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="22" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="22" />
       <source>Not available in tapeviz</source>
       <translation>tapeviz 中不可用</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="23" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="23" />
       <source>Stopped</source>
       <translation>已停止</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="24" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="24" />
       <source>Error</source>
       <translation>错误</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="27" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="27" />
       <source>raise the limit in Preferences if this is intended</source>
       <translation>如果确实需要,请在“首选项”中提高限制</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="28" />
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="40" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="28" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="40" />
       <source>did you mean '%1'?</source>
       <translation>你是不是想写 '%1'?</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/error_text.py" line="48" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="48" />
       <source>line %1</source>
       <translation>第 %1 行</translation>
     </message>
@@ -128,7 +161,7 @@
   <context>
     <name>ExpressionPanel</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/expression_panel.py" line="48" />
+      <location filename="../../tapeviz/ui/graph/expression_panel.py" line="48" />
       <source>a function of the variables, e.g. a*x**2 + b*x + c</source>
       <translation>关于变量的函数,例如 a*x**2 + b*x + c</translation>
     </message>
@@ -136,62 +169,62 @@
   <context>
     <name>GradCheckPanel</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="34" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="34" />
       <source>Check gradients</source>
       <translation>检验梯度</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="41" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="41" />
       <source>source</source>
       <translation>源变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="42" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="42" />
       <source>tape</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="43" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="43" />
       <source>finite differences</source>
       <translation>有限差分</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="44" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="44" />
       <source>rel. error</source>
       <translation>相对误差</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="53" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="53" />
       <source>relative error</source>
       <translation>相对误差</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="84" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="84" />
       <source>Nothing to check: this tape has no gradient yet.</source>
       <translation>无可检验:这条磁带还没有梯度。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="87" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="87" />
       <source>Checking…</source>
       <translation>正在检验…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="104" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="104" />
       <source>agree</source>
       <translation>一致</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="104" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="104" />
       <source>DISAGREE</source>
       <translation>不一致</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="106" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="106" />
       <source>Tape and finite differences {v} (worst {e:.1e}).</source>
       <translation>磁带与有限差分{v}(最大误差 {e:.1e})。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/gradcheck_panel.py" line="113" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="113" />
       <source>The check failed: </source>
       <translation>检验失败:</translation>
     </message>
@@ -199,639 +232,562 @@
   <context>
     <name>GraphMenu</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="20" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="23" />
       <source>Layered (fast)</source>
       <translation>分层布局(快速)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="21" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="24" />
       <source>Sugiyama (grandalf, slow on big tapes)</source>
       <translation>Sugiyama 布局(grandalf,大磁带较慢)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="22" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="25" />
       <source>Graphviz dot</source>
       <translation>Graphviz dot 布局</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="25" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="28" />
       <source>PNG image (*.png)</source>
       <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="26" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="29" />
       <source>SVG drawing (*.svg)</source>
       <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="27" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="30" />
       <source>Graphviz DOT (*.dot)</source>
       <translation>Graphviz DOT 文件 (*.dot)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="36" />
-      <source>&amp;Graph</source>
-      <translation>计算图(&amp;G)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="39" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="49" />
       <source>&amp;Fit graph</source>
       <translation>计算图适应窗口(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="41" />
-      <source>&amp;Export graph</source>
-      <translation>导出计算图(&amp;E)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="44" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="52" />
       <source>as &amp;PNG…</source>
       <translation>PNG 图像(&amp;P)…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="45" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="53" />
       <source>as &amp;SVG…</source>
       <translation>SVG 矢量图(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="46" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="54" />
       <source>as &amp;DOT (graphviz)…</source>
       <translation>DOT 文件(graphviz)(&amp;D)…</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="53" />
-      <source>&amp;Layout</source>
-      <translation>布局(&amp;L)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="63" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="71" />
       <source>Install graphviz to use dot.</source>
       <translation>安装 graphviz 后才能使用 dot 布局。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="69" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="77" />
       <source>Fold &amp;constants into the ops</source>
       <translation>把常量并入运算节点(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="70" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="78" />
       <source>&amp;Hide ops no source reaches</source>
       <translation>隐藏与源变量无关的运算(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="73" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="81" />
       <source>Show local &amp;derivatives on the edges</source>
       <translation>在边上显示局部导数(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="76" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="84" />
       <source>Frame nested &amp;tapes</source>
       <translation>框出嵌套的磁带(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="110" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="101" />
+      <source>&amp;Graph</source>
+      <translation>计算图(&amp;G)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/pane.py" line="104" />
+      <source>&amp;Export graph</source>
+      <translation>导出计算图(&amp;E)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/pane.py" line="108" />
+      <source>&amp;Layout</source>
+      <translation>布局(&amp;L)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/pane.py" line="145" />
       <source>Graphviz dot is not installed; layout unchanged.</source>
       <translation>未安装 Graphviz dot,布局保持不变。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="149" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="184" />
       <source>There is no graph to export yet: run some code.</source>
       <translation>还没有可导出的计算图:请先运行代码。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="155" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="189" />
       <source>Export graph</source>
       <translation>导出计算图</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="171" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="205" />
       <source>Cannot write %1: %2</source>
       <translation>无法写入 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_menu.py" line="177" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="208" />
       <source>Graph exported to %1</source>
       <translation>计算图已导出到 %1</translation>
     </message>
   </context>
   <context>
+    <name>LowerTabs</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="42" />
+      <source>Backward pass</source>
+      <translation>反向传播</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="43" />
+      <source>Optimization</source>
+      <translation>优化过程</translation>
+    </message>
+  </context>
+  <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="94" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="119" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="108" />
-      <source>Expression</source>
-      <translation>表达式</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="109" />
-      <source>Script</source>
-      <translation>脚本</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="110" />
-      <source>Run</source>
-      <translation>运行</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="112" />
-      <source>Run (Ctrl+Enter)</source>
-      <translation>运行(Ctrl+Enter)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="113" />
-      <source>Stop</source>
-      <translation>停止</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="126" />
-      <source>Mode:</source>
-      <translation>模式:</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="145" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="167" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="147" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="169" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="149" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="171" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="150" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="172" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="171" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="191" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="172" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="192" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="173" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="193" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="174" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="194" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="175" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="195" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="177" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="181" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="201" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="183" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="203" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="184" />
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="185" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="186" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="188" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="189" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="190" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="191" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="194" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="195" />
-      <source>Full &amp;screen</source>
-      <translation>全屏(&amp;S)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="197" />
-      <source>&amp;Larger text</source>
-      <translation>放大文字(&amp;L)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="198" />
-      <source>&amp;Smaller text</source>
-      <translation>缩小文字(&amp;S)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="199" />
-      <source>&amp;Reset text size</source>
-      <translation>恢复文字大小(&amp;R)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="202" />
-      <source>&amp;Dark theme</source>
-      <translation>深色主题(&amp;D)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="205" />
-      <source>&amp;Clean mode (hide the editor)</source>
-      <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="210" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="211" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="216" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="224" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="225" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="274" />
-      <source>Type a function or paste a script to run.</source>
-      <translation>请输入函数或粘贴脚本再运行。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="280" />
-      <source>Running…</source>
-      <translation>正在运行…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="290" />
-      <source>Stopping…</source>
-      <translation>正在停止…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="316" />
-      <source>Internal error: %1</source>
-      <translation>内部错误:%1</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/main_window.py" line="333" />
-      <source>Ran in %1 ms; %2 tape(s) recorded.</source>
-      <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
   </context>
   <context>
     <name>OptimizationStudio</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="176" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="190" />
       <source>step</source>
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="279" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="293" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="280" />
-      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="265" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="294" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="271" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="285" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="299" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="286" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="300" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="291" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="305" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/descent_plots.py" line="292" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="306" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="119" />
-      <source>Add a run to the race (up to six)</source>
-      <translation>为竞赛添加一个运行(最多六个)</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="123" />
-      <source>Remove the selected run</source>
-      <translation>删除选中的运行</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="129" />
-      <source>Learning rate on a log scale</source>
-      <translation>对数刻度上的学习率</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="136" />
-      <source> steps/s</source>
-      <translation> 步/秒</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="138" />
-      <source>Log-scale loss axis</source>
-      <translation>损失轴使用对数刻度</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="146" />
-      <source>Reset</source>
-      <translation>重置</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="149" />
-      <source>Step</source>
-      <translation>单步</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="152" />
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="240" />
-      <source>Play</source>
-      <translation>播放</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="158" />
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="61" />
-      <source>Export</source>
-      <translation>导出</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="162" />
-      <source>Cancel</source>
-      <translation>取消</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="179" />
-      <source>Run</source>
-      <translation>运行</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="184" />
-      <source>Optimizer</source>
-      <translation>优化器</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="188" />
-      <source>Steps</source>
-      <translation>步数</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="189" />
-      <source>Speed</source>
-      <translation>速度</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="194" />
-      <source>Slice</source>
-      <translation>切片</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="213" />
-      <source>Animation as GIF…</source>
-      <translation>动画导出为 GIF…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="214" />
-      <source>Animation as MP4…</source>
-      <translation>动画导出为 MP4…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="215" />
-      <source>Plots as PNG…</source>
-      <translation>图表导出为 PNG…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="216" />
-      <source>Plots as SVG…</source>
-      <translation>图表导出为 SVG…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="217" />
-      <source>Histories as CSV…</source>
-      <translation>历史记录导出为 CSV…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/optimizer_panel.py" line="358" />
-      <source>step {k} of {n}</source>
-      <translation>第 {k} 步,共 {n} 步</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="230" />
-      <source>Pause</source>
-      <translation>暂停</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="293" />
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="260" />
-      <source>Export failed: {error}</source>
-      <translation>导出失败:{error}</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="372" />
-      <source>Click-to-start needs exactly two scalar parameters.</source>
-      <translation>点击设置起点需要恰好两个标量参数。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio.py" line="380" />
-      <source>New start ({x}, {y}): computing…</source>
-      <translation>新起点 ({x}, {y}):正在计算…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="54" />
-      <source>Nothing to export yet: the runs are still being computed.</source>
-      <translation>暂无可导出的内容:运行仍在计算中。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="78" />
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="273" />
-      <source>Exported {name}.</source>
-      <translation>已导出 {name}。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_export.py" line="228" />
-      <source>Exporting {name}… {percent} %</source>
-      <translation>正在导出 {name}… {percent} %</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_jobs.py" line="68" />
-      <source>Computation cancelled.</source>
-      <translation>计算已取消。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_jobs.py" line="94" />
-      <source>Computing %n run(s)…</source>
-      <translation>正在计算 %n 个运行…</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_jobs.py" line="139" />
-      <source>Computing %n run(s)… {percent} %</source>
-      <translation>正在计算 %n 个运行… {percent} %</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_jobs.py" line="151" />
-      <source>The loss cannot be optimized: {message}</source>
-      <translation>无法优化该损失:{message}</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="12" />
-      <source>batched replay</source>
-      <translation>批量回放</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="13" />
-      <source>replay</source>
-      <translation>回放</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="14" />
-      <source>a fresh tape every step</source>
-      <translation>每步一条新磁带</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="23" />
-      <source>%n run(s) of {steps} steps computed in {seconds} s ({method}).</source>
-      <translation>已计算 %n 个运行,每个 {steps} 步,用时 {seconds} 秒({method})。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="31" />
-      <source>The loss axis is linear: log scale needs positive losses.</source>
-      <translation>损失轴为线性刻度:对数刻度需要正的损失值。</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/studio_text.py" line="48" />
-      <source>Run {index} ({title}): {explanation}</source>
-      <translation>运行 {index}({title}):{explanation}</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="155" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="161" />
       <source>Loss surface (click to start)</source>
       <translation>损失曲面(点击设为起点)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/surface_plot.py" line="257" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="263" />
       <source>Loss curve and tangent (slope = gradient)</source>
       <translation>损失曲线与切线(斜率 = 梯度)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/divergence.py" line="36" />
+      <location filename="../../tapeviz/ui/studio/export.py" line="76" />
+      <source>Nothing to export yet: the runs are still being computed.</source>
+      <translation>暂无可导出的内容:运行仍在计算中。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/export.py" line="83" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="158" />
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/export.py" line="100" />
+      <location filename="../../tapeviz/ui/studio/export.py" line="295" />
+      <source>Exported {name}.</source>
+      <translation>已导出 {name}。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/export.py" line="250" />
+      <source>Exporting {name}… {percent} %</source>
+      <translation>正在导出 {name}… {percent} %</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/export.py" line="282" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="297" />
+      <source>Export failed: {error}</source>
+      <translation>导出失败:{error}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="116" />
+      <source>Computing %n run(s)…</source>
+      <translation>正在计算 %n 个运行…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="137" />
+      <source>Computation cancelled.</source>
+      <translation>计算已取消。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="180" />
+      <source>The loss cannot be optimized: {message}</source>
+      <translation>无法优化该损失:{message}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="119" />
+      <source>Add a run to the race (up to six)</source>
+      <translation>为竞赛添加一个运行(最多六个)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="123" />
+      <source>Remove the selected run</source>
+      <translation>删除选中的运行</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="129" />
+      <source>Learning rate on a log scale</source>
+      <translation>对数刻度上的学习率</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="136" />
+      <source> steps/s</source>
+      <translation> 步/秒</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="138" />
+      <source>Log-scale loss axis</source>
+      <translation>损失轴使用对数刻度</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="146" />
+      <source>Reset</source>
+      <translation>重置</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="149" />
+      <source>Step</source>
+      <translation>单步</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="152" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="246" />
+      <source>Play</source>
+      <translation>播放</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="162" />
+      <source>Cancel</source>
+      <translation>取消</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="179" />
+      <source>Run</source>
+      <translation>运行</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="184" />
+      <source>Optimizer</source>
+      <translation>优化器</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="188" />
+      <source>Steps</source>
+      <translation>步数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="189" />
+      <source>Speed</source>
+      <translation>速度</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="194" />
+      <source>Slice</source>
+      <translation>切片</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="213" />
+      <source>Animation as GIF…</source>
+      <translation>动画导出为 GIF…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="214" />
+      <source>Animation as MP4…</source>
+      <translation>动画导出为 MP4…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="215" />
+      <source>Plots as PNG…</source>
+      <translation>图表导出为 PNG…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="216" />
+      <source>Plots as SVG…</source>
+      <translation>图表导出为 SVG…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="217" />
+      <source>Histories as CSV…</source>
+      <translation>历史记录导出为 CSV…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="358" />
+      <source>step {k} of {n}</source>
+      <translation>第 {k} 步,共 {n} 步</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/studio.py" line="236" />
+      <source>Pause</source>
+      <translation>暂停</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/studio.py" line="376" />
+      <source>Click-to-start needs exactly two scalar parameters.</source>
+      <translation>点击设置起点需要恰好两个标量参数。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/studio.py" line="384" />
+      <source>New start ({x}, {y}): computing…</source>
+      <translation>新起点 ({x}, {y}):正在计算…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/text.py" line="12" />
+      <source>batched replay</source>
+      <translation>批量回放</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/text.py" line="13" />
+      <source>replay</source>
+      <translation>回放</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/text.py" line="14" />
+      <source>a fresh tape every step</source>
+      <translation>每步一条新磁带</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/text.py" line="23" />
+      <source>%n run(s) of {steps} steps computed in {seconds} s ({method}).</source>
+      <translation>已计算 %n 个运行,每个 {steps} 步,用时 {seconds} 秒({method})。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/text.py" line="31" />
+      <source>The loss axis is linear: log scale needs positive losses.</source>
+      <translation>损失轴为线性刻度:对数刻度需要正的损失值。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/text.py" line="48" />
+      <source>Run {index} ({title}): {explanation}</source>
+      <translation>运行 {index}({title}):{explanation}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/divergence.py" line="36" />
       <source>Diverged at step {step}: the loss grew to {value}, {ratio}× its start value {start}.</source>
       <translation>在第 {step} 步发散:损失增长到 {value},是初始值 {start} 的 {ratio} 倍。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/divergence.py" line="40" />
+      <location filename="../../tapeviz/models/descent/divergence.py" line="40" />
       <source>Diverged at step {step}: the loss fell to {value}, {ratio}× its start value; the function is unbounded below, so the descent never ends.</source>
       <translation>在第 {step} 步发散:损失降到 {value},是初始值的 {ratio} 倍;该函数无下界,下降永不停止。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/divergence.py" line="45" />
+      <location filename="../../tapeviz/models/descent/divergence.py" line="45" />
       <source>Diverged at step {step}: the loss became {value}.</source>
       <translation>在第 {step} 步发散:损失变为 {value}。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/divergence.py" line="48" />
+      <location filename="../../tapeviz/models/descent/divergence.py" line="48" />
       <source>Diverged at step {step}: the parameter {name} became {value}.</source>
       <translation>在第 {step} 步发散:参数 {name} 变为 {value}。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/divergence.py" line="53" />
+      <location filename="../../tapeviz/models/descent/divergence.py" line="53" />
       <source>lr {lr} &gt; 2/λmax = {limit}: gradient descent diverges; normalize the inputs or lower lr below {limit}.</source>
       <translation>lr {lr} &gt; 2/λmax = {limit}:梯度下降发散;请归一化输入,或把 lr 降到 {limit} 以下。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/divergence.py" line="58" />
+      <location filename="../../tapeviz/models/descent/divergence.py" line="58" />
       <source>lr {lr} &gt; 2(1 + β)/λmax = {limit}: gradient descent with momentum diverges; normalize the inputs or lower lr below {limit}.</source>
       <translation>lr {lr} &gt; 2(1 + β)/λmax = {limit}:带动量的梯度下降发散;请归一化输入,或把 lr 降到 {limit} 以下。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/divergence.py" line="63" />
+      <location filename="../../tapeviz/models/descent/divergence.py" line="63" />
       <source>lr {lr} &gt; 2(1 + β)/((1 + 2β)·λmax) = {limit}: Nesterov momentum diverges; normalize the inputs or lower lr below {limit}.</source>
       <translation>lr {lr} &gt; 2(1 + β)/((1 + 2β)·λmax) = {limit}:Nesterov 动量发散;请归一化输入,或把 lr 降到 {limit} 以下。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/divergence.py" line="68" />
+      <location filename="../../tapeviz/models/descent/divergence.py" line="68" />
       <source>The curvature at the start is λmax = {lam}, so steps of lr {lr} are stable there only below lr = {limit}; the steps overshoot, lower the learning rate.</source>
       <translation>起点处的曲率为 λmax = {lam},因此在那里只有 lr &lt; {limit} 的步长才稳定;当前 lr {lr} 的步子冲过了头,请降低学习率。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/divergence.py" line="73" />
+      <location filename="../../tapeviz/models/descent/divergence.py" line="73" />
       <source>The steps overshoot and grow: lower the learning rate ({lr}) or start closer to a minimum.</source>
       <translation>步子冲过了头并不断变大:请降低学习率({lr}),或从更靠近极小值的位置出发。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/optimizer_config.py" line="46" />
+      <location filename="../../tapeviz/models/descent/optimizer_config.py" line="46" />
       <source>learning rate</source>
       <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/optimizer_config.py" line="52" />
+      <location filename="../../tapeviz/models/descent/optimizer_config.py" line="52" />
       <source>momentum β</source>
       <translation>动量 β</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/optimizer_config.py" line="68" />
+      <location filename="../../tapeviz/models/descent/optimizer_config.py" line="68" />
       <source>momentum</source>
       <translation>动量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/models/optimizer_config.py" line="76" />
+      <location filename="../../tapeviz/models/descent/optimizer_config.py" line="76" />
       <source>initial accumulator</source>
       <translation>初始累加值</translation>
     </message>
@@ -839,118 +795,176 @@
   <context>
     <name>PreferencesDialog</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="57" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="57" />
       <source>Preferences</source>
       <translation>首选项</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="62" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="62" />
       <source>Light</source>
       <translation>浅色</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="63" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="63" />
       <source>Dark</source>
       <translation>深色</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="72" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="72" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="80" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="80" />
       <source> s</source>
       <translation> 秒</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="94" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="94" />
       <source>Theme</source>
       <translation>主题</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="95" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="95" />
       <source>Text size</source>
       <translation>文字大小</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="96" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="96" />
       <source>Language</source>
       <translation>语言</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="97" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="97" />
       <source>Time limit of a script</source>
       <translation>脚本时间上限</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="98" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="98" />
       <source>Step limit of a script</source>
       <translation>脚本步数上限</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/preferences.py" line="99" />
+      <location filename="../../tapeviz/ui/window/preferences.py" line="99" />
       <source>Memory limit of a script</source>
       <translation>脚本内存上限</translation>
     </message>
   </context>
   <context>
-    <name>PresenterMixin</name>
+    <name>PresenterController</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/presenter.py" line="100" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="115" />
+      <source>Full &amp;screen</source>
+      <translation>全屏(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/presenter.py" line="117" />
+      <source>&amp;Larger text</source>
+      <translation>放大文字(&amp;L)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/presenter.py" line="119" />
+      <source>&amp;Smaller text</source>
+      <translation>缩小文字(&amp;S)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/presenter.py" line="121" />
+      <source>&amp;Reset text size</source>
+      <translation>恢复文字大小(&amp;R)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/presenter.py" line="125" />
+      <source>&amp;Dark theme</source>
+      <translation>深色主题(&amp;D)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/presenter.py" line="129" />
+      <source>&amp;Clean mode (hide the editor)</source>
+      <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/presenter.py" line="159" />
       <source>Text size %1 %</source>
       <translation>文字大小 %1 %</translation>
     </message>
   </context>
   <context>
-    <name>SessionMixin</name>
+    <name>RunController</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="31" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="116" />
+      <source>Type a function or paste a script to run.</source>
+      <translation>请输入函数或粘贴脚本再运行。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/runs.py" line="122" />
+      <source>Running…</source>
+      <translation>正在运行…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/runs.py" line="131" />
+      <source>Stopping…</source>
+      <translation>正在停止…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/runs.py" line="141" />
+      <source>Internal error: %1</source>
+      <translation>内部错误:%1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/runs.py" line="157" />
+      <source>Ran in %1 ms; %2 tape(s) recorded.</source>
+      <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
+    </message>
+  </context>
+  <context>
+    <name>SessionController</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/sessions.py" line="51" />
       <source>Cannot open %1: %2</source>
       <translation>无法打开 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="45" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="65" />
       <source>Cannot save %1: %2</source>
       <translation>无法保存 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="51" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="71" />
       <source>Saved %1</source>
       <translation>已保存 %1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="55" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="76" />
       <source>Open session</source>
       <translation>打开会话</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="68" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="91" />
       <source>Save session</source>
       <translation>保存会话</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="94" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="119" />
       <source>No recent sessions</source>
       <translation>没有最近的会话</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="111" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="133" />
       <source>Autosave failed: %1</source>
       <translation>自动保存失败:%1</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="126" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="149" />
       <source>Restore your work?</source>
       <translation>恢复你的工作?</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="127" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="150" />
       <source>tapeviz did not close properly last time. Restore the work it saved automatically?</source>
       <translation>tapeviz 上次没有正常关闭。要恢复自动保存的工作吗?</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/session_actions.py" line="134" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="157" />
       <source>Restored the autosaved work.</source>
       <translation>已恢复自动保存的工作。</translation>
     </message>
@@ -958,101 +972,109 @@
   <context>
     <name>StepperPanel</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="28" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="28" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="29" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="29" />
       <source>Forward pass</source>
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="48" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="51" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="48" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="51" />
       <source>Reset (Home)</source>
       <translation>重置(Home)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="50" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="53" />
       <source>Step back (←)</source>
       <translation>上一步(←)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="51" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="54" />
       <source>Step (→)</source>
       <translation>下一步(→)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="53" />
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="210" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="56" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="221" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="53" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="56" />
       <source>Play/pause (Space)</source>
       <translation>播放/暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="62" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="65" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="63" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="66" />
       <source>Predict, then reveal</source>
       <translation>先预测,再揭晓</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="66" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="69" />
       <source>Reveal</source>
       <translation>揭晓</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="66" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="69" />
       <source>Reveal this step's gradients (R)</source>
       <translation>揭晓这一步的梯度(R)</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="107" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="118" />
       <source>Chain rule</source>
       <translation>链式法则</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="108" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="119" />
       <source>Gradient check</source>
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="210" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="221" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="293" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="336" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/stepper_panel.py" line="313" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="356" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
   </context>
   <context>
+    <name>TapeList</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="27" />
+      <source>%1 — %2 ops</source>
+      <translation>%1 — %2 个运算</translation>
+    </message>
+  </context>
+  <context>
     <name>TooLargeBanner</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_scene.py" line="66" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="86" />
       <source>Show folded view</source>
       <translation>显示折叠视图</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/graph_scene.py" line="80" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="100" />
       <source>This tape recorded {n} ops: too many to draw in full. The folded view shows the first and last {k} ops and one summary node for the middle.</source>
       <translation>这条磁带记录了 {n} 个运算,太多,无法完整绘制。折叠视图显示前后各 {k} 个运算,中间用一个汇总节点表示。</translation>
     </message>
@@ -1060,67 +1082,49 @@
   <context>
     <name>VariablesTable</name>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="24" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="24" />
       <source>trainable</source>
       <translation>可训练</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="25" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="25" />
       <source>constant</source>
       <translation>常量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="26" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="26" />
       <source>watched</source>
       <translation>被监视</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="39" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="39" />
       <source>Name</source>
       <translation>名称</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="39" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="39" />
       <source>Value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="39" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="39" />
       <source>Kind</source>
       <translation>类型</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="46" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="46" />
       <source>Add variable</source>
       <translation>添加变量</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="48" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="48" />
       <source>Remove</source>
       <translation>删除</translation>
     </message>
     <message>
-      <location filename="../../work/main/tapeviz/ui/variables_table.py" line="132" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="132" />
       <source>Variable row %1: %2</source>
       <translation>变量第 %1 行:%2</translation>
-    </message>
-  </context>
-  <context>
-    <name>ViewsMixin</name>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/views.py" line="56" />
-      <source>Backward pass</source>
-      <translation>反向传播</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/views.py" line="57" />
-      <source>Optimization</source>
-      <translation>优化过程</translation>
-    </message>
-    <message>
-      <location filename="../../work/main/tapeviz/ui/views.py" line="233" />
-      <source>%1 — %2 ops</source>
-      <translation>%1 — %2 个运算</translation>
     </message>
   </context>
   <context>

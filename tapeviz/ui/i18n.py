@@ -9,6 +9,7 @@ extracts the strings with ``pyside6-lupdate``, fills them in, and compiles
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -60,15 +61,26 @@ def installed() -> str:
 
 
 def extract(sources: list[Path]) -> ET.ElementTree:
-    """Run pyside6-lupdate over ``sources`` and return the .ts tree."""
+    """Run pyside6-lupdate over ``sources`` and return the .ts tree.
+
+    Source locations are made relative to ``assets/i18n`` (where the .ts lives), so the file
+    does not change with the folder the project is checked out in.
+    """
     tool = shutil.which("pyside6-lupdate")
     if tool is None:
         raise RuntimeError("pyside6-lupdate is not on PATH (it ships with PySide6)")
+    folder = assets_dir() / "i18n"
     with tempfile.TemporaryDirectory() as tmp:
         ts = Path(tmp) / "strings.ts"
         subprocess.run([tool, *map(str, sources), "-ts", str(ts)], check=True,
                        capture_output=True)  # fmt: skip
-        return ET.parse(ts)
+        tree = ET.parse(ts)
+        for location in tree.getroot().iter("location"):
+            name = location.get("filename")
+            if name:  # lupdate writes them relative to the temporary .ts
+                where = os.path.normpath(os.path.join(tmp, name))
+                location.set("filename", Path(os.path.relpath(where, folder)).as_posix())
+        return tree
 
 
 def fill(tree: ET.ElementTree, table: dict[str, str], extra: dict[str, list[str]]) -> list[str]:

@@ -85,7 +85,7 @@ def main_window(out: Path) -> list[Path]:
     window.show()
     window.load_preset("quadratic")
     for _ in range(500):  # the run is in a worker: wait for it (at most 10 s)
-        if window.last_result is not None and window._cancel is None:
+        if window.last_result is not None and not window.runner.running:
             break
         QTest.qWait(20)
     QTest.qWait(300)
@@ -122,7 +122,8 @@ def main_window_studio(out: Path) -> list[Path]:
             window.dark_action.trigger()
         window.load_preset("rosenbrock-race")
         for _ in range(1500):  # the sandbox check, then the race, in workers (at most 30 s)
-            if window._cancel is None and window.studio.race is not None and not window.studio.busy:
+            studio = window.studio
+            if not window.runner.running and studio.race is not None and not studio.busy:
                 break
             QTest.qWait(20)
         window.studio.set_step(700)

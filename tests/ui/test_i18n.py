@@ -134,7 +134,7 @@ def test_switching_language_rebuilds_the_window_and_keeps_the_work(
     qtbot.waitUntil(lambda: w.studio.race is not None and not w.studio.busy, timeout=20_000)
     w.studio.set_step(37)
     w.set_graph_settings(edge_labels=True)
-    w._split[0] = 0.3
+    w.lower_tabs.shares[0] = 0.3
     w.clean_action.trigger()
     try:
         zh = w.set_language("zh_CN")
@@ -149,7 +149,7 @@ def test_switching_language_rebuilds_the_window_and_keeps_the_work(
         assert zh.studio_view
         qtbot.waitUntil(lambda: zh.studio.race is not None and not zh.studio.busy, timeout=20_000)
         assert zh.studio.k == 37  # the descent is where the lecturer left it
-        assert zh._split[0] == 0.3 and zh.clean_action.isChecked()
+        assert zh.lower_tabs.shares[0] == 0.3 and zh.clean_action.isChecked()
         assert not zh.code_dock.isVisible()
         assert re.search(r"[\u4e00-\u9fff]", zh.statusBar().currentMessage())
         assert zh.autosave.lock.exists()  # the old window's clean close did not unlock the new one

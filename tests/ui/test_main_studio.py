@@ -190,7 +190,7 @@ def test_a_start_picked_on_the_surface_goes_to_the_variables_table(
 
 def test_closing_during_a_studio_computation_cancels_it(qtbot: QtBot, window: MainWindow) -> None:
     start_a_long_race(qtbot, window)
-    job = window.studio._job
+    job = window.studio.jobs.job
     window.close()
     assert job.cancelled and job.done.wait(5)
 
@@ -225,7 +225,7 @@ def test_the_split_of_each_tab_is_remembered(qtbot: QtBot, tmp_path: Path) -> No
     again = MainWindow()
     qtbot.addWidget(again)
     again.show()
-    assert again._split[STEPPER_TAB] == pytest.approx(share, abs=0.02)
+    assert again.lower_tabs.shares[STEPPER_TAB] == pytest.approx(share, abs=0.02)
     again.studio.shutdown()
 
 

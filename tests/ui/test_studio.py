@@ -248,8 +248,8 @@ def test_shutdown_while_computing(qtbot, studio) -> None:
     preset = PRESETS["rosenbrock"]
     studio.set_config(replace(preset.config, steps=200_000))
     studio.set_problem(preset.problem)
-    assert studio._job is not None
-    job = studio._job
+    assert studio.jobs.job is not None
+    job = studio.jobs.job
     studio.shutdown()
     assert job.cancelled and job.done.wait(5)
     assert studio.race is None

@@ -1,6 +1,10 @@
-"""The optimization studio's models: problems, optimizer settings and races computed ahead.
+"""The optimization studio's models: problems, settings and races computed ahead (no Qt).
 
-Also the replay of a recorded loss, divergence, loss surfaces and the demo presets.
+``problem.Problem`` is a loss from an expression or a ``def loss():`` script over a variables
+table; ``optimizer_config`` and ``studio_config`` are the validated, JSON-safe settings;
+``runs.compute_race`` records every optimizer's history (eagerly, or by the trace ``replay``
+with the engine's own rules); ``divergence`` says when and why a run diverged; ``backdrop`` and
+``surface`` sample what the plots draw behind the paths; ``demos`` are the studio presets.
 """
 
 from __future__ import annotations

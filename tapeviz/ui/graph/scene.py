@@ -1,24 +1,24 @@
 """Building the graph view's scene: the layout plan, the chunked scene builder, the banner.
 
 :func:`plan_layout` runs in a worker thread for big graphs; :class:`SceneBuilder` turns its plan
-into items on the UI thread, a chunk per event-loop turn, and swaps the new scene in whole.
+into items on the UI thread, a chunk per event-loop turn, and hands the finished scene to its
+``on_built`` callback (the view swaps it in whole). The builder knows nothing of the view: it gets
+the model, the look and the items' previous places.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, QTimer, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, QTimer, Signal
 from PySide6.QtWidgets import QFrame, QGraphicsScene, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from tapeviz.models.graph import layout as layouts
-from tapeviz.models.graph.model import FOLDED_OPS, Node
-from tapeviz.ui.graph.items import EdgeItem, NodeItem, measure
-from tapeviz.ui.theme import font
-
-if TYPE_CHECKING:
-    from tapeviz.ui.graph.view import GraphView
+from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, Node
+from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem, measure
+from tapeviz.ui.theme import Theme, font
 
 BUILD_CHUNK = 100  # items created per event-loop turn when building a big scene
 
@@ -48,6 +48,28 @@ def plan_layout(
     else:
         lay = layouts.ENGINES[engine](ids, edges, sizes)
     return Plan(nodes, sizes, lay)
+
+
+@dataclass(frozen=True)
+class Look:
+    """How the items are drawn: colours, the presenter scale, edge labels, nested tapes framed."""
+
+    theme: Theme
+    scale: float
+    edge_labels: bool
+    groups: bool
+
+
+@dataclass(frozen=True)
+class Built:
+    """A finished scene: its items, the layout, and where the nodes stood before."""
+
+    scene: QGraphicsScene
+    items: dict[str, NodeItem]
+    edges: list[EdgeItem]
+    groups: list[GroupItem]  # the frames of nested tapes
+    layout: layouts.Layout
+    old: dict[str, QPointF]
 
 
 class TooLargeBanner(QFrame):
@@ -87,22 +109,36 @@ class TooLargeBanner(QFrame):
 
 
 class SceneBuilder:
-    """Builds a planned graph into a fresh scene, in chunks for big graphs, then swaps it in."""
+    """Builds a planned graph into a fresh scene, in chunks for big graphs, then hands it over.
 
-    def __init__(self, view: GraphView, plan: Plan) -> None:
-        self.view, self.plan = view, plan
-        self.scene = QGraphicsScene(view)
+    ``old`` holds the nodes' current places (new items start there and the view animates them
+    to the plan); ``on_built`` receives the :class:`Built` scene unless :meth:`cancel` came first.
+    """
+
+    def __init__(
+        self,
+        plan: Plan,
+        model: GraphModel,
+        look: Look,
+        old: dict[str, QPointF],
+        on_built: Callable[[Built], None],
+        parent: QObject | None = None,
+    ) -> None:
+        self.plan, self.model, self.look, self.old = plan, model, look, old
+        self.on_built = on_built
+        self.scene = QGraphicsScene(parent)
         self.items: dict[str, NodeItem] = {}
         self.edges: list[EdgeItem] = []
-        self.old = {nid: it.pos() for nid, it in view.items.items()}
-        model = view.model
-        assert model is not None
-        self.model = model
+        self.cancelled = False
         self._todo_nodes = list(plan.nodes.items())
         incoming: dict[str, list[Any]] = {}
         for e in model.edges:
             incoming.setdefault(e.target, []).append(e)
         self._todo_edges = list(incoming.items())
+
+    def cancel(self) -> None:
+        """Stop building (a newer plan replaces this one); ``on_built`` is not called."""
+        self.cancelled = True
 
     def run(self, chunked: bool) -> None:
         """Build everything now, or a chunk per event-loop turn (the UI stays responsive)."""
@@ -110,18 +146,20 @@ class SceneBuilder:
             if chunked:
                 QTimer.singleShot(0, self._continue)
                 return
-        self._finish()
+        groups = self._frame_groups() if self.look.groups else []
+        lay = self.plan.layout
+        self.on_built(Built(self.scene, self.items, self.edges, groups, lay, self.old))
 
     def _continue(self) -> None:
-        if self.view._builder is self:
+        if not self.cancelled:
             self.run(chunked=True)
 
     def _step(self, budget: int) -> bool:
         """Create up to ``budget`` items; True while work remains."""
-        view, lay, grads = self.view, self.plan.layout, self.model.gradients
+        look, lay, grads = self.look, self.plan.layout, self.model.gradients
         while self._todo_nodes and budget > 0:
             nid, node = self._todo_nodes.pop(0)
-            item = NodeItem(node, view.theme, view.font_scale, grads.get(nid))
+            item = NodeItem(node, look.theme, look.scale, grads.get(nid))
             x, y = lay.positions[nid]
             item.setPos(self.old.get(nid, QPointF(x, y)))
             self.scene.addItem(item)
@@ -133,27 +171,33 @@ class SceneBuilder:
             edges.sort(key=lambda e: (lay.positions[e.source][1], e.position))
             for port, e in enumerate(edges):
                 edge = EdgeItem(
-                    self.items[e.source], self.items[target], port, len(edges), view.theme
+                    self.items[e.source], self.items[target], port, len(edges), look.theme
                 )
                 edge.input_position = e.position
                 edge.route = [QPointF(*p) for p in lay.routes.get((e.source, target), ())]
                 edge.model_edge = e
-                if view.show_edge_labels:
+                if look.edge_labels:
                     edge.set_label(self.model.edge_label(e))
                 self.scene.addItem(edge)
                 self.edges.append(edge)
                 budget -= 1
         return bool(self._todo_nodes or self._todo_edges)
 
-    def _finish(self) -> None:
-        view, lay = self.view, self.plan.layout
-        view._builder = None
-        view._add_groups(lay, self.scene, self.items)
-        self.scene.setSceneRect(QRectF(-40, -40, lay.width + 80, lay.height + 80))
-        view._swap_scene(self.scene, self.items, self.edges, lay)
-        view._animate_to(lay, self.old)
-        if not view._fitted:
-            view.fit()
-            view._fitted = True
-        view._update_detail()
-        view.layoutFinished.emit()
+    def _frame_groups(self) -> list[GroupItem]:
+        """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
+        model, lay, look, frames = self.model, self.plan.layout, self.look, []
+        for j, entry in enumerate(model.entries):
+            if j == model.current:
+                continue
+            members = [nid for nid, n in model.nodes.items() if j in n.tapes]
+            if not members or len(members) == len([n for n in model.nodes.values() if n.op]):
+                continue
+            rect = QRectF()
+            for nid in members:
+                x, y = lay.positions[nid]
+                w, h = self.items[nid].size()
+                rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
+            frame = GroupItem(rect.adjusted(-16, -30, 16, 14), entry.name, look.theme, look.scale)
+            self.scene.addItem(frame)
+            frames.append(frame)
+        return frames

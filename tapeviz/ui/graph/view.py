@@ -19,7 +19,7 @@ from tapeviz.models.graph.dot import to_dot
 from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
 from tapeviz.ui import workers
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
-from tapeviz.ui.graph.scene import Plan, SceneBuilder, TooLargeBanner, plan_layout
+from tapeviz.ui.graph.scene import Built, Look, Plan, SceneBuilder, TooLargeBanner, plan_layout
 from tapeviz.ui.theme import LIGHT, Theme
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
@@ -100,7 +100,9 @@ class GraphView(QGraphicsView):
         if self._job is not None:
             self._job.cancelled = True
             self._job = None
-        self._builder = None
+        if self._builder is not None:
+            self._builder.cancel()
+            self._builder = None
         if model is None:
             return
         self._banner.show_for(model.too_large)
@@ -126,8 +128,23 @@ class GraphView(QGraphicsView):
         model = self.model
         if model is None or plan.nodes.keys() != model.nodes.keys():
             return  # the model changed meanwhile; a newer layout is on its way
-        self._builder = SceneBuilder(self, plan)
+        look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
+        old = {nid: it.pos() for nid, it in self.items.items()}
+        self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self)
         self._builder.run(chunked=len(plan.nodes) > BACKGROUND_LAYOUT)
+
+    def _on_scene_built(self, built: Built) -> None:
+        lay = built.layout
+        self._builder = None
+        self.group_items = built.groups
+        built.scene.setSceneRect(QRectF(-40, -40, lay.width + 80, lay.height + 80))
+        self._swap_scene(built.scene, built.items, built.edges, lay)
+        self._animate_to(lay, built.old)
+        if not self._fitted:
+            self.fit()
+            self._fitted = True
+        self._update_detail()
+        self.layoutFinished.emit()
 
     def _swap_scene(
         self,
@@ -146,31 +163,6 @@ class GraphView(QGraphicsView):
         for nid in selected:
             if nid in items:
                 items[nid].setSelected(True)
-
-    def _add_groups(
-        self, lay: layouts.Layout, scene: QGraphicsScene, items: dict[str, NodeItem]
-    ) -> None:
-        """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
-        model = self.model
-        self.group_items = []
-        if model is None or not self.show_groups:
-            return
-        for j, entry in enumerate(model.entries):
-            if j == model.current:
-                continue
-            members = [nid for nid, n in model.nodes.items() if j in n.tapes]
-            if not members or len(members) == len([n for n in model.nodes.values() if n.op]):
-                continue
-            rect = QRectF()
-            for nid in members:
-                x, y = lay.positions[nid]
-                w, h = items[nid].size()
-                rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
-            frame = GroupItem(
-                rect.adjusted(-16, -30, 16, 14), entry.name, self.theme, self.font_scale
-            )
-            scene.addItem(frame)
-            self.group_items.append(frame)
 
     def _animate_to(self, lay: layouts.Layout, old: dict[str, QPointF]) -> None:
         moving = [

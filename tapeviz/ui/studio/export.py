@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numpy as np
 import pyqtgraph as pg
@@ -21,11 +21,9 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QFileDialog, QGraphicsItem, QWidget
 
-from tapeviz.models.descent.runs import write_csv
+from tapeviz.models.descent.runs import Race, write_csv
 from tapeviz.ui.studio.optimizer_panel import translate
-
-if TYPE_CHECKING:
-    from tapeviz.ui.studio.studio import OptimizationStudio
+from tapeviz.ui.theme import Theme
 
 FILTERS = {
     "gif": "GIF (*.gif)",
@@ -40,9 +38,33 @@ NO_CACHE = QGraphicsItem.CacheMode.NoCache
 GIF_WIDTH = 720  # px: GIF frames are scaled down to keep files small
 
 
-def export(
-    studio: OptimizationStudio, kind: str, path: str | Path | None = None, **options: Any
-) -> Any:
+class Studio(Protocol):
+    """What an export needs of the studio: the race and its cursor, the plots, the status line.
+
+    :class:`~tapeviz.ui.studio.studio.OptimizationStudio` is one; this module never imports it.
+    It is a QObject: an animation's exporter is its child.
+    """
+
+    race: Race | None
+    k: int
+    plot_area: QWidget
+    theme: Theme
+    busyChanged: Any  # Signal(bool): an animation keeps the studio busy while it renders
+
+    def pause(self) -> None:
+        """Stop the playback."""
+
+    def show_step(self, k: int) -> None:
+        """Draw step ``k`` (no tape signal)."""
+
+    def set_step(self, k: int) -> None:
+        """Move the cursor to step ``k``."""
+
+    def show_status(self, text: str) -> None:
+        """Show ``text`` in the studio's status line."""
+
+
+def export(studio: Studio, kind: str, path: str | Path | None = None, **options: Any) -> Any:
     """Ask for a file name if none is given, then export; returns the path or the exporter.
 
     Animations take ``frames`` (how many) and ``width`` (pixels) options.
@@ -50,7 +72,7 @@ def export(
     if kind not in FILTERS:
         raise ValueError(f"unknown export {kind!r}: choose one of {', '.join(FILTERS)}")
     if studio.race is None:
-        studio._status(
+        studio.show_status(
             translate(
                 "OptimizationStudio", "Nothing to export yet: the runs are still being computed."
             )
@@ -75,7 +97,7 @@ def export(
         exporter = AnimationExport(studio, path, kind, **options)
         exporter.start()
         return exporter
-    studio._status(translate("OptimizationStudio", "Exported {name}.").format(name=path.name))
+    studio.show_status(translate("OptimizationStudio", "Exported {name}.").format(name=path.name))
     return path
 
 
@@ -167,7 +189,7 @@ class AnimationExport(QObject):
 
     def __init__(
         self,
-        studio: OptimizationStudio,
+        studio: Studio,
         path: Path,
         kind: str,
         frames: int | None = None,
@@ -224,7 +246,7 @@ class AnimationExport(QObject):
         self.index += 1
         fraction = self.index / len(self.steps)
         self.progress.emit(fraction)
-        self.studio._status(
+        self.studio.show_status(
             translate("OptimizationStudio", "Exporting {name}… {percent} %").format(
                 name=self.path.name, percent=round(100 * fraction)
             )
@@ -256,7 +278,7 @@ class AnimationExport(QObject):
         self.studio.set_step(self.restore)
         self.studio.busyChanged.emit(False)
         self.failed.emit(str(exc))
-        self.studio._status(
+        self.studio.show_status(
             translate("OptimizationStudio", "Export failed: {error}").format(error=exc)
         )
 
@@ -269,7 +291,7 @@ class AnimationExport(QObject):
             return
         self.studio.set_step(self.restore)
         self.studio.busyChanged.emit(False)
-        self.studio._status(
+        self.studio.show_status(
             translate("OptimizationStudio", "Exported {name}.").format(name=self.path.name)
         )
         self.finished.emit(str(self.path))

@@ -1,8 +1,13 @@
-"""The studio's background computation: one race and its backdrop per job, cancellable."""
+"""The studio's background computation: one race and its backdrop per job, cancellable.
+
+:class:`JobRunner` is the part of the studio that computes; :func:`compute` is what runs in
+the worker thread.
+"""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
@@ -12,6 +17,7 @@ from tapeviz.models.descent.problem import Problem, ProblemError
 from tapeviz.models.descent.runs import Cancelled, Race, compute_race
 from tapeviz.models.descent.studio_config import StudioConfig
 from tapeviz.ui import workers
+from tapeviz.ui.studio.optimizer_panel import OptimizerPanel
 
 translate = QCoreApplication.translate  # lupdate reads translate("OptimizationStudio", "…")
 
@@ -53,103 +59,126 @@ def compute(
         job.done.set()
 
 
-class JobsMixin:
-    """The studio's computing: races and slices in the thread pool, progress, cancel, shutdown."""
+def slice_point(race: Race | None, config: StudioConfig, k: int) -> Any:
+    """Where a 2-D slice goes through: the selected run's values at step ``k`` (None for 1-2-D)."""
+    if race is None or len(race.runs[0].names) <= 2:
+        return None
+    run = min(config.selected, len(race.runs) - 1)
+    return race.runs[run].values_at(k)
 
-    def cancel(self) -> None:
-        """Stop the computation in progress (the last finished race stays)."""
-        if self._job is not None:
-            self._job.cancelled = True
-            self._job = None
-            if self._worker is not None:
-                self._worker.cancelled = True  # its result is dropped
-            self.panel.set_busy(False)
-            self.busyChanged.emit(False)
-            self._status(translate("OptimizationStudio", "Computation cancelled."))
 
-    def shutdown(self) -> None:
-        """Cancel the worker and wait briefly for it (call on close)."""
-        self.timer.stop()
-        self.debounce.stop()
-        self.slice_timer.stop()
-        if self._slice_worker is not None:
-            self._slice_worker.cancelled = True
-        job = self._job
-        self.cancel()
-        if job is not None:
-            job.done.wait(2.0)
+class JobRunner(QObject):
+    """The studio's computing: one race and its backdrop at a time in the thread pool.
 
-    def recompute(self) -> None:
-        """Compute the race for the current problem and settings in the thread pool."""
-        self.debounce.stop()
-        if self.problem is None:
-            return
-        if self._job is not None:
-            self._job.cancelled = True
-        self._jobs += 1
-        job = self._job = Job(self._jobs)
+    It owns the running job and the slice resampling; it shows its busy state and progress on
+    the panel and its messages through ``report``. A newer job or :meth:`cancel` drops the
+    running one's result. ``raceReady`` and ``sliceReady`` carry the results to the studio.
+    """
+
+    busyChanged = Signal(bool)
+    progressChanged = Signal(float)  # fraction done of the running job
+    raceReady = Signal(object, object)  # the Race and its Backdrop
+    sliceReady = Signal(object, object)  # the Race it was sampled for, the new Backdrop
+
+    def __init__(
+        self,
+        panel: OptimizerPanel,
+        report: Callable[[str], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.panel, self.report = panel, report
+        self.job: Job | None = None
+        self._worker: workers.Worker | None = None
+        self._slice_worker: workers.Worker | None = None
+        self._count = 0  # jobs started: each job's number
+        self._runs = 0  # runs in the running job (for the messages)
+        self.progress = Progress()
+        self.progress.changed.connect(self._on_progress_changed)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a race is being computed."""
+        return self.job is not None
+
+    def start(self, problem: Problem, config: StudioConfig, at: Any) -> None:
+        """Compute the race of ``problem`` with ``config`` (a slice through ``at``).
+
+        A job still running is dropped.
+        """
+        if self.job is not None:
+            self.job.cancelled = True
+        self._count += 1
+        job = self.job = Job(self._count)
         self.panel.set_busy(True, 0.0)
         self.busyChanged.emit(True)
-        n = len(self._config.runs)
-        self._status(translate("OptimizationStudio", "Computing %n run(s)…", None, n))
+        self._runs = n = len(config.runs)
+        self.report(translate("OptimizationStudio", "Computing %n run(s)…", None, n))
         self._worker = workers.submit(
             compute,
-            self.problem,
-            self._config,
+            problem,
+            config,
             job,
             self.progress,
-            self._slice_at(),
+            at,
             on_done=lambda result: self._on_job_done(job, result),
             on_error=lambda text: self._on_job_done(job, ("error", text.splitlines()[-1], None)),
         )
 
-    def _refresh_slice(self) -> None:
-        """Resample the 2-D slice through the selected run's current step (in the pool)."""
-        race, cfg = self.race, self._config
-        if race is None or self.backdrop is None or not self.backdrop.sliced:
-            return
+    def cancel(self) -> None:
+        """Stop the computation in progress (the last finished race stays)."""
+        if self.job is not None:
+            self.job.cancelled = True
+            self.job = None
+            if self._worker is not None:
+                self._worker.cancelled = True  # its result is dropped
+            self.panel.set_busy(False)
+            self.busyChanged.emit(False)
+            self.report(translate("OptimizationStudio", "Computation cancelled."))
+
+    def shutdown(self) -> None:
+        """Cancel the job and the slice, and wait briefly for the job (call on close)."""
+        if self._slice_worker is not None:
+            self._slice_worker.cancelled = True
+        job = self.job
+        self.cancel()
+        if job is not None:
+            job.done.wait(2.0)
+
+    def resample(self, race: Race, backdrop: Backdrop, config: StudioConfig, at: Any) -> None:
+        """Sample the 2-D slice of ``race`` through ``at`` again, in the pool (``sliceReady``).
+
+        The ranges are the settings', else those of the current ``backdrop``.
+        """
         self._slice_worker = workers.submit(
             make_backdrop,
             race,
-            cfg.x_range or self.backdrop.x_range,
-            cfg.y_range or self.backdrop.y_range,
-            cfg.slice,
-            self._slice_at(),
-            on_done=lambda b: self._on_slice_done(race, b),
+            config.x_range or backdrop.x_range,
+            config.y_range or backdrop.y_range,
+            config.slice,
+            at,
+            on_done=lambda new: self.sliceReady.emit(race, new),
         )
 
-    def _on_slice_done(self, race: Race, backdrop: Backdrop) -> None:
-        if race is self.race and self._job is None:
-            self.backdrop = backdrop
-            self.surface.set_race(race, backdrop)
-            self.show_step(self.k)
-
-    def _slice_at(self) -> Any:
-        if self.race is None or len(self.race.runs[0].names) <= 2:
-            return None
-        run = min(self._config.selected, len(self.race.runs) - 1)
-        return self.race.runs[run].values_at(self.k)
-
     def _on_progress_changed(self, number: int, fraction: float) -> None:
-        if self._job is not None and number == self._job.number:
+        if self.job is not None and number == self.job.number:
             self.panel.set_busy(True, fraction)
             self.progressChanged.emit(fraction)
-            n = len(self._config.runs)
-            self._status(
-                translate("OptimizationStudio", "Computing %n run(s)… {percent} %", None, n).format(
-                    percent=round(100 * fraction)
-                )
+            self.report(
+                translate(
+                    "OptimizationStudio", "Computing %n run(s)… {percent} %", None, self._runs
+                ).format(percent=round(100 * fraction))
             )
 
     def _on_job_done(self, job: Job, result: tuple[str, Any, Any]) -> None:
-        if job is not self._job:
+        if job is not self.job:
             return  # a newer computation replaced it
-        self._job = None
+        self.job = None
         self.panel.set_busy(False)
         kind, race, backdrop = result
         if kind == "error":
             message = translate("OptimizationStudio", "The loss cannot be optimized: {message}")
-            self._status(message.format(message=race))
+            self.report(message.format(message=race))
         elif kind == "ok":
-            self._show_race(race, backdrop)
+            self.raceReady.emit(race, backdrop)
         self.busyChanged.emit(False)  # after the plots show the new race

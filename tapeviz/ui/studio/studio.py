@@ -1,8 +1,9 @@
 """The optimization studio: races computed in a worker, then played back with a 16 ms timer.
 
-``OptimizationStudio`` owns no maths: :func:`tapeviz.models.descent.runs.compute_race` and
-:func:`tapeviz.models.descent.backdrop.make_backdrop` run in the thread pool (progress and Cancel in
-the panel), and playback only moves a cursor over the recorded histories. Signals for the main
+``OptimizationStudio`` owns no maths: its :class:`~tapeviz.ui.studio.jobs.JobRunner` runs
+``compute_race`` and ``make_backdrop`` (:mod:`tapeviz.models.descent`) in the thread pool
+(progress and Cancel in the panel), and playback only moves a cursor over the recorded
+histories; :mod:`tapeviz.ui.studio.export` renders them to files. Signals for the main
 window: ``statusMessage``, ``stepChanged``, ``stepTape`` (the sandbox RunResult of the
 selected run's step, for the graph view) and ``busyChanged``.
 """
@@ -14,32 +15,19 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import (
-    SIGNAL,
-    QCoreApplication,
-    Qt,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import SIGNAL, QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QPixmapCache
-from PySide6.QtWidgets import (
-    QFrame,
-    QHBoxLayout,
-    QScrollArea,
-    QSplitter,
-    QStackedWidget,
-    QWidget,
-)
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QSplitter, QStackedWidget, QWidget
 
 from tapeviz.models.descent.backdrop import Backdrop
 from tapeviz.models.descent.problem import Problem, ProblemError
 from tapeviz.models.descent.runs import Race
 from tapeviz.models.descent.studio_config import StudioConfig
-from tapeviz.ui import workers
 from tapeviz.ui.plots.step_plots import StepPlots
 from tapeviz.ui.plots.surface_plot import CurvePlot, SurfacePlot
+from tapeviz.ui.studio import export as studio_export
 from tapeviz.ui.studio import text as studio_text
-from tapeviz.ui.studio.jobs import Job, JobsMixin, Progress
+from tapeviz.ui.studio.jobs import JobRunner, slice_point
 from tapeviz.ui.studio.optimizer_panel import PANEL_WIDTH, OptimizerPanel
 from tapeviz.ui.theme import LIGHT, Theme
 
@@ -66,7 +54,7 @@ def ensure_pixmap_cache(pixels: int) -> int:
     return QPixmapCache.cacheLimit()
 
 
-class OptimizationStudio(JobsMixin, QWidget):
+class OptimizationStudio(QWidget):
     """Loss, parameter and gradient plots, the loss surface, and the optimizer controls."""
 
     statusMessage = Signal(str)
@@ -85,10 +73,6 @@ class OptimizationStudio(JobsMixin, QWidget):
         self.k = 0
         self.theme, self.scale = LIGHT, 1.0
         self._config = StudioConfig()
-        self._job: Job | None = None
-        self._worker: workers.Worker | None = None
-        self._slice_worker: workers.Worker | None = None
-        self._jobs = 0
         self._pos = 0.0
         self._last_tick = 0.0
         self._last_tape = 0.0
@@ -130,8 +114,7 @@ class OptimizationStudio(JobsMixin, QWidget):
         self.slice_timer.setSingleShot(True)
         self.slice_timer.setInterval(SLICE_MS)
         self.slice_timer.timeout.connect(self._refresh_slice)
-        self.progress = Progress()
-        self.progress.changed.connect(self._on_progress_changed)
+        self.jobs = JobRunner(self.panel, self.show_status, self)
         self._connect()
         self.set_theme(LIGHT)
         self.panel.set_playable(False)
@@ -147,6 +130,10 @@ class OptimizationStudio(JobsMixin, QWidget):
         p.cancel.clicked.connect(self.cancel)
         p.exportRequested.connect(self.export)
         self.surface.startPicked.connect(self._on_surface_start_picked)
+        self.jobs.busyChanged.connect(self.busyChanged)
+        self.jobs.progressChanged.connect(self.progressChanged)
+        self.jobs.raceReady.connect(self._show_race)
+        self.jobs.sliceReady.connect(self._on_slice_done)
 
     # -- public API ------------------------------------------------------------------------
     def set_problem(self, problem: Problem) -> None:
@@ -175,7 +162,24 @@ class OptimizationStudio(JobsMixin, QWidget):
     @property
     def busy(self) -> bool:
         """Whether a race is being computed."""
-        return self._job is not None
+        return self.jobs.busy
+
+    def recompute(self) -> None:
+        """Compute the race for the current problem and settings in the thread pool."""
+        self.debounce.stop()
+        if self.problem is not None:
+            self.jobs.start(self.problem, self._config, self._slice_at())
+
+    def cancel(self) -> None:
+        """Stop the computation in progress (the last finished race stays)."""
+        self.jobs.cancel()
+
+    def shutdown(self) -> None:
+        """Stop the timers, cancel the computation and wait briefly for it (call on close)."""
+        self.timer.stop()
+        self.debounce.stop()
+        self.slice_timer.stop()
+        self.jobs.shutdown()
 
     def set_theme(self, theme: Theme) -> None:
         """Light or dark colours for every plot."""
@@ -286,12 +290,10 @@ class OptimizationStudio(JobsMixin, QWidget):
         exporter (``finished``/``failed`` signals); the others return the path written. A file
         that cannot be written is reported in the status line and gives None.
         """
-        from tapeviz.ui.studio import export as studio_export
-
         try:
             return studio_export.export(self, kind, path, **options)
         except (OSError, ValueError) as exc:
-            self._status(
+            self.show_status(
                 translate("OptimizationStudio", "Export failed: {error}").format(error=exc)
             )
             return None
@@ -311,7 +313,7 @@ class OptimizationStudio(JobsMixin, QWidget):
         self.panel.set_playable(True)
         self.show_step(keep)
         self._emit_tape()
-        self._status(studio_text.summary(race, self._config.log_scale and not log))
+        self.show_status(studio_text.summary(race, self._config.log_scale and not log))
 
     def explanation(self, run: int) -> str:
         """The translated divergence explanation of a run ('' if it did not diverge)."""
@@ -323,7 +325,7 @@ class OptimizationStudio(JobsMixin, QWidget):
             d = h.divergence
             if d is not None and k >= d.step and i not in self._announced:
                 self._announced.add(i)
-                self._status(self.explanation(i))
+                self.show_status(self.explanation(i))
 
     # -- slots -----------------------------------------------------------------------------
     def _on_timer_timeout(self) -> None:
@@ -349,7 +351,7 @@ class OptimizationStudio(JobsMixin, QWidget):
         try:
             self.stepTape.emit(self.race.tape_at(run, self.k))
         except ProblemError as exc:
-            self._status(str(exc))
+            self.show_status(str(exc))
 
     def _on_panel_config_changed(self, config: StudioConfig) -> None:
         old, self._config = self._config, config
@@ -370,7 +372,7 @@ class OptimizationStudio(JobsMixin, QWidget):
             return
         names = self.race.runs[0].names
         if len(names) != 2 or self.race.runs[0].shapes != ((), ()):
-            self._status(
+            self.show_status(
                 translate(
                     "OptimizationStudio", "Click-to-start needs exactly two scalar parameters."
                 )
@@ -378,7 +380,7 @@ class OptimizationStudio(JobsMixin, QWidget):
             return
         self.problem = self.problem.with_start({names[0]: x, names[1]: y})
         self.problemChanged.emit(self.problem)
-        self._status(
+        self.show_status(
             translate("OptimizationStudio", "New start ({x}, {y}): computing…").format(
                 x=f"{x:.3g}", y=f"{y:.3g}"
             )
@@ -387,7 +389,7 @@ class OptimizationStudio(JobsMixin, QWidget):
         self.k = 0
         self.recompute()
 
-    def _status(self, text: str) -> None:
+    def show_status(self, text: str) -> None:
         self.panel.status.setText(text)
         self.statusMessage.emit(text)
 
@@ -397,3 +399,18 @@ class OptimizationStudio(JobsMixin, QWidget):
         self.steps.restyle(self.theme, self.scale)
         if self.race is not None:
             self.show_step(self.k)
+
+    # -- the 2-D slice ---------------------------------------------------------------------
+    def _refresh_slice(self) -> None:
+        """Resample the 2-D slice through the selected run's current step (in the pool)."""
+        if self.race is not None and self.backdrop is not None and self.backdrop.sliced:
+            self.jobs.resample(self.race, self.backdrop, self._config, self._slice_at())
+
+    def _on_slice_done(self, race: Race, backdrop: Backdrop) -> None:
+        if race is self.race and not self.jobs.busy:
+            self.backdrop = backdrop
+            self.surface.set_race(race, backdrop)
+            self.show_step(self.k)
+
+    def _slice_at(self) -> Any:
+        return slice_point(self.race, self._config, self.k)

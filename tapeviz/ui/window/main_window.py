@@ -1,99 +1,147 @@
-"""The main window: editor, variables, run/stop, console, tapes, the graph and the stepper."""
+"""The main window: tapeviz's parts, built and wired in one place.
+
+The parts each own their state and get their collaborators in their constructor:
+
+- :class:`~tapeviz.ui.graph.pane.GraphPane`: the graph view, the Graph menu, its settings;
+- :class:`~tapeviz.ui.window.lower_tabs.LowerTabs`: the stepper and the studio in tabs, their
+  keys, the graph's share of the window per tab; :class:`~tapeviz.ui.window.studio_link.
+  StudioLink`: what the studio optimizes;
+- :class:`~tapeviz.ui.window.code_pane.CodePane`, the variables table, the console and the
+  :class:`~tapeviz.ui.window.tape_list.TapeList` in docks;
+- :class:`~tapeviz.ui.window.runs.RunController`: sandbox runs and live re-runs;
+- :class:`~tapeviz.ui.window.sessions.SessionController`: files, recent files, autosave;
+- :class:`~tapeviz.ui.window.presenter.PresenterController`: text scale, theme, clean mode;
+- :class:`~tapeviz.ui.window.dialogs.DialogsController`: language, Preferences, export, About.
+
+Parts never look each other up: a part uses what its constructor was given (widgets, views,
+callables), and what one part's event means for another is written here, in ``_wire`` and the
+``_on_…`` slots. The window's public names (``graph``, ``editor``, ``studio``, ``load_preset``,
+``set_font_scale``, …) are what the app, the headless export, the screenshots and the tests use.
+"""
 
 from __future__ import annotations
 
-from pathlib import Path
+import functools
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QComboBox,
-    QDockWidget,
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QMainWindow,
-    QPlainTextEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QPlainTextEdit, QSplitter, QWidget
 
 from tapeviz.models.descent.problem import Problem
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.models.session.file import Session
 from tapeviz.models.session.presets import PRESETS
-from tapeviz.sandbox import CancelToken, Limits, RunResult, run
+from tapeviz.sandbox import RunResult
 from tapeviz.ui import workers
-from tapeviz.ui.graph.menu import GraphMenuMixin
+from tapeviz.ui.graph.pane import GraphPane
 from tapeviz.ui.i18n import preset_note
-from tapeviz.ui.theme import LIGHT, Theme, font
-from tapeviz.ui.window.dialogs import DialogsMixin
-from tapeviz.ui.window.editor import CodeEditor
-from tapeviz.ui.window.error_text import describe
-from tapeviz.ui.window.lower_tabs import ViewsMixin
-from tapeviz.ui.window.preferences import limits_from
-from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterMixin
-from tapeviz.ui.window.sessions import SessionMixin
+from tapeviz.ui.theme import font
+from tapeviz.ui.window.code_export_dialog import CodeExportDialog
+from tapeviz.ui.window.code_pane import CodePane
+from tapeviz.ui.window.dialogs import DialogsController
+from tapeviz.ui.window.lower_tabs import STUDIO_TAB, LowerTabs
+from tapeviz.ui.window.preferences import limits_from, settings
+from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
+from tapeviz.ui.window.runs import RunController
+from tapeviz.ui.window.sessions import SessionController
+from tapeviz.ui.window.status_progress import StatusProgress
+from tapeviz.ui.window.studio_link import StudioLink
+from tapeviz.ui.window.tape_list import TapeList
 from tapeviz.ui.window.variables_table import VariablesTable
 
-MODES = ("expression", "script")
-LIVE_MS = 300  # expression mode re-runs this long after the last keystroke
+
+def forward(method: Callable[..., Any], part: str) -> Any:
+    """A window method that calls ``method`` on the window's part ``part`` (with its doc).
+
+    Signals connect to the part's own method: this one takes any arguments.
+    """
+
+    @functools.wraps(method)
+    def call(self: QMainWindow, *args: Any, **kwargs: Any) -> Any:
+        return getattr(getattr(self, part), method.__name__)(*args, **kwargs)
+
+    return call
 
 
-def _run_job(
-    source: str, mode: str, variables: list, limits: Limits, cancel: CancelToken
-) -> RunResult:
-    if mode == "expression":  # live evaluation while typing: short, whatever the preferences
-        limits = Limits(wall_time=2.0)
-    return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
+def forward_value(part: str, name: str, doc: str, settable: bool = False) -> property:
+    """A window property that reads (and, if ``settable``, writes) ``name`` of its ``part``."""
+
+    def get(self: QMainWindow) -> Any:
+        return getattr(getattr(self, part), name)
+
+    def put(self: QMainWindow, value: Any) -> None:
+        setattr(getattr(self, part), name, value)
+
+    return property(get, put if settable else None, doc=doc)
 
 
-class MainWindow(
-    SessionMixin, PresenterMixin, ViewsMixin, GraphMenuMixin, DialogsMixin, QMainWindow
-):
+class MainWindow(QMainWindow):
     """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("tapeviz")
-        self.path: Path | None = None
         self.session_meta = Session()
-        self._cancel: CancelToken | None = None
-        self._pending = False  # a run was asked for while one was running
-        self._seen: tuple = ()  # (text, mode, variables) last seen by the live re-run
-        self.last_result: RunResult | None = None
         self.model = GraphModel()
-        self.theme: Theme = LIGHT
-        self.font_scale = 1.0
         self._applying = False  # apply_session is filling the window: no runs from signals
-        self._studio_used = False  # the studio optimized this session's function
-        self._studio_stale = False  # the studio's settings changed since its last race
-        self._submitted: Problem | None = None  # the text and table of the running sandbox run
+        self.sessions = SessionController(
+            self, self.current_session, self.apply_session, self.show_status, settings
+        )
+        self.autosave = self.sessions.autosave
         self._build_central()
         self._build_docks()
+        self.runner = RunController(
+            self.code, self.variables, self.console,
+            limits=lambda: limits_from(settings()), status=self.show_status,
+            studio_in_front=lambda: self.studio_view, show_tapes=self.tape_list.show_result,
+            dim_graph=self.graph.set_dimmed, start_studio=self.studio_link.start,
+            running_changed=self._set_running, parent=self,
+        )  # fmt: skip
+        self.live_timer = self.runner.live_timer
+        docks = [self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock]
+        self.presenter = PresenterController(
+            self, self.graph, self.studio, self.editor, self.code_dock, docks, self.show_status
+        )
+        self.dark_action = self.presenter.dark_action
+        self.clean_action = self.presenter.clean_action
+        self.dialogs = DialogsController(self, self.presenter.restore_preferences, settings)
         self._build_menus()
-        self.live_timer = QTimer(self)
-        self.live_timer.setSingleShot(True)
-        self.live_timer.setInterval(LIVE_MS)
-        self.live_timer.timeout.connect(self.run_code)
-        self.editor.textChanged.connect(self._on_editor_text_changed)
-        self.editor.textChanged.connect(self._update_actions)
-        self.model.changed.connect(self._update_actions)
-        self.variables.changed.connect(self._on_editor_text_changed)
-        self.mode.currentIndexChanged.connect(lambda _: self._on_editor_text_changed())
-        self.tape_list.currentRowChanged.connect(self._on_tape_list_row_changed)
+        self._wire()
         self.resize(1360, 760)
         self._restore_layout()
-        self._restore_preferences()
-        self._start_autosave()
+        self.presenter.restore_preferences()
+        self.sessions.start_autosave()
         self._set_running(False)
         self._update_actions()
         self.statusBar().showMessage(self.tr("Ready"))
 
     # -- construction ----------------------------------------------------------------------
+    def _build_central(self) -> None:
+        self.graph_pane = GraphPane(self.model, self.show_status, self)
+        self.graph = self.graph_pane.view
+        self.fit_action = self.graph_pane.fit_action
+        self.graph_export_actions = self.graph_pane.graph_export_actions
+        self.layout_actions = self.graph_pane.layout_actions
+        self.option_actions = self.graph_pane.option_actions
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("centralSplitter")
+        self.splitter.setChildrenCollapsible(False)
+        self.setCentralWidget(self.splitter)
+        self.splitter.addWidget(self.graph)
+        self.lower_tabs = LowerTabs(self.model, self.graph, self.splitter)
+        self.stepper, self.studio = self.lower_tabs.stepper, self.lower_tabs.studio
+        self.splitter.addWidget(self.lower_tabs)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([460, 300])
+        self.studio_link = StudioLink(self.studio, self.show_status, self)
+        self.progress_bar = StatusProgress(self)
+        self.statusBar().addPermanentWidget(self.progress_bar)
+
     def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
@@ -102,45 +150,20 @@ class MainWindow(
         return dock
 
     def _build_docks(self) -> None:
-        code = QWidget(self)
-        self.mode = QComboBox(code)
-        self.mode.setObjectName("modeCombo")
-        self.mode.addItem(self.tr("Expression"), "expression")
-        self.mode.addItem(self.tr("Script"), "script")
-        self.run_button = QPushButton(self.tr("Run"), code)
-        self.run_button.setObjectName("runButton")
-        self.run_button.setToolTip(self.tr("Run (Ctrl+Enter)"))
-        self.stop_button = QPushButton(self.tr("Stop"), code)
-        self.stop_button.setObjectName("stopButton")
-        self.editor = CodeEditor(code)
-        self.error_label = QLabel(code)
-        self.error_label.setObjectName("errorLabel")
-        self.error_label.setWordWrap(True)
-        self.error_label.setFont(font(11, mono=True))  # a caret hint lines up under the code
-        self.error_label.setStyleSheet("color: #D55E00")
-        self.notes_label = QLabel(code)
-        self.notes_label.setObjectName("notesLabel")
-        self.notes_label.setWordWrap(True)
-        self.notes_label.setFont(font(10))
-        row = QHBoxLayout()
-        row.addWidget(QLabel(self.tr("Mode:"), code))
-        row.addWidget(self.mode)
-        row.addStretch(1)
-        row.addWidget(self.run_button)
-        row.addWidget(self.stop_button)
-        box = QVBoxLayout(code)
-        box.addLayout(row)
-        box.addWidget(self.editor, 1)
-        box.addWidget(self.error_label)
-        box.addWidget(self.notes_label)
+        code = self.code = CodePane(self)
+        self.mode, self.run_button, self.stop_button = code.mode, code.run_button, code.stop_button
+        self.editor, self.error_label, self.notes_label = (
+            code.editor,
+            code.error_label,
+            code.notes_label,
+        )
         self.variables = VariablesTable(self)
         self.console = QPlainTextEdit(self)
         self.console.setObjectName("consoleOutput")
         self.console.setReadOnly(True)
         self.console.setFont(font(11, mono=True))
         self.console.setMaximumBlockCount(5000)
-        self.tape_list = QListWidget(self)
-        self.tape_list.setObjectName("tapeList")
+        self.tape_list = TapeList(self.model, self)
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         self.code_dock = self._dock("codeDock", self.tr("Code"), code, left)
         self.variables_dock = self._dock(
@@ -155,8 +178,6 @@ class MainWindow(
         self.resizeDocks([self.code_dock], [DOCK_WIDTH], Qt.Orientation.Horizontal)
         docks = [self.code_dock, self.variables_dock, self.console_dock]
         self.resizeDocks(docks, [5, 2, 2], Qt.Orientation.Vertical)  # the code comes first
-        self.run_button.clicked.connect(self.run_code)
-        self.stop_button.clicked.connect(self.stop)
 
     def _action(self, menu: Any, text: str, slot: Any, shortcut: str | None = None) -> QAction:
         action = QAction(text, self)
@@ -167,129 +188,112 @@ class MainWindow(
         return action
 
     def _build_menus(self) -> None:
-        bar = self.menuBar()
+        bar, sessions, add = self.menuBar(), self.sessions, self._action
         file = bar.addMenu(self.tr("&File"))
-        self._action(file, self.tr("&Open session…"), self.open_dialog, "Ctrl+O")
-        self._action(file, self.tr("&Save session"), self.save, "Ctrl+S")
-        self._action(file, self.tr("Save session &as…"), self.save_as_dialog, "Ctrl+Shift+S")
-        self.export_action = self._action(file, self.tr("&Export code (TensorFlow, PyTorch, JAX)…"),
-                                          self.export_code, "Ctrl+E")  # fmt: skip
+        add(file, self.tr("&Open session…"), sessions.open_dialog, "Ctrl+O")
+        add(file, self.tr("&Save session"), sessions.save, "Ctrl+S")
+        add(file, self.tr("Save session &as…"), sessions.save_as_dialog, "Ctrl+Shift+S")
+        self.export_action = add(file, self.tr("&Export code (TensorFlow, PyTorch, JAX)…"),
+                                 self.export_code, "Ctrl+E")  # fmt: skip
         self.recent_menu = file.addMenu(self.tr("Open &recent"))
         self.recent_menu.setObjectName("recentMenu")
-        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        self.recent_menu.aboutToShow.connect(lambda: sessions.fill_recent_menu(self.recent_menu))
         file.addSeparator()
-        self._action(file, self.tr("&Preferences…"), self.preferences, "Ctrl+,")
+        add(file, self.tr("&Preferences…"), self.dialogs.preferences, "Ctrl+,")
         file.addSeparator()
-        self._action(file, self.tr("&Quit"), self.close, "Ctrl+Q")
+        add(file, self.tr("&Quit"), self.close, "Ctrl+Q")
         run_menu = bar.addMenu(self.tr("&Run"))
-        self.run_action = self._action(run_menu, self.tr("&Run"), self.run_code, "Ctrl+Return")
-        self.stop_action = self._action(run_menu, self.tr("&Stop"), self.stop, "Ctrl+.")
+        self.run_action = add(run_menu, self.tr("&Run"), self.runner.run_code, "Ctrl+Return")
+        self.stop_action = add(run_menu, self.tr("&Stop"), self.stop, "Ctrl+.")
         run_menu.addSeparator()  # the keys are window shortcuts of the tab in front; shown here
         for text, key, name in ((self.tr("&Play / pause"), "Space", "play"),
                                 (self.tr("Step &forward"), "Right", "forward"),
                                 (self.tr("Step &back"), "Left", "back"),
                                 (self.tr("Back to the s&tart"), "Home", "start")):  # fmt: skip
             hint = QKeySequence(key).toString(QKeySequence.SequenceFormat.NativeText)
-            self._action(run_menu, f"{text}\t{hint}", lambda _=False, n=name: self.transport(n))
+            add(run_menu, f"{text}\t{hint}", lambda _=False, n=name: self.transport(n))
         view = bar.addMenu(self.tr("&View"))
-        self._action(view, self.tr("Full &screen"), self.toggle_full_screen, "F11")
+        self.presenter.add_actions(view)
+        self.dialogs.add_language_menu(view)
         view.addSeparator()
-        self._action(view, self.tr("&Larger text"), lambda: self.zoom_text(+1), "Ctrl++")
-        self._action(view, self.tr("&Smaller text"), lambda: self.zoom_text(-1), "Ctrl+-")
-        self._action(view, self.tr("&Reset text size"), lambda: self.set_font_scale(1.0), "Ctrl+0")
-        self.larger_alias = QShortcut(QKeySequence("Ctrl+="), self)
-        self.larger_alias.activated.connect(lambda: self.zoom_text(+1))
-        self.dark_action = self._action(view, self.tr("&Dark theme"), self._on_dark_toggled,
-                                        "Ctrl+Shift+D")  # fmt: skip
-        self.dark_action.setCheckable(True)
-        self.clean_action = self._action(view, self.tr("&Clean mode (hide the editor)"),
-                                         self._on_clean_toggled, "Ctrl+Shift+H")  # fmt: skip
-        self.clean_action.setCheckable(True)
-        self._build_language_menu(view)
-        view.addSeparator()
-        self._action(view, self.tr("&Backward pass"), lambda: self.show_view("stepper"), "Ctrl+1")
-        self._action(view, self.tr("&Optimization"), lambda: self.show_view("studio"), "Ctrl+2")
+        add(view, self.tr("&Backward pass"), lambda: self.show_view("stepper"), "Ctrl+1")
+        add(view, self.tr("&Optimization"), lambda: self.show_view("studio"), "Ctrl+2")
         view.addSeparator()
         for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
             view.addAction(dock.toggleViewAction())
-        self._build_graph_menu(bar)
+        self.graph_pane.add_menu(bar)
         self.preset_menu = bar.addMenu(self.tr("&Presets"))
         self.preset_menu.setObjectName("presetMenu")
         for group, names in PRESETS.groups().items():
             sub = self.preset_menu.addMenu(QCoreApplication.translate("presets", group))
             for name in names:
                 title = QCoreApplication.translate("presets", PRESETS[name].title) or name
-                action = self._action(sub, title, lambda _=False, n=name: self.load_preset(n))
+                action = add(sub, title, lambda _=False, n=name: self.load_preset(n))
                 action.setObjectName(f"preset:{name}")
         help_menu = bar.addMenu(self.tr("&Help"))
-        self._action(help_menu, self.tr("&About tapeviz"), self.about)
+        add(help_menu, self.tr("&About tapeviz"), self.dialogs.about)
 
-    # -- running ---------------------------------------------------------------------------
-    def _on_editor_text_changed(self) -> None:
-        text = self.editor.toPlainText()
-        key = (text, self.mode.currentData(), self.variables.snapshot())
-        if key == self._seen:  # e.g. re-highlighting after a theme change: nothing to re-run
+    def _wire(self) -> None:
+        """What one part's events mean for the others (besides the runner's callables)."""
+        # after the stepper's own slot: it puts the gradients on the nodes (their sizes change)
+        self.graph.layoutFinished.connect(self.graph_pane.fit_if_asked)
+        self.lower_tabs.currentChanged.connect(self._on_lower_tabs_current_changed)
+        studio = self.studio
+        studio.stepTape.connect(self._on_studio_step_tape)
+        studio.statusMessage.connect(self._on_studio_status_message)
+        studio.busyChanged.connect(self._on_studio_busy_changed)
+        studio.problemChanged.connect(self._on_studio_problem_changed)
+        studio.progressChanged.connect(self._on_studio_progress_changed)
+        self.run_button.clicked.connect(self.runner.run_code)
+        self.stop_button.clicked.connect(self.stop)
+        self.editor.textChanged.connect(self._update_actions)
+        self.model.changed.connect(self._update_actions)
+
+    # -- how the parts' events reach each other --------------------------------------------
+    def _on_lower_tabs_current_changed(self, index: int) -> None:
+        studio = index == STUDIO_TAB  # (the tabs switched their own keys and split first)
+        if self._applying:  # apply_session runs the new work next: nothing old to show
+            if not studio:
+                self.studio.pause()
             return
-        self._seen = key
-        if self.mode.currentData() == "expression":
-            self.live_timer.start()
+        last = self.runner.last_result
+        if not studio:
+            self.studio.pause()
+            if last is not None and last.tapes:
+                self.tape_list.show_result(last)
+        elif self.studio_link.shows(self.runner.problem()):
+            self.studio_link.resend_tape()
+        else:
+            self.run_code()  # checks the text in the sandbox, then starts the studio
 
-    def current_session(self) -> Session:
-        """The work in the window as a session (variables that do not parse are kept as text)."""
-        try:
-            variables = tuple(self.variables.specs())
-        except ValueError:
-            variables = self.session_meta.variables
-        return Session(
-            source=self.editor.toPlainText(),
-            mode=self.mode.currentData(),
-            variables=variables,
-            view="studio" if self.studio_view else self._editor_view(),
-            optimizer=self._studio_settings(),
-            settings={**self.session_meta.settings, "graph": self.graph_settings()},
-            name=self.session_meta.name,
-            title=self.session_meta.title,
-            group=self.session_meta.group,
-            notes=self.session_meta.notes,
-        )
+    def _on_studio_step_tape(self, result: RunResult) -> None:
+        if self.studio_view:
+            self.tape_list.show_result(result)
 
-    def _studio_settings(self) -> dict | None:
-        if self._studio_used:  # the studio ran this session's function: its settings are the work
-            return self.studio.config().to_dict()
-        return self.session_meta.optimizer
+    def _on_studio_status_message(self, text: str) -> None:
+        if self.studio_view:
+            self.show_status(text)
 
-    def run_code(self) -> None:
-        """Run the editor's text in the sandbox, then the studio if it is in front."""
-        self.live_timer.stop()
-        if self._cancel is not None:  # one run at a time: re-run when this one ends
-            self._pending = True
-            return
-        try:
-            variables = self.variables.specs()
-        except ValueError as exc:
-            self._show_error(str(exc), None, None)
-            return
-        source, mode = self.editor.toPlainText(), self.mode.currentData()
-        if not source.strip():
-            self.statusBar().showMessage(self.tr("Type a function or paste a script to run."))
-            return
-        cancel = CancelToken()
-        self._cancel = cancel
-        self._submitted = Problem(source, tuple(variables), mode)  # what the studio may take
-        self._set_running(True)
-        self.statusBar().showMessage(self.tr("Running…"))
-        limits = limits_from(self._settings())
-        workers.submit(_run_job, source, mode, variables, limits, cancel,
-                       on_done=self._on_run_done, on_error=self._on_run_failed)  # fmt: skip
+    def _on_studio_busy_changed(self, busy: bool) -> None:
+        self._set_running(self.runner.running)  # shows the sandbox's own progress if running
 
-    def stop(self) -> None:
-        """Cancel the running code at its next statement, and the studio's computation."""
-        self._pending = False
-        if self._cancel is not None:
-            self._cancel.cancel()
-            self.statusBar().showMessage(self.tr("Stopping…"))
+    def _on_studio_progress_changed(self, fraction: float) -> None:
         if self.studio.busy:
-            self.studio.cancel()
+            self.progress_bar.show_fraction(fraction)
+
+    def _on_studio_problem_changed(self, problem: Problem) -> None:
+        """A start picked on the surface: the variables table follows, without a re-run."""
+        self.variables.blockSignals(True)
+        self.variables.set_specs(problem.variables)
+        self.variables.blockSignals(False)
+        self.runner.mark_seen()
+
+    def _set_running(self, running: bool) -> None:
+        """Stop is enabled while the sandbox or the studio computes; the progress bar shows it."""
+        busy = running or self.studio.busy
+        self.stop_button.setEnabled(busy)
+        self.stop_action.setEnabled(busy)
+        self.progress_bar.show_running(running, self.studio.busy)
 
     def _update_actions(self) -> None:
         """Actions without a target are disabled (nothing to export, no graph to fit)."""
@@ -297,76 +301,44 @@ class MainWindow(
         self.export_action.setEnabled(has_text)
         self.run_button.setEnabled(has_text)
         self.run_action.setEnabled(has_text)
-        self._update_graph_actions()
+        self.graph_pane.update_actions()
 
-    def _set_running(self, running: bool) -> None:
-        busy = running or self.studio.busy
-        self.stop_button.setEnabled(busy)
-        self.stop_action.setEnabled(busy)
-        self._busy_changed(running)
+    # -- the work ----------------------------------------------------------------------------
+    def current_session(self) -> Session:
+        """The work in the window as a session (variables that do not parse are kept as text)."""
+        try:
+            variables = tuple(self.variables.specs())
+        except ValueError:
+            variables = self.session_meta.variables
+        meta = self.session_meta  # its name, title, group and notes stay
+        view = meta.view if meta.view != "studio" else "stepper"  # the editor's own view
+        return replace(
+            meta,
+            source=self.editor.toPlainText(),
+            mode=self.mode.currentData(),
+            variables=variables,
+            view="studio" if self.studio_view else view,
+            optimizer=self.studio_link.settings(meta.optimizer),
+            settings={**meta.settings, "graph": self.graph_settings()},
+        )
 
-    def _finish_run(self) -> None:
-        self._cancel = None
-        self._set_running(False)
-        if self._pending:
-            self._pending = False
-            self.run_code()
-
-    def _on_run_failed(self, text: str) -> None:
-        self._show_error(self.tr("Internal error: %1").replace("%1", text), None, None)
-        self._finish_run()
-
-    def _on_run_done(self, result: RunResult) -> None:
-        self.last_result = result
-        self.console.setPlainText(result.output)
-        studio = self.studio_view and result.error is None
-        if not studio:  # under the studio, the graph shows the tape of the studio's step
-            self._show_tapes(result)
-        self.graph.set_dimmed(result.error is not None)
-        if result.error is not None:
-            err = result.error
-            self._show_error(describe(err), err.line, err.col)
-        else:
-            self.editor.clear_error()
-            self.error_label.clear()
-            self.statusBar().showMessage(
-                self.tr("Ran in %1 ms; %2 tape(s) recorded.")
-                .replace("%1", f"{result.elapsed * 1e3:.0f}")
-                .replace("%2", str(len(result.tapes)))
-            )
-        if studio and not self._pending:  # edited meanwhile: the queued run starts the studio
-            self._start_studio(self._submitted)
-        self._finish_run()
-
-    def _show_error(self, message: str, line: int | None, col: int | None) -> None:
-        self.editor.mark_error(line, col, message)
-        self.error_label.setText("⚠ " + message)
-        self.statusBar().showMessage("⚠ " + message.splitlines()[0])
-
-    # -- sessions and presets --------------------------------------------------------------
     def apply_session(self, session: Session, run_now: bool = True) -> None:
         """Put a session's text, mode and variables in the window (and run it)."""
         self.session_meta = session
-        self.mode.blockSignals(True)
-        self.mode.setCurrentIndex(MODES.index(session.mode))
-        self.mode.blockSignals(False)
-        self.editor.blockSignals(True)
-        self.editor.setPlainText(session.source)
-        self.editor.blockSignals(False)
+        self.code.set_work(session.source, session.mode)
         self.variables.blockSignals(True)
         self.variables.set_specs(session.variables)
         self.variables.blockSignals(False)
-        self._seen = (session.source, session.mode, self.variables.snapshot())  # nothing to re-run
-        self.editor.clear_error()
-        self.error_label.clear()
+        self.runner.mark_seen(session.source, session.mode)  # nothing to re-run
+        self.code.clear_error()
         self.notes_label.setText(preset_note(session.notes))
         graph = session.settings.get("graph")
         if isinstance(graph, dict):
             self.set_graph_settings(**graph)
         self._update_actions()
-        self._fit_next = True
+        self.graph_pane.fit_after_next_layout()
         self._applying = True
-        self._load_studio(session)
+        self.studio_link.load(session)
         self.show_view(session.view)
         self._applying = False
         if run_now:
@@ -380,24 +352,62 @@ class MainWindow(
         title = QCoreApplication.translate("presets", preset.title) if preset.title else name
         self.setWindowTitle(f"tapeviz — {title}")
 
+    def stop(self) -> None:
+        """Cancel the running code at its next statement, and the studio's computation."""
+        self.runner.stop()
+        if self.studio.busy:
+            self.studio.cancel()
+
+    def show_status(self, text: str) -> None:
+        """Show ``text`` in the status line."""
+        self.statusBar().showMessage(text)
+
+    # -- the parts' names, as the app, the exports, the screenshots and the tests use them --
+    last_result = forward_value("runner", "last_result", "The sandbox result of the last run.")
+    _cancel = forward_value("runner", "cancel_token", "The running run's cancel token, or None.")
+    _pending = forward_value("runner", "pending", "Whether a run waits for the running one.")
+    run_code = forward(RunController.run_code, "runner")
+    path = forward_value("sessions", "path", "The work's session file (None: not saved).", True)
+    open_session = forward(SessionController.open_session, "sessions")
+    save_session = forward(SessionController.save_session, "sessions")
+    recent_files = forward(SessionController.recent_files, "sessions")
+    autosave_now = forward(SessionController.autosave_now, "sessions")
+    offer_restore = forward(SessionController.offer_restore, "sessions")
+    studio_view = forward_value("lower_tabs", "studio_view", "Whether the studio is in front.")
+    show_view = forward(LowerTabs.show_view, "lower_tabs")
+    transport = forward(LowerTabs.transport, "lower_tabs")
+    graph_settings = forward(GraphPane.graph_settings, "graph_pane")
+    set_graph_settings = forward(GraphPane.set_graph_settings, "graph_pane")
+    export_graph = forward(GraphPane.export_graph, "graph_pane")
+    font_scale = forward_value("presenter", "font_scale", "The presenter scale (1 = normal).")
+    theme = forward_value("presenter", "theme", "The light or dark theme.")
+    set_font_scale = forward(PresenterController.set_font_scale, "presenter")
+    set_theme = forward(PresenterController.set_theme, "presenter")
+    set_language = forward(DialogsController.set_language, "dialogs")
+    preferences = forward(DialogsController.preferences, "dialogs")
+
+    def export_code(self) -> CodeExportDialog:
+        """Show the current function as TensorFlow, PyTorch and JAX scripts."""
+        return self.dialogs.export_code(self.current_session())
+
     # -- window ----------------------------------------------------------------------------
     def _restore_layout(self) -> None:
-        settings = self._settings()
-        geometry, state = settings.value("window/geometry"), settings.value("window/state")
+        store = settings()
+        geometry, state = store.value("window/geometry"), store.value("window/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
-        self._restore_split(settings.value("window/split"))
+        self.lower_tabs.restore_split(store.value("window/split"))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self.stop()
         self.live_timer.stop()
-        self._views_close()
+        self.studio.shutdown()
         workers.wait_all(3000)
-        self._stop_autosave()
-        settings = self._settings()
-        settings.setValue("window/geometry", self.saveGeometry())
-        settings.setValue("window/state", self.saveState())
-        settings.setValue("window/split", self._split_state())
+        self.sessions.stop_autosave()
+        store = settings()
+        store.setValue("window/geometry", self.saveGeometry())
+        store.setValue("window/state", self.saveState())
+        store.setValue("window/split", self.lower_tabs.split_state())
         super().closeEvent(event)

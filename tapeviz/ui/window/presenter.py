@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QWidget
+from collections.abc import Callable, Sequence
 
+from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QShortcut
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QWidget
+
+from tapeviz.ui.graph.view import GraphView
+from tapeviz.ui.studio.studio import OptimizationStudio
 from tapeviz.ui.theme import DARK, LIGHT, THEMES, Theme
+from tapeviz.ui.window.editor import CodeEditor
+from tapeviz.ui.window.preferences import settings
 
 BASE_PROPERTY = "tapevizBasePointSize"
 DOCK_WIDTH = 430  # px of the editor column at text scale 1
@@ -80,24 +86,77 @@ def scale_fonts(root: QWidget, scale: float, previous: float = 1.0) -> None:
             widget.setFont(f)
 
 
-class PresenterMixin:
-    """The main window's presenter mode (it provides graph, editor, docks and ``_settings``)."""
+class PresenterController(QObject):
+    """Presenter mode: one text scale for everything, the light or dark theme, clean mode, F11.
 
-    font_scale: float
-    theme: Theme
+    It dresses ``window`` (every widget's font, the palette, full screen, the width of
+    ``code_dock``), passes the scale and theme to the views that draw themselves (``graph``,
+    ``studio``, ``editor``), hides ``docks`` in clean mode, keeps its choices in ``store()`` and
+    reports to ``status``. Its actions go in the View menu with :meth:`add_actions`.
+    """
+
+    def __init__(
+        self,
+        window: QMainWindow,
+        graph: GraphView,
+        studio: OptimizationStudio,
+        editor: CodeEditor,
+        code_dock: QDockWidget,
+        docks: Sequence[QDockWidget],
+        status: Callable[[str], None],
+        store: Callable[[], QSettings] = settings,
+    ) -> None:
+        super().__init__(window)
+        self.window, self.graph, self.studio, self.editor = window, graph, studio, editor
+        self.code_dock, self.docks = code_dock, list(docks)
+        self.status, self.store = status, store
+        self.font_scale = 1.0
+        self.theme: Theme = LIGHT
+        self.full_screen_action = self._new_action(self.tr("Full &screen"), "F11")
+        self.full_screen_action.triggered.connect(self.toggle_full_screen)
+        self.larger_action = self._new_action(self.tr("&Larger text"), "Ctrl++")
+        self.larger_action.triggered.connect(lambda: self.zoom_text(+1))
+        self.smaller_action = self._new_action(self.tr("&Smaller text"), "Ctrl+-")
+        self.smaller_action.triggered.connect(lambda: self.zoom_text(-1))
+        self.reset_action = self._new_action(self.tr("&Reset text size"), "Ctrl+0")
+        self.reset_action.triggered.connect(lambda: self.set_font_scale(1.0))
+        self.larger_alias = QShortcut(QKeySequence("Ctrl+="), window)
+        self.larger_alias.activated.connect(lambda: self.zoom_text(+1))
+        self.dark_action = self._new_action(self.tr("&Dark theme"), "Ctrl+Shift+D")
+        self.dark_action.setCheckable(True)
+        self.dark_action.triggered.connect(self._on_dark_action_triggered)
+        self.clean_action = self._new_action(
+            self.tr("&Clean mode (hide the editor)"), "Ctrl+Shift+H"
+        )
+        self.clean_action.setCheckable(True)
+        self.clean_action.triggered.connect(self.set_clean)
+
+    def _new_action(self, text: str, shortcut: str) -> QAction:
+        action = QAction(text, self)
+        action.setShortcut(QKeySequence(shortcut))
+        return action
+
+    def add_actions(self, menu: QMenu) -> None:
+        """Full screen, the text size, dark theme and clean mode, in the View menu's order."""
+        menu.addAction(self.full_screen_action)
+        menu.addSeparator()
+        for action in (self.larger_action, self.smaller_action, self.reset_action,
+                       self.dark_action, self.clean_action):  # fmt: skip
+            menu.addAction(action)
 
     def set_font_scale(self, scale: float) -> None:
         """Scale every font and line width in the window (text, graph, stepper, console)."""
         scale = min(max(scale, SCALES[0]), SCALES[-1])
         previous, self.font_scale = self.font_scale, scale
-        scale_fonts(self, scale, previous)
+        window = self.window
+        scale_fonts(window, scale, previous)
         self.graph.set_font_scale(scale)
         self.studio.set_font_scale(scale)
-        width = min(round(DOCK_WIDTH * scale), round(self.width() * 0.4))  # text fits the docks
-        self.resizeDocks([self.code_dock], [width], Qt.Orientation.Horizontal)
+        width = min(round(DOCK_WIDTH * scale), round(window.width() * 0.4))  # text fits the docks
+        window.resizeDocks([self.code_dock], [width], Qt.Orientation.Horizontal)
         self.editor.refresh_metrics()
-        self._settings().setValue("prefs/font_scale", scale)
-        self.statusBar().showMessage(self.tr("Text size %1 %").replace("%1", f"{scale * 100:.0f}"))
+        self.store().setValue("prefs/font_scale", scale)
+        self.status(self.tr("Text size %1 %").replace("%1", f"{scale * 100:.0f}"))
 
     def zoom_text(self, direction: int) -> None:
         """One step larger (+1) or smaller (-1) on the presenter scale ladder."""
@@ -109,27 +168,35 @@ class PresenterMixin:
     def set_theme(self, theme: Theme) -> None:
         """Light or dark, for the whole window."""
         self.theme = theme
-        self.setPalette(palette(theme))
+        self.window.setPalette(palette(theme))
         self.graph.set_theme(theme)
         self.studio.set_theme(theme)
         self.editor.set_theme(theme)
         self.dark_action.setChecked(theme.name == "dark")
-        self._settings().setValue("prefs/theme", theme.name)
+        self.store().setValue("prefs/theme", theme.name)
 
-    def _on_dark_toggled(self, checked: bool) -> None:
+    def _on_dark_action_triggered(self, checked: bool) -> None:
         self.set_theme(DARK if checked else LIGHT)
 
-    def _on_clean_toggled(self, checked: bool) -> None:
-        for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
-            dock.setVisible(not checked)
+    def set_clean(self, clean: bool) -> None:
+        """Clean mode: only the graph and the tabs (the docks hide), or everything back."""
+        self.clean_action.setChecked(clean)
+        for dock in self.docks:
+            dock.setVisible(not clean)
 
-    def _restore_preferences(self) -> None:
-        settings = self._settings()
-        theme = THEMES.get(str(settings.value("prefs/theme", "light")), LIGHT)
+    def toggle_full_screen(self) -> None:
+        """F11: full screen for the projector, and back."""
+        window = self.window
+        window.setWindowState(window.windowState() ^ Qt.WindowState.WindowFullScreen)
+
+    def restore_preferences(self) -> None:
+        """Apply the saved theme and text size (at start, and when Preferences are accepted)."""
+        store = self.store()
+        theme = THEMES.get(str(store.value("prefs/theme", "light")), LIGHT)
         if theme is not self.theme:
             self.set_theme(theme)
         try:
-            scale = float(settings.value("prefs/font_scale", 1.0))  # type: ignore[arg-type]
+            scale = float(store.value("prefs/font_scale", 1.0))  # type: ignore[arg-type]
         except (TypeError, ValueError):
             scale = 1.0
         if abs(scale - self.font_scale) > 1e-9:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QObject, QSettings, QTimer
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 
 from tapeviz.models.session import file as sessions
 from tapeviz.models.session.autosave import Autosave
-from tapeviz.models.session.file import SessionError
+from tapeviz.models.session.file import Session, SessionError
 from tapeviz.ui.window.preferences import settings
 
 SESSION_FILTER = "tapeviz sessions (*.tapeviz);;JSON (*.json)"
@@ -17,11 +18,30 @@ AUTOSAVE_MS = 5000
 MAX_RECENT = 8
 
 
-class SessionMixin:
-    """Open/save/recent/autosave for :class:`MainWindow` (which provides the widgets)."""
+class SessionController(QObject):
+    """The work's file: open, save, the recent files, autosave and the restore after a crash.
 
-    path: Path | None
-    autosave: Autosave
+    The work comes from ``current()`` and goes back into the window with
+    ``apply(session, run_now)``; ``window`` shows the file's name in its title and parents the
+    dialogs; messages go to ``status``; ``store()`` gives the settings (recent files).
+    """
+
+    def __init__(
+        self,
+        window: QWidget,
+        current: Callable[[], Session],
+        apply: Callable[[Session, bool], None],
+        status: Callable[[str], None],
+        store: Callable[[], QSettings] = settings,
+    ) -> None:
+        super().__init__(window)
+        self.window, self.current, self.apply = window, current, apply
+        self.status, self.store = status, store
+        self.path: Path | None = None  # the file the work was opened from or saved to
+        self.autosave = Autosave()
+        self.autosave_timer = QTimer(self)
+        self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self.autosave_timer.timeout.connect(self.autosave_now)
 
     def open_session(self, path: str | Path) -> bool:
         """Open a session file; a bad file is refused with a message and the work is kept."""
@@ -29,30 +49,32 @@ class SessionMixin:
             session = sessions.load(path)
         except SessionError as exc:
             message = self.tr("Cannot open %1: %2").replace("%1", Path(path).name)
-            self.statusBar().showMessage("⚠ " + message.replace("%2", str(exc)))
+            self.status("⚠ " + message.replace("%2", str(exc)))
             return False
         self.path = Path(path)
         self._add_recent(self.path)
-        self.apply_session(session)
-        self.setWindowTitle(f"tapeviz — {self.path.name}")
+        self.apply(session, True)
+        self.window.setWindowTitle(f"tapeviz — {self.path.name}")
         return True
 
     def save_session(self, path: str | Path) -> None:
         """Write the current work to ``path``."""
         try:
-            self.current_session().save(path)
+            self.current().save(path)
         except OSError as exc:
             message = self.tr("Cannot save %1: %2").replace("%1", str(path))
-            self.statusBar().showMessage("⚠ " + message.replace("%2", exc.strerror or str(exc)))
+            self.status("⚠ " + message.replace("%2", exc.strerror or str(exc)))
             return
         self.path = Path(path)
         self._add_recent(self.path)
-        self.setWindowTitle(f"tapeviz — {self.path.name}")
-        self.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(path)))
+        self.window.setWindowTitle(f"tapeviz — {self.path.name}")
+        self.status(self.tr("Saved %1").replace("%1", str(path)))
 
     def open_dialog(self) -> None:
         """Ask for a session file and open it."""
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open session"), "", SESSION_FILTER)
+        path, _ = QFileDialog.getOpenFileName(
+            self.window, self.tr("Open session"), "", SESSION_FILTER
+        )
         if path:
             self.open_session(path)
 
@@ -65,7 +87,9 @@ class SessionMixin:
 
     def save_as_dialog(self) -> None:
         """Ask for a file name and save."""
-        path, _ = QFileDialog.getSaveFileName(self, self.tr("Save session"), "", SESSION_FILTER)
+        path, _ = QFileDialog.getSaveFileName(
+            self.window, self.tr("Save session"), "", SESSION_FILTER
+        )
         if path:
             if not Path(path).suffix:
                 path += ".tapeviz"
@@ -74,44 +98,43 @@ class SessionMixin:
     # -- recent files ----------------------------------------------------------------------
     def recent_files(self) -> list[str]:
         """Recently opened or saved sessions, newest first."""
-        value = self._settings().value("recent/files", [])
+        value = self.store().value("recent/files", [])
         items = [value] if isinstance(value, str) else list(value or [])
         return [str(v) for v in items][:MAX_RECENT]
 
     def _add_recent(self, path: Path) -> None:
         text = str(path.resolve())
         files = [text, *(f for f in self.recent_files() if f != text)][:MAX_RECENT]
-        self._settings().setValue("recent/files", files)
+        self.store().setValue("recent/files", files)
 
-    def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
+    def fill_recent_menu(self, menu: QMenu) -> None:
+        """List the recent sessions in ``menu`` (called as it is about to show)."""
+        menu.clear()
         files = self.recent_files()
         for path in files:
-            action = self.recent_menu.addAction(Path(path).name)
+            action = menu.addAction(Path(path).name)
             action.setToolTip(path)
             action.triggered.connect(lambda _=False, p=path: self.open_session(p))
         if not files:
-            none = self.recent_menu.addAction(self.tr("No recent sessions"))
+            none = menu.addAction(self.tr("No recent sessions"))
             none.setEnabled(False)
 
     # -- autosave --------------------------------------------------------------------------
-    def _start_autosave(self) -> None:
-        self.autosave = Autosave()
+    def start_autosave(self) -> None:
+        """Take the autosave lock (this window runs) and save the work every few seconds."""
         self.autosave.start()
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.setInterval(AUTOSAVE_MS)
-        self.autosave_timer.timeout.connect(self.autosave_now)
         self.autosave_timer.start()
 
     def autosave_now(self) -> bool:
         """Write the current work to the autosave file if it changed."""
         try:
-            return self.autosave.save(self.current_session())
+            return self.autosave.save(self.current())
         except OSError as exc:
-            self.statusBar().showMessage(self.tr("Autosave failed: %1").replace("%1", str(exc)))
+            self.status(self.tr("Autosave failed: %1").replace("%1", str(exc)))
             return False
 
-    def _stop_autosave(self) -> None:
+    def stop_autosave(self) -> None:
+        """Stop saving and release the lock with the autosaved file (a clean close)."""
         self.autosave_timer.stop()
         self.autosave.stop()
 
@@ -122,7 +145,7 @@ class SessionMixin:
             return False
         if ask:
             answer = QMessageBox.question(
-                self,
+                self.window,
                 self.tr("Restore your work?"),
                 self.tr("tapeviz did not close properly last time. "
                         "Restore the work it saved automatically?"),
@@ -130,9 +153,6 @@ class SessionMixin:
             if answer != QMessageBox.StandardButton.Yes:
                 self.autosave.discard()
                 return False
-        self.apply_session(session, run_now=False)
-        self.statusBar().showMessage(self.tr("Restored the autosaved work."))
+        self.apply(session, False)
+        self.status(self.tr("Restored the autosaved work."))
         return True
-
-    def _settings(self) -> QSettings:
-        return settings()

@@ -1,4 +1,4 @@
-"""The main window's Graph menu: fit, export, layout engine and display options.
+"""The graph pane: the graph view of a model, its Graph menu, its view settings and exports.
 
 The options are part of a session's view settings (``Session.settings["graph"]``), so a saved
 lesson reopens with the graph drawn the same way.
@@ -6,15 +6,18 @@ lesson reopens with the graph drawn the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QObject
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtWidgets import QFileDialog, QMenu, QMenuBar, QWidget
 
 from tapeviz.models.graph import layout
+from tapeviz.models.graph.model import GraphModel
+from tapeviz.ui.graph.view import GraphView
 
 ENGINES = {
     "layered": QT_TRANSLATE_NOOP("GraphMenu", "Layered (fast)"),
@@ -29,40 +32,45 @@ EXPORTS = {
 translate = QCoreApplication.translate  # lupdate reads translate("GraphMenu", "…")
 
 
-class GraphMenuMixin:
-    """Builds the Graph menu for :class:`MainWindow` and keeps the graph's view settings."""
+class GraphPane(QObject):
+    """Owns the :class:`GraphView` of ``model``, the Graph menu's actions and the view settings.
 
-    def _build_graph_menu(self, bar: Any) -> QMenu:
-        menu = bar.addMenu(translate("GraphMenu", "&Graph"))
-        menu.setObjectName("graphMenu")
-        self.fit_action = self._action(
-            menu, translate("GraphMenu", "&Fit graph"), self.graph.fit, "Ctrl+Shift+F"
-        )
-        export = menu.addMenu(translate("GraphMenu", "&Export graph"))
-        self.graph_export_actions: list[QAction] = []
+    Its messages go to ``status`` (the window's status line); its file dialogs open over
+    ``parent``. :meth:`add_menu` puts the Graph menu on a menu bar. Whoever builds the window
+    connects ``view.layoutFinished`` to :meth:`fit_if_asked` after the views that restyle the
+    nodes on that signal (the stepper's gradients change the nodes' sizes, then the fit).
+    """
+
+    def __init__(self, model: GraphModel, status: Callable[[str], None], parent: QWidget) -> None:
+        super().__init__(parent)
+        self.model, self.status, self.dialog_parent = model, status, parent
+        self.view = GraphView(model)
+        self._fit_next = False  # fit the graph once the next layout is done
+        self.fit_action = self._new_action(translate("GraphMenu", "&Fit graph"), "Ctrl+Shift+F")
+        self.fit_action.triggered.connect(self.view.fit)
         labels = {
             "png": translate("GraphMenu", "as &PNG…"),
             "svg": translate("GraphMenu", "as &SVG…"),
             "dot": translate("GraphMenu", "as &DOT (graphviz)…"),
         }
+        self.graph_export_actions: list[QAction] = []
         for kind, label in labels.items():
-            action = self._action(export, label, lambda _=False, k=kind: self.export_graph(k))
+            action = self._new_action(label)
+            action.triggered.connect(lambda _=False, k=kind: self.export_graph(k))
             action.setObjectName(f"graphExport:{kind}")
             self.graph_export_actions.append(action)
-        menu.addSeparator()
-        engines = menu.addMenu(translate("GraphMenu", "&Layout"))
-        group = QActionGroup(self)
+        self.layout_group = QActionGroup(self)
         self.layout_actions: dict[str, QAction] = {}
         for key, label in ENGINES.items():
-            action = engines.addAction(translate("GraphMenu", label))
+            action = self._new_action(translate("GraphMenu", label))
             action.setCheckable(True)
             action.setObjectName(f"graphLayout:{key}")
-            action.setChecked(key == self.graph.engine)
+            action.setChecked(key == self.view.engine)
             if key == "dot" and not layout.dot_available():
                 action.setEnabled(False)
                 action.setToolTip(translate("GraphMenu", "Install graphviz to use dot."))
             action.triggered.connect(lambda _=False, k=key: self.set_graph_settings(layout=k))
-            group.addAction(action)
+            self.layout_group.addAction(action)
             self.layout_actions[key] = action
         self.option_actions: dict[str, QAction] = {}
         for key, label, shortcut in (
@@ -75,27 +83,55 @@ class GraphMenuMixin:
             ),
             ("tape_groups", translate("GraphMenu", "Frame nested &tapes"), None),
         ):
-            action = QAction(label, self)
+            action = self._new_action(label, shortcut)
             action.setCheckable(True)
             action.setObjectName(f"graphOption:{key}")
-            if shortcut:
-                action.setShortcut(QKeySequence(shortcut))
             action.toggled.connect(lambda on, k=key: self.set_graph_settings(**{k: on}))
-            menu.addAction(action)
             self.option_actions[key] = action
-        self._sync_graph_actions()
+        self._sync_actions()
+
+    def _new_action(self, text: str, shortcut: str | None = None) -> QAction:
+        action = QAction(text, self)
+        if shortcut:
+            action.setShortcut(QKeySequence(shortcut))
+        return action
+
+    def add_menu(self, bar: QMenuBar) -> QMenu:
+        """Put the Graph menu (fit, export, layout engine, display options) on ``bar``."""
+        menu = bar.addMenu(translate("GraphMenu", "&Graph"))
+        menu.setObjectName("graphMenu")
+        menu.addAction(self.fit_action)
+        export = menu.addMenu(translate("GraphMenu", "&Export graph"))
+        for action in self.graph_export_actions:
+            export.addAction(action)
+        menu.addSeparator()
+        engines = menu.addMenu(translate("GraphMenu", "&Layout"))
+        for action in self.layout_actions.values():
+            engines.addAction(action)
+        for action in self.option_actions.values():
+            menu.addAction(action)
         return menu
+
+    def fit_after_next_layout(self) -> None:
+        """Fit the graph in the view once the layout under way (or the next one) is done."""
+        self._fit_next = True
+
+    def fit_if_asked(self) -> None:
+        """A layout is done: fit it if :meth:`fit_after_next_layout` asked for it."""
+        if self._fit_next:
+            self._fit_next = False
+            self.view.fit()
 
     # -- settings --------------------------------------------------------------------------
     def graph_settings(self) -> dict[str, Any]:
         """The graph's view settings, JSON-safe (saved in sessions)."""
         opts = self.model.options
         return {
-            "layout": self.graph.engine,
+            "layout": self.view.engine,
             "fold_constants": opts.fold_constants,
             "hide_unreached": opts.hide_unreached,
-            "edge_labels": self.graph.show_edge_labels,
-            "tape_groups": self.graph.show_groups,
+            "edge_labels": self.view.show_edge_labels,
+            "tape_groups": self.view.show_groups,
         }
 
     def set_graph_settings(self, **changes: Any) -> None:
@@ -106,27 +142,26 @@ class GraphMenuMixin:
             del wanted["layout"]
         if wanted.get("layout") == "dot" and not layout.dot_available():
             del wanted["layout"]
-            self.statusBar().showMessage(
-                translate("GraphMenu", "Graphviz dot is not installed; layout unchanged.")
-            )
+            self.status(translate("GraphMenu", "Graphviz dot is not installed; layout unchanged."))
         new = {**current, **wanted}
         if new == current:
-            self._sync_graph_actions()
+            self._sync_actions()
             return
-        self.graph.engine = new["layout"]
-        self.graph.show_groups = new["tape_groups"]
+        view = self.view
+        view.engine = new["layout"]
+        view.show_groups = new["tape_groups"]
         opts = self.model.options
         options = replace(opts, fold_constants=new["fold_constants"],
                           hide_unreached=new["hide_unreached"])  # fmt: skip
         if options != opts:
             self.model.set_options(options)  # rebuilds the graph
         elif (new["layout"], new["tape_groups"]) != (current["layout"], current["tape_groups"]):
-            self.graph.rebuild()
+            view.rebuild()
         if new["edge_labels"] != current["edge_labels"]:
-            self.graph.set_edge_labels(new["edge_labels"])
-        self._sync_graph_actions()
+            view.set_edge_labels(new["edge_labels"])
+        self._sync_actions()
 
-    def _sync_graph_actions(self) -> None:
+    def _sync_actions(self) -> None:
         settings = self.graph_settings()
         for key, action in self.option_actions.items():
             action.blockSignals(True)
@@ -135,7 +170,8 @@ class GraphMenuMixin:
         for key, action in self.layout_actions.items():
             action.setChecked(key == settings["layout"])
 
-    def _update_graph_actions(self) -> None:
+    def update_actions(self) -> None:
+        """Fit and export are enabled only while there is a graph."""
         has_graph = bool(self.model.nodes)
         self.fit_action.setEnabled(has_graph)
         for action in self.graph_export_actions:
@@ -145,13 +181,11 @@ class GraphMenuMixin:
     def export_graph(self, kind: str, path: str | Path | None = None) -> Path | None:
         """Write the graph as PNG, SVG or DOT (asks for a file name when none is given)."""
         if not self.model.nodes:
-            self.statusBar().showMessage(
-                translate("GraphMenu", "There is no graph to export yet: run some code.")
-            )
+            self.status(translate("GraphMenu", "There is no graph to export yet: run some code."))
             return None
         if path is None:
             chosen, _ = QFileDialog.getSaveFileName(
-                self,
+                self.dialog_parent,
                 translate("GraphMenu", "Export graph"),
                 f"graph.{kind}",
                 translate("GraphMenu", EXPORTS[kind]),
@@ -162,18 +196,14 @@ class GraphMenuMixin:
         out = Path(path)
         try:
             if kind == "png":
-                self.graph.export_png(out)
+                self.view.export_png(out)
             elif kind == "svg":
-                self.graph.export_svg(out)
+                self.view.export_svg(out)
             else:
-                out.write_text(self.graph.dot_text(), encoding="utf-8")
+                out.write_text(self.view.dot_text(), encoding="utf-8")
         except OSError as exc:
             text = translate("GraphMenu", "Cannot write %1: %2")
-            self.statusBar().showMessage(
-                "⚠ " + text.replace("%1", str(out)).replace("%2", str(exc))
-            )
+            self.status("⚠ " + text.replace("%1", str(out)).replace("%2", str(exc)))
             return None
-        self.statusBar().showMessage(
-            translate("GraphMenu", "Graph exported to %1").replace("%1", out.name)
-        )
+        self.status(translate("GraphMenu", "Graph exported to %1").replace("%1", out.name))
         return out

@@ -1,0 +1,168 @@
+"""Running the editor's text: one sandbox run at a time, and a live re-run while typing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QPlainTextEdit
+
+from tapeviz.models.descent.problem import Problem
+from tapeviz.sandbox import CancelToken, Limits, RunResult, run
+from tapeviz.ui import workers
+from tapeviz.ui.window.code_pane import CodePane
+from tapeviz.ui.window.error_text import describe
+from tapeviz.ui.window.variables_table import VariablesTable
+
+LIVE_MS = 300  # expression mode re-runs this long after the last keystroke
+
+
+def _run_job(
+    source: str, mode: str, variables: list, limits: Limits, cancel: CancelToken
+) -> RunResult:
+    if mode == "expression":  # live evaluation while typing: short, whatever the preferences
+        limits = Limits(wall_time=2.0)
+    return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
+
+
+class RunController(QObject):
+    """Runs the work of ``code`` and ``variables`` in the sandbox, in the thread pool.
+
+    One run at a time: a run asked for meanwhile starts when this one ends. In expression mode
+    an edit re-runs after :data:`LIVE_MS`. What the run printed goes to ``console``, its error to
+    ``code`` and ``status``; ``limits()`` are the preferences' sandbox limits. The rest of the
+    window takes part through callables: ``studio_in_front()`` (then the checked text goes to
+    ``start_studio(problem)`` and the graph keeps the studio's tape), ``show_tapes(result)``,
+    ``dim_graph(dimmed)`` and ``running_changed(running)``.
+    """
+
+    def __init__(
+        self,
+        code: CodePane,
+        variables: VariablesTable,
+        console: QPlainTextEdit,
+        *,
+        limits: Callable[[], Limits],
+        status: Callable[[str], None],
+        studio_in_front: Callable[[], bool],
+        show_tapes: Callable[[RunResult], None],
+        dim_graph: Callable[[bool], None],
+        start_studio: Callable[[Problem], None],
+        running_changed: Callable[[bool], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.code, self.variables, self.console = code, variables, console
+        self.limits, self.status = limits, status
+        self.studio_in_front, self.show_tapes = studio_in_front, show_tapes
+        self.dim_graph, self.start_studio = dim_graph, start_studio
+        self.running_changed = running_changed
+        self.cancel_token: CancelToken | None = None  # the running run's; None when idle
+        self.pending = False  # a run was asked for while one was running
+        self.seen: tuple = ()  # (text, mode, variables) last seen by the live re-run
+        self.last_result: RunResult | None = None
+        self.submitted: Problem | None = None  # the text and table of the running sandbox run
+        self.live_timer = QTimer(self)
+        self.live_timer.setSingleShot(True)
+        self.live_timer.setInterval(LIVE_MS)
+        self.live_timer.timeout.connect(self.run_code)
+        code.editor.textChanged.connect(self.on_edited)
+        variables.changed.connect(self.on_edited)
+        code.mode.currentIndexChanged.connect(lambda _: self.on_edited())
+
+    @property
+    def running(self) -> bool:
+        """Whether a sandbox run is under way."""
+        return self.cancel_token is not None
+
+    def problem(self) -> Problem | None:
+        """The work as the studio would optimize it (None while the table does not parse)."""
+        try:
+            variables = tuple(self.variables.specs())
+        except ValueError:
+            return None
+        return Problem(self.code.source(), variables, self.code.current_mode())
+
+    # -- live re-runs ----------------------------------------------------------------------
+    def on_edited(self) -> None:
+        """The text, mode or table changed: in expression mode, re-run after a pause."""
+        key = (self.code.source(), self.code.current_mode(), self.variables.snapshot())
+        if key == self.seen:  # e.g. re-highlighting after a theme change: nothing to re-run
+            return
+        self.seen = key
+        if self.code.current_mode() == "expression":
+            self.live_timer.start()
+
+    def mark_seen(self, source: str | None = None, mode: str | None = None) -> None:
+        """The work as it is now (or with ``source`` and ``mode``) needs no live re-run."""
+        source = self.code.source() if source is None else source
+        mode = self.code.current_mode() if mode is None else mode
+        self.seen = (source, mode, self.variables.snapshot())
+
+    # -- running ---------------------------------------------------------------------------
+    def run_code(self) -> None:
+        """Run the editor's text in the sandbox, then the studio if it is in front."""
+        self.live_timer.stop()
+        if self.cancel_token is not None:  # one run at a time: re-run when this one ends
+            self.pending = True
+            return
+        try:
+            variables = self.variables.specs()
+        except ValueError as exc:
+            self.show_error(str(exc), None, None)
+            return
+        source, mode = self.code.source(), self.code.current_mode()
+        if not source.strip():
+            self.status(self.tr("Type a function or paste a script to run."))
+            return
+        cancel = CancelToken()
+        self.cancel_token = cancel
+        self.submitted = Problem(source, tuple(variables), mode)  # what the studio may take
+        self.running_changed(True)
+        self.status(self.tr("Running…"))
+        workers.submit(_run_job, source, mode, variables, self.limits(), cancel,
+                       on_done=self._on_run_done, on_error=self._on_run_failed)  # fmt: skip
+
+    def stop(self) -> None:
+        """Cancel the running code at its next statement (and forget a queued run)."""
+        self.pending = False
+        if self.cancel_token is not None:
+            self.cancel_token.cancel()
+            self.status(self.tr("Stopping…"))
+
+    def _finish_run(self) -> None:
+        self.cancel_token = None
+        self.running_changed(False)
+        if self.pending:
+            self.pending = False
+            self.run_code()
+
+    def _on_run_failed(self, text: str) -> None:
+        self.show_error(self.tr("Internal error: %1").replace("%1", text), None, None)
+        self._finish_run()
+
+    def _on_run_done(self, result: RunResult) -> None:
+        self.last_result = result
+        self.console.setPlainText(result.output)
+        studio = self.studio_in_front() and result.error is None
+        if not studio:  # under the studio, the graph shows the tape of the studio's step
+            self.show_tapes(result)
+        self.dim_graph(result.error is not None)
+        if result.error is not None:
+            err = result.error
+            self.show_error(describe(err), err.line, err.col)
+        else:
+            self.code.clear_error()
+            self.status(
+                self.tr("Ran in %1 ms; %2 tape(s) recorded.")
+                .replace("%1", f"{result.elapsed * 1e3:.0f}")
+                .replace("%2", str(len(result.tapes)))
+            )
+        if studio and not self.pending:  # edited meanwhile: the queued run starts the studio
+            self.start_studio(self.submitted)
+        self._finish_run()
+
+    def show_error(self, message: str, line: int | None, col: int | None) -> None:
+        """Mark an error in the code pane and the status line."""
+        self.code.show_error(message, line, col)
+        self.status("⚠ " + message.splitlines()[0])

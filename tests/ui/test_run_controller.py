@@ -1,0 +1,124 @@
+"""The run controller on its own: a code pane, a variables table, a console, fake callables."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from PySide6.QtWidgets import QPlainTextEdit
+from pytestqt.qtbot import QtBot
+
+from tapeviz.models.session.file import Session
+from tapeviz.sandbox import Limits
+from tapeviz.sandbox import VariableSpec as V
+from tapeviz.ui import workers
+from tapeviz.ui.window.code_pane import CodePane
+from tapeviz.ui.window.runs import RunController
+from tapeviz.ui.window.variables_table import VariablesTable
+
+
+@pytest.fixture
+def parts(qtbot: QtBot) -> SimpleNamespace:
+    code, variables, console = CodePane(), VariablesTable(), QPlainTextEdit()
+    for widget in (code, variables, console):
+        qtbot.addWidget(widget)
+    seen = SimpleNamespace(status=[], tapes=[], dimmed=[], studio=[], running=[], front=False)
+    runner = RunController(
+        code, variables, console,
+        limits=lambda: Limits(wall_time=5.0), status=seen.status.append,
+        studio_in_front=lambda: seen.front, show_tapes=seen.tapes.append,
+        dim_graph=seen.dimmed.append, start_studio=seen.studio.append,
+        running_changed=seen.running.append,
+    )  # fmt: skip
+    seen.runner, seen.code, seen.variables, seen.console = runner, code, variables, console
+    yield seen
+    runner.stop()
+    workers.wait_all()
+
+
+def work(parts: SimpleNamespace, source: str, mode: str = "expression", table=()) -> None:
+    parts.code.set_work(source, mode)
+    parts.variables.set_specs(table)
+
+
+def done(qtbot: QtBot, parts: SimpleNamespace) -> None:
+    qtbot.waitUntil(lambda: not parts.runner.running, timeout=10_000)
+
+
+def test_a_run_shows_its_tapes_output_and_time(qtbot: QtBot, parts: SimpleNamespace) -> None:
+    work(parts, 'print("hi")\nimport tensorflow as tf\nx = tf.Variable(2.0)\n'
+                "with tf.GradientTape() as t:\n    y = x * x\n", "script")  # fmt: skip
+    parts.runner.run_code()
+    assert parts.runner.running and parts.running == [True] and parts.status == ["Running…"]
+    done(qtbot, parts)
+    result = parts.runner.last_result
+    assert result.error is None and parts.tapes == [result] and parts.dimmed == [False]
+    assert parts.console.toPlainText() == "hi\n" and parts.running == [True, False]
+    assert parts.status[-1].startswith("Ran in ") and parts.status[-1].endswith(
+        "1 tape(s) recorded."
+    )
+
+
+def test_an_error_is_marked_and_dims_the_graph(qtbot: QtBot, parts: SimpleNamespace) -> None:
+    work(parts, "y = 1\nz = y +\n", "script")
+    parts.runner.run_code()
+    done(qtbot, parts)
+    assert parts.code.editor.error_line == 2 and parts.code.error_label.text().startswith("⚠")
+    assert parts.dimmed == [True] and parts.status[-1].startswith("⚠")
+    work(parts, "x*2", table=(V("x", 1.0),))
+    parts.variables.table.item(0, 1).setText("__import__('os')")
+    parts.runner.run_code()
+    assert not parts.runner.running and "Variable row 1" in parts.code.error_label.text()
+    work(parts, "   ")
+    parts.runner.run_code()
+    assert parts.status[-1] == "Type a function or paste a script to run."
+
+
+def test_under_the_studio_the_checked_text_goes_to_the_studio(
+    qtbot: QtBot, parts: SimpleNamespace
+) -> None:
+    parts.front = True
+    work(parts, "x**2 + y**2", table=(V("x", 1.0), V("y", 2.0)))
+    parts.runner.run_code()
+    done(qtbot, parts)
+    assert parts.tapes == [] and [p.source for p in parts.studio] == ["x**2 + y**2"]
+    assert parts.studio[0] == parts.runner.problem()
+
+
+def test_one_run_at_a_time_and_the_queued_one_follows(qtbot: QtBot, parts: SimpleNamespace) -> None:
+    parts.front = True
+    work(parts, "while True:\n    x = [i for i in range(2000)]\n", "script")
+    parts.runner.run_code()
+    token = parts.runner.cancel_token
+    work(parts, "x**2", table=(V("x", 1.0),))
+    parts.runner.run_code()  # queued behind the runaway script
+    assert parts.runner.pending and parts.runner.cancel_token is token
+    token.cancel()  # the script stops; the queued run starts, then goes to the studio
+    qtbot.waitUntil(lambda: parts.runner.last_result is not None
+                    and parts.runner.last_result.value is not None, timeout=10_000)  # fmt: skip
+    done(qtbot, parts)
+    assert [p.source for p in parts.studio] == ["x**2"]  # not the cancelled script
+    parts.runner.run_code()
+    parts.runner.stop()
+    assert not parts.runner.pending and parts.status[-1] == "Stopping…"
+
+
+def test_expression_edits_rerun_live_but_seen_work_does_not(
+    qtbot: QtBot, parts: SimpleNamespace
+) -> None:
+    runner = parts.runner
+    runner.mark_seen()
+    parts.code.editor.setPlainText("x*3")  # typed: a live re-run is due
+    assert runner.live_timer.isActive()
+    session = Session(source="x*4", variables=(V("x", 1.0),))
+    work(parts, session.source, table=session.variables)  # (the table's signal re-runs too)
+    runner.live_timer.stop()
+    runner.mark_seen(session.source, session.mode)
+    runner.on_edited()  # e.g. re-highlighting: the same work, nothing to re-run
+    assert not runner.live_timer.isActive()
+    parts.code.mode.setCurrentIndex(1)  # script mode: runs only when asked
+    parts.code.editor.setPlainText("print(1)")
+    assert not runner.live_timer.isActive()
+    assert runner.problem().mode == "script"
+    parts.variables.table.item(0, 1).setText("not a number")
+    assert runner.problem() is None
