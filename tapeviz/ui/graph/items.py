@@ -197,6 +197,11 @@ class NodeItem(QGraphicsPathItem):
             path.addRoundedRect(r, 12, 12)
         return path
 
+    def set_node(self, node: Node, gradient: Any = None) -> None:
+        """Show ``node``'s (new) value and ``gradient`` in place: a loop's next step."""
+        self.node, self.gradient, self.gradient_text = node, gradient, None
+        self.relayout()
+
     def set_value_hidden(self, hidden: bool) -> None:
         """Show ``= ?`` instead of the value (before the forward pass computes it)."""
         if hidden != self.value_hidden:

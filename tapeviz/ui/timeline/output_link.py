@@ -16,7 +16,6 @@ from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
 
 from tapeviz.models.timeline.output import OutputLines
-from tapeviz.ui.theme import LIGHT, Theme
 from tapeviz.ui.timeline.panel import TimelinePanel
 
 translate = QCoreApplication.translate
@@ -29,8 +28,7 @@ class OutputLink(QObject):
         super().__init__(pane)
         self.pane, self.panel = pane, panel
         self.lines: OutputLines | None = None
-        self.theme: Theme = LIGHT
-        self._shown: list[int] = []
+        self._shown: tuple[list[int], str] = ([], "")
         self._hand = False
         pane.viewport().installEventFilter(self)
         pane.viewport().setMouseTracking(True)
@@ -39,7 +37,7 @@ class OutputLink(QObject):
     def set_lines(self, lines: OutputLines | None) -> None:
         """The run's lines (call after the pane shows that run's output)."""
         self.lines = lines
-        self._shown = []
+        self._shown = ([], "")
         self.pane.setExtraSelections([])
         if self.panel.timeline is not None:
             self._on_panel_step_changed(self.panel.k)
@@ -78,11 +76,12 @@ class OutputLink(QObject):
     def _on_panel_step_changed(self, k: int) -> None:
         rows = [r - self.dropped for r in self.panel.lines_of_step(k)]
         rows = [r for r in rows if r >= 0]
-        if rows == self._shown:
+        theme = self.panel.theme  # the highlight follows the panel's theme
+        if (rows, theme.name) == self._shown:
             return
-        self._shown = rows
+        self._shown = (rows, theme.name)
         doc = self.pane.document()
-        colour = QColor(self.theme.highlight)
+        colour = QColor(theme.highlight)
         colour.setAlpha(70)
         selections = []
         for r in rows:
@@ -108,10 +107,3 @@ class OutputLink(QObject):
         visible = max(1, self.pane.viewport().height() // height)
         if not first <= row < first + visible:
             bar.setValue(max(0, row - visible // 3))
-
-    def set_theme(self, theme: Theme) -> None:
-        """The highlight colour follows the theme."""
-        self.theme = theme
-        self._shown = []
-        if self.panel.timeline is not None:
-            self._on_panel_step_changed(self.panel.k)

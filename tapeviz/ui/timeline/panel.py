@@ -279,6 +279,14 @@ class TimelinePanel(QWidget):
         self.controls.restyle(theme, scale)
         self.redraw()
 
+    def set_theme(self, theme: Theme) -> None:
+        """Light or dark colours (the window's presenter calls it)."""
+        self.restyle(theme, self.scale)
+
+    def set_font_scale(self, scale: float) -> None:
+        """Presenter mode: fonts, line widths and markers × ``scale``."""
+        self.restyle(self.theme, scale)
+
     def show_status(self, message: str) -> None:
         """Show ``message`` under the plots and in the window's status bar."""
         self.status.setText(message)
