@@ -40,21 +40,26 @@ def export(panel: Panel, kind: str, path: str | Path | None = None, **options: A
         if not chosen:
             return None
         path = chosen
-    path = Path(path)
     try:
-        if kind == "csv":
-            write_csv(panel.timeline, path)
-        elif kind in ("png", "svg"):
-            plots.write_still(kind, panel.plot_area, path, panel.theme.background, "tapeviz loop")
-        else:
-            exporter = plots.AnimationExport(panel, panel.plot_area, panel.length, path, kind,
-                                             **options)  # fmt: skip
-            exporter.start()
-            return exporter
+        out = write(panel, kind, Path(path), **options)
     except (OSError, ValueError) as exc:
         panel.show_status(
             translate("OptimizationStudio", "Export failed: {error}").format(error=exc)
         )
         return None
-    panel.show_status(translate("OptimizationStudio", "Exported {name}.").format(name=path.name))
-    return path
+    if isinstance(out, Path):
+        panel.show_status(translate("OptimizationStudio", "Exported {name}.").format(name=out.name))
+    return out
+
+
+def write(panel: Panel, kind: str, path: Path, **options: Any) -> Any:
+    """Write ``path`` (OSError if it cannot be written); an animation returns its exporter."""
+    assert panel.timeline is not None
+    if kind == "csv":
+        return write_csv(panel.timeline, path)
+    if kind in ("png", "svg"):
+        return plots.write_still(kind, panel.plot_area, path, panel.theme.background,
+                                 "tapeviz loop")  # fmt: skip
+    exporter = plots.AnimationExport(panel, panel.plot_area, panel.length, path, kind, **options)
+    exporter.start()
+    return exporter
