@@ -203,7 +203,8 @@ class GraphModel:
         self.same_structure = bool(self.nodes) and self._structure() == before
         self.gradients = {}
         if entry is not None and entry.targets and not self.too_large:
-            self.compute_gradients(entry.targets, entry.sources)
+            # views draw the gradients with the rebuild (``changed``), not before it
+            self.compute_gradients(entry.targets, entry.sources, announce=False)
         self.changed.emit()
 
     def _label(self, t: TensorLike, fallback: str) -> str:
@@ -306,21 +307,24 @@ class GraphModel:
                 del self.nodes[nid]
 
     # -- gradients -------------------------------------------------------------------------
-    def compute_gradients(self, targets: Sequence[int], sources: Sequence[int]) -> None:
+    def compute_gradients(
+        self, targets: Sequence[int], sources: Sequence[int], announce: bool = True
+    ) -> None:
         """Run the backward pass from ``targets`` (ones) and put each adjoint on its node."""
         records = self.records
         values = {o.id: o._value for r in records for o in r.outputs}
         tracked = self.entry.tape._tracked if self.entry is not None else {}
         seeds = {t: np.ones_like(values[t]) for t in targets if t in values and t in tracked}
         bp = BackwardPass(records, seeds, list(sources) or self.source_tensor_ids())
-        self.set_adjoints(bp.run())
+        self.set_adjoints(bp.run(), announce)
 
-    def set_adjoints(self, adjoints: Mapping[int, Any]) -> None:
+    def set_adjoints(self, adjoints: Mapping[int, Any], announce: bool = True) -> None:
         """Show the adjoints (tensor id -> value) of a backward pass, complete or stepped."""
         self.gradients = {
             nid: adjoints[n.tensor_id] for nid, n in self.nodes.items() if n.tensor_id in adjoints
         }
-        self.gradients_changed.emit()
+        if announce:
+            self.gradients_changed.emit()
 
     def clear_gradients(self) -> None:
         """Forget all gradients (before stepping a backward pass)."""

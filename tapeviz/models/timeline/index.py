@@ -210,12 +210,12 @@ def _group_codes(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], n: int)
     """
     lengths = np.stack([p[2] for p in parts], axis=1) if parts else np.zeros((n, 0), np.int64)
     codes = np.zeros(n, np.int64)
-    shapes, group = np.unique(lengths, axis=0, return_inverse=True)
-    group = group.reshape(-1)
+    group = _row_codes(lengths) if n else np.zeros(0, np.int64)
     base = 0
-    for g in range(len(shapes)):
+    for g in range(int(group.max()) + 1 if n else 0):
         members = np.flatnonzero(group == g)
-        cols = [flat[start[members][:, None] + np.arange(shapes[g, i])]
+        shape = lengths[members[0]]
+        cols = [flat[start[members][:, None] + np.arange(shape[i])]
                 for i, (flat, start, _) in enumerate(parts)]  # fmt: skip
         rows = np.ascontiguousarray(np.hstack(cols)) if cols else np.zeros((len(members), 0))
         local = _row_codes(rows)

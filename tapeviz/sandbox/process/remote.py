@@ -109,7 +109,7 @@ class TensorTable:
     def _by_dtype(self, rows: np.ndarray) -> Iterator[tuple[np.ndarray, np.dtype]]:
         """(positions in ``rows``, numpy dtype) for each dtype among the rows."""
         codes = self.codes[rows]
-        for code in np.unique(codes).tolist():
+        for code in np.flatnonzero(np.bincount(codes, minlength=len(_DTYPES))).tolist():
             yield np.flatnonzero(codes == code), _DTYPES[code].np
 
     def _reduce(self, rows: np.ndarray, squared: bool) -> np.ndarray:

@@ -56,16 +56,21 @@ def update_items(
 ) -> None:
     """New values, gradients and edge labels on the same items (same nodes, same places)."""
     grads = model.gradients
+    grown: set[int] = set()  # the edges of nodes whose box grew (boxes never shrink)
     for nid, item in items.items():
+        size = item.size()
         item.set_node(model.nodes[nid], grads.get(nid))
+        if item.size() != size:
+            grown.update(map(id, item.edges))
     by_ends = {(e.source, e.target, e.position): e for e in model.edges}
     for edge in edges:
         old = edge.model_edge
         if old is not None:
             edge.model_edge = by_ends.get((old.source, old.target, old.position), old)
         if edge_labels:
-            edge.set_label(model.edge_label(edge.model_edge))
-        edge.adjust()
+            edge.set_label(model.edge_label(edge.model_edge))  # (it adjusts the edge)
+        elif id(edge) in grown:
+            edge.adjust()
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,7 @@ class TapeList(QListWidget):
         self.setObjectName("tapeList")
         self.model = model
         self.drives_graph = False  # whether the graph holds this list's tapes
+        self.setUniformItemSizes(True)  # a 10,000-tape run lists at once
         self.currentRowChanged.connect(self._on_current_row_changed)
 
     def show_result(self, result: RunResult) -> None:
@@ -44,10 +45,9 @@ class TapeList(QListWidget):
         """List ``result``'s tapes (the last one current) without touching the graph."""
         self.blockSignals(True)
         self.clear()
-        self.addItems([
-            self.tr("%1 — %2 ops").replace("%1", info.name).replace("%2", str(op_count(info.tape)))
-            for info in result.tapes
-        ])  # fmt: skip
+        label = self.tr("%1 — %2 ops")
+        self.addItems([label.replace("%1", info.name).replace("%2", str(op_count(info.tape)))
+                       for info in result.tapes])  # fmt: skip
         self.setCurrentRow(len(result.tapes) - 1)
         self.blockSignals(False)
         self.drives_graph = False
