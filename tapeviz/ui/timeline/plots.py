@@ -77,24 +77,28 @@ class TimelinePlots(QWidget):
             for p in self.plots:
                 p.set_series([], False, 1, [])
             return
-        n = tl.steps
-        shown = tl.divergence.step if tl.divergence is not None else n - 1
+        n, d = tl.steps, tl.divergence
+        shown = d.step if d is not None else n - 1  # the y range: up to the divergence
+        width = n  # the x range: a diverged loop's explosion, not its steps of nan after it
+        if d is not None:
+            last = max([d.step, *(m[0] for m in d.milestones)])
+            width = min(n, max(10, round(1.5 * last) + 5))
         self.loss.setLabel("left", tl.loss_name)
-        self.loss.set_series([(tl.loss, LOSS, 0, n - 1)], log, n, [shown])
+        self.loss.set_series([(tl.loss, LOSS, 0, n - 1)], log, width, [shown])
         series, names = [], []
         for j, p in enumerate(tl.parameters):
             values = tl.values(j, element if p.size > 1 else None)
             series.append((values, param_colour(j), j, n))
             names.append(p.label if element is None or p.size == 1 else f"{p.name}[{element}]")
-        self.params.set_series(series, False, n, [shown] * len(series))
-        self.grad.set_series([(tl.grad_norm, GRAD, 0, n - 1)], log, n, [shown])
+        self.params.set_series(series, False, width, [shown] * len(series))
+        self.grad.set_series([(tl.grad_norm, GRAD, 0, n - 1)], log, width, [shown])
         for j, name in enumerate(names[: len(DASHES)]):
             pen = pg.mkPen(param_colour(j), width=2, style=DASHES[j % len(DASHES)])
             self.legend.addItem(pg.PlotDataItem(pen=pen), name)
-        if tl.divergence is not None:
+        if d is not None:
             pen = pg.mkPen(self.theme.warning, width=1.5 * self.scale, style=Qt.PenStyle.DashLine)
             for plot in self.plots:
-                line = pg.InfiniteLine(tl.divergence.step, angle=90, pen=pen)
+                line = pg.InfiniteLine(d.step, angle=90, pen=pen)
                 plot.addItem(line, ignoreBounds=True)
                 self.marks.append((plot, line))
 

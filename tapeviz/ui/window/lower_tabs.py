@@ -155,6 +155,7 @@ class LowerTabs(QTabWidget):
             values = [min(max(float(v), 0.1), 0.9) for v in saved]
         except (TypeError, ValueError):
             return
-        if len(values) == len(self.shares):
-            self.shares = dict(enumerate(values))
+        # all the tabs' shares, or the first two (saved before the Timeline tab existed)
+        if len(values) == len(self.shares) or len(values) == 2:
+            self.shares.update(enumerate(values))
             self.apply_split()
