@@ -92,3 +92,20 @@ def test_columns_calls_and_watched_rows_describe_the_records() -> None:
         got = [None if r < 0 else tape.table.tensor(r) for r in rows]
         assert all(a is b for a, b in zip(got, call.results, strict=True))
         assert [int(tape.table.ids[r]) for r in tape.watched_rows] == [t.id for t in tape.watched()]
+
+
+def test_a_released_tape_is_rebuilt_the_same_on_its_next_use() -> None:
+    decoded = _decoded()
+    tape = decoded.tapes[1].tape
+    objs = tape.table._objs
+    before = tape.pretty()
+    calls = [(c.target_ids, c.source_ids) for c in tape.gradient_calls]
+    outputs = [next(i for i, o in enumerate(objs) if o is r.outputs[0]) for r in tape.records]
+    tape.watched()  # the variables are made too
+    variables = [r for r in tape.watched_rows if tape.table.kinds[r] > 0]
+    assert variables and all(objs[r] is not None for r in variables)
+    tape.release()
+    assert tape._records is None and all(objs[r] is None for r in outputs)
+    assert all(objs[r] is not None for r in variables)  # variables stay (one object per id)
+    assert tape.pretty() == before  # rebuilt from the columns
+    assert [(c.target_ids, c.source_ids) for c in tape.gradient_calls] == calls

@@ -11,6 +11,7 @@ from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui import MainWindow
 from tapeviz.ui.window import runs
 from tapeviz.ui.window.lower_tabs import STEPPER_TAB, STUDIO_TAB, TIMELINE_TAB
+from tapeviz.ui.window.preferences import settings
 
 
 def ran(qtbot: QtBot, w: MainWindow, timeout: int = 60_000) -> None:
@@ -66,6 +67,20 @@ def test_output_lines_and_tapes_go_to_their_step(qtbot: QtBot, window: MainWindo
     assert window.timeline.k == 150
 
 
+def test_scrubbing_keeps_only_the_shown_steps_tapes_rebuilt(
+    qtbot: QtBot, window: MainWindow, isolated: None
+) -> None:
+    window.load_preset("training-2-1-sgd-apply-gradients")
+    ran(qtbot, window)
+    tapes = [t.tape for t in window.last_result.tapes]
+    for k in range(0, 200, 7):
+        window.timeline.set_step(k)
+    rebuilt = [i for i, t in enumerate(tapes) if t._records is not None]
+    assert rebuilt == [196]  # the step on screen; the others were let go
+    window.timeline.set_step(3)
+    assert variable(window, "x") == window.timeline.timeline.values(0)[3]
+
+
 def test_the_backward_pass_steps_through_the_selected_step(
     qtbot: QtBot, window: MainWindow
 ) -> None:
@@ -81,6 +96,7 @@ def test_the_backward_pass_steps_through_the_selected_step(
 
 
 def test_two_loops_and_the_raw_years_divergence(qtbot: QtBot, window: MainWindow) -> None:
+    settings().setValue("limits/wall_time", 120)  # 10,000 epochs on a slow machine too
     window.load_preset("training-2-2-minimize")  # 2.1's loop, then 2.2's minimize loop
     ran(qtbot, window)
     panel = window.timeline

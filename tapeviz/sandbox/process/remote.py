@@ -153,6 +153,13 @@ class TensorTable:
         out[nonempty] = np.add.reduceat(values, cuts)
         return out
 
+    def forget(self, rows: np.ndarray) -> None:
+        """Drop the tensors made for ``rows`` (not variables): the next use makes them again."""
+        rows = np.asarray(rows, np.int64)
+        objs = self._objs
+        for r in rows[self.kinds[rows] == 0].tolist():
+            objs[r] = None
+
     def tensor(self, row: int) -> TensorLike:
         """The Tensor (or Variable) of row ``row``."""
         obj = self._objs[row]
@@ -282,6 +289,20 @@ class RemoteTape(Recorder):
             fields = (int(ids[k]), prims[prim[k]], xs, ys, params[param[k]], bool(watched[k]))
             out.append(_new_record(OpRecord, fields))
         return out
+
+    def release(self) -> None:
+        """Forget the records rebuilt for this tape and their tensors (rebuilt on next use).
+
+        A timeline that scrubs through 10,000 steps keeps only the tapes it shows.
+        """
+        if self._records is None:
+            return
+        r, (a, b) = self._recs, self.span
+        ins = r["cols"]["in"][r["in_off"][a] : r["in_off"][b]]
+        outs = r["cols"]["out"][r["out_off"][a] : r["out_off"][b]]
+        self.table.forget(np.concatenate([ins, outs]))
+        self._records = self._tracked_ids = self._watched_map = self._gradient_calls = None
+        self._scanned, self._dead_end = 0, False
 
     @property
     def _tracked(self) -> dict[int, None]:  # type: ignore[override]

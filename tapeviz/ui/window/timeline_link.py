@@ -52,6 +52,7 @@ class TimelineLink(QObject):
         self.bring_forward = bring_forward
         self.run: RunResult | None = None  # the run whose loops the panel shows
         self.names: dict[int, str] = {}
+        self._shown: tuple[object, ...] = ()  # the tapes the graph shows now
         panel.stepTapes.connect(self._on_panel_step_tapes)
         tape_list.picked.connect(self._on_tape_list_picked)
 
@@ -64,7 +65,7 @@ class TimelineLink(QObject):
         """A finished run: its loop's first step on the timeline, or its tapes as they are."""
         timelines = timelines_of(result)
         lines = OutputLines(result.output, result.output_marks)
-        self.run, self.names = result, names_of(result)
+        self.run, self.names, self._shown = result, names_of(result), ()
         self.available(bool(timelines))
         self.panel.set_run(timelines, lines)  # announces step 0 for the graph
         self.output_link.set_lines(lines)
@@ -88,7 +89,12 @@ class TimelineLink(QObject):
     def _on_panel_step_tapes(self, step: StepTapes) -> None:
         if self.studio_in_front():  # the graph shows the studio's step
             return
-        self.model.set_tapes([t.tape for t in step.tapes], self.names, current=step.current)
+        tapes = tuple(t.tape for t in step.tapes)
+        self.model.set_tapes(list(tapes), self.names, current=step.current)
+        for tape in self._shown:  # a received tape rebuilt for the last step: let it go
+            if tape not in tapes and hasattr(tape, "release"):
+                tape.release()
+        self._shown = tapes
         tl = self.panel.timeline
         if tl is not None:
             self.tape_list.mark(tl.main_tape(step.step))
