@@ -12,7 +12,6 @@ import math
 import threading
 from typing import Any
 
-import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
@@ -25,7 +24,7 @@ from PySide6.QtWidgets import (
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.engine.vjp_rules import RULE_TEXT
 from tapeviz.models.graph.model import Node
-from tapeviz.models.values import full, nonfinite, short
+from tapeviz.models.values import full, nonfinite, same_value, short
 from tapeviz.ui.theme import Theme, font
 
 PAD_X, PAD_Y = 14.0, 8.0
@@ -104,16 +103,6 @@ def restyling(attr: str, doc: str) -> property:
             self._restyle()
 
     return property(get, set_, doc=doc)
-
-
-def same_value(a: Any, b: Any) -> bool:
-    """Whether two values draw the same (the same object, or equal numbers; nan equals nan)."""
-    if a is b:
-        return True
-    if a is None or b is None:
-        return False
-    x, y = np.asarray(a), np.asarray(b)
-    return x.shape == y.shape and x.dtype == y.dtype and bool(np.array_equal(x, y, equal_nan=True))
 
 
 class NodeItem(QGraphicsPathItem):
