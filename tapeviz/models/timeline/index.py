@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -240,52 +242,86 @@ def _row_codes(rows: np.ndarray) -> np.ndarray:
 def from_remote(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:
     """The index of RemoteTapes that share one table (a received result), from its columns."""
     table, cols = tapes[0].table, tapes[0].columns
-    n = len(tapes)
     spans = np.array([t.span for t in tapes], np.int64).reshape(-1, 2)
     counts = spans[:, 1] - spans[:, 0]
     rec = _ranges(spans[:, 0], counts)
-    rec_tape = np.repeat(np.arange(n), counts)
-    rec_local = rec - np.repeat(spans[:, 0], counts)
     nin, nout = np.diff(cols.in_off)[rec], np.diff(cols.out_off)[rec]
     in_refs = cols.ins[_ranges(cols.in_off[rec], nin)]
     out_refs = cols.outs[_ranges(cols.out_off[rec], nout)]
-    in_tape, out_tape = np.repeat(rec_tape, nin), np.repeat(rec_tape, nout)
-    in_ids, out_ids = table.ids[in_refs], table.ids[out_refs]
     var_rows = np.flatnonzero(table.kinds > 0)
     variables = dict(zip(table.ids[var_rows].tolist(), var_rows.tolist(), strict=True))
-    variable_ids = np.array(sorted(variables), np.int64)
-    made = Lookup(out_tape, out_ids, np.repeat(rec_local, nout))
-    wiring = _wiring(made.find(in_tape, in_ids), in_ids, variable_ids)
     signatures: dict[Any, int] = {}
     pcode = np.array(
         [signatures.setdefault(param_signature(p), len(signatures)) for p in cols.params], np.int64
     )
-    rec_sig = np.stack([cols.prim[rec], pcode[cols.param[rec]], nin, nout], axis=1).reshape(-1)
-    ct: list[int] = []
-    nt: list[int] = []
-    ns: list[int] = []
-    tg: list[int] = []
-    sr: list[int] = []
-    rs: list[int] = []
+    gathered = _Gather(len(tapes))
     for t, tape in enumerate(tapes):
         for kind, targets, sources, results in tape.call_rows:
             if kind == "gradient":
-                ct.append(t)
-                nt.append(len(targets))
-                ns.append(len(sources))
-                tg += targets
-                sr += sources
-                rs += results
-    calls = _calls(ct, nt, ns, tg, sr, rs, n)
+                gathered.call(t, targets, sources, results)
     names = _names(namespace)
     for vid, row in variables.items():
         given = table.names.get(row)
         if given:
             names.setdefault(vid, given.split(":")[0])
-    codes = _group_codes(_structure_parts(n, counts, rec_sig, in_tape, wiring, calls, made,
-                                          variable_ids), n)  # fmt: skip
-    return TapeIndex(table, codes, calls, in_tape, in_ids, in_refs, out_tape, out_ids, out_refs,
-                     variables, names)  # fmt: skip
+    return _index(table, counts, cols.prim[rec], pcode[cols.param[rec]], nin, nout, in_refs,
+                  out_refs, variables, gathered.calls(), names)  # fmt: skip
+
+
+class _Gather:
+    """Gradient calls collected tape by tape, into :class:`Calls` columns."""
+
+    def __init__(self, tapes: int) -> None:
+        self.tapes = tapes
+        self.ct: list[int] = []
+        self.nt: list[int] = []
+        self.ns: list[int] = []
+        self.tg: list[int] = []
+        self.sr: list[int] = []
+        self.rs: list[int] = []
+
+    def call(self, t: int, targets: Sequence[int], sources: Sequence[int],
+             results: Sequence[int]) -> None:  # fmt: skip
+        """One call of tape t: target and source ids, result refs (-1: None)."""
+        self.ct.append(t)
+        self.nt.append(len(targets))
+        self.ns.append(len(sources))
+        self.tg += targets
+        self.sr += sources
+        self.rs += results
+
+    def calls(self) -> Calls:
+        """The columns."""
+        return _calls(self.ct, self.nt, self.ns, self.tg, self.sr, self.rs, self.tapes)
+
+
+def _index(
+    store: Store,
+    counts: np.ndarray,
+    prim: np.ndarray,
+    pcode: np.ndarray,
+    nin: np.ndarray,
+    nout: np.ndarray,
+    in_refs: np.ndarray,
+    out_refs: np.ndarray,
+    variables: dict[int, int],
+    calls: Calls,
+    names: dict[int, str],
+) -> TapeIndex:
+    """The index from per-record columns (records in tape order, ``counts`` per tape)."""
+    n = len(counts)
+    rec_tape = np.repeat(np.arange(n), counts)
+    rec_local = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    in_tape, out_tape = np.repeat(rec_tape, nin), np.repeat(rec_tape, nout)
+    ids = store.ids
+    in_ids, out_ids = ids[in_refs], ids[out_refs]
+    variable_ids = np.array(sorted(variables), np.int64)
+    made = Lookup(out_tape, out_ids, np.repeat(rec_local, nout))
+    wiring = _wiring(made.find(in_tape, in_ids), in_ids, variable_ids)
+    rec_sig = np.stack([prim, pcode, nin, nout], axis=1).astype(np.int64).reshape(-1)
+    parts = _structure_parts(n, counts, rec_sig, in_tape, wiring, calls, made, variable_ids)
+    return TapeIndex(store, _group_codes(parts, n), calls, in_tape, in_ids, in_refs, out_tape,
+                     out_ids, out_refs, variables, names)  # fmt: skip
 
 
 def _structure_parts(
@@ -321,68 +357,60 @@ def _structure_parts(
     ]
 
 
+_INPUTS, _OUTPUTS, _PRIMITIVE, _PARAMS = (
+    attrgetter("inputs"), attrgetter("outputs"), attrgetter("primitive"), attrgetter("params")
+)  # fmt: skip
+
+
 def from_live(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:
-    """The index of in-process tapes (or RemoteTapes of different results), from their records."""
-    store = ObjectStore()
-    ref = store.ref
-    variables: dict[int, int] = {}
-    for v in [*(w for t in tapes for w in t.watched()), *namespace.values()]:
-        if isinstance(v, Variable) and v.id not in variables:
-            variables[v.id] = ref(v)
-    ordinal = {vid: i for i, vid in enumerate(sorted(variables))}
-    slots_in: list[int] = []
-    slots_out: list[int] = []
-    keys: list[Any] = []
-    ct: list[int] = []
-    nt: list[int] = []
-    ns: list[int] = []
-    tg: list[int] = []
-    sr: list[int] = []
-    rs: list[int] = []
+    """The index of in-process tapes (or RemoteTapes of different results), from their records.
+
+    The records are read into the same columns a received result has (C-level ``map`` calls,
+    one ref per distinct tensor object), then indexed as :func:`from_remote` does.
+    """
+    per_tape = [t.records for t in tapes]
+    counts = np.fromiter(map(len, per_tape), np.int64, len(per_tape))
+    recs = list(chain.from_iterable(per_tape))
+    inputs, outputs = list(map(_INPUTS, recs)), list(map(_OUTPUTS, recs))
+    nin = np.fromiter(map(len, inputs), np.int64, len(recs))
+    nout = np.fromiter(map(len, outputs), np.int64, len(recs))
+    prims: dict[Any, int] = {}
+    prim = np.fromiter(
+        (prims.setdefault(p, len(prims)) for p in map(_PRIMITIVE, recs)), np.int64, len(recs)
+    )
+    cache: dict[Any, Any] = {}
     codes_of: dict[Any, int] = {}
-    params_of: dict[Any, Any] = {}  # tuple(params.items()) -> signature (hashable params only)
-    objs, refs_of, ids = store.objs, store._refs, store._ids  # ref() inlined: the hot loop
+    pcode = np.fromiter(
+        (codes_of.setdefault(_params_key(q, cache), len(codes_of)) for q in map(_PARAMS, recs)),
+        np.int64, len(recs),
+    )  # fmt: skip
+    gathered = _Gather(len(tapes))
+    results: list[Any] = []
     for t, tape in enumerate(tapes):
-        local: dict[int, int] = {}
-        sig = []
-        for k, rec in enumerate(tape.records):
-            wires = []
-            for x in rec.inputs:
-                r = refs_of.get(id(x))
-                if r is None:
-                    r = refs_of[id(x)] = len(objs)
-                    objs.append(x)
-                    ids.append(x.id)
-                slots_in += (t, x.id, r)
-                j = local.get(x.id)
-                wires.append(j if j is not None else -2 - ordinal.get(x.id, -1))
-            for o in rec.outputs:
-                slots_out += (t, o.id, ref(o))
-                local[o.id] = k
-            sig.append((rec.primitive.name, _params_key(rec.params, params_of), tuple(wires),
-                        len(rec.outputs)))  # fmt: skip
-        call_key = []
         for c in getattr(tape, "gradient_calls", ()):
-            if c.kind != "gradient":
-                continue
-            ct.append(t)
-            nt.append(len(c.target_ids))
-            ns.append(len(c.source_ids))
-            tg += c.target_ids
-            sr += c.source_ids
-            rs += [-1 if r is None else ref(r) for r in c.results]
-            wired = [local.get(i, -2 - ordinal.get(i, -1)) for i in (*c.target_ids, *c.source_ids)]
-            call_key.append((len(c.target_ids), tuple(wired)))
-        keys.append(codes_of.setdefault((tuple(sig), tuple(call_key)), len(codes_of)))
-    store._id_array = None
+            if c.kind == "gradient":
+                k = len(results)
+                results += c.results
+                gathered.call(t, c.target_ids, c.source_ids, range(k, k + len(c.results)))
+    variables = [v for v in chain(chain.from_iterable(t.watched() for t in tapes),
+                                  namespace.values()) if isinstance(v, Variable)]  # fmt: skip
+    flat_in = list(chain.from_iterable(inputs))
+    flat_out = list(chain.from_iterable(outputs))
+    found = [r for r in results if r is not None]
+    store, refs = ObjectStore.of([*flat_in, *flat_out, *found, *variables])
+    a, b, c = len(flat_in), len(flat_in) + len(flat_out), len(flat_in) + len(flat_out) + len(found)
+    result_refs = np.full(len(results), -1, np.int64)
+    result_refs[[i for i, r in enumerate(results) if r is not None]] = refs[b:c]
+    calls = gathered.calls()
+    calls.results = result_refs[calls.results] if len(calls.results) else calls.results
+    var_refs: dict[int, int] = {}
+    for v, r in zip(variables, refs[c:].tolist(), strict=True):
+        var_refs.setdefault(v.id, r)
     names = _names(namespace)
-    for vid, r in variables.items():
+    for vid, r in var_refs.items():
         names.setdefault(vid, str(store.objs[r].name).split(":")[0])
-    ins = np.array(slots_in, np.int64).reshape(-1, 3).T if slots_in else [_EMPTY] * 3
-    outs = np.array(slots_out, np.int64).reshape(-1, 3).T if slots_out else [_EMPTY] * 3
-    return TapeIndex(store, np.array(keys, np.int64), _calls(ct, nt, ns, tg, sr, rs, len(tapes)),
-                     ins[0], ins[1], ins[2], outs[0], outs[1], outs[2], variables,
-                     names)  # fmt: skip
+    return _index(store, counts, prim, pcode, nin, nout, refs[:a], refs[a:b], var_refs, calls,
+                  names)  # fmt: skip
 
 
 def index_of(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:

@@ -8,11 +8,14 @@ without materialising a tensor; :class:`ObjectStore` reads the tensors a live ru
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Protocol
 
 import numpy as np
 
 from tapeviz.engine.tensor import TensorLike
+
+_ID = attrgetter("id")
 
 
 class Store(Protocol):
@@ -64,6 +67,27 @@ class ObjectStore:
             self._ids.append(t.id)
             self._id_array = None
         return r
+
+    @classmethod
+    def of(cls, ts: list[TensorLike]) -> tuple[ObjectStore, np.ndarray]:
+        """A store of ``ts``'s distinct objects (in order of first use) and each use's ref."""
+        store = cls()
+        if not ts:
+            return store, np.zeros(0, np.int64)
+        keys = np.fromiter(map(id, ts), np.int64, len(ts))
+        order = np.argsort(keys, kind="stable")
+        ranked = keys[order]
+        first = np.concatenate([[True], ranked[1:] != ranked[:-1]])
+        group = np.cumsum(first) - 1  # per sorted use: which distinct object
+        leaders = order[first]  # each distinct object's first use (stable: the earliest)
+        rank = np.empty(len(leaders), np.int64)
+        rank[np.argsort(leaders)] = np.arange(len(leaders))  # refs in order of first use
+        refs = np.empty(len(ts), np.int64)
+        refs[order] = rank[group]
+        store.objs = [ts[i] for i in np.sort(leaders).tolist()]
+        store._ids = list(map(_ID, store.objs))
+        store._refs = dict(zip(map(id, store.objs), range(len(store.objs)), strict=True))
+        return store, refs
 
     @property
     def ids(self) -> np.ndarray:  # type: ignore[override]
