@@ -398,108 +398,108 @@
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="202" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="203" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="203" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
       <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="237" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="244" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="246" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -1192,6 +1192,14 @@
       <location filename="../../tapeviz/models/timeline/divergence.py" line="42" />
       <source>The updates do not follow plain gradient descent or momentum, so no learning-rate bound applies; lower the learning rate or normalize the inputs.</source>
       <translation>这些更新既不符合普通梯度下降也不符合动量法,因此没有适用的学习率上界;请降低学习率或对输入做归一化。</translation>
+    </message>
+  </context>
+  <context>
+    <name>TimelineLink</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="72" />
+      <source>Internal error: %1</source>
+      <translation>内部错误:%1</translation>
     </message>
   </context>
   <context>

@@ -162,3 +162,22 @@ def test_the_timeline_works_on_the_workers_tapes(
     panel.set_step(999)
     assert f"{panel.timeline.values(0)[-1]:.9g}" == "0.999998569"
     assert window.tape_list.currentRow() == 1199
+
+
+def test_a_failing_timeline_still_shows_the_run(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tapeviz.ui.window import timeline_link
+
+    def broken(result: object) -> list:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr(timeline_link, "timelines_of", broken)
+    messages: list[str] = []
+    window.statusBar().messageChanged.connect(messages.append)
+    window.load_preset("training-2-1-sgd-apply-gradients")
+    ran(qtbot, window)
+    assert not window.runner.running  # the run finished: Stop is off, a next run may start
+    assert window.tape_list.count() == 200 and window.model.nodes  # the tapes, as before
+    assert any("Internal error: ValueError: a bug" in m for m in messages)
+    assert not window.lower_tabs.isTabEnabled(TIMELINE_TAB)

@@ -179,7 +179,8 @@ class MainWindow(QMainWindow):
             self.timeline, self.model, self.tape_list, self.console,
             studio_in_front=lambda: self.studio_view,
             available=self.lower_tabs.set_timeline_available,
-            bring_forward=lambda: self.show_view("timeline"), parent=self,
+            bring_forward=lambda: self.show_view("timeline"), status=self.show_status,
+            parent=self,
         )  # fmt: skip
         self.splitDockWidget(self.code_dock, self.variables_dock, Qt.Orientation.Vertical)
         self.splitDockWidget(self.variables_dock, self.console_dock, Qt.Orientation.Vertical)

@@ -30,7 +30,8 @@ class TimelineLink(QObject):
     """The last run's loops on ``panel``, their steps in ``model``, the docks linked to them.
 
     ``studio_in_front()`` says whether the graph belongs to the studio (then steps are not
-    shown); ``available(bool)`` enables the Timeline tab; ``bring_forward()`` shows it.
+    shown); ``available(bool)`` enables the Timeline tab; ``bring_forward()`` shows it;
+    ``status`` reports what went wrong.
     """
 
     def __init__(
@@ -43,13 +44,14 @@ class TimelineLink(QObject):
         studio_in_front: Callable[[], bool],
         available: Callable[[bool], None],
         bring_forward: Callable[[], None],
+        status: Callable[[str], None] = lambda text: None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.panel, self.model, self.tape_list = panel, model, tape_list
         self.output_link = OutputLink(console, panel)
         self.studio_in_front, self.available = studio_in_front, available
-        self.bring_forward = bring_forward
+        self.bring_forward, self.status = bring_forward, status
         self.run: RunResult | None = None  # the run whose loops the panel shows
         self.names: dict[int, str] = {}
         self._shown: tuple[object, ...] = ()  # the tapes the graph shows now
@@ -63,7 +65,12 @@ class TimelineLink(QObject):
 
     def show_run(self, result: RunResult, bring_forward: bool = True) -> None:
         """A finished run: its loop's first step on the timeline, or its tapes as they are."""
-        timelines = timelines_of(result)
+        try:
+            timelines = timelines_of(result)
+        except Exception as exc:  # a bug here must not keep the run from being shown
+            why = f"{type(exc).__name__}: {exc}"
+            self.status("⚠ " + self.tr("Internal error: %1").replace("%1", why))
+            timelines = []
         lines = OutputLines(result.output, result.output_marks)
         self.run, self.names, self._shown = result, names_of(result), ()
         self.available(bool(timelines))
