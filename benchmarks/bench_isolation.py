@@ -85,10 +85,10 @@ def main() -> int:
     try:
         here = best_of(lambda: run("1"), repeats * 3)
         there = best_of(lambda: run_isolated("1", pool=pool), repeats * 3)
-        verdict = "ok" if there <= 0.002 else "MISS"
+        verdict = "PASS" if there <= 0.002 else "MISS"
         print(
-            f"I1 empty run: in-process {here * 1e3:.3f} ms, round trip {there * 1e3:.3f} ms "
-            f"(ratio {there / here:.1f}x); target <= 2 ms: {verdict}"
+            f"RESULT I1 empty run: in-process {here * 1e3:.3f} ms, round trip {there * 1e3:.3f} "
+            f"ms (ratio {there / here:.1f}x); target <= 2 ms: {verdict}"
         )
         worst = 0.0
         for name, source in programs(quick).items():
@@ -98,7 +98,10 @@ def main() -> int:
             worst = max(worst, b / a)
             print(f"I2 {name:40s} in-process {a * 1e3:8.2f} ms  isolated {b * 1e3:8.2f} ms  "
                   f"{b / a:5.2f}x")  # fmt: skip
-        print(f"I2 worst ratio {worst:.2f}x; target <= 1.5x: {'ok' if worst <= 1.5 else 'MISS'}")
+        print(
+            f"RESULT I2 worst ratio {worst:.2f}x; target <= 1.5x: "
+            f"{'PASS' if worst <= 1.5 else 'MISS'}"
+        )
         source = next(s for n, s in programs(False).items() if n.endswith("normalized"))
         costs = []
         for _ in range(max(3, repeats // 2)):
@@ -108,9 +111,12 @@ def main() -> int:
             costs.append(total - result.elapsed)
         assert len(result.tapes) == 10_000, len(result.tapes)
         cost = statistics.median(costs)
-        print(f"I3 10,000 tapes: run {result.elapsed * 1e3:.0f} ms in the worker, results to this "
-              f"process in {cost * 1e3:.0f} ms (median of {len(costs)}); target <= 150 ms: "
-              f"{'ok' if cost <= 0.150 else 'MISS'}")  # fmt: skip
+        verdict = "PASS" if cost <= 0.150 else "MISS"
+        print(
+            f"RESULT I3 10,000 tapes: run {result.elapsed * 1e3:.0f} ms in the worker, results "
+            f"to this process in {cost * 1e3:.0f} ms (median of {len(costs)}); target <= 150 ms: "
+            f"{verdict}"
+        )
     finally:
         pool.shutdown()
     return 0

@@ -142,18 +142,28 @@
       <translation>错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/error_text.py" line="27" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="25" />
+      <source>The worker crashed</source>
+      <translation>工作进程崩溃</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="26" />
+      <source>Internal error</source>
+      <translation>内部错误</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="29" />
       <source>raise the limit in Preferences if this is intended</source>
       <translation>如果确实需要,请在“首选项”中提高限制</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/error_text.py" line="28" />
-      <location filename="../../tapeviz/ui/window/error_text.py" line="40" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="30" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="42" />
       <source>did you mean '%1'?</source>
       <translation>你是不是想写 '%1'?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/error_text.py" line="48" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="50" />
       <source>line %1</source>
       <translation>第 %1 行</translation>
     </message>
@@ -161,7 +171,7 @@
   <context>
     <name>ExpressionPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/graph/expression_panel.py" line="48" />
+      <location filename="../../tapeviz/ui/graph/expression_panel.py" line="49" />
       <source>a function of the variables, e.g. a*x**2 + b*x + c</source>
       <translation>关于变量的函数,例如 a*x**2 + b*x + c</translation>
     </message>
@@ -373,133 +383,133 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="123" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="125" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="172" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="174" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="174" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="176" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="176" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="178" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="177" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="179" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="203" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="237" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="239" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="247" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="246" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="248" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -513,7 +523,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/export.py" line="252" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="297" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="301" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="47" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
@@ -590,17 +600,17 @@
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="116" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="133" />
       <source>Computing %n run(s)…</source>
       <translation>正在计算 %n 个运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="137" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="154" />
       <source>Computation cancelled.</source>
       <translation>计算已取消。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="180" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="201" />
       <source>The loss cannot be optimized: {message}</source>
       <translation>无法优化该损失:{message}</translation>
     </message>
@@ -644,7 +654,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="152" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="246" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="250" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="52" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="186" />
       <source>Play</source>
@@ -716,18 +726,18 @@
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="236" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="240" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="185" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="376" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="377" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="384" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="385" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -926,27 +936,27 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="116" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="123" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="122" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="129" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="131" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="138" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="141" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="148" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="157" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="164" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -1007,12 +1017,12 @@
   <context>
     <name>StepperPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="28" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="27" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="29" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="28" />
       <source>Forward pass</source>
       <translation>前向计算</translation>
     </message>
@@ -1038,7 +1048,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/stepper/panel.py" line="56" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="240" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="232" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -1078,17 +1088,17 @@
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="240" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="232" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="355" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="337" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="375" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="357" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>

@@ -186,6 +186,8 @@ def run(
             code(frame)
             if tail is not None and last is not None:
                 budget.steps += 1
+                if budget.where is not None:  # the worker's crash report names this line
+                    budget.where.value = last.lineno
                 try:
                     value = tail(frame)
                 except BaseException as exc:

@@ -40,7 +40,7 @@ def stepper_frames(out: Path) -> list[Path]:
     """Three frames of stepping the quadratic's backward pass: after steps 1, 3 and 5."""
     from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-    from tapeviz.sandbox import run
+    from tapeviz.sandbox.process.isolated import run_isolated as run
     from tapeviz.ui.graph.expression_panel import names_of
     from tapeviz.ui.stepper.panel import StepperPanel
 

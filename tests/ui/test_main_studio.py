@@ -26,6 +26,12 @@ def studio_done(qtbot: QtBot, w: MainWindow) -> None:
                     timeout=30_000)  # fmt: skip
 
 
+def x_value(w: MainWindow) -> str | None:
+    """The graph's x node's value as tf.print shows it (None: no x node)."""
+    x_nodes = [n for n in w.model.nodes.values() if n.label == "x"]
+    return format_number(x_nodes[0].value) if x_nodes else None
+
+
 def op_names(w: MainWindow) -> list[str]:
     return [n.op for n in w.model.nodes.values() if n.op]
 
@@ -48,7 +54,8 @@ def test_studio_presets_open_the_studio_with_their_settings(
     assert window.studio.config().to_dict() == preset.optimizer
     assert window.studio.problem.source == preset.source
     assert len(window.studio.race.runs) == len(preset.optimizer["runs"])
-    assert window.model.nodes and window.tape_list.count() >= 1  # the step-0 tape is drawn
+    # the step-0 tape is drawn once the worker has recorded it
+    qtbot.waitUntil(lambda: bool(window.model.nodes) and window.tape_list.count() >= 1)
 
 
 def test_seed_quadratic_final_x_and_the_graph_follows_the_scrubber(
@@ -59,11 +66,9 @@ def test_seed_quadratic_final_x_and_the_graph_follows_the_scrubber(
     studio = window.studio
     assert format_number(studio.race.runs[0].params[200, 0]) == "0.98241204"
     studio.panel.scrubber.setValue(20)  # the lecturer drags the scrubber
-    x_nodes = [n for n in window.model.nodes.values() if n.label == "x"]
-    assert x_nodes and format_number(x_nodes[0].value) == "0.332391977"
+    qtbot.waitUntil(lambda: x_value(window) == "0.332391977")  # recorded in a worker
     studio.panel.scrubber.setValue(200)
-    x_nodes = [n for n in window.model.nodes.values() if n.label == "x"]
-    assert format_number(x_nodes[0].value) == "0.98241204"
+    qtbot.waitUntil(lambda: x_value(window) == "0.98241204")
 
 
 def test_raw_linear_regression_diverges_with_its_explanation_in_the_status_bar(
@@ -205,7 +210,7 @@ def test_actions_without_a_target_are_disabled(qtbot: QtBot, window: MainWindow)
     assert window.export_action.isEnabled() and window.run_button.isEnabled()
     window.load_preset("himmelblau")
     studio_done(qtbot, window)
-    assert window.fit_action.isEnabled()
+    qtbot.waitUntil(window.fit_action.isEnabled)  # once the step's tape arrives from the worker
     assert all(w.isEnabled() for w in (studio.play, studio.step, studio.reset, studio.export))
 
 

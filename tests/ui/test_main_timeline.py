@@ -7,9 +7,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QTabWidget
 from pytestqt.qtbot import QtBot
 
-from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui import MainWindow
-from tapeviz.ui.window import runs
 from tapeviz.ui.window.lower_tabs import STEPPER_TAB, STUDIO_TAB, TIMELINE_TAB
 from tapeviz.ui.window.preferences import settings
 
@@ -68,7 +66,7 @@ def test_output_lines_and_tapes_go_to_their_step(qtbot: QtBot, window: MainWindo
 
 
 def test_scrubbing_keeps_only_the_shown_steps_tapes_rebuilt(
-    qtbot: QtBot, window: MainWindow, isolated: None
+    qtbot: QtBot, window: MainWindow
 ) -> None:
     window.load_preset("training-2-1-sgd-apply-gradients")
     ran(qtbot, window)
@@ -142,19 +140,11 @@ def test_the_studio_and_the_timeline_share_the_graph(qtbot: QtBot, window: MainW
     assert variable(window, "x") == window.timeline.timeline.values(0)[61]  # step 61's tape
 
 
-@pytest.fixture
-def isolated(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The window's runs go to the worker process (RemoteTapes) instead of in-process."""
-    monkeypatch.setattr(runs, "run", run_isolated)
-
-
-def test_the_timeline_works_on_the_workers_tapes(
-    qtbot: QtBot, window: MainWindow, isolated: None
-) -> None:
+def test_the_timeline_works_on_the_workers_tapes(qtbot: QtBot, window: MainWindow) -> None:
     window.load_preset("training-2-3-autograph-apply-gradients")
     ran(qtbot, window)
     panel = window.timeline
-    assert type(window.last_result.tapes[0].tape).__name__ == "RemoteTape"
+    assert type(window.last_result.tapes[0].tape).__name__ == "RemoteTape"  # from the worker
     assert [tl.steps for tl in panel.timelines] == [200, 1000]
     panel.controls.loop_combo.setCurrentIndex(1)
     panel.set_step(0)

@@ -158,6 +158,27 @@ def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
     )
 
 
+class Explanations(Sequence[StepInfo]):
+    """Each step's explanation, built the first time it is read (a 3,000-op tape shows a few)."""
+
+    def __init__(self, steps: Sequence[BackwardStep], name: Namer, target: str) -> None:
+        self._steps = steps
+        self._name = name
+        self._target = target
+        self._done: list[StepInfo | None] = [None] * len(steps)
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def __getitem__(self, k: Any) -> Any:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        info = self._done[k]
+        if info is None:
+            info = self._done[k] = explain(self._steps[k], self._name, self._target)
+        return info
+
+
 class BackwardStepper:
     """A cursor over the backward steps from ``targets`` to ``sources`` on ``records``."""
 
@@ -178,7 +199,7 @@ class BackwardStepper:
         self.final = dict(bp.adjoints)
         self.name = Namer(self.records, names)
         target = self.name.names.get(targets[0], "f") if len(targets) == 1 else "L"
-        self.infos = [explain(s, self.name, target) for s in self.steps]
+        self.infos = Explanations(self.steps, self.name, target)
         self.position = 0  # steps done
 
     def __len__(self) -> int:

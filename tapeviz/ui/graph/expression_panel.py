@@ -9,7 +9,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QVBoxLayout, QWidg
 
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.models.graph.model import GraphModel
-from tapeviz.sandbox import Limits, RunResult, VariableSpec, run
+from tapeviz.sandbox import Limits, RunResult, VariableSpec
+from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.theme import font
 
@@ -81,7 +82,9 @@ class ExpressionPanel(QWidget):
         """Run the expression now; show its graph, or dim the last good one and the error."""
         self.timer.stop()
         text = self.edit.text()
-        result = run(text, mode="expression", variables=self.variables, limits=Limits(wall_time=2))
+        result = run_isolated(  # in a worker process, like every run of user text
+            text, mode="expression", variables=self.variables, limits=Limits(wall_time=2)
+        )
         if result.error is not None:
             err = result.error
             where = f"col {err.col}: " if err.col else ""

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QPalette, QResizeEvent, QShortcut, QShowEvent
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QPushButton,
     QSlider,
     QTabWidget,
@@ -23,6 +21,7 @@ from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Nam
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.stepper.gradcheck_panel import GradCheckPanel
+from tapeviz.ui.stepper.log import StepLog
 from tapeviz.ui.theme import font
 
 BACKWARD = QT_TRANSLATE_NOOP("StepperPanel", "Backward pass")
@@ -44,6 +43,7 @@ class StepperPanel(QWidget):
         self.backward: BackwardStepper | None = None
         self.forward: ForwardStepper | None = None
         self.revealed: set[int] = set()  # tensor ids whose gradient the presenter revealed
+        self.names = Namer([], {})
         self.mode = QComboBox(self)
         self.mode.setObjectName("stepperMode")
         self.mode.addItems([self.tr(BACKWARD), self.tr(FORWARD)])
@@ -73,7 +73,7 @@ class StepperPanel(QWidget):
         self.detail.setFont(font(13, mono=True))
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.log = QListWidget(self)
+        self.log = StepLog(self)
         self.log.setObjectName("stepLog")
         self.log.setFont(font(11, mono=True))
         self.gradcheck = GradCheckPanel(self.model, self)
@@ -129,7 +129,7 @@ class StepperPanel(QWidget):
         self.mode.currentIndexChanged.connect(lambda _: self._rebuild())
         self.predict.toggled.connect(lambda _: self._show())
         self.reveal_button.clicked.connect(self.reveal_current)
-        self.log.itemClicked.connect(self._on_log_item_clicked)
+        self.log.stepClicked.connect(self.jump)
         self.timer.timeout.connect(self._on_timer_timeout)
         self.model.changed.connect(self._on_model_changed)
         self.view.nodeSelected.connect(self._on_view_node_selected)
@@ -200,15 +200,7 @@ class StepperPanel(QWidget):
         self._show()
 
     def _fill_log(self) -> None:
-        self.log.clear()
-        stepper = self.stepper
-        if isinstance(stepper, BackwardStepper):
-            for info in stepper.infos:
-                item = QListWidgetItem(f"{info.index + 1:>3}. {info.text}")
-                self.log.addItem(item)
-        elif isinstance(stepper, ForwardStepper):
-            for k in range(1, len(stepper) + 1):
-                self.log.addItem(QListWidgetItem(f"{k:>3}. {stepper.text(k, self.names)}"))
+        self.log.set_stepper(self.stepper, self.names)
 
     # -- moving ----------------------------------------------------------------------------
     def jump(self, k: int) -> None:
@@ -250,9 +242,6 @@ class StepperPanel(QWidget):
 
     def _on_speed_value_changed(self, steps_per_second: float) -> None:
         self.timer.setInterval(int(1000 / max(steps_per_second, 0.01)))
-
-    def _on_log_item_clicked(self, item: QListWidgetItem) -> None:
-        self.jump(self.log.row(item) + 1)
 
     def _on_view_node_selected(self, nid: str) -> None:
         node = self.model.nodes.get(nid)
@@ -304,14 +293,7 @@ class StepperPanel(QWidget):
         self.slider.blockSignals(True)
         self.slider.setValue(k)
         self.slider.blockSignals(False)
-        done = self.log.palette().color(QPalette.ColorRole.Text)  # follows light/dark
-        pending = self.log.palette().color(QPalette.ColorRole.PlaceholderText)
-        for row in range(self.log.count()):
-            self.log.item(row).setForeground(pending if row >= k else done)
-        if k:
-            self.log.setCurrentRow(k - 1)
-        else:
-            self.log.clearSelection()
+        self.log.show_position(k)
         self.back_button.setEnabled(k > 0)
         self.reset_button.setEnabled(k > 0)
         self.step_button.setEnabled(stepper is not None and k < len(stepper))

@@ -1,20 +1,23 @@
 """The studio's background computation: one race and its backdrop per job, cancellable.
 
 :class:`JobRunner` is the part of the studio that computes; :func:`compute` is what runs in
-the worker thread.
+the pool thread, which waits for a worker process (:mod:`tapeviz.models.descent.remote`): the
+loss is user code, so the window never evaluates it.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
-from tapeviz.models.descent.backdrop import Backdrop, make_backdrop
+from tapeviz.models.descent.backdrop import Backdrop
 from tapeviz.models.descent.problem import Problem, ProblemError
-from tapeviz.models.descent.runs import Cancelled, Race, compute_race
+from tapeviz.models.descent.remote import backdrop_in_worker, race_in_worker
+from tapeviz.models.descent.runs import Cancelled, Race
 from tapeviz.models.descent.studio_config import StudioConfig
 from tapeviz.ui import workers
 from tapeviz.ui.studio.optimizer_panel import OptimizerPanel
@@ -40,16 +43,22 @@ class Progress(QObject):
 def compute(
     problem: Problem, config: StudioConfig, job: Job, progress: Progress, at: Any
 ) -> tuple[str, Any, Any]:
-    """The worker's part: the race, then the backdrop; expected failures come back as results."""
+    """The pool thread's part: wait for a worker process to compute the race and backdrop.
+
+    The loss is user code, so it runs there; expected failures come back as results.
+    """
     try:
-        race = compute_race(
+        race, backdrop = race_in_worker(
             problem,
             config.runs,
             config.steps,
-            progress=lambda f: progress.changed.emit(job.number, 0.9 * f),
+            x_range=config.x_range,
+            y_range=config.y_range,
+            pair=config.slice,
+            at=at,
+            progress=lambda f: progress.changed.emit(job.number, f),
             cancelled=lambda: job.cancelled,
         )
-        backdrop = make_backdrop(race, config.x_range, config.y_range, config.slice, at)
         return "ok", race, backdrop
     except Cancelled:
         return "cancelled", None, None
@@ -57,6 +66,14 @@ def compute(
         return "error", str(exc), None
     finally:
         job.done.set()
+
+
+def _resample(race: Race, backdrop: Backdrop, at: Any) -> Backdrop | str:
+    """The pool thread's part of a slice: sampled in a worker process (a message on failure)."""
+    try:
+        return backdrop_in_worker(race, backdrop, at)
+    except ProblemError as exc:
+        return str(exc)
 
 
 def slice_point(race: Race | None, config: StudioConfig, k: int) -> Any:
@@ -150,15 +167,19 @@ class JobRunner(QObject):
 
         The ranges are the settings', else those of the current ``backdrop``.
         """
+        ranges = replace(
+            backdrop, x_range=config.x_range or backdrop.x_range,
+            y_range=config.y_range or backdrop.y_range,
+        )  # fmt: skip
         self._slice_worker = workers.submit(
-            make_backdrop,
-            race,
-            config.x_range or backdrop.x_range,
-            config.y_range or backdrop.y_range,
-            config.slice,
-            at,
-            on_done=lambda new: self.sliceReady.emit(race, new),
+            _resample, race, ranges, at, on_done=lambda new: self._on_slice_done(race, new)
         )
+
+    def _on_slice_done(self, race: Race, new: Backdrop | str) -> None:
+        if isinstance(new, str):
+            self.report(new)
+        else:
+            self.sliceReady.emit(race, new)
 
     def _on_progress_changed(self, number: int, fraction: float) -> None:
         if self.job is not None and number == self.job.number:

@@ -20,7 +20,7 @@ from PySide6.QtGui import QPixmapCache
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QSplitter, QStackedWidget, QWidget
 
 from tapeviz.models.descent.backdrop import Backdrop
-from tapeviz.models.descent.problem import Problem, ProblemError
+from tapeviz.models.descent.problem import Problem
 from tapeviz.models.descent.runs import Race
 from tapeviz.models.descent.studio_config import StudioConfig
 from tapeviz.ui.plots.step_plots import StepPlots
@@ -29,6 +29,7 @@ from tapeviz.ui.studio import export as studio_export
 from tapeviz.ui.studio import text as studio_text
 from tapeviz.ui.studio.jobs import JobRunner, slice_point
 from tapeviz.ui.studio.optimizer_panel import PANEL_WIDTH, OptimizerPanel
+from tapeviz.ui.studio.tapes import StepTapes
 from tapeviz.ui.theme import LIGHT, Theme
 
 FRAME_MS = 16
@@ -76,6 +77,8 @@ class OptimizationStudio(QWidget):
         self._pos = 0.0
         self._last_tick = 0.0
         self._last_tape = 0.0
+        self.tapes = StepTapes(self.show_status, self)
+        self.tapes.ready.connect(self.stepTape)
         self._announced: set[int] = set()
         self._sized = False
         self._resume: int | None = None  # a step to show when the next race is ready
@@ -179,6 +182,7 @@ class OptimizationStudio(QWidget):
         self.timer.stop()
         self.debounce.stop()
         self.slice_timer.stop()
+        self.tapes.forget()
         self.jobs.shutdown()
 
     def set_theme(self, theme: Theme) -> None:
@@ -348,10 +352,7 @@ class OptimizationStudio(QWidget):
             return
         self._last_tape = time.perf_counter()
         run = min(self._config.selected, len(self.race.runs) - 1)
-        try:
-            self.stepTape.emit(self.race.tape_at(run, self.k))
-        except ProblemError as exc:
-            self.show_status(str(exc))
+        self.tapes.want(self.race, run, self.k)  # recorded in a worker; stepTape when it arrives
 
     def _on_panel_config_changed(self, config: StudioConfig) -> None:
         old, self._config = self._config, config

@@ -22,6 +22,8 @@ KINDS = {
     "refused": QT_TRANSLATE_NOOP("ErrorText", "Not available in tapeviz"),
     "cancelled": QT_TRANSLATE_NOOP("ErrorText", "Stopped"),
     "runtime": QT_TRANSLATE_NOOP("ErrorText", "Error"),
+    "crash": QT_TRANSLATE_NOOP("ErrorText", "The worker crashed"),
+    "internal": QT_TRANSLATE_NOOP("ErrorText", "Internal error"),
 }
 HINTS = (
     QT_TRANSLATE_NOOP("ErrorText", "raise the limit in Preferences if this is intended"),

@@ -31,6 +31,7 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QPlainTextEdit, QSplitter, QWidget
 
+from tapeviz.models import kernel
 from tapeviz.models.descent.problem import Problem
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.models.session.file import Session
@@ -85,6 +86,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        kernel.start()  # a worker process warms up while the window is built
         self.setObjectName("mainWindow")
         self.setWindowTitle("tapeviz")
         self.session_meta = Session()

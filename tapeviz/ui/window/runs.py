@@ -1,14 +1,20 @@
-"""Running the editor's text: one sandbox run at a time, and a live re-run while typing."""
+"""Running the editor's text: one sandbox run at a time, and a live re-run while typing.
+
+Each run goes to a worker process (:func:`tapeviz.sandbox.process.isolated.run_isolated`); the
+thread pool only waits for it and decodes the result, so the window itself never runs user code.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QPlainTextEdit
 
 from tapeviz.models.descent.problem import Problem
-from tapeviz.sandbox import CancelToken, Limits, RunResult, run
+from tapeviz.sandbox import CancelToken, Limits, RunResult
+from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui import workers
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.error_text import describe
@@ -21,8 +27,9 @@ def _run_job(
     source: str, mode: str, variables: list, limits: Limits, cancel: CancelToken
 ) -> RunResult:
     if mode == "expression":  # live evaluation while typing: short, whatever the preferences
-        limits = Limits(wall_time=2.0)
-    return run(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
+        limits = replace(limits, wall_time=2.0)
+    # In a worker process: nothing the code does can crash, freeze or bloat the window.
+    return run_isolated(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
 
 
 class RunController(QObject):

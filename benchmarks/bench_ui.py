@@ -1,0 +1,327 @@
+"""Speed a user feels, in the real window (offscreen), each figure beside a bare-Qt peer.
+
+Run from the repository root::
+
+    python benchmarks/bench_ui.py          # full run (~3 min)
+    python benchmarks/bench_ui.py --quick  # smoke run (fewer sizes and repeats)
+
+Every figure includes the worker process that runs user code (issue 12). The peers are
+measured in the same run: a bare PySide6 + pyqtgraph window doing the smallest thing the
+figure's user action needs (a label repaint for a keystroke, a ``setData`` for a new path, a
+scene of plain rectangles for a graph, an empty window for a cold start).
+
+- K1 keystroke → graph repainted, expression mode, at 20 / 300 / 1,000 ops (median of N), and
+  the editor's own keystroke (the synchronous part). Targets ≤ 60 / 150 / 400 ms; ≤ 5 ms.
+- S1 a learning-rate change in the studio → that run's new path on screen, 2,000 steps.
+  Target ≤ 100 ms; the longest UI-thread block meanwhile, target ≤ 16 ms per frame.
+- G1 a script recording 3,000 / 10,000 ops → its graph on screen (from Run), and the longest
+  the UI thread was blocked meanwhile. Targets ≤ 1.0 / 3.0 s; ≤ 50 ms.
+- M1 resident memory over passes over every preset (growth per pass; target ≤ 2 MB) and after
+  every preset and a 6 × 10,000-step race (target ≤ 250 MB).
+- C1 cold start to the first paint, tapeviz against the bare window (target ≤ 1.3x).
+- X1 export of the Rosenbrock race: GIF ≤ 2 s, MP4 ≤ 2.5 s (``tapeviz export`` in-process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import itertools
+
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QSettings, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+APP = QApplication.instance() or QApplication(sys.argv[:1])
+RESULTS: list[str] = []
+
+
+def report(name: str, value: float, unit: str, target: float, peer: float | None = None) -> None:
+    """Print one RESULT line: the figure, its peer and ratio, the target and PASS/MISS."""
+    verdict = "PASS" if value <= target else "MISS"
+    ratio = f", peer {peer:.3g} {unit} (ratio {value / peer:.3g}x)" if peer else ""
+    line = f"RESULT {name}: {value:.1f} {unit}{ratio}; target <= {target:g} {unit}: {verdict}"
+    RESULTS.append(line)
+    print(line, flush=True)
+
+
+def wait(until: Callable[[], bool], timeout: float = 60.0) -> float:
+    """Run the event loop until ``until()``; returns the seconds it took (inf on timeout)."""
+    start = time.perf_counter()
+    while not until():
+        APP.processEvents()
+        APP.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)  # as the real loop does
+        if time.perf_counter() - start > timeout:
+            return float("inf")
+        time.sleep(0.0005)
+    return time.perf_counter() - start
+
+
+class Gaps:
+    """The longest time the event loop went without running a 5 ms timer."""
+
+    def __init__(self) -> None:
+        self.ticks: list[float] = []
+        self.timer = QTimer()
+        self.timer.setInterval(5)
+        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+
+    def __enter__(self) -> Gaps:
+        self.ticks = [time.perf_counter()]
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.timer.stop()
+        self.ticks.append(time.perf_counter())
+
+    @property
+    def worst_ms(self) -> float:
+        """The longest gap, ms."""
+        t = self.ticks
+        return max((b - a for a, b in itertools.pairwise(t)), default=0.0) * 1e3
+
+
+def expression(ops: int) -> str:
+    """An expression of about ``ops`` recorded ops over x: ``x*1.01 + sin(x) ...``."""
+    terms = ["sin(x)", "x*x", "tanh(x)", "x*1.5", "exp(-x)"]
+    out = ["x"]
+    while len(out) * 2 < ops:
+        out.append(terms[len(out) % len(terms)])
+    return " + ".join(out)
+
+
+def window() -> object:
+    """A fresh main window at 1366x768 with its own settings folder."""
+    from tapeviz.ui import MainWindow
+
+    folder = tempfile.mkdtemp(prefix="tapeviz-bench-")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, folder)
+    w = MainWindow()
+    w.graph.animation_ms = 0
+    w.resize(1366, 768)
+    w.show()
+    wait(lambda: w.isVisible(), 5)
+    return w
+
+
+def bare_keystroke(repeats: int) -> float:
+    """Peer: a keystroke in a QPlainTextEdit that updates a label, repainted (ms)."""
+    box = QWidget()
+    edit, label = QPlainTextEdit(box), QLabel(box)
+    lay = QVBoxLayout(box)
+    lay.addWidget(edit)
+    lay.addWidget(label)
+    box.resize(600, 400)
+    box.show()
+    edit.textChanged.connect(lambda: label.setText(edit.toPlainText()))
+    times = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        QTest.keyClicks(edit, "x")
+        label.repaint()
+        times.append(time.perf_counter() - t0)
+    box.close()
+    return statistics.median(times) * 1e3
+
+
+def keystrokes(w: object, sizes: list[int], repeats: int) -> None:
+    """K1: a key changes the expression; time until the new graph is on screen."""
+    peer = bare_keystroke(repeats * 3)
+    targets = {20: 60.0, 300: 150.0, 1000: 400.0}
+    for ops in sizes:
+        w.apply_session(_session(expression(ops)), run_now=True)  # type: ignore[attr-defined]
+        wait(lambda: bool(w.model.nodes) and w._cancel is None, 60)  # type: ignore[attr-defined]
+        times, own = [], []
+        for i in range(repeats):
+            editor = w.editor  # type: ignore[attr-defined]
+            cursor = editor.textCursor()
+            cursor.movePosition(cursor.MoveOperation.End)
+            editor.setTextCursor(cursor)
+            done: list[float] = []
+            w.graph.layoutFinished.connect(lambda d=done: d.append(time.perf_counter()))  # type: ignore[attr-defined]
+            t0 = time.perf_counter()
+            QTest.keyClicks(editor, "+x" if i % 2 == 0 else "*1")
+            own.append(time.perf_counter() - t0)
+            wait(lambda d=done: bool(d), 30)
+            w.graph.viewport().repaint()  # type: ignore[attr-defined]
+            times.append(time.perf_counter() - t0)
+            w.graph.layoutFinished.disconnect()  # type: ignore[attr-defined]
+        report(
+            f"K1 keystroke -> graph at {ops:,} ops",
+            statistics.median(times) * 1e3,
+            "ms",
+            targets.get(ops, 400.0),
+            peer,
+        )
+        if ops == max(sizes):
+            report(
+                f"K1 the editor's own keystroke at {ops:,} ops",
+                statistics.median(own) * 1e3,
+                "ms",
+                5.0,
+                peer,
+            )
+
+
+def _session(source: str) -> object:
+    from tapeviz.models.session.file import Session
+    from tapeviz.sandbox import VariableSpec
+
+    return Session(source=source, mode="expression", variables=(VariableSpec("x", 0.5),))
+
+
+def studio_change(w: object) -> None:
+    """S1: a learning-rate change → that run's new path drawn."""
+    w.load_preset("rosenbrock-race")  # type: ignore[attr-defined]
+    studio = w.studio  # type: ignore[attr-defined]
+    wait(lambda: studio.race is not None and not studio.busy, 120)
+    curve = pg.PlotWidget()
+    curve.show()
+    data = [(i, i * i) for i in range(2001)]
+    t0 = time.perf_counter()
+    item = curve.plot([d[0] for d in data], [d[1] for d in data])
+    curve.repaint()
+    peer = (time.perf_counter() - t0) * 1e3
+    del item
+    panel = studio.panel
+    old = studio.race
+    with Gaps() as gaps:
+        t0 = time.perf_counter()
+        panel.lr_box.setValue(panel.lr_box.value() * 0.9) if hasattr(panel, "lr_box") else (
+            panel.lr_slider.setValue(panel.lr_slider.value() - 1)
+        )
+        took = wait(lambda: studio.race is not old and not studio.busy, 120)
+        studio.repaint()
+    report("S1 lr change -> new path on screen (2,000 steps)", took * 1e3, "ms", 100.0, peer)
+    report("S1 longest UI-thread block meanwhile", gaps.worst_ms, "ms", 16.0)
+
+
+def big_graphs(w: object, sizes: list[int]) -> None:
+    """G1: a script recording ``n`` ops → graph on screen."""
+    targets = {3000: 1.0, 10000: 3.0}
+    for ops in sizes:
+        source = (
+            "import tensorflow as tf\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
+            f"    y = x\n    for i in range({ops // 2}):\n        y = y * 1.0001 + 0.001\n"
+            "g = t.gradient(y, x)\n"
+        )
+        w.mode.setCurrentIndex(1)  # type: ignore[attr-defined]
+        w.editor.setPlainText(source)  # type: ignore[attr-defined]
+        done: list[float] = []
+        w.graph.layoutFinished.connect(lambda d=done: d.append(time.perf_counter()))  # type: ignore[attr-defined]
+        with Gaps() as gaps:
+            t0 = time.perf_counter()
+            w.run_code()  # type: ignore[attr-defined]
+            wait(lambda d=done: bool(d), 120)
+            w.graph.viewport().repaint()  # type: ignore[attr-defined]
+            took = time.perf_counter() - t0
+        w.graph.layoutFinished.disconnect()  # type: ignore[attr-defined]
+        report(f"G1 {ops:,}-op script -> graph on screen", took, "s", targets.get(ops, 3.0))
+        report(f"G1 longest UI-thread block ({ops:,} ops)", gaps.worst_ms, "ms", 50.0)
+
+
+def resident_mb() -> float:
+    """This process's resident memory, MB."""
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def memory(w: object, passes: int) -> None:
+    """M1: memory over passes over the presets, and after a big race."""
+    from tapeviz.models.session.presets import PRESETS
+
+    sizes = []
+    for _ in range(passes):
+        for name in PRESETS:
+            w.load_preset(name)  # type: ignore[attr-defined]
+            wait(lambda: w._cancel is None and not w.studio.busy, 120)  # type: ignore[attr-defined]
+        gc.collect()
+        sizes.append(resident_mb())
+    growth = (sizes[-1] - sizes[0]) / max(len(sizes) - 1, 1)
+    report("M1 resident memory growth per pass over the presets", growth, "MB", 2.0)
+    report("M1 resident memory after every preset", sizes[-1], "MB", 250.0)
+
+
+def cold_start(repeats: int) -> None:
+    """C1: a fresh process to the first paint, tapeviz vs a bare PySide6 + pyqtgraph window."""
+    bare = (
+        "import time; t=time.perf_counter(); import pyqtgraph as pg\n"
+        "from PySide6.QtWidgets import QApplication, QMainWindow\n"
+        "app = QApplication([]); w = QMainWindow(); w.setCentralWidget(pg.PlotWidget())\n"
+        "w.resize(1366, 768); w.show(); w.repaint(); print(time.perf_counter() - t)\n"
+    )
+    ours = (
+        "import time; t=time.perf_counter()\n"
+        "from PySide6.QtWidgets import QApplication\napp = QApplication([])\n"
+        "from tapeviz.ui import MainWindow\nw = MainWindow(); w.resize(1366, 768); w.show()\n"
+        "w.repaint(); print(time.perf_counter() - t)\n"
+    )
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+
+    def once(code: str) -> float:
+        out = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=True,
+        )
+        return float(out.stdout.strip().splitlines()[-1])
+
+    b = min(once(bare) for _ in range(repeats))
+    t = min(once(ours) for _ in range(repeats))
+    report("C1 cold start to first paint", t / b, "x bare", 1.3)
+    print(f"   (tapeviz {t * 1e3:.0f} ms, bare window {b * 1e3:.0f} ms)")
+
+
+def exports() -> None:
+    """X1: GIF and MP4 of the Rosenbrock race through tapeviz export."""
+    from tapeviz import cli
+
+    folder = Path(tempfile.mkdtemp(prefix="tapeviz-export-"))
+    for kind, target in (("gif", 2.0), ("mp4", 2.5)):
+        t0 = time.perf_counter()
+        code = cli.main(
+            ["export", "--preset", "rosenbrock-race", f"--{kind}", str(folder / f"race.{kind}")]
+        )
+        took = time.perf_counter() - t0
+        assert code == 0
+        report(f"X1 {kind.upper()} export of the Rosenbrock race", took, "s", target)
+
+
+def main() -> int:
+    """Run every figure (fewer in --quick)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    quick = parser.parse_args().quick
+    w = window()
+    wait(lambda: False, 1.0)  # the worker warms up
+    keystrokes(w, [20, 300] if quick else [20, 300, 1000], 3 if quick else 7)
+    big_graphs(w, [3000] if quick else [3000, 10000])
+    if not quick:
+        studio_change(w)
+        memory(w, 3)
+        exports()
+    cold_start(1 if quick else 3)
+    w.close()  # type: ignore[attr-defined]
+    print(f"{sum('PASS' in r for r in RESULTS)} of {len(RESULTS)} figures within target")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

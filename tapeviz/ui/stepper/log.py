@@ -1,0 +1,129 @@
+"""The chain-rule log: one line per step of the backward (or forward) pass, built when shown.
+
+A list *model* over the stepper, not a list of items: showing another tape is one model reset
+(no thousands of item objects created and destroyed, which is where the old QListWidget log
+crashed under a typing soak), a line's text is computed when the view paints it, and a step
+repaints only the lines whose state changed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+
+from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class StepLogModel(QAbstractListModel):
+    """Lines of a stepper; rows before ``position`` are done (normal text), the rest pending."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.stepper: BackwardStepper | ForwardStepper | None = None
+        self.names: Namer | None = None
+        self.position = 0
+        self.done_color: Any = None
+        self.pending_color: Any = None
+
+    def set_stepper(self, stepper: BackwardStepper | ForwardStepper | None, names: Namer) -> None:
+        """Show ``stepper``'s steps (a model reset)."""
+        self.beginResetModel()
+        self.stepper, self.names = stepper, names
+        self.position = stepper.position if stepper is not None else 0
+        self.endResetModel()
+
+    def set_position(self, k: int) -> None:
+        """Mark the first ``k`` lines done; repaints only the lines that changed."""
+        old, self.position = self.position, k
+        if old != k and self.rowCount():
+            lo, hi = sorted((old, k))
+            last = self.rowCount() - 1
+            self.dataChanged.emit(
+                self.index(min(lo, last)), self.index(min(max(hi, 1) - 1, last)),
+                [Qt.ItemDataRole.ForegroundRole],
+            )  # fmt: skip
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() or self.stepper is None else len(self.stepper)
+
+    def text(self, row: int) -> str:
+        """Line ``row`` (0-based): ``  3. x.grad = 3 + 3 = 6``."""
+        stepper = self.stepper
+        if isinstance(stepper, BackwardStepper):
+            info = stepper.infos[row]
+            return f"{info.index + 1:>3}. {info.text}"
+        if isinstance(stepper, ForwardStepper) and self.names is not None:
+            return f"{row + 1:>3}. {stepper.text(row + 1, self.names)}"
+        return ""
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < self.rowCount():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.text(index.row())
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return self.pending_color if index.row() >= self.position else self.done_color
+        return None
+
+
+class StepLog(QListView):
+    """The log's view; ``stepClicked(k)`` asks to go to the state after step ``k``."""
+
+    stepClicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model_ = StepLogModel(self)
+        self.setModel(self.model_)
+        # Steps span two or three lines (one per input): sizes differ, so lay out in batches
+        # (a 3,000-step log never lays out all at once on the UI thread).
+        self.setLayoutMode(QListView.LayoutMode.Batched)
+        self.setBatchSize(200)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.clicked.connect(lambda index: self.stepClicked.emit(index.row() + 1))
+        self._restyle()
+
+    def _restyle(self) -> None:
+        pal = self.palette()
+        self.model_.done_color = pal.color(QPalette.ColorRole.Text)  # follows light/dark
+        self.model_.pending_color = pal.color(QPalette.ColorRole.PlaceholderText)
+
+    def changeEvent(self, event: Any) -> None:
+        super().changeEvent(event)
+        if event.type() in (event.Type.PaletteChange, event.Type.StyleChange):
+            self._restyle()
+            self.viewport().update()
+
+    def set_stepper(self, stepper: BackwardStepper | ForwardStepper | None, names: Namer) -> None:
+        """Show the steps of ``stepper``."""
+        self.model_.set_stepper(stepper, names)
+
+    def show_position(self, k: int) -> None:
+        """Grey out the steps not done yet and select the one just done."""
+        self.model_.set_position(k)
+        if k:
+            index = self.model_.index(k - 1)
+            self.setCurrentIndex(index)
+            self.scrollTo(index)
+        else:
+            self.clearSelection()
+
+    # -- what the old QListWidget offered, for tests and callers -------------------------------
+    def count(self) -> int:
+        """Number of lines."""
+        return self.model_.rowCount()
+
+    def currentRow(self) -> int:
+        """The selected line (-1 if none)."""
+        index = self.currentIndex()
+        return index.row() if index.isValid() and self.selectionModel().isSelected(index) else -1
+
+    def line(self, row: int) -> str:
+        """The text of line ``row``."""
+        return self.model_.text(row)
