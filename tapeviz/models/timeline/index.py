@@ -15,22 +15,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from tapeviz.engine.tensor import TensorLike, Variable
+from tapeviz.models.timeline.calls import Calls, Gather
 from tapeviz.models.timeline.store import ObjectStore, Store
 
 _EMPTY = np.zeros(0, np.int64)
-
-
-class Call(NamedTuple):
-    """One gradient call: target and source tensor ids, and the refs of its results (-1: None)."""
-
-    targets: tuple[int, ...]
-    sources: tuple[int, ...]
-    results: tuple[int, ...]
 
 
 class Lookup:
@@ -64,47 +57,6 @@ class Lookup:
         key, known = self._key(tapes, ids)
         i = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
         return np.where(known & (self.keys[i] == key), self.values[i], -1)
-
-
-@dataclass
-class Calls:
-    """Every gradient call of the run as columns (calls in tape order)."""
-
-    tape: np.ndarray  # per call
-    targets: np.ndarray  # target ids, call after call; call c's are targets[t_off[c]:t_off[c+1]]
-    t_off: np.ndarray
-    sources: np.ndarray  # source ids, likewise with s_off
-    results: np.ndarray  # the refs of the results, aligned with ``sources`` (-1: None)
-    s_off: np.ndarray
-    first: np.ndarray  # per tape: its first call (tape t has calls first[t]:first[t + 1])
-
-    def of(self, t: int) -> list[Call]:
-        """Tape t's calls."""
-        out = []
-        for c in range(int(self.first[t]), int(self.first[t + 1])):
-            a, b = self.t_off[c], self.t_off[c + 1]
-            x, y = self.s_off[c], self.s_off[c + 1]
-            out.append(Call(tuple(self.targets[a:b].tolist()), tuple(self.sources[x:y].tolist()),
-                            tuple(self.results[x:y].tolist())))  # fmt: skip
-        return out
-
-    def columns(self, tapes: np.ndarray, which: str) -> np.ndarray:
-        """(tapes × k) ``targets``, ``sources`` or ``results`` of each tape's first call."""
-        c = self.first[tapes]
-        off = self.t_off if which == "targets" else self.s_off
-        flat = getattr(self, which)
-        width = int(off[c[0] + 1] - off[c[0]]) if len(c) else 0
-        return flat[off[c][:, None] + np.arange(width)]
-
-
-def _calls(ct: list[int], nt: list[int], ns: list[int], tg: list[int], sr: list[int],
-           rs: list[int], tapes: int) -> Calls:  # fmt: skip
-    tape = np.array(ct, np.int64)
-    t_off = np.concatenate([[0], np.cumsum(np.array(nt, np.int64))]).astype(np.int64)
-    s_off = np.concatenate([[0], np.cumsum(np.array(ns, np.int64))]).astype(np.int64)
-    first = np.searchsorted(tape, np.arange(tapes + 1))
-    return Calls(tape, np.array(tg, np.int64), t_off, np.array(sr, np.int64),
-                 np.array(rs, np.int64), s_off, first)  # fmt: skip
 
 
 @dataclass
@@ -254,7 +206,7 @@ def from_remote(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex
     pcode = np.array(
         [signatures.setdefault(param_signature(p), len(signatures)) for p in cols.params], np.int64
     )
-    gathered = _Gather(len(tapes))
+    gathered = Gather(len(tapes))
     for t, tape in enumerate(tapes):
         for kind, targets, sources, results in tape.call_rows:
             if kind == "gradient":
@@ -266,33 +218,6 @@ def from_remote(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex
             names.setdefault(vid, given.split(":")[0])
     return _index(table, counts, cols.prim[rec], pcode[cols.param[rec]], nin, nout, in_refs,
                   out_refs, variables, gathered.calls(), names)  # fmt: skip
-
-
-class _Gather:
-    """Gradient calls collected tape by tape, into :class:`Calls` columns."""
-
-    def __init__(self, tapes: int) -> None:
-        self.tapes = tapes
-        self.ct: list[int] = []
-        self.nt: list[int] = []
-        self.ns: list[int] = []
-        self.tg: list[int] = []
-        self.sr: list[int] = []
-        self.rs: list[int] = []
-
-    def call(self, t: int, targets: Sequence[int], sources: Sequence[int],
-             results: Sequence[int]) -> None:  # fmt: skip
-        """One call of tape t: target and source ids, result refs (-1: None)."""
-        self.ct.append(t)
-        self.nt.append(len(targets))
-        self.ns.append(len(sources))
-        self.tg += targets
-        self.sr += sources
-        self.rs += results
-
-    def calls(self) -> Calls:
-        """The columns."""
-        return _calls(self.ct, self.nt, self.ns, self.tg, self.sr, self.rs, self.tapes)
 
 
 def _index(
@@ -384,7 +309,7 @@ def from_live(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:
         (codes_of.setdefault(_params_key(q, cache), len(codes_of)) for q in map(_PARAMS, recs)),
         np.int64, len(recs),
     )  # fmt: skip
-    gathered = _Gather(len(tapes))
+    gathered = Gather(len(tapes))
     results: list[Any] = []
     for t, tape in enumerate(tapes):
         for c in getattr(tape, "gradient_calls", ()):
