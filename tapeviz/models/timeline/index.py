@@ -4,9 +4,9 @@ Every input and output of every record becomes a *slot* (its tape, its tensor id
 its value), every gradient call a row of call columns, every tape a *structure code*: two
 tapes get the same code when they recorded the same primitives with the same parameters, wired
 the same way (each input is an earlier op of the same tape, a given variable, or a constant)
-and asked for the same gradients. Two builders give the same arrays: :func:`from_remote` works
-on a received result's columns, vectorised (its tapes share one table); :func:`from_live`
-walks the records of in-process tapes.
+and asked for the same gradients. Both builders end in one vectorised core: :func:`from_remote`
+takes a received result's columns (its tapes share one table), :func:`from_live` reads the
+records of in-process tapes into the same columns first.
 """
 
 from __future__ import annotations
