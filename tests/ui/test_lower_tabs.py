@@ -62,12 +62,14 @@ def test_each_tab_keeps_its_share_of_the_splitter(parts: SimpleNamespace) -> Non
     assert share(splitter) == pytest.approx(0.6, abs=0.02)
     tabs.show_view("studio")
     assert share(splitter) == pytest.approx(0.5, abs=0.02)
-    assert tabs.split_state() == pytest.approx([0.6, 0.5], abs=0.02)
+    assert tabs.split_state() == pytest.approx([0.6, 0.5, 0.5], abs=0.02)  # (+ the timeline)
     tabs.restore_split(["0.95", 0.2])  # clamped to 0.1-0.9, applied at once
-    assert tabs.split_state() == [0.9, 0.2] and share(splitter) == pytest.approx(0.2, abs=0.02)
+    assert tabs.split_state() == [0.9, 0.2, 0.5] and share(splitter) == pytest.approx(0.2, abs=0.02)
+    tabs.restore_split([0.3, 0.4, 0.7])
+    assert tabs.split_state() == [0.3, 0.4, 0.7]
     tabs.restore_split(None)
     tabs.restore_split([0.5])
-    assert tabs.split_state() == [0.9, 0.2]  # anything else is ignored
+    assert tabs.split_state() == [0.3, 0.4, 0.7]  # anything else is ignored
 
 
 def test_transport_drives_the_stepper_or_the_studio(qtbot: QtBot, parts: SimpleNamespace) -> None:

@@ -38,7 +38,7 @@ def op_names(w: MainWindow) -> list[str]:
 
 def test_studio_is_a_tab_under_the_graph(window: MainWindow) -> None:
     tabs = window.findChild(QTabWidget, "lowerTabs")
-    assert tabs.count() == 2
+    assert tabs.count() == 3  # and the timeline of a script's loop
     assert tabs.widget(STEPPER_TAB) is window.stepper and tabs.widget(STUDIO_TAB) is window.studio
     assert window.studio.objectName() == "optimizationStudio"
 
