@@ -21,6 +21,9 @@ Workloads (tapeviz always records on a ``GradientTape`` and calls ``tape.gradien
 - W3: the seed SGD loop minimising x² - 2x + 1 from x = 0 (lr 0.01); µs per step.
   Target: ≤ 0.5x micrograd (fresh graph per step, manual update).
 - W5: second derivative of x³ at x = 3 through nested tapes; µs per computation. Target: < 60 µs.
+- W6: a Keras ``Dense(10)`` layer on a (100, 10) float32 batch, forward and backward (gradients of
+  a mean-squared loss for kernel and bias) on a GradientTape, against the same forward and
+  hand-written backward in raw numpy; µs per step (no target: the price of the tape and layer).
 
 Each workload's result is checked once before timing; a wrong answer aborts with exit code 1.
 """
@@ -259,6 +262,43 @@ def bench_second_derivative(calls: int, reps: int) -> Row:
     return measure(Row("W5", "W5 d²(x³)/dx² nested tapes", "µs/call"), runners, calls, reps)
 
 
+def dense_runners() -> dict[str, Callable[[], Any]]:
+    """W6: Dense(10) on a (100, 10) batch, loss and gradients; tapeviz.tf vs raw numpy."""
+    import tapeviz.tf as tf
+
+    rng = np.random.default_rng(0)
+    x_np = rng.standard_normal((100, 10)).astype(np.float32)
+    y_np = rng.standard_normal((100, 10)).astype(np.float32)
+    layer = tf.keras.layers.Dense(10)
+    layer.build((None, 10))
+    x, y = tf.constant(x_np), tf.constant(y_np)
+
+    def tapeviz_step() -> Any:
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_mean(tf.square(layer(x) - y))
+        return loss, tape.gradient(loss, layer.trainable_variables)
+
+    kernel, bias = layer.kernel.numpy(), layer.bias.numpy()
+
+    def numpy_step() -> Any:
+        err = x_np @ kernel + bias - y_np
+        loss = np.mean(err * err)
+        g = err * np.float32(2.0 / err.size)
+        return loss, (x_np.T @ g, g.sum(axis=0))
+
+    (tl, (tk, tb)), (nl, (nk, nb)) = tapeviz_step(), numpy_step()
+    check(np.isclose(float(tl), nl, rtol=1e-5), "W6 loss")
+    check(np.allclose(tk.numpy(), nk, rtol=1e-4, atol=1e-6), "W6 kernel gradient")
+    check(np.allclose(tb.numpy(), nb, rtol=1e-4, atol=1e-6), "W6 bias gradient")
+    return {"tapeviz": tapeviz_step, "numpy fwd": numpy_step}
+
+
+def bench_dense(calls: int, reps: int) -> Row:
+    runners = {name: (lambda fn=fn: [fn() for _ in range(calls)])
+               for name, fn in dense_runners().items()}  # fmt: skip
+    return measure(Row("W6", "W6 Dense(10) on (100,10), fwd+bwd", "µs/step"), runners, calls, reps)
+
+
 def fmt(v: float | None, width: int = 0) -> str:
     return "—".rjust(width) if v is None else f"{v:{width}.2f}"
 
@@ -300,7 +340,10 @@ def main() -> None:
     print(f"{platform.machine()}, {os.cpu_count()} CPUs | best of {reps}"
           f"{' (--quick)' if quick else ''}; gc enabled except the 'tv gc-off' column")  # fmt: skip
     print("W1b and W2: micrograd has no sin/exp/tanh (and no vectors), so it has no figure there.")
-    print("'numpy fwd' (W2 only) runs the same forward maths in raw numpy, without gradients.")
+    print(
+        "'numpy fwd' runs the same maths in raw numpy: W2 forward only, W6 with a hand-written "
+        "backward."
+    )
     rows: list[Row] = []
     for n in sizes:
         rows.append(bench_chain("W1a", "W1a scalar mul/add/relu/pow", MIX_A, n, 0.5, reps))
@@ -310,6 +353,7 @@ def main() -> None:
     rows.append(bench_chain("W2", "W2 (100,) f32 mul/add/sin/exp/tanh+sum", MIX_B, 1000, vec, reps))
     rows.extend(bench_sgd(steps, reps) for steps in steps_list)
     rows.append(bench_second_derivative(20 if quick else 200, reps))
+    rows.append(bench_dense(20 if quick else 200, reps))
     print_table(rows)
     print("\nReference figures from the issue (other runs, not measured here): micrograd ~3.8 µs/"
           "scalar op and ~12 µs/seed SGD step;\nTensorFlow eager ~67 µs/op and ~1.4 ms/step on "
@@ -321,6 +365,8 @@ def main() -> None:
             print(result_line(r, "autograd", None, " — micrograd lacks sin/exp/tanh"))
         elif r.key.startswith("W2"):
             print(result_line(r, "torch", 0.8) if torch else result_line(r, "numpy fwd", 8.0))
+        elif r.key.startswith("W6"):
+            print(result_line(r, "numpy fwd", None, " — numpy: the same maths, backward by hand"))
         else:  # W5 has an absolute target
             us = r.us["tapeviz"]
             verdict = "PASS" if us < 60 else "MISS"

@@ -74,7 +74,8 @@ def export_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="tapeviz export",
         description="Render a preset or a session to files without opening a window. "
-        "Optimization sessions export the animation, the plots and the histories; every "
+        "Optimization sessions export the animation, the plots and the histories; scripts "
+        "whose loop records a tape per step export the same from the loop's timeline; every "
         "session exports its computational graph.",
         epilog="example: tapeviz export --preset rosenbrock-race --gif race.gif --csv race.csv",
     )
@@ -82,11 +83,12 @@ def export_parser() -> argparse.ArgumentParser:
     source.add_argument("file", nargs="?", help="a .tapeviz session file")
     source.add_argument("--preset", help="a preset name (see 'tapeviz presets')")
     files = p.add_argument_group("outputs (at least one)")
-    files.add_argument("--gif", metavar="PATH", help="the descent animation as GIF")
-    files.add_argument("--mp4", metavar="PATH", help="the descent animation as MP4 (H.264)")
-    files.add_argument("--png", metavar="PATH", help="the optimization plots as PNG")
-    files.add_argument("--svg", metavar="PATH", help="the optimization plots as SVG")
-    files.add_argument("--csv", metavar="PATH", help="every run's history as CSV")
+    files.add_argument("--gif", metavar="PATH", help="the descent (or loop) animation as GIF")
+    files.add_argument("--mp4", metavar="PATH", help="the animation as MP4 (H.264)")
+    files.add_argument("--png", metavar="PATH", help="the optimization (or loop) plots as PNG")
+    files.add_argument("--svg", metavar="PATH", help="the plots as SVG")
+    files.add_argument("--csv", metavar="PATH", help="every run's history (or the loop's "
+                       "per-step series) as CSV")  # fmt: skip
     files.add_argument("--graph-png", metavar="PATH", help="the computational graph as PNG")
     files.add_argument("--graph-svg", metavar="PATH", help="the computational graph as SVG")
     files.add_argument("--dot", metavar="PATH", help="the computational graph as graphviz DOT")
@@ -94,6 +96,8 @@ def export_parser() -> argparse.ArgumentParser:
     p.add_argument("--frames", type=_positive, help="frames in the animation (default: GIF 120, "
                    "MP4 300)")  # fmt: skip
     p.add_argument("--width", type=_positive, help="animation width in pixels")
+    p.add_argument("--loop", type=_positive, default=1,
+                   help="which loop of a script with several (default: 1)")  # fmt: skip
     return p
 
 
@@ -122,7 +126,7 @@ def export(args: Sequence[str]) -> int:
         return 2
     from tapeviz.ui.headless import ExportError, ExportRequest, run_export
 
-    request = ExportRequest(session, outputs, ns.step, ns.frames, ns.width)
+    request = ExportRequest(session, outputs, ns.step, ns.frames, ns.width, ns.loop)
     try:
         run_export(request)
     except (ExportError, OSError, ValueError) as exc:

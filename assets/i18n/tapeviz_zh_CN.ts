@@ -414,23 +414,33 @@
   <context>
     <name>LowerTabs</name>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="46" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="49" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="47" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="50" />
       <source>Optimization</source>
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="48" />
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="85" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="52" />
+      <source>Timeline</source>
+      <translation>时间线</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="53" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="123" />
       <source>Plots</source>
       <translation>图表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="85" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="106" />
+      <source>The last run recorded no loop: run a script whose loop records a tape per step</source>
+      <translation>上次运行没有记录循环:请运行每一步都记录一条磁带的循环脚本</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="123" />
       <source>Plots (%1)</source>
       <translation>图表 (%1)</translation>
     </message>
@@ -438,133 +448,138 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="123" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="125" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="172" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="175" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="174" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="177" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="176" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="179" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="177" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="180" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="196" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="198" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="199" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="200" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="202" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
+      <source>&amp;Timeline</source>
+      <translation>时间线(&amp;T)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="241" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="238" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="249" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="239" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="250" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -572,12 +587,32 @@
   <context>
     <name>OptimizationStudio</name>
     <message>
+      <location filename="../../tapeviz/ui/plots/export.py" line="220" />
+      <source>Exporting {name}… {percent} %</source>
+      <translation>正在导出 {name}… {percent} %</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/plots/export.py" line="252" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="301" />
+      <location filename="../../tapeviz/ui/timeline/export.py" line="47" />
+      <source>Export failed: {error}</source>
+      <translation>导出失败:{error}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/plots/export.py" line="265" />
+      <location filename="../../tapeviz/ui/studio/export.py" line="95" />
+      <location filename="../../tapeviz/ui/timeline/export.py" line="51" />
+      <source>Exported {name}.</source>
+      <translation>已导出 {name}。</translation>
+    </message>
+    <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="190" />
       <source>step</source>
       <translation>步</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="293" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="40" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
@@ -589,21 +624,25 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="299" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="46" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="300" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="305" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="52" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="306" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
     </message>
@@ -618,32 +657,17 @@
       <translation>损失曲线与切线(斜率 = 梯度)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/export.py" line="76" />
+      <location filename="../../tapeviz/ui/studio/export.py" line="72" />
       <source>Nothing to export yet: the runs are still being computed.</source>
       <translation>暂无可导出的内容:运行仍在计算中。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/export.py" line="83" />
+      <location filename="../../tapeviz/ui/studio/export.py" line="79" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="158" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="75" />
+      <location filename="../../tapeviz/ui/timeline/export.py" line="38" />
       <source>Export</source>
       <translation>导出</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/studio/export.py" line="100" />
-      <location filename="../../tapeviz/ui/studio/export.py" line="295" />
-      <source>Exported {name}.</source>
-      <translation>已导出 {name}。</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/studio/export.py" line="250" />
-      <source>Exporting {name}… {percent} %</source>
-      <translation>正在导出 {name}… {percent} %</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/studio/export.py" line="282" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="301" />
-      <source>Export failed: {error}</source>
-      <translation>导出失败:{error}</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/jobs.py" line="133" />
@@ -677,6 +701,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="136" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="62" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
@@ -687,17 +712,21 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="146" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="50" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="149" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="54" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="152" />
       <location filename="../../tapeviz/ui/studio/studio.py" line="250" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="52" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="186" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -733,21 +762,25 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="213" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="110" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="214" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="111" />
       <source>Animation as MP4…</source>
       <translation>动画导出为 MP4…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="215" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="112" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="216" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="113" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
@@ -758,11 +791,13 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="358" />
+      <location filename="../../tapeviz/ui/timeline/panel.py" line="163" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/studio.py" line="240" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="185" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
@@ -941,37 +976,37 @@
   <context>
     <name>PresenterController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="119" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="129" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="121" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="131" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="123" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="133" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="125" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="135" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="129" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="139" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="133" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="143" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="163" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="175" />
       <source>Text size %1 %</source>
       <translation>文字大小 %1 %</translation>
     </message>
@@ -1091,7 +1126,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/stepper/panel.py" line="56" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="213" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="232" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -1131,17 +1166,17 @@
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="213" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="232" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="318" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="337" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="338" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="357" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
@@ -1149,20 +1184,121 @@
   <context>
     <name>TapeList</name>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="27" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="48" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>
   </context>
   <context>
+    <name>Timeline</name>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="51" />
+      <source>Back</source>
+      <translation>上一步</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="55" />
+      <source>Back to the first step (Home)</source>
+      <translation>回到第一步(Home)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="56" />
+      <source>One step back (←)</source>
+      <translation>后退一步(←)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="57" />
+      <source>Play or pause (Space)</source>
+      <translation>播放或暂停(空格)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="58" />
+      <source>One step forward (→)</source>
+      <translation>前进一步(→)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="64" />
+      <source>Log scale</source>
+      <translation>对数刻度</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="66" />
+      <source>Loss and gradient norm on a log axis</source>
+      <translation>损失和梯度范数使用对数坐标轴</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="68" />
+      <source>Tensors: norm</source>
+      <translation>张量:范数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="69" />
+      <source>Tensors: element</source>
+      <translation>张量:元素</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="73" />
+      <source>Which element of each tensor (flattened)</source>
+      <translation>每个张量(展平后)的第几个元素</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="114" />
+      <source>Series as CSV…</source>
+      <translation>序列导出为 CSV…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/output_link.py" line="72" />
+      <source>Go to step {k}</source>
+      <translation>转到第 {k} 步</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="41" />
+      <source>loss</source>
+      <translation>损失</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/text.py" line="22" />
+      <source>Loop {n}: {steps} steps (tapes {first}–{last})</source>
+      <translation>循环 {n}:{steps} 步(磁带 {first}–{last})</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/text.py" line="29" />
+      <source>{title}; each step records {period} tape(s).</source>
+      <translation>{title};每步记录 {period} 条磁带。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/timeline/divergence.py" line="38" />
+      <source>{name} becomes {value} at step {step}.</source>
+      <translation>{name} 在第 {step} 步变为 {value}。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/timeline/divergence.py" line="39" />
+      <source>{name} becomes {value} at step {step} and {then} at step {later}.</source>
+      <translation>{name} 在第 {step} 步变为 {value},在第 {later} 步变为 {then}。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/timeline/divergence.py" line="42" />
+      <source>The updates do not follow plain gradient descent or momentum, so no learning-rate bound applies; lower the learning rate or normalize the inputs.</source>
+      <translation>这些更新既不符合普通梯度下降也不符合动量法,因此没有适用的学习率上界;请降低学习率或对输入做归一化。</translation>
+    </message>
+  </context>
+  <context>
+    <name>TimelineLink</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="72" />
+      <source>Internal error: %1</source>
+      <translation>内部错误:%1</translation>
+    </message>
+  </context>
+  <context>
     <name>TooLargeBanner</name>
     <message>
-      <location filename="../../tapeviz/ui/graph/scene.py" line="88" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="111" />
       <source>Show folded view</source>
       <translation>显示折叠视图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/scene.py" line="102" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="125" />
       <source>This tape recorded {n} ops: too many to draw in full. The folded view shows the first and last {k} ops and one summary node for the middle.</source>
       <translation>这条磁带记录了 {n} 个运算,太多,无法完整绘制。折叠视图显示前后各 {k} 个运算,中间用一个汇总节点表示。</translation>
     </message>

@@ -21,6 +21,7 @@ from tapeviz.engine.backward import (  # noqa: E402
     backward_steps,
 )
 from tapeviz.engine.core import OpRecord  # noqa: E402
+from tapeviz.engine.custom import custom_gradient  # noqa: E402
 from tapeviz.engine.dtypes import (  # noqa: E402
     DType,
     as_dtype,
@@ -36,11 +37,29 @@ from tapeviz.engine.dtypes import (  # noqa: E402
     int64,
     uint8,
 )
-from tapeviz.engine.errors import EngineError, EngineTypeError, InvalidArgumentError  # noqa: E402
+from tapeviz.engine.errors import (  # noqa: E402
+    EngineError,
+    EngineTypeError,
+    InvalidArgumentError,
+    NotFoundError,
+    UnimplementedError,
+)
 from tapeviz.engine.function import Function, FunctionTrace, function  # noqa: E402
+from tapeviz.engine.linalg_ops import *  # noqa: E402, F403
+from tapeviz.engine.linalg_ops import __all__ as _linalg_all  # noqa: E402
+from tapeviz.engine.math_ops import *  # noqa: E402, F403
+from tapeviz.engine.math_ops import __all__ as _math_all  # noqa: E402
+from tapeviz.engine.nn_ops import *  # noqa: E402, F403
+from tapeviz.engine.nn_ops import __all__ as _nn_all  # noqa: E402
 from tapeviz.engine.ops import *  # noqa: E402, F403
 from tapeviz.engine.ops import __all__ as _ops_all  # noqa: E402
 from tapeviz.engine.printing import tf_print  # noqa: E402
+from tapeviz.engine.shape_ops import *  # noqa: E402, F403
+from tapeviz.engine.shape_ops import __all__ as _shape_all  # noqa: E402
+from tapeviz.engine.sorting_ops import *  # noqa: E402, F403
+from tapeviz.engine.sorting_ops import __all__ as _sorting_all  # noqa: E402
+from tapeviz.engine.specs import TensorSpec  # noqa: E402
+from tapeviz.engine.state import NameScope  # noqa: E402
 from tapeviz.engine.tape import GradientCall, GradientTape, UnconnectedGradients  # noqa: E402
 from tapeviz.engine.tensor import (  # noqa: E402
     Tensor,
@@ -65,10 +84,14 @@ __all__ = [
     "GradientCall",
     "GradientTape",
     "InvalidArgumentError",
+    "NameScope",
+    "NotFoundError",
     "OpRecord",
     "Tensor",
     "TensorShape",
+    "TensorSpec",
     "UnconnectedGradients",
+    "UnimplementedError",
     "Variable",
     "as_dtype",
     "backward_steps",
@@ -76,6 +99,7 @@ __all__ = [
     "bool_",
     "constant",
     "convert_to_tensor",
+    "custom_gradient",
     "double",
     "float16",
     "float32",
@@ -92,4 +116,9 @@ __all__ = [
     "tf_print",
     "uint8",
     *_ops_all,
+    *_math_all,
+    *_nn_all,
+    *_linalg_all,
+    *_shape_all,
+    *_sorting_all,
 ]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -15,13 +14,19 @@ from tapeviz.engine.errors import EngineError, EngineTypeError, InvalidArgumentE
 from tapeviz.engine.guard import GUARD, check_elements, precheck
 from tapeviz.engine.impl_rules import FLOAT_ONLY, IMPL
 from tapeviz.engine.primitives import Primitive
+from tapeviz.engine.state import STATE
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, freeze, to_array
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 
 class OpRecord(NamedTuple):
-    """One recorded op: plain, immutable data read by gradient(), the graph and the stepper."""
+    """One recorded op: plain, immutable data read by gradient(), the graph and the stepper.
+
+    ``params`` holds numbers, strings, bools, None, DTypes and tuples of those (the one
+    exception is ``custom_gradient``'s user gradient function); ``scope`` is the name scope the
+    op ran in, outermost first (``("sequential", "dense")`` inside a Keras layer).
+    """
 
     id: int
     primitive: Primitive
@@ -29,6 +34,7 @@ class OpRecord(NamedTuple):
     outputs: tuple[Tensor, ...]
     params: Mapping[str, Any]
     watched: bool
+    scope: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -65,47 +71,44 @@ class Recorder:
     """Something that records ops while active: a GradientTape or a function trace."""
 
     for_gradients = True
+    _scope: tuple[str, ...] = ()  # the name scope now, kept here while entered (fast to read)
 
     def __init__(self, watch_accessed_variables: bool = True) -> None:
         self.watch_accessed_variables = watch_accessed_variables
         self._reset_records()
 
-    def _watch(self, t: TensorLike) -> None:
+    def _watch(self, t: TensorLike, warn: bool = True) -> None:
         if not t.dtype.is_floating:
-            diagnostics.warn(
-                f"The dtype of the watched tensor must be floating (e.g. tf.float32), got "
-                f"tf.{t.dtype.name}: it will get no gradient",
-                stacklevel=4,
-            )
+            # Like TensorFlow: watched (watched_variables() lists it) but never differentiated.
+            if warn:
+                diagnostics.warn(
+                    f"The dtype of the watched tensor must be floating (e.g. tf.float32), got "
+                    f"tf.{t.dtype.name}: it will get no gradient",
+                    stacklevel=4,
+                )
+            self._watched_other.setdefault(t.id, t)
             return
         self._tracked[t.id] = None
         self._watched.setdefault(t.id, t)
 
     records: list[OpRecord]
     _tracked: dict[int, None]
-    _watched: dict[int, TensorLike]
+    _watched: dict[int, TensorLike]  # float tensors and variables: their gradients can be taken
+    _watched_other: dict[int, TensorLike]  # integer and bool ones: watched, no gradient
 
     def _reset_records(self) -> None:
         self.records = []
         self._tracked = {}
         self._watched = {}
+        self._watched_other = {}
         self._scanned = 0  # records checked for ops that may end a gradient path
         self._dead_end = False  # one of them is watched
-
-
-class _State(threading.local):
-    def __init__(self) -> None:
-        self.active: list[Recorder] = []  # recording now (entered and not paused)
-        self.entered: list[Recorder] = []  # entered, innermost last
-        self.created: list[Recorder] | None = None  # when set, new tapes are appended (sandbox)
-
-
-STATE = _State()
 
 
 def push(rec: Recorder) -> None:
     """Make ``rec`` active on this thread."""
     state = STATE
+    rec._scope = state.scope
     state.entered.append(rec)
     state.active.append(rec)
 
@@ -137,14 +140,14 @@ def read_variable(v: Variable) -> Tensor:
     if v.trainable:
         for r in STATE.active:
             if r.watch_accessed_variables and v.id not in r._tracked:
-                r._watch(v)
+                r._watch(v, False)
     return snap
 
 
 def _common_dtype(prim: Primitive, args: tuple[Any, ...]) -> DType | None:
     found: DType | None = None
     for i, a in enumerate(args):
-        if isinstance(a, TensorLike) and i not in prim.bool_args:
+        if isinstance(a, TensorLike) and i not in prim.own_dtype_args:
             if found is None:
                 found = a.dtype
             elif a.dtype is not found:
@@ -160,7 +163,7 @@ def _python_dtype(args: tuple[Any, ...], prim: Primitive) -> DType:
     """Dtype for an op whose operands are all Python/numpy values."""
     best: DType | None = None
     for i, a in enumerate(args):
-        if i in prim.bool_args:
+        if i in prim.own_dtype_args:
             continue
         if isinstance(a, np.ndarray) and a.ndim > 0:
             return to_dtype(a)
@@ -207,7 +210,7 @@ def as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
         a, b = args
         ta, tb = type(a), type(b)
         if ta is Tensor and tb is Tensor:  # nothing to convert: the args are the inputs
-            if a.dtype is not b.dtype and not prim.bool_args:
+            if a.dtype is not b.dtype and not prim.own_dtype_args:
                 _common_dtype(prim, args)
             return args
         if ta is Variable:
@@ -216,7 +219,7 @@ def as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
             b, tb = read_variable(b), Tensor
         if ta is Tensor:
             if tb is Tensor:
-                if a.dtype is not b.dtype and not prim.bool_args:
+                if a.dtype is not b.dtype and not prim.own_dtype_args:
                     _common_dtype(prim, (a, b))
                 return (a, b)
             if tb is float or tb is int:
@@ -243,7 +246,10 @@ def _as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
         if isinstance(a, Tensor):
             out.append(a)
         else:
-            want = dtypes.bool_ if i in prim.bool_args else dtype
+            if i in prim.bool_args:
+                want: DType | None = dtypes.bool_
+            else:
+                want = None if i in prim.int_args else dtype
             arr = to_array(a, want, prim.name)
             out.append(Tensor(arr, dtypes.from_numpy(np.asarray(arr).dtype)))
     return tuple(out)
@@ -308,7 +314,7 @@ def record(
                 tracked[t.id] = None
                 break
         recs = r.records
-        recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, params, watched)))
+        recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, params, watched, r._scope)))
 
 
 def op_error(prim: Primitive, xs: tuple[Tensor, ...], exc: Exception) -> EngineError:

@@ -20,6 +20,14 @@ class EngineTypeError(EngineError, TypeError):
     """An op or API was given a Python object of the wrong type."""
 
 
+class UnimplementedError(EngineError):
+    """An operation that exists in TensorFlow but not here (``tf.errors.UnimplementedError``)."""
+
+
+class NotFoundError(EngineError):
+    """Something named does not exist (``tf.errors.NotFoundError``)."""
+
+
 def describe(value: object) -> str:
     """Return a short description of an operand for error messages: ``(3,) float32``."""
     shape = getattr(value, "shape", None)

@@ -1,13 +1,34 @@
-"""``tv.function`` / ``tf.function``: runs eagerly and keeps the trace of its latest call."""
+"""``tv.function`` / ``tf.function``: runs eagerly and keeps the trace of its latest call.
+
+Two of TensorFlow's rules for ``tf.function`` hold here too:
+
+- with an ``input_signature``, each argument must match its ``TensorSpec`` (Python values are
+  converted to the spec's dtype), else ``TypeError``;
+- variables may be created only on the first call, and only if the function keeps them (stores
+  them somewhere that outlives the call, as ``if self.v is None: self.v = tf.Variable(...)``):
+  a function that would create them again on its next call raises TensorFlow's ``ValueError``.
+"""
 
 from __future__ import annotations
 
 import functools
+import gc
+import inspect
+import types
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from tapeviz.engine import core
+from tapeviz.engine import core, nest
 from tapeviz.engine.core import OpRecord, Recorder
+from tapeviz.engine.specs import TensorSpec
+from tapeviz.engine.state import STATE
+from tapeviz.engine.tensor import TensorLike, convert_to_tensor
+
+_SINGLETON = (
+    "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
+    "tf.Variable is only created once or created outside tf.function. See "
+    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
+)
 
 
 class FunctionTrace(NamedTuple):
@@ -36,18 +57,57 @@ class Function:
         self.options = options
         self.call_count = 0
         self.last_trace: FunctionTrace | None = None
+        signature = options.get("input_signature")
+        self.input_signature = None if signature is None else tuple(nest.flatten(signature))
         functools.update_wrapper(self, python_function)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.input_signature is not None:
+            args, kwargs = self._bind(args, kwargs)
         rec = _TraceRecorder()
+        created: list[Any] = []
+        outer = STATE.new_variables
+        STATE.new_variables = created
         core.push(rec)
         try:
             result = self.python_function(*args, **kwargs)
         finally:
             core.pop(rec)
+            STATE.new_variables = outer
+            if outer is not None:
+                outer.extend(created)
+        first = self.call_count == 0
         self.call_count += 1
         self.last_trace = FunctionTrace(args, kwargs, tuple(rec.records), result)
+        if created and (not first or _not_kept(created, result, self.last_trace)):
+            raise ValueError(_SINGLETON)
         return result
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        specs = self.input_signature or ()
+        try:
+            bound = inspect.signature(self.python_function).bind(*args, **kwargs)
+        except TypeError as exc:
+            raise TypeError(f"Binding inputs to tf.function failed: {exc}") from None
+        names = list(bound.arguments)
+        if len(names) != len(specs):
+            raise TypeError(
+                f"Binding inputs to tf.function `{self.__name__}` failed: the input_signature "
+                f"has {len(specs)} TensorSpecs, the call passes {len(names)} arguments"
+            )
+        for name, spec in zip(names, specs, strict=True):
+            value = bound.arguments[name]
+            t = value if isinstance(value, TensorLike) else _converted(value, spec)
+            if t is None or not spec.is_compatible_with(t):
+                got = repr(TensorSpec.from_tensor(t)) if t is not None else repr(value)
+                sig = ", ".join(f"{n}: {s!r}" for n, s in zip(names, specs, strict=True))
+                raise TypeError(
+                    f"Binding inputs to tf.function `{self.__name__}` failed due to `Can not cast "
+                    f"{got} to {spec!r}`. Received args: {args} and kwargs: {kwargs} for "
+                    f"signature: ({sig})."
+                )
+            bound.arguments[name] = t
+        return bound.args, bound.kwargs
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         if instance is None:
@@ -60,6 +120,49 @@ class Function:
 
     def __repr__(self) -> str:
         return f"<tv.function {getattr(self.python_function, '__name__', '?')}>"
+
+
+def _converted(value: Any, spec: Any) -> Any:
+    try:
+        return convert_to_tensor(value, dtype=spec.dtype)
+    except (TypeError, ValueError):
+        return None
+
+
+def _not_kept(created: list[Any], result: Any, trace: Any) -> bool:
+    """Whether a variable the call created is held by nothing that outlives the call.
+
+    Such a variable would be made again by the next call (TensorFlow finds out when it traces
+    the function a second time). References from the call's own result (and its trace), from
+    the tapes that watched the variable and from running frames do not count.
+    """
+    ignore = {id(created), id(trace)}
+    for leaf in _containers(result):
+        ignore.add(id(leaf))
+    for r in STATE.entered:
+        ignore.add(id(r._watched))
+        ignore.add(id(r._watched_other))
+    for v in created:
+        referrers = [
+            r
+            for r in gc.get_referrers(v)
+            if id(r) not in ignore and not isinstance(r, types.FrameType)
+        ]
+        if not referrers:
+            return True
+    return False
+
+
+def _containers(value: Any) -> list[Any]:
+    """``value`` and every list, tuple and dict inside it."""
+    out = [value]
+    if isinstance(value, list | tuple):
+        for v in value:
+            out += _containers(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            out += _containers(v)
+    return out
 
 
 def function(func: Callable[..., Any] | None = None, **options: Any) -> Any:

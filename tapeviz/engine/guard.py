@@ -95,7 +95,11 @@ def precheck(prim: Primitive, values: Sequence[Any], params: dict[str, Any]) -> 
                     "tensor size",
                 )
         return
-    if prim in (P.broadcast_to_p, P.scatter_p):
+    special = _SPECIAL.get(prim)
+    if special is not None:
+        special(shapes, params)
+        return
+    if prim in (P.broadcast_to_p, P.scatter_p, P.scatter_add_p):
         check_elements(shape_size(params["shape"]), prim.name)
     elif prim in (P.stack_p, P.concat_p):
         check_elements(sum(shape_size(s) for s in shapes), prim.name)
@@ -104,3 +108,72 @@ def precheck(prim: Primitive, values: Sequence[Any], params: dict[str, Any]) -> 
             check_elements(shape_size(np.broadcast_shapes(*shapes)), prim.name)
         except ValueError:
             return
+
+
+def _flops(count: int, what: str) -> None:
+    if GUARD.max_flops is not None and count > GUARD.max_flops:
+        raise ResourceLimitError(
+            f"{what} would take {count:,} multiply-adds, more than the limit of "
+            f"{GUARD.max_flops:,}",
+            what,
+            "tensor size",
+        )
+
+
+def _pad_size(shapes: list[tuple[int, ...]], params: dict[str, Any]) -> None:
+    pads = params["paddings"]
+    if len(pads) == len(shapes[0]):
+        check_elements(
+            shape_size([d + lo + hi for d, (lo, hi) in zip(shapes[0], pads, strict=False)]), "pad"
+        )
+
+
+def _tile_size(shapes: list[tuple[int, ...]], params: dict[str, Any]) -> None:
+    reps = params["multiples"]
+    check_elements(shape_size([d * m for d, m in zip(shapes[0], reps, strict=False)]), "tile")
+
+
+def _diag_size(shapes: list[tuple[int, ...]], params: dict[str, Any]) -> None:
+    if shapes[0]:
+        check_elements(shape_size(shapes[0]) * shapes[0][-1], "diag")
+
+
+def _gather_size(shapes: list[tuple[int, ...]], params: dict[str, Any]) -> None:
+    p, idx, axis = shapes[0], shapes[1], params["axis"]
+    check_elements(shape_size(p[:axis]) * shape_size(idx) * shape_size(p[axis + 1 :]), "gather")
+
+
+def _einsum_size(shapes: list[tuple[int, ...]], params: dict[str, Any]) -> None:
+    lhs, out = params["equation"].split("->")
+    sizes: dict[str, int] = {}
+    for subs, shape in zip(lhs.split(","), shapes, strict=False):
+        for c, d in zip(subs, shape, strict=False):
+            sizes[c] = max(sizes.get(c, 1), int(d))
+    check_elements(shape_size([sizes.get(c, 1) for c in out]), "einsum")
+    _flops(shape_size(list(sizes.values())), "einsum")
+
+
+def _cubic(shapes: list[tuple[int, ...]], params: dict[str, Any]) -> None:
+    a = shapes[0]
+    if len(a) >= 2:
+        n = int(a[-1])
+        k = int(shapes[1][-1]) if len(shapes) > 1 and shapes[1] else 0
+        _flops(shape_size(a[:-2]) * n * n * (n + k), "a matrix factorization")
+
+
+def _no_broadcast(shapes: list[tuple[int, ...]], params: dict[str, Any]) -> None:
+    """Ops whose inputs do not broadcast against each other: the result is no larger."""
+
+
+_SPECIAL: dict[Primitive, Callable[[list[tuple[int, ...]], dict[str, Any]], None]] = {
+    P.pad_p: _pad_size,
+    P.tile_p: _tile_size,
+    P.diag_p: _diag_size,
+    P.gather_p: _gather_size,
+    P.einsum_p: _einsum_size,
+    P.solve_p: _cubic,
+    P.inv_p: _cubic,
+    P.det_p: _cubic,
+    P.softmax_cross_entropy_p: _no_broadcast,
+    P.sparse_softmax_cross_entropy_p: _no_broadcast,
+}

@@ -44,3 +44,18 @@ def _pack(s: Any, it: Iterator[Any]) -> Any:
     if isinstance(s, dict):
         return {k: _pack(v, it) for k, v in s.items()}
     return next(it)
+
+
+def is_nested(structure: Any) -> bool:
+    """Whether ``structure`` is a list, tuple or dict (not a leaf)."""
+    return isinstance(structure, _CONTAINERS)
+
+
+def map_structure(func: Any, *structures: Any) -> Any:
+    """``func`` applied to the leaves of ``structures`` (same structure), rebuilt like the first."""
+    if not structures:
+        raise TypeError("map_structure needs at least one structure")
+    flats = [flatten(s) for s in structures]
+    if any(len(f) != len(flats[0]) for f in flats):
+        raise ValueError("The two structures don't have the same number of elements.")
+    return pack_as(structures[0], [func(*leaves) for leaves in zip(*flats, strict=True)])

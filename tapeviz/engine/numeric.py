@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.engine import ops
-from tapeviz.engine.tensor import TensorLike
+from tapeviz.engine import impl_linalg, impl_nn, linalg_ops, math_ops, nn_ops, ops, shape_ops
+from tapeviz.engine.tensor import TensorLike, constant
 
 
 def shape(x: Any) -> tuple[int, ...]:
@@ -39,6 +39,14 @@ sign = _unary(np.sign, ops.sign)
 log = _unary(np.log, ops.log)
 exp = _unary(np.exp, ops.exp)
 reciprocal = _unary(np.reciprocal, ops.reciprocal)
+sqrt = _unary(np.sqrt, ops.sqrt)
+tanh = _unary(np.tanh, ops.tanh)
+absolute = _unary(np.abs, ops.abs)
+sinh = _unary(np.sinh, math_ops.sinh)
+cosh = _unary(np.cosh, math_ops.cosh)
+erf = _unary(impl_nn._erf, math_ops.erf)
+diag = _unary(impl_linalg._diag, linalg_ops.diag)
+diag_part = _unary(impl_linalg._diag_part, linalg_ops.diag_part)
 
 
 def sigmoid(x: Any) -> Any:
@@ -196,3 +204,97 @@ def unbroadcast(g: Any, target_shape: tuple[int, ...]) -> Any:
         lead + i for i, d in enumerate(target_shape) if d == 1 and gshape[lead + i] != 1
     )
     return reshape(reduce_sum(g, axis=axes), target_shape)
+
+
+# -- helpers of the activation, linear-algebra and indexing rules ----------------------------
+def softmax(x: Any, axis: int) -> Any:
+    """Softmax along ``axis``."""
+    if isinstance(x, TensorLike):
+        return nn_ops.softmax(x, axis=axis)
+    return impl_nn._softmax(x, axis=axis)
+
+
+def cumsum(x: Any, axis: int, exclusive: bool = False, reverse: bool = False) -> Any:
+    """Running sum along ``axis``."""
+    if isinstance(x, TensorLike):
+        return math_ops.cumsum(x, axis=axis, exclusive=exclusive, reverse=reverse)
+    return impl_nn._cumsum(x, axis=axis, exclusive=exclusive, reverse=reverse)
+
+
+def cumprod(x: Any, axis: int, exclusive: bool = False, reverse: bool = False) -> Any:
+    """Running product along ``axis``."""
+    if isinstance(x, TensorLike):
+        return math_ops.cumprod(x, axis=axis, exclusive=exclusive, reverse=reverse)
+    return impl_nn._cumprod(x, axis=axis, exclusive=exclusive, reverse=reverse)
+
+
+def solve(a: Any, b: Any, adjoint: bool = False) -> Any:
+    """``X`` with ``a @ X = b`` (``adjoint``: with ``aᵀ``)."""
+    if _any_tensor(a, b):
+        return linalg_ops.solve(a, b, adjoint=adjoint)
+    return impl_linalg._solve(a, b, adjoint=adjoint)
+
+
+def inv(a: Any, adjoint: bool = False) -> Any:
+    """Matrix inverse (``adjoint``: of ``aᵀ``)."""
+    if isinstance(a, TensorLike):
+        return linalg_ops.inv(a, adjoint=adjoint)
+    return impl_linalg._inv(a, adjoint=adjoint)
+
+
+def einsum(equation: str, *xs: Any) -> Any:
+    """Einstein summation of an explicit, ellipsis-free equation."""
+    if any(isinstance(x, TensorLike) for x in xs):
+        dtype = next(x.dtype for x in xs if isinstance(x, TensorLike))
+        return linalg_ops.einsum(
+            equation, *[x if isinstance(x, TensorLike) else constant(x, dtype) for x in xs]
+        )
+    return np.einsum(equation, *xs)
+
+
+def eye_like(n: int, like: Any) -> Any:
+    """An ``n × n`` identity of ``like``'s dtype (a constant Tensor if ``like`` is a Tensor)."""
+    if isinstance(like, TensorLike):
+        return constant(np.eye(n, dtype=like.dtype.np))
+    return np.eye(n, dtype=np.asarray(like).dtype)
+
+
+def gather(x: Any, indices: Any, axis: int) -> Any:
+    """Slices of ``x`` at ``indices`` along ``axis``."""
+    if isinstance(x, TensorLike):
+        return shape_ops.gather(x, indices, axis=axis)
+    return impl_linalg._gather(x, _raw(indices), axis=axis)
+
+
+def scatter_add(updates: Any, indices: Any, axis: int, shape_: tuple[int, ...]) -> Any:
+    """Zeros of ``shape_`` with ``updates`` added at ``indices`` along ``axis``."""
+    if isinstance(updates, TensorLike):
+        from tapeviz.engine import primitives as P
+        from tapeviz.engine.core import bind
+
+        idx = indices if isinstance(indices, TensorLike) else constant(np.asarray(indices))
+        return bind(P.scatter_add_p, updates, idx, axis=axis, shape=shape_)
+    return impl_linalg._scatter_add(updates, _raw(indices), axis=axis, shape=shape_)
+
+
+def _raw(x: Any) -> Any:
+    return x._value if isinstance(x, TensorLike) else x
+
+
+def maximum(x: Any, y: Any) -> Any:
+    """Elementwise maximum."""
+    return ops.maximum(x, y) if _any_tensor(x, y) else np.maximum(x, y)
+
+
+def log_softmax(x: Any, axis: int) -> Any:
+    """Log-softmax along ``axis``."""
+    if isinstance(x, TensorLike):
+        return nn_ops.log_softmax(x, axis=axis)
+    return impl_nn._log_softmax(x, axis=axis)
+
+
+def one_hot_like(labels: Any, depth: int, like: Any) -> Any:
+    """One-hot rows of integer ``labels`` in ``like``'s dtype (a constant; no gradient)."""
+    idx = np.asarray(_raw(labels))
+    hot = (idx[..., None] == np.arange(depth)).astype(np.asarray(_raw(like)).dtype)
+    return constant(hot) if isinstance(like, TensorLike) else hot

@@ -7,171 +7,19 @@ rule to Variables. Update order and defaults follow Keras 3 (``keras/src/optimiz
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from tapeviz.engine import diagnostics
-from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
-from tapeviz.engine.tensor import TensorLike, Variable, freeze, to_array
-
-State = dict[str, Any]
-
-
-class Optimizer:
-    """Base class: hyper-parameters, slot state per variable, apply_gradients, minimize."""
-
-    slot_names: tuple[str, ...] = ()
-
-    def __init__(
-        self,
-        learning_rate: float = 0.001,
-        name: str | None = None,
-        clipnorm: float | None = None,
-        clipvalue: float | None = None,
-        global_clipnorm: float | None = None,
-    ) -> None:
-        self.learning_rate = learning_rate
-        self.name = name or type(self).__name__
-        if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
-            raise InvalidArgumentError(
-                "only one of clipnorm, clipvalue and global_clipnorm can be set", "optimizer"
-            )
-        self.clipnorm, self.clipvalue, self.global_clipnorm = clipnorm, clipvalue, global_clipnorm
-        self.iterations = Variable(np.int64(0), trainable=False, name="iteration")
-        self._state: dict[int, State] = {}
-
-    @property
-    def learning_rate(self) -> float:
-        """The learning rate (a positive float; may be changed between steps)."""
-        return self._lr
-
-    @learning_rate.setter
-    def learning_rate(self, value: Any) -> None:
-        lr = float(value._value) if isinstance(value, TensorLike) else value
-        if isinstance(lr, bool) or not isinstance(lr, int | float | np.number) or not lr > 0:
-            raise InvalidArgumentError(
-                f"learning_rate must be a positive float, got {value!r}", "optimizer"
-            )
-        self._lr = float(lr)
-
-    def hyperparameters(self) -> dict[str, Any]:
-        """Every hyper-parameter by name (what ``get_config`` reports)."""
-        return {"learning_rate": self._lr}
-
-    def get_config(self) -> dict[str, Any]:
-        """Name and hyper-parameters, as Keras reports them."""
-        return {"name": self.name, **self.hyperparameters()}
-
-    def init_state(self, value: Any) -> State:
-        """Fresh slot state (all zeros) for a parameter of ``value``'s shape and dtype."""
-        return {k: np.zeros_like(value) for k in self.slot_names}
-
-    def update(self, value: Any, grad: Any, state: State, step: int) -> Any:
-        """Return the parameter after one step (``step`` counts from 0); updates ``state``."""
-        raise NotImplementedError
-
-    def _clip(self, grads: list[Any]) -> list[Any]:
-        if self.clipvalue is not None:
-            c = self.clipvalue
-            return [np.clip(g, -c, c) for g in grads]
-        if self.clipnorm is not None:
-            c = self.clipnorm
-            return [g * (c / max(float(np.sqrt(np.sum(g * g))), c)) for g in grads]
-        if self.global_clipnorm is not None:
-            c = self.global_clipnorm
-            total = math.sqrt(sum(float(np.sum(g * g)) for g in grads))
-            return [g * (c / max(total, c)) for g in grads]
-        return grads
-
-    def apply_gradients(
-        self, grads_and_vars: Iterable[Any], name: str | None = None, **_: Any
-    ) -> Variable:
-        """Apply one step to each (gradient, variable) pair; None gradients are skipped."""
-        pairs = []
-        for pair in grads_and_vars:
-            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-                raise EngineTypeError(
-                    f"apply_gradients expects (gradient, variable) pairs, got {pair!r:.60}",
-                    "apply_gradients",
-                )
-            g, v = pair
-            if not isinstance(v, Variable):
-                raise EngineTypeError(
-                    f"apply_gradients: the second item of each pair must be a tf.Variable, "
-                    f"got {type(v).__name__}",
-                    "apply_gradients",
-                )
-            pairs.append((g, v))
-        if not pairs:
-            return self.iterations
-        kept = [(g, v) for g, v in pairs if g is not None]
-        if not kept:
-            raise InvalidArgumentError("No gradients provided for any variable.", "apply_gradients")
-        if len(kept) < len(pairs):
-            missing = [v.name for g, v in pairs if g is None]
-            diagnostics.warn(
-                f"Gradients do not exist for variables {missing} when minimizing the loss.",
-                stacklevel=2,
-            )
-        grads = self._clip([to_array(g, v.dtype, "apply_gradients") for g, v in kept])
-        step = int(self.iterations._value)
-        for g, (_, v) in zip(grads, kept):  # noqa: B905  (_clip keeps the length)
-            value = v._value
-            if g.shape != value.shape:
-                raise InvalidArgumentError(
-                    f"apply_gradients: gradient of shape {g.shape} for variable "
-                    f"'{v.name}' of shape {value.shape}",
-                    "apply_gradients",
-                )
-            state = self._state.get(v.id)
-            if state is None:
-                state = self._state[v.id] = self.init_state(value)
-            new = self.update(value, g, state, step)
-            if isinstance(new, np.ndarray) or type(new) is not type(value):
-                new = freeze(np.asarray(new, dtype=v.dtype.np))  # keep dtype, read-only
-            v._set(new, "apply_gradients")
-        self.iterations._set(self.iterations._value + 1, "apply_gradients")  # an np.int64
-        return self.iterations
-
-    def minimize(self, loss: Any, var_list: Any, tape: Any = None) -> Variable:
-        """Differentiate ``loss`` (a callable, or a tensor with its ``tape``) and apply a step."""
-        from tapeviz.engine.tape import GradientTape
-
-        variables = var_list() if callable(var_list) else list(var_list)
-        if callable(loss):
-            with GradientTape() as t:
-                t.watch(variables)
-                value = loss()
-            tape = t
-        elif tape is None:
-            raise InvalidArgumentError(
-                "minimize: pass the loss as a function (or give the tape that computed it)",
-                "minimize",
-            )
-        else:
-            value = loss
-        grads = tape.gradient(value, variables)
-        return self.apply_gradients(zip(grads, variables, strict=True))
-
-    def __repr__(self) -> str:
-        params = ", ".join(f"{k}={v}" for k, v in self.hyperparameters().items())
-        return f"{type(self).__name__}({params})"
-
-
-_NUMPY_VALUES = (np.ndarray, np.generic)
-
-
-def _c(value: Any, like: Any) -> Any:
-    """``value`` as a scalar of ``like``'s dtype (hyper-parameters are cast per variable)."""
-    dtype = like.dtype if isinstance(like, _NUMPY_VALUES) else np.asarray(like).dtype
-    return dtype.type(value)
+from tapeviz.engine.errors import InvalidArgumentError
+from tapeviz.engine.optimizer_base import Optimizer, State, _c
 
 
 class SGD(Optimizer):
     """Gradient descent, optionally with (Nesterov) momentum: Keras' update rule."""
+
+    default_name = "SGD"
 
     def __init__(
         self, learning_rate: float = 0.01, momentum: float = 0.0, nesterov: bool = False, **kw: Any
@@ -188,7 +36,7 @@ class SGD(Optimizer):
 
     def update(self, value: Any, grad: Any, state: State, step: int) -> Any:
         """``v −= lr·g``; momentum: ``m = β·m − lr·g; v += m`` (Nesterov ``v += β·m − lr·g``)."""
-        lr = _c(self._lr, value)
+        lr = self.lr_like(value)
         if not self.momentum:
             return value - grad * lr
         beta = _c(self.momentum, value)
@@ -198,6 +46,8 @@ class SGD(Optimizer):
 
 class Adam(Optimizer):
     """Adam with Keras' bias correction folded into the step size (ε outside the root)."""
+
+    default_name = "adam"
 
     slot_names = ("m", "v")
 
@@ -236,6 +86,8 @@ class Adam(Optimizer):
 
 class RMSprop(Optimizer):
     """RMSprop (Keras): running mean of g², optional momentum and centering."""
+
+    default_name = "rmsprop"
 
     def __init__(
         self,
@@ -281,6 +133,8 @@ class RMSprop(Optimizer):
 
 class Adagrad(Optimizer):
     """Adagrad (Keras): accumulated g² scales each step; accumulator starts at 0.1."""
+
+    default_name = "adagrad"
 
     slot_names = ("accumulator",)
 

@@ -4,17 +4,28 @@ from __future__ import annotations
 
 
 class Primitive:
-    """A named primitive op; its forward lives in ``IMPL`` and its gradient in ``VJP``."""
+    """A named primitive op; its forward lives in ``IMPL`` and its gradient in ``VJP``.
 
-    __slots__ = ("bool_args", "formula", "name", "tf_name")
+    ``bool_args`` are inputs converted to bool, ``int_args`` inputs that keep their own integer
+    dtype (indices, labels); neither takes part in the operands' common dtype.
+    """
+
+    __slots__ = ("bool_args", "formula", "int_args", "name", "own_dtype_args", "tf_name")
 
     def __init__(
-        self, name: str, formula: str, tf_name: str, bool_args: tuple[int, ...] = ()
+        self,
+        name: str,
+        formula: str,
+        tf_name: str,
+        bool_args: tuple[int, ...] = (),
+        int_args: tuple[int, ...] = (),
     ) -> None:
         self.name = name
         self.formula = formula
         self.tf_name = tf_name
         self.bool_args = bool_args
+        self.int_args = int_args
+        self.own_dtype_args = bool_args + int_args
 
     def __repr__(self) -> str:
         return self.name
@@ -23,8 +34,14 @@ class Primitive:
 PRIMITIVES: dict[str, Primitive] = {}
 
 
-def _p(name: str, formula: str, tf_name: str, bool_args: tuple[int, ...] = ()) -> Primitive:
-    prim = Primitive(name, formula, tf_name, bool_args)
+def _p(
+    name: str,
+    formula: str,
+    tf_name: str,
+    bool_args: tuple[int, ...] = (),
+    int_args: tuple[int, ...] = (),
+) -> Primitive:
+    prim = Primitive(name, formula, tf_name, bool_args, int_args)
     PRIMITIVES[name] = prim
     return prim
 
@@ -100,3 +117,63 @@ cast_p = _p("cast", "cast(a)", "Cast")
 identity_p = _p("identity", "a", "Identity")
 stop_gradient_p = _p("stop_gradient", "a (gradient stopped)", "StopGradient")
 scatter_p = _p("scatter", "zeros with [i] ← a", "StridedSliceGrad")
+
+# Activations (tf.nn).
+elu_p = _p("elu", "a if a > 0 else eᵃ − 1", "Elu")
+selu_p = _p("selu", "λ·(a if a > 0 else α·(eᵃ − 1))", "Selu")
+gelu_p = _p("gelu", "a·Φ(a)", "Gelu")
+relu6_p = _p("relu6", "min(max(a, 0), 6)", "Relu6")
+softsign_p = _p("softsign", "a / (1 + |a|)", "Softsign")
+silu_p = _p("silu", "a·σ(β·a)", "Swish")
+softmax_p = _p("softmax", "eᵃ / Σ eᵃ", "Softmax")
+log_softmax_p = _p("log_softmax", "a − ln Σ eᵃ", "LogSoftmax")
+softmax_cross_entropy_p = _p(
+    "softmax_cross_entropy", "−Σ a · log softmax(b)", "SoftmaxCrossEntropyWithLogits"
+)
+sparse_softmax_cross_entropy_p = _p(
+    "sparse_softmax_cross_entropy",
+    "−log softmax(b)[a]",
+    "SparseSoftmaxCrossEntropyWithLogits",
+    int_args=(0,),
+)
+
+# More maths (tf.math).
+sinh_p = _p("sinh", "sinh a", "Sinh")
+cosh_p = _p("cosh", "cosh a", "Cosh")
+asin_p = _p("asin", "asin a", "Asin")
+acos_p = _p("acos", "acos a", "Acos")
+atan_p = _p("atan", "atan a", "Atan")
+asinh_p = _p("asinh", "asinh a", "Asinh")
+acosh_p = _p("acosh", "acosh a", "Acosh")
+atanh_p = _p("atanh", "atanh a", "Atanh")
+atan2_p = _p("atan2", "atan2(a, b)", "Atan2")
+erf_p = _p("erf", "erf a", "Erf")
+erfc_p = _p("erfc", "erfc a", "Erfc")
+ceil_p = _p("ceil", "⌈a⌉", "Ceil")
+is_nan_p = _p("is_nan", "a is nan", "IsNan")
+is_inf_p = _p("is_inf", "a is ±inf", "IsInf")
+is_finite_p = _p("is_finite", "a is finite", "IsFinite")
+reduce_prod_p = _p("reduce_prod", "Π a", "Prod")
+reduce_logsumexp_p = _p("reduce_logsumexp", "ln Σ eᵃ", "ReduceLogSumExp")
+reduce_any_p = _p("reduce_any", "any(a)", "Any", bool_args=(0,))
+reduce_all_p = _p("reduce_all", "all(a)", "All", bool_args=(0,))
+cumsum_p = _p("cumsum", "running Σ a", "Cumsum")
+cumprod_p = _p("cumprod", "running Π a", "Cumprod")
+
+# Linear algebra (tf.linalg) and einsum.
+diag_p = _p("diag", "diag(a)", "MatrixDiagV3")
+diag_part_p = _p("diag_part", "diagonal of a", "MatrixDiagPartV3")
+solve_p = _p("solve", "a⁻¹ · b", "MatrixSolve")
+inv_p = _p("inv", "a⁻¹", "MatrixInverse")
+det_p = _p("det", "det a", "MatrixDeterminant")
+einsum_p = _p("einsum", "einsum(a, b, …)", "Einsum")
+
+# Indexing and tiling.
+pad_p = _p("pad", "pad(a)", "PadV2")
+tile_p = _p("tile", "tile(a)", "Tile")
+gather_p = _p("gather", "a[b] along an axis", "GatherV2", int_args=(1,))
+scatter_add_p = _p("scatter_add", "zeros with [b] += a along an axis", "UnsortedSegmentSum",
+                   int_args=(1,))  # fmt: skip
+
+# A function with its own gradient (tf.custom_gradient).
+custom_gradient_p = _p("custom_gradient", "f(a, …) with its own gradient", "IdentityN")

@@ -13,7 +13,7 @@ from tapeviz.engine import core, diagnostics, nest, numeric, ops
 from tapeviz.engine.backward import as_tensor_result, run_backward
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, describe
-from tapeviz.engine.guard import check_elements, checkpoint
+from tapeviz.engine.jacobians import diagonal_blocks, full_jacobians
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, to_array
 from tapeviz.engine.vjp_rules import DEAD_ENDS
 
@@ -40,6 +40,24 @@ _SECOND_USE = (
 )
 
 
+_NEVER_RECORDED = (
+    "A non-persistent GradientTape can only be used to compute one set of gradients "
+    "(or jacobians); this tape has not recorded anything yet: compute the target inside a "
+    "`with tf.GradientTape() as tape:` block first"
+)
+
+
+def _creation_order(v: Variable) -> int:
+    return v.id  # ids come from one counter: a variable's id is its creation order
+
+
+def _is_among(t: TensorLike, flat: list[Any]) -> bool:
+    for s in flat:  # noqa: SIM110  (identity, not ==: tensors overload ==)
+        if s is t or (isinstance(s, TensorLike) and s.id == t.id):
+            return True
+    return False
+
+
 _NONE, _ZERO = UnconnectedGradients.NONE, UnconnectedGradients.ZERO
 _new_call = tuple.__new__  # GradientCall(...) without the NamedTuple's Python-level __new__
 
@@ -61,9 +79,10 @@ class GradientTape(Recorder):
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         super().__init__(watch_accessed_variables=watch_accessed_variables)
         self._persistent = bool(persistent)
-        self._used = False
+        # TensorFlow's tape exists: made when the tape is first entered, gone once a
+        # non-persistent tape has given its gradients (entering it again starts a new one).
+        self._alive = False
         self._paused = False
-        self._entered = False
         self.gradient_calls: list[GradientCall] = []
         created = core.STATE.created
         if created is not None:
@@ -75,13 +94,20 @@ class GradientTape(Recorder):
         return self._persistent
 
     def __enter__(self) -> GradientTape:
+        if self.recording:
+            raise ValueError(
+                "Tape is still recording, This can happen if you try to re-enter an "
+                "already-active tape."
+            )
+        if not self._alive:
+            if self.records or self._watched or self._watched_other:
+                self._reset_records()  # a used non-persistent tape records anew, as in TF
+            self._alive = True
         core.push(self)
-        self._entered = True
         return self
 
     def __exit__(self, *exc: object) -> bool:
         core.pop(self)
-        self._entered = False
         self._paused = False
         return False
 
@@ -105,8 +131,10 @@ class GradientTape(Recorder):
             self._watch(t)
 
     def watched_variables(self) -> tuple[Variable, ...]:
-        """The variables this tape watches, in the order they were first watched."""
-        return tuple(v for v in self._watched.values() if isinstance(v, Variable))
+        """The variables this tape watches, in the order they were created (as TensorFlow)."""
+        found = [v for v in self._watched.values() if isinstance(v, Variable)]
+        found += [v for v in self._watched_other.values() if isinstance(v, Variable)]
+        return tuple(sorted(found, key=_creation_order))
 
     def watched(self) -> tuple[TensorLike, ...]:
         """Every watched tensor and variable, in order."""
@@ -115,11 +143,13 @@ class GradientTape(Recorder):
     @contextlib.contextmanager
     def stop_recording(self) -> Iterator[None]:
         """Temporarily stop recording operations on this tape."""
-        if not self.recording:
-            raise InvalidArgumentError(
-                "Tape must be recording: use stop_recording() inside the `with tape:` block",
-                "stop_recording",
+        if not self._alive:
+            raise RuntimeError(
+                "Trying to stop recording a tape which is not recording. (Use stop_recording() "
+                "inside the `with tape:` block.)"
             )
+        if not self.recording:
+            raise ValueError("Tape is not recording.")
         self._paused = True
         active = core.STATE.active
         active[:] = [r for r in active if r is not self]
@@ -131,20 +161,21 @@ class GradientTape(Recorder):
             state.active[:] = [r for r in state.entered if not getattr(r, "_paused", False)]
 
     def reset(self) -> None:
-        """Clear everything recorded, as if the tape had just been created."""
+        """Inside the ``with`` block: forget everything recorded so far and record anew."""
+        if not self.recording:
+            raise ValueError("Tape is not recording.")
         self._reset_records()
-        self._used = False
         self.gradient_calls = []
 
     def _check_usable(self) -> None:
-        if self._used and not self._persistent:
-            raise RuntimeError(_SECOND_USE)
+        if not self._alive:
+            raise RuntimeError(_SECOND_USE if self.gradient_calls else _NEVER_RECORDED)
 
     def _consume(self) -> None:
         """Mark a non-persistent tape used; like TF, it stops recording if still active."""
         if self._persistent:
             return
-        self._used = True
+        self._alive = False
         if core.STATE.active and self.recording:
             self._paused = True
             core.STATE.active[:] = [r for r in core.STATE.active if r is not self]
@@ -193,8 +224,8 @@ class GradientTape(Recorder):
         unconnected_gradients: Any = UnconnectedGradients.NONE,
     ) -> Any:
         """d(sum of targets)/d(each source), shaped like ``sources`` (None where unconnected)."""
-        if self._used and not self._persistent:
-            raise RuntimeError(_SECOND_USE)
+        if not self._alive:
+            self._check_usable()
         zero = unconnected_gradients is not _NONE and _unconnected(unconnected_gradients) is _ZERO
         targets = [target] if type(target) is Tensor else nest.flatten(target)
         for t in targets:
@@ -203,6 +234,12 @@ class GradientTape(Recorder):
                     f"gradient: the target must be a tensor computed inside the `with tape:` "
                     f"block, got {describe(t)}",
                     "gradient",
+                )
+            if not t.dtype.is_floating:
+                diagnostics.warn(
+                    "The dtype of the target tensor must be floating (e.g. tf.float32) when "
+                    f"calling GradientTape.gradient, got tf.{t.dtype.name}",
+                    stacklevel=2,
                 )
         ogs = [None] * len(targets) if output_gradients is None else nest.flatten(output_gradients)
         if len(ogs) != len(targets):
@@ -217,7 +254,9 @@ class GradientTape(Recorder):
         seeds: dict[int, Any] = {}
         for t, og in zip(targets, ogs):  # noqa: B905  (same lengths, checked above)
             if t.id not in tracked or not t.dtype.is_floating:
-                continue
+                if not t.dtype.is_floating or not _is_among(t, flat):
+                    continue
+                source_ids.append(t.id)  # TF: a target that is also a source gets its seed
             seed = self._seed(t, og, taping)
             seeds[t.id] = seeds[t.id] + seed if t.id in seeds else seed
         adj = run_backward(records, seeds, source_ids, taping, self._reach(source_ids, taping))
@@ -282,7 +321,7 @@ class GradientTape(Recorder):
         flat, source_ids = self._sources(sources, "jacobian")
         records = self._records_now()
         self._consume()
-        jacobians = self._jacobians(records, target, flat, source_ids)
+        jacobians = full_jacobians(records, target, flat, source_ids, self._tracked)
         results = [
             ops.zeros(tuple(target.shape) + tuple(s.shape), s.dtype) if j is None and zero else j
             for j, s in zip(jacobians, flat, strict=True)
@@ -291,38 +330,6 @@ class GradientTape(Recorder):
             GradientCall("jacobian", (target.id,), tuple(s.id for s in flat), tuple(results))
         )
         return nest.pack_as(sources, results)
-
-    def _jacobians(
-        self, records: list[OpRecord], target: TensorLike, flat: list[TensorLike], ids: list[int]
-    ) -> list[Any]:
-        taping = core.is_taping()
-        n = int(np.size(target._value))
-        rows: list[list[Any]] = [[] for _ in flat]
-        connected = target.id in self._tracked and target.dtype.is_floating and ids
-        for s in flat:
-            check_elements(n * int(np.size(s._value)), "jacobian")
-        for i in range(n if connected else 0):
-            checkpoint()
-            onehot = np.zeros(n, dtype=target.dtype.np)
-            onehot[i] = 1
-            seed: Any = onehot.reshape(np.shape(target._value))[()]
-            if taping:
-                seed = Tensor(seed, target.dtype)
-            adj = run_backward(records, {target.id: seed}, ids, taping)
-            for k, s in enumerate(flat):
-                rows[k].append(adj.get(s.id))
-        out: list[Any] = []
-        for k, s in enumerate(flat):
-            if not rows[k] or all(r is None for r in rows[k]):
-                out.append(None)
-                continue
-            full = [r if r is not None else np.zeros_like(s._value) for r in rows[k]]
-            shape = tuple(np.shape(target._value)) + tuple(np.shape(s._value))
-            if taping:
-                out.append(ops.reshape(ops.stack([as_tensor_result(r, s) for r in full]), shape))
-            else:
-                out.append(as_tensor_result(np.stack(full).reshape(shape), s))
-        return out
 
     def batch_jacobian(
         self,
@@ -335,20 +342,19 @@ class GradientTape(Recorder):
         """Per-example Jacobians: result[b] = d target[b] / d source[b]."""
         if not isinstance(target, TensorLike) or not isinstance(source, TensorLike):
             raise EngineTypeError("batch_jacobian: target and source must be tensors")
-        if not target.shape or not source.shape or target.shape[0] != source.shape[0]:
+        for t in (target, source):
+            if len(t.shape) < 2:
+                raise ValueError(f"Shape {t.shape} must have rank at least 2")
+        if target.shape[0] != source.shape[0]:
             raise InvalidArgumentError(
-                f"batch_jacobian: target {tuple(target.shape)} and source {tuple(source.shape)} "
-                "must share their first (batch) dimension",
+                f"Need first dimension of target shape {target.shape} and source shape "
+                f"{source.shape} to match.",
                 "batch_jacobian",
             )
         full = self.jacobian(target, source, unconnected_gradients)
         if full is None:
             return None
-        b = target.shape[0]
-        t_rest, s_rest = tuple(target.shape[1:]), tuple(source.shape[1:])
-        flat = ops.reshape(full, (b, _prod(t_rest), b, _prod(s_rest)))
-        rows = [flat[k, :, k, :] for k in range(b)]
-        out = ops.reshape(ops.stack(rows), (b, *t_rest, *s_rest))
+        out = diagonal_blocks(full, target, source)
         self.gradient_calls[-1] = self.gradient_calls[-1]._replace(kind="batch_jacobian",
                                                                    results=(out,))  # fmt: skip
         return out
@@ -364,10 +370,3 @@ class GradientTape(Recorder):
             f"<GradientTape persistent={self._persistent} "
             f"watch_accessed_variables={self.watch_accessed_variables} ops={len(self.records)}>"
         )
-
-
-def _prod(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n

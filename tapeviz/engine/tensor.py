@@ -13,6 +13,7 @@ from tapeviz.engine import dtypes
 from tapeviz.engine.dtypes import DType
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import check_elements
+from tapeviz.engine.state import STATE, scope_prefix
 
 _ids = itertools.count(1)
 # Live variables by id: a recorded op input with one of these ids is that variable's value.
@@ -52,8 +53,10 @@ class TensorShape(tuple):
         """Number of dimensions (TensorFlow 1 spelling)."""
         return len(self)
 
-    def num_elements(self) -> int:
-        """Total number of elements."""
+    def num_elements(self) -> int | None:
+        """Total number of elements (None if a dimension is unknown)."""
+        if any(d is None for d in self):
+            return None
         return int(np.prod(self, dtype=np.int64))
 
     def __repr__(self) -> str:
@@ -296,10 +299,13 @@ class Variable(TensorLike):
         self._value = t._value
         self.dtype = t.dtype
         self.id = next(_ids)
-        self.name = f"{name or 'Variable'}:0"
+        self.name = f"{scope_prefix()}{name or 'Variable'}:0"  # "scope/name:0", as TF names it
         self.trainable = bool(trainable)
         self._snapshot: Tensor | None = None
         VARIABLES[self.id] = self
+        log = STATE.new_variables
+        if log is not None:  # a tf.function call is watching for new variables
+            log.append(self)
 
     def value(self) -> Tensor:
         """Return the current value as a Tensor carrying this variable's id."""

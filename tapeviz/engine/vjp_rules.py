@@ -8,7 +8,6 @@ definitions (``tensorflow/python/ops/math_grad.py``) including their choices at 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,56 +15,7 @@ import numpy as np
 from tapeviz.engine import numeric as N
 from tapeviz.engine import primitives as P
 from tapeviz.engine.primitives import Primitive
-
-Rule = Callable[..., Any]
-
-
-class Variadic:
-    """The rule of an op with any number of inputs: ``rule(argnum, g, ans, *xs, **params)``."""
-
-    __slots__ = ("rule",)
-
-    def __init__(self, rule: Rule) -> None:
-        self.rule = rule
-
-    def __getitem__(self, argnum: int) -> Rule:
-        def one(g: Any, ans: Any, *xs: Any, **params: Any) -> Any:
-            return self.rule(argnum, g, ans, *xs, **params)
-
-        return one
-
-
-VJP: dict[Primitive, tuple[Rule | None, ...] | Variadic | None] = {}
-RULE_TEXT: dict[Primitive, tuple[str, ...]] = {}
-
-
-def defvjp(prim: Primitive, *rules: Rule | None, text: tuple[str, ...] = ()) -> None:
-    """Register the per-input VJP rules of ``prim`` and their description in words."""
-    VJP[prim] = rules if any(r is not None for r in rules) else None
-    RULE_TEXT[prim] = text
-
-
-_NP_FLOATS = (np.float16, np.float32, np.float64)
-
-
-def ub(g: Any, x: Any) -> Any:
-    """Unbroadcast ``g`` to the shape of ``x`` (raw values and Tensors both have ``.shape``)."""
-    tx = type(x)
-    if tx is type(g) and tx is not np.ndarray and tx in _NP_FLOATS:  # two scalars: shape ()
-        return g
-    shape = x.shape
-    return g if g.shape == shape else N.unbroadcast(g, tuple(shape))
-
-
-def _keep(g: Any, x: Any, axis: Any, keepdims: bool) -> Any:
-    """Reshape a reduction's adjoint so it broadcasts against the reduced input."""
-    if keepdims or axis is None:
-        return g if keepdims else N.reshape(g, (1,) * len(N.shape(x)))
-    nd = len(N.shape(x))
-    axes = (axis,) if isinstance(axis, int) else axis
-    axes = tuple(a % nd for a in axes)
-    return N.reshape(g, tuple(1 if i in axes else d for i, d in enumerate(N.shape(x))))
-
+from tapeviz.engine.vjp_table import RULE_TEXT, VJP, Rule, Variadic, defvjp, keep, ub
 
 # -- elementwise arithmetic ----------------------------------------------------------------
 defvjp(P.add_p, lambda g, ans, x, y: ub(g, x), lambda g, ans, x, y: ub(g, y),
@@ -192,12 +142,12 @@ defvjp(P.matmul_p, _matmul_a, _matmul_b, text=("Ā += Ḡ · Bᵀ", "B̄ += Aᵀ
 
 
 def _sum_vjp(g: Any, ans: Any, x: Any, axis: Any, keepdims: bool) -> Any:
-    return N.broadcast_to(_keep(g, x, axis, keepdims), N.shape(x))
+    return N.broadcast_to(keep(g, x, axis, keepdims), N.shape(x))
 
 
 def _mean_vjp(g: Any, ans: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     count = max(1, _size(N.shape(x)) // max(1, _size(N.shape(ans))))
-    return N.broadcast_to(_keep(g, x, axis, keepdims), N.shape(x)) / count
+    return N.broadcast_to(keep(g, x, axis, keepdims), N.shape(x)) / count
 
 
 def _size(shape: tuple[int, ...]) -> int:
@@ -208,10 +158,10 @@ def _size(shape: tuple[int, ...]) -> int:
 
 
 def _minmax_vjp(g: Any, ans: Any, x: Any, axis: Any, keepdims: bool) -> Any:
-    y = _keep(ans, x, axis, keepdims)
+    y = keep(ans, x, axis, keepdims)
     hits = N.where(N.equal(y, x), N.ones_like(x), N.zeros_like(x))
-    count = _keep(N.reduce_sum(hits, axis=axis, keepdims=keepdims), x, axis, keepdims)
-    return hits / count * _keep(g, x, axis, keepdims)
+    count = keep(N.reduce_sum(hits, axis=axis, keepdims=keepdims), x, axis, keepdims)
+    return hits / count * keep(g, x, axis, keepdims)
 
 
 defvjp(P.reduce_sum_p, _sum_vjp, text=("x̄ += ḡ (broadcast)",))
@@ -223,11 +173,11 @@ defvjp(P.argmin_p, None, text=("no gradient",))
 
 
 def _norm_vjp(g: Any, ans: Any, x: Any, ord: Any, axis: Any, keepdims: bool) -> Any:
-    gk = _keep(g, x, axis, keepdims)
+    gk = keep(g, x, axis, keepdims)
     if ord in (1, 1.0):
         return gk * N.sign(x)
     if ord in ("euclidean", "fro", 2, 2.0):
-        return gk * x / _keep(ans, x, axis, keepdims)
+        return gk * x / keep(ans, x, axis, keepdims)
     return _minmax_vjp(g, ans, x * N.sign(x), axis, keepdims) * N.sign(x)
 
 
@@ -279,10 +229,15 @@ defvjp(P.identity_p, lambda g, ans, x: g, text=("x̄ += ḡ",))
 defvjp(P.stop_gradient_p, None, text=("gradient stopped",))
 
 
+# The rules of the activation, extra maths, linear algebra and indexing primitives.
+from tapeviz.engine import vjp_linalg, vjp_nn  # noqa: E402, F401  (they fill VJP and RULE_TEXT)
+
 # Ops through which a watched input may reach no source: no rule for some input (stop_gradient,
-# floor, comparisons, where's condition) or a rule that may give None (a cast to integers).
+# floor, comparisons, where's condition) or a rule that may give None (a cast to integers, a
+# custom gradient function returning None).
 DEAD_ENDS: frozenset[Primitive] = frozenset(
-    [p for p, r in VJP.items() if r is None or (type(r) is tuple and None in r)] + [P.cast_p]
+    [p for p, r in VJP.items() if r is None or (type(r) is tuple and None in r)]
+    + [P.cast_p, P.custom_gradient_p]
 )
 
 

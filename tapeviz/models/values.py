@@ -53,6 +53,16 @@ def full(value: Any, max_items: int = 200) -> str:
     return np.array2string(arr, precision=6, threshold=max_items, suppress_small=False)
 
 
+def same_value(a: Any, b: Any) -> bool:
+    """Whether two values show the same (the same object, or equal numbers; nan equals nan)."""
+    if a is b:
+        return True
+    if a is None or b is None:
+        return False
+    x, y = np.asarray(a), np.asarray(b)
+    return x.shape == y.shape and x.dtype == y.dtype and bool(np.array_equal(x, y, equal_nan=True))
+
+
 def nonfinite(value: Any) -> bool:
     """Whether any element is nan or ±inf (drawn in a warning colour)."""
     arr = as_array(value)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import bisect
 import contextlib
+import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -63,7 +65,15 @@ class RunResult:
     notes: tuple[str, ...] = ()
     gradients: dict[str, Any] = field(default_factory=dict)
     dropped_tapes: int = 0
+    # (offset, tapes): the output from ``offset`` on was written once ``tapes`` tapes had been
+    # created (``print`` and ``tf.print`` alike); offsets and counts never decrease.
+    output_marks: tuple[tuple[int, int], ...] = ()
     figures: tuple[Figure, ...] = ()  # what the code drew with matplotlib.pyplot, as data
+
+    def tapes_at(self, offset: int) -> int:
+        """How many tapes had been created when the output's character ``offset`` was written."""
+        k = bisect.bisect_right(self.output_marks, (offset, math.inf)) - 1
+        return self.output_marks[k][1] if k >= 0 else 0
 
     @property
     def ok(self) -> bool:
@@ -172,6 +182,7 @@ def _running(budget: Budget, created: list[Any]) -> Iterator[Recorder]:
     saved_budget, saved_created = CURRENT.budget, core.STATE.created
     saved_entered, saved_active = list(core.STATE.entered), list(core.STATE.active)
     CURRENT.budget, core.STATE.created = budget, created
+    budget.tapes = created  # each write notes how many tapes exist by then
     reset_random()
     limits = budget.limits
     try:
@@ -266,6 +277,7 @@ def run(
         tuple(budget.notes),
         {},
         dropped,
+        tuple(budget.output_marks),
         figures,
     )
 
@@ -310,4 +322,5 @@ def run_expression(text: str, table: Sequence[VariableSpec], budget: Budget, sta
         error,
         tuple(budget.notes),
         grads,
+        output_marks=tuple(budget.output_marks),
     )

@@ -1,9 +1,12 @@
 """``tapeviz export``: render a preset or session to files without a window (Qt offscreen).
 
 Studio sessions (view ``studio``) compute their race exactly as the window does and export the
-animation (GIF, MP4), the plots (PNG, SVG) and the histories (CSV); every session can export
-its computational graph (``--graph-png``, ``--graph-svg``, ``--dot``): for a studio session the
-tape of the selected run at ``--step``, otherwise the last tape the code recorded.
+animation (GIF, MP4), the plots (PNG, SVG) and the histories (CSV). Script sessions whose loop
+records a tape per step export the same kinds from the loop's timeline (``--loop`` picks one of
+several; the CSV holds its per-step series). The code runs in the worker process, as in the
+window. Every session can export its computational graph (``--graph-png``, ``--graph-svg``,
+``--dot``): for a studio session the tape of the selected run at ``--step``, for a loop the
+tapes of its step ``--step``, otherwise the last tape the code recorded.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class ExportRequest:
     step: int | None = None  # None: the last step
     frames: int | None = None
     width: int | None = None
+    loop: int = 1  # which loop of a script session (from 1)
 
 
 def _quiet_qt(kind: Any, context: Any, message: str) -> None:
@@ -93,14 +97,8 @@ def run_export(request: ExportRequest, log: TextIO | None = None) -> list[Path]:
     app = _app()
     studio_kinds = [k for k in request.outputs if k in STUDIO_KINDS]
     session = request.session
-    if studio_kinds and (session.view != "studio" or session.optimizer is None):
-        raise ExportError(
-            f"--{studio_kinds[0]} needs an optimization session (a preset of the group "
-            "'Optimizer surfaces' or 'Seed: …' with an optimizer); this one has none. "
-            "Use --graph-png, --graph-svg or --dot for its graph."
-        )
     written: list[Path] = []
-    result = None
+    result, step_tapes = None, None
     if session.view == "studio" and session.optimizer is not None:
         studio = _studio(session, request)
         try:
@@ -113,19 +111,73 @@ def run_export(request: ExportRequest, log: TextIO | None = None) -> list[Path]:
         finally:
             studio.shutdown()
             studio.deleteLater()
-    elif any(k in GRAPH_KINDS for k in request.outputs):
-        from tapeviz.sandbox.process.isolated import run_isolated as run  # a worker process
+    else:
+        from tapeviz.sandbox.process.isolated import run_isolated
 
-        result = run(session.source, mode=session.mode, variables=list(session.variables))
+        result = run_isolated(session.source, mode=session.mode, variables=list(session.variables))
         if result.error is not None:
             raise ExportError(f"the code stops with an error: {result.error}")
+        if studio_kinds or request.step is not None:
+            step_tapes = _loop_exports(result, studio_kinds, request, written, log)
     if result is not None:
         for kind in GRAPH_KINDS:
             if kind in request.outputs:
-                written.append(_graph_export(result, kind, request.outputs[kind]))
+                path = request.outputs[kind]
+                written.append(_graph_export(result, kind, path, step_tapes))
                 print(f"wrote {written[-1]}", file=log)
     del app
     return written
+
+
+def _loop_exports(
+    result: Any, kinds: list[str], request: ExportRequest, written: list[Path], log: TextIO
+) -> Any:
+    """A script's loop exported from its timeline; the StepTapes of ``--step`` (or None)."""
+    from tapeviz.models.timeline.output import OutputLines
+    from tapeviz.models.timeline.timeline import timelines_of
+    from tapeviz.ui.timeline import export as timeline_export
+    from tapeviz.ui.timeline.panel import StepTapes, TimelinePanel
+
+    timelines = timelines_of(result)
+    if not timelines:
+        if not kinds:
+            return None  # --step of a script without a loop: the last tape, as before
+        raise ExportError(
+            f"--{kinds[0]} needs an optimization session (a preset of the group 'Optimizer "
+            "surfaces' or 'Seed: …' with an optimizer) or a script whose loop records a tape "
+            "per step; this one has neither. Use --graph-png, --graph-svg or --dot for its graph."
+        )
+    if not 1 <= request.loop <= len(timelines):
+        raise ExportError(f"--loop {request.loop}: the script has {len(timelines)} loop(s)")
+    panel = TimelinePanel()
+    try:
+        panel.resize(1400, 520)
+        panel.show()
+        panel.set_run(timelines, OutputLines(result.output, result.output_marks))
+        panel.select(request.loop - 1)
+        panel.set_step(panel.length if request.step is None else request.step)
+        for kind in kinds:
+            options = {k: v for k, v in (("frames", request.frames), ("width", request.width)) if v}
+            out = timeline_export.write(panel, kind, request.outputs[kind], **options)
+            if kind in ("gif", "mp4"):
+                _wait_animation(out, kind)
+            written.append(request.outputs[kind])
+            print(f"wrote {written[-1]}", file=log)
+        tl = panel.timeline
+        assert tl is not None
+        return StepTapes(tl.step_tapes(panel.k), tl.main, panel.k)
+    finally:
+        panel.close()
+        panel.deleteLater()
+
+
+def _wait_animation(exporter: Any, kind: str) -> None:
+    outcome: list[str] = []
+    exporter.finished.connect(lambda p: outcome.append("ok"))
+    exporter.failed.connect(lambda e: outcome.append(e))
+    _wait(lambda: bool(outcome), f"the {kind.upper()} animation")
+    if outcome[0] != "ok":
+        raise ExportError(f"{kind.upper()} export failed: {outcome[0]}")
 
 
 def _studio(session: Any, request: ExportRequest) -> Any:
@@ -161,16 +213,11 @@ def _studio_export(studio: Any, kind: str, request: ExportRequest) -> Path:
     out = studio_export.export(studio, kind, path, **options)  # raises if it cannot write
     if kind not in ("gif", "mp4"):
         return Path(out)
-    outcome: list[str] = []
-    out.finished.connect(lambda p: outcome.append("ok"))
-    out.failed.connect(lambda e: outcome.append(e))
-    _wait(lambda: bool(outcome), f"the {kind.upper()} animation")
-    if outcome[0] != "ok":
-        raise ExportError(f"{kind.upper()} export failed: {outcome[0]}")
+    _wait_animation(out, kind)
     return path
 
 
-def _graph_export(result: Any, kind: str, path: Path) -> Path:
+def _graph_export(result: Any, kind: str, path: Path, step: Any = None) -> Path:
     from tapeviz.models.graph.dot import to_dot
     from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
     from tapeviz.ui.graph.expression_panel import names_of
@@ -178,7 +225,11 @@ def _graph_export(result: Any, kind: str, path: Path) -> Path:
 
     if not result.tapes:
         raise ExportError("the code recorded no tape, so there is no graph to export")
-    model = GraphModel([t.tape for t in result.tapes], names_of(result))
+    if step is not None:  # a loop's step: its tapes, the one with the loss selected
+        model = GraphModel()
+        model.set_tapes([t.tape for t in step.tapes], names_of(result), current=step.current)
+    else:
+        model = GraphModel([t.tape for t in result.tapes], names_of(result))
     if model.too_large:  # as the window offers: the first and last ops and a summary node
         model.set_options(GraphOptions(max_ops=FOLDED_OPS))
     if kind == "dot":

@@ -137,6 +137,58 @@ def main_window_studio(out: Path) -> list[Path]:
     return paths
 
 
+def main_window_timeline(out: Path) -> list[Path]:
+    """A script's loop on the timeline: seed SGD at step 40 (and a GIF), raw years diverging."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtTest import QTest
+
+    from tapeviz.ui.window.main_window import MainWindow
+
+    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
+    QSettings.setPath(fmt, scope, tempfile.mkdtemp())
+    from tapeviz.ui.window.preferences import settings
+
+    settings().setValue("limits/wall_time", 120)  # 10,000 epochs even on a slow machine
+    paths = []
+    for preset, size, theme, step in (
+        ("training-2-1-sgd-apply-gradients", (1366, 768), "light", 40),
+        ("training-2-1-linear-regression-raw", (1920, 1080), "dark", 4),
+    ):
+        window = MainWindow()
+        window.graph.animation_ms = 0
+        window.resize(*size)
+        window.show()
+        if theme == "dark":
+            window.dark_action.trigger()
+        window.load_preset(preset)
+        for _ in range(3000):  # the run is in a worker: wait for it (at most 60 s)
+            if window.last_result is not None and not window.runner.running:
+                break
+            QTest.qWait(20)
+        window.timeline.set_step(step)
+        QTest.qWait(300)
+        window.graph.fit()
+        QTest.qWait(100)
+        name = "sgd" if "sgd" in preset else "raw_years"
+        path = out / f"main_window_timeline_{name}.png"
+        window.grab().save(str(path))
+        paths.append(path)
+        if name == "sgd":
+            gif = out / "timeline_sgd.gif"
+            exporter = window.timeline.export("gif", gif, frames=60, width=900)
+            done: list[str] = []
+            exporter.finished.connect(done.append)
+            for _ in range(3000):
+                if done:
+                    break
+                QTest.qWait(20)
+            paths.append(gif)
+        window.close()
+    return paths
+
+
 PLOTS_SCRIPT = """\
 import matplotlib.pyplot as plt
 
@@ -205,8 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args[0] if args else "assets/screenshots")
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
-    for shot in (graph_quadratic, stepper_frames, main_window, main_window_studio,
-                 main_window_plots):  # fmt: skip
+    shots = (graph_quadratic, stepper_frames, main_window, main_window_studio,
+             main_window_timeline, main_window_plots)  # fmt: skip
+    for shot in shots:
         print(shot(out))
     del app
     return 0

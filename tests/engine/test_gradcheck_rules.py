@@ -38,8 +38,12 @@ FD_COVERED = {
 
 
 def test_finite_difference_checks_cover_every_differentiable_primitive() -> None:
+    # The primitives registered after ``scatter`` (tf.nn, tf.math, tf.linalg, indexing) are
+    # checked in test_gradcheck_nn.py, which asserts it covers each of them.
+    names = list(PRIMITIVES)
+    later = set(names[names.index("scatter") + 1 :])
     differentiable = {name for name, prim in PRIMITIVES.items() if VJP[prim] is not None}
-    assert differentiable == FD_COVERED
+    assert differentiable - later == FD_COVERED
 
 
 # ---------------------------------------------------------------------------------------------

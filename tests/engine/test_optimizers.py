@@ -156,7 +156,7 @@ def test_hyperparameters_are_validated_and_reported() -> None:
         tv.optimizers.SGD(momentum=1.5)
     opt = tv.optimizers.Adam()
     assert opt.get_config() == {
-        "name": "Adam", "learning_rate": 0.001, "beta_1": 0.9, "beta_2": 0.999,
+        "name": "adam", "learning_rate": 0.001, "beta_1": 0.9, "beta_2": 0.999,
         "epsilon": 1e-7, "amsgrad": False,
     }  # fmt: skip
     assert isinstance(tv.optimizers.get("rmsprop"), tv.optimizers.RMSprop)

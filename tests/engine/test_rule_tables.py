@@ -92,9 +92,66 @@ CALLS: dict[str, Callable[[], Any]] = {
     "identity": lambda: tv.identity(_f(1.0)),
     "stop_gradient": lambda: tv.stop_gradient(_f(1.0)),
     "scatter": lambda: bind(P.scatter_p, tv.constant(np.float64(1.0)), shape=(3,), key=1),
+    # activations, softmax and cross-entropies
+    "elu": lambda: tv.elu(_f(1.0)),
+    "selu": lambda: tv.selu(_f(1.0)),
+    "gelu": lambda: tv.gelu(_f(1.0)),
+    "relu6": lambda: tv.relu6(_f(1.0)),
+    "softsign": lambda: tv.softsign(_f(1.0)),
+    "silu": lambda: tv.silu(_f(1.0)),
+    "softmax": lambda: tv.softmax(_f(1.0, 2.0)),
+    "log_softmax": lambda: tv.log_softmax(_f(1.0, 2.0)),
+    "softmax_cross_entropy": lambda: tv.softmax_cross_entropy_with_logits(
+        labels=_f(0.0, 1.0), logits=_f(1.0, 2.0)
+    ),
+    "sparse_softmax_cross_entropy": lambda: tv.sparse_softmax_cross_entropy_with_logits(
+        labels=tv.constant(1), logits=_f(1.0, 2.0)
+    ),
+    # more maths
+    "sinh": lambda: tv.sinh(_f(1.0)),
+    "cosh": lambda: tv.cosh(_f(1.0)),
+    "asin": lambda: tv.asin(_f(0.5)),
+    "acos": lambda: tv.acos(_f(0.5)),
+    "atan": lambda: tv.atan(_f(0.5)),
+    "asinh": lambda: tv.asinh(_f(0.5)),
+    "acosh": lambda: tv.acosh(_f(1.5)),
+    "atanh": lambda: tv.atanh(_f(0.5)),
+    "atan2": lambda: tv.atan2(_f(1.0), _f(2.0)),
+    "erf": lambda: tv.erf(_f(0.5)),
+    "erfc": lambda: tv.erfc(_f(0.5)),
+    "ceil": lambda: tv.ceil(_f(0.5)),
+    "is_nan": lambda: tv.is_nan(_f(0.5)),
+    "is_inf": lambda: tv.is_inf(_f(0.5)),
+    "is_finite": lambda: tv.is_finite(_f(0.5)),
+    "reduce_prod": lambda: tv.reduce_prod(_f(1.0, 2.0)),
+    "reduce_logsumexp": lambda: tv.reduce_logsumexp(_f(1.0, 2.0)),
+    "reduce_any": lambda: tv.reduce_any(_b(True, False)),
+    "reduce_all": lambda: tv.reduce_all(_b(True, False)),
+    "cumsum": lambda: tv.cumsum(_f(1.0, 2.0)),
+    "cumprod": lambda: tv.cumprod(_f(1.0, 2.0)),
+    # linear algebra, einsum, indexing
+    "diag": lambda: tv.diag(_f(1.0, 2.0)),
+    "diag_part": lambda: tv.diag_part(tv.constant(np.eye(2))),
+    "solve": lambda: tv.solve(tv.constant(np.eye(2)), tv.constant(np.ones((2, 1)))),
+    "inv": lambda: tv.inv(tv.constant(np.eye(2))),
+    "det": lambda: tv.det(tv.constant(np.eye(2))),
+    "einsum": lambda: tv.einsum("i,i,i->", _f(1.0), _f(2.0), _f(3.0)),
+    "pad": lambda: tv.pad(_f(1.0, 2.0), [[1, 1]]),
+    "tile": lambda: tv.tile(_f(1.0, 2.0), [2]),
+    "gather": lambda: tv.gather(_f(1.0, 2.0), [1, 0]),
+    "scatter_add": lambda: bind(
+        P.scatter_add_p, _f(1.0, 2.0), tv.constant([0, 0]), axis=0, shape=(3,)
+    ),
+    "custom_gradient": lambda: _custom_square(_f(1.0), _f(2.0), _f(3.0)),
 }
 
-VARIADIC = {"stack", "concat"}
+
+@tv.custom_gradient
+def _custom_square(a: Any, b: Any, c: Any) -> Any:
+    return a * b * c, lambda g: (g * b * c, g * a * c, g * a * b)
+
+
+VARIADIC = {"stack", "concat", "einsum", "custom_gradient"}
 
 
 def _recorded_arity(name: str) -> int:
@@ -161,6 +218,7 @@ def test_vjp_entry_has_one_rule_per_input(name: str) -> None:
 NON_DIFFERENTIABLE = {
     "floordiv", "floor", "round", "less", "less_equal", "greater", "greater_equal", "equal",
     "not_equal", "logical_and", "logical_or", "logical_not", "argmax", "argmin", "stop_gradient",
+    "ceil", "is_nan", "is_inf", "is_finite", "reduce_any", "reduce_all",
 }  # fmt: skip
 
 

@@ -49,11 +49,15 @@ def test_non_trainable_variable_is_not_watched_unless_asked() -> None:
     assert float(tape.gradient(y, v)) == 4.0
 
 
-def test_watched_variables_in_order_of_first_access() -> None:
+def test_watched_variables_in_order_of_creation_with_int_variables() -> None:
+    # TensorFlow: "Returns variables watched by this tape in order of construction", and a
+    # trainable int variable that is read is watched too (it only never gets a gradient).
     a, b, c = tv.Variable(1.0, name="a"), tv.Variable(2.0, name="b"), tv.Variable(3.0, name="c")
+    n = tv.Variable(4, name="n")
     with tv.GradientTape() as tape:
         _ = b * a + b * c
-    assert [v.name for v in tape.watched_variables()] == ["b:0", "a:0", "c:0"]
+        _ = n * 2
+    assert [v.name for v in tape.watched_variables()] == ["a:0", "b:0", "c:0", "n:0"]
 
 
 def test_unconnected_gradients_zero_and_none() -> None:
@@ -113,20 +117,64 @@ def test_stop_recording_pauses_only_inside_the_block() -> None:
 
 def test_stop_recording_outside_the_tape_is_an_error() -> None:
     tape = tv.GradientTape()
-    with pytest.raises(ValueError, match="must be recording"), tape.stop_recording():
+    with pytest.raises(RuntimeError, match="which is not recording"), tape.stop_recording():
+        pass  # never entered: TensorFlow's RuntimeError
+    with tape:
         pass
+    with pytest.raises(ValueError, match="Tape is not recording"), tape.stop_recording():
+        pass  # entered and left: TensorFlow's ValueError
+
+
+def test_reentering_an_active_tape_raises_value_error() -> None:
+    tape = tv.GradientTape()
+    with tape, pytest.raises(ValueError, match="re-enter an already-active"), tape:
+        pass
+
+
+def test_a_used_non_persistent_tape_records_anew_when_entered_again() -> None:
+    x = tv.Variable(2.0)
+    tape = tv.GradientTape()
+    with tape:
+        y = x * x
+    assert float(tape.gradient(y, x)) == 4.0
+    with pytest.raises(RuntimeError, match="one set of gradients"):
+        tape.gradient(y, x)
+    with tape:  # as in TensorFlow, a fresh recording
+        z = x * x * x
+    assert float(tape.gradient(z, x)) == 12.0
+    assert [r.name for r in tape.records] == ["multiply", "multiply"]
+
+
+def test_gradient_of_a_tape_that_never_recorded_is_a_runtime_error() -> None:
+    with pytest.raises(RuntimeError, match="one set of gradients"):
+        tv.GradientTape().gradient(tv.constant(1.0), tv.constant(1.0))
+
+
+def test_gradient_of_a_variable_target_with_respect_to_itself_is_one() -> None:
+    v0 = tv.Variable(3.0)
+    with tv.GradientTape() as tape:
+        r = v0  # no op reads it: TensorFlow still gives d v0 / d v0 = 1
+    g = tape.gradient(r, v0)
+    assert g is not None and float(g) == 1.0 and g.dtype == tv.float32
+    c = tv.constant([1.0, 2.0])
+    with tv.GradientTape() as tape:
+        pass
+    assert tape.gradient(c, c).numpy().tolist() == [1.0, 1.0]
 
 
 def test_reset_clears_records_and_allows_a_new_gradient() -> None:
     x = tv.Variable(2.0)
-    with tv.GradientTape() as tape:
+    with tv.GradientTape(persistent=True) as tape:
         y = x * x
         tape.reset()
         z = x * 5.0
     assert len(tape.records) == 1
     assert tape.gradient(y, x) is None
-    tape.reset()
+    assert float(tape.gradient(z, x)) == 5.0
+    with pytest.raises(ValueError, match="Tape is not recording"):
+        tape.reset()  # TensorFlow: reset() only inside the with block
     with tape:
+        tape.reset()
         w = x * x * x
     assert float(tape.gradient(w, x)) == 12.0
     assert float(z) == 10.0

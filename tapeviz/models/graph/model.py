@@ -135,14 +135,23 @@ class GraphModel:
         self._succ: dict[str, list[str]] = {}
         self._pred: dict[str, list[str]] = {}
         self._sources = 0
+        # Whether the last rebuild drew the same nodes and edges as the one before (new values
+        # only, as for the steps of a loop): a view may then update its items in place.
+        self.same_structure = False
         self.set_tapes(tapes, names)
 
     # -- building --------------------------------------------------------------------------
-    def set_tapes(self, tapes: Sequence[Any], names: Mapping[int, str] | None = None) -> None:
-        """Show the tapes of a run (the last one selected), naming tensors by ``names``."""
+    def set_tapes(
+        self,
+        tapes: Sequence[Any],
+        names: Mapping[int, str] | None = None,
+        current: int | None = None,
+    ) -> None:
+        """Show the tapes of a run, naming tensors by ``names``, tape ``current`` (or the last)."""
         self.entries = entries_from_tapes(tapes)
         self.names = dict(names or {})
-        self.current = max(0, len(self.entries) - 1)
+        last = max(0, len(self.entries) - 1)
+        self.current = last if current is None else max(0, min(int(current), last))
         self._rebuild()
 
     def select(self, index: int) -> None:
@@ -168,7 +177,16 @@ class GraphModel:
         entry = self.entry
         return list(entry.tape.records) if entry is not None else []
 
+    def _structure(self) -> tuple[Any, ...]:
+        """What a layout depends on: the nodes (id, kind) and edges (ends, input position)."""
+        return (
+            self.too_large,
+            tuple((nid, n.kind) for nid, n in self.nodes.items()),
+            tuple((e.source, e.target, e.position) for e in self.edges),
+        )
+
     def _rebuild(self) -> None:
+        before = self._structure()
         self.nodes, self.edges, self._by_tensor, self._sources = {}, [], {}, 0
         entry = self.entry
         size = len(entry.tape.records) if entry is not None else 0
@@ -182,9 +200,11 @@ class GraphModel:
                 succ.append(e.target)
         for e in sorted(self.edges, key=lambda e: e.position):
             self._pred.setdefault(e.target, []).append(e.source)
+        self.same_structure = bool(self.nodes) and self._structure() == before
         self.gradients = {}
         if entry is not None and entry.targets and not self.too_large:
-            self.compute_gradients(entry.targets, entry.sources)
+            # views draw the gradients with the rebuild (``changed``), not before it
+            self.compute_gradients(entry.targets, entry.sources, announce=False)
         self.changed.emit()
 
     def _label(self, t: TensorLike, fallback: str) -> str:
@@ -287,21 +307,24 @@ class GraphModel:
                 del self.nodes[nid]
 
     # -- gradients -------------------------------------------------------------------------
-    def compute_gradients(self, targets: Sequence[int], sources: Sequence[int]) -> None:
+    def compute_gradients(
+        self, targets: Sequence[int], sources: Sequence[int], announce: bool = True
+    ) -> None:
         """Run the backward pass from ``targets`` (ones) and put each adjoint on its node."""
         records = self.records
         values = {o.id: o._value for r in records for o in r.outputs}
         tracked = self.entry.tape._tracked if self.entry is not None else {}
         seeds = {t: np.ones_like(values[t]) for t in targets if t in values and t in tracked}
         bp = BackwardPass(records, seeds, list(sources) or self.source_tensor_ids())
-        self.set_adjoints(bp.run())
+        self.set_adjoints(bp.run(), announce)
 
-    def set_adjoints(self, adjoints: Mapping[int, Any]) -> None:
+    def set_adjoints(self, adjoints: Mapping[int, Any], announce: bool = True) -> None:
         """Show the adjoints (tensor id -> value) of a backward pass, complete or stepped."""
         self.gradients = {
             nid: adjoints[n.tensor_id] for nid, n in self.nodes.items() if n.tensor_id in adjoints
         }
-        self.gradients_changed.emit()
+        if announce:
+            self.gradients_changed.emit()
 
     def clear_gradients(self) -> None:
         """Forget all gradients (before stepping a backward pass)."""

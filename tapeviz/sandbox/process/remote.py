@@ -9,19 +9,21 @@ collide with tensors the window makes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from tapeviz.engine import dtypes
 from tapeviz.engine.core import OpRecord, Recorder
+from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.tape import GradientCall
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike, Variable, freeze
 
 _DTYPES = [dtypes.as_dtype(n) for n in ("float16", "float32", "float64", "int8", "int16",
                                          "int32", "int64", "uint8", "bool")]  # fmt: skip
 _new_record = tuple.__new__
+CHUNK = 1 << 22  # elements gathered at once by the per-row reductions (bounded scratch memory)
 
 
 class TensorTable:
@@ -74,6 +76,90 @@ class TensorTable:
         picked = flat[starts[:, None] + np.arange(dt.itemsize)]
         return picked.reshape(-1).view(dt).copy()
 
+    # -- many rows at once (per-step series, without materialising tensors) ----------------
+    def sizes(self, rows: np.ndarray) -> np.ndarray:
+        """The element count of each row."""
+        rows = np.asarray(rows, np.int64)
+        itemsize = _ITEMSIZES[self.codes[rows]]
+        return (self.offsets[rows + 1] - self.offsets[rows]) // itemsize
+
+    def sums(self, rows: np.ndarray) -> np.ndarray:
+        """The sum of each row's elements, in float64 (nan and inf propagate)."""
+        return self._reduce(rows, squared=False)
+
+    def norms(self, rows: np.ndarray) -> np.ndarray:
+        """The Euclidean norm of each row, in float64 (nan if an element is nan)."""
+        return np.sqrt(self._reduce(rows, squared=True))
+
+    def elements(self, rows: np.ndarray, index: int) -> np.ndarray:
+        """Element ``index`` (of the flattened value) of each row, in float64; nan if too small."""
+        rows = np.asarray(rows, np.int64)
+        out = np.full(len(rows), np.nan)
+        ok = np.flatnonzero(self.sizes(rows) > index) if len(rows) else rows
+        for sel, dt in self._by_dtype(rows[ok]):
+            starts = self.offsets[rows[ok][sel]] + index * dt.itemsize
+            out[ok[sel]] = self._pick(starts, dt)
+        return out
+
+    def _pick(self, starts: np.ndarray, dt: np.dtype) -> np.ndarray:
+        flat = np.frombuffer(self.data, dtype=np.uint8)
+        picked = flat[starts[:, None] + np.arange(dt.itemsize)]
+        return picked.reshape(-1).view(dt).astype(np.float64)
+
+    def _by_dtype(self, rows: np.ndarray) -> Iterator[tuple[np.ndarray, np.dtype]]:
+        """(positions in ``rows``, numpy dtype) for each dtype among the rows."""
+        codes = self.codes[rows]
+        for code in np.flatnonzero(np.bincount(codes, minlength=len(_DTYPES))).tolist():
+            yield np.flatnonzero(codes == code), _DTYPES[code].np
+
+    def _reduce(self, rows: np.ndarray, squared: bool) -> np.ndarray:
+        """Sum (of squares) of each row's elements: one gather per dtype, in bounded chunks."""
+        rows = np.asarray(rows, np.int64)
+        out = np.zeros(len(rows))
+        for sel, dt in self._by_dtype(rows):
+            r = rows[sel]
+            counts = (self.offsets[r + 1] - self.offsets[r]) // dt.itemsize
+            if not counts.any():
+                continue
+            if counts.max() == 1 and counts.min() == 1:  # scalars: one pick
+                v = self._pick(self.offsets[r], dt)
+                out[sel] = v * v if squared else v
+                continue
+            begin = 0
+            bounds = np.cumsum(counts)
+            while begin < len(r):  # rows whose elements fit the chunk (at least one row)
+                end = max(begin + 1, int(np.searchsorted(bounds, bounds[begin] - counts[begin]
+                                                         + CHUNK, "right")))  # fmt: skip
+                out[sel[begin:end]] = self._reduce_chunk(r[begin:end], counts[begin:end], dt,
+                                                         squared)  # fmt: skip
+                begin = end
+        return out
+
+    def _reduce_chunk(
+        self, rows: np.ndarray, counts: np.ndarray, dt: np.dtype, squared: bool
+    ) -> np.ndarray:
+        total = int(counts.sum())
+        out = np.zeros(len(rows))
+        if total == 0:
+            return out
+        starts = np.repeat(self.offsets[rows], counts)
+        first = np.repeat(np.cumsum(counts) - counts, counts)
+        byte = starts + (np.arange(total) - first) * dt.itemsize
+        values = self._pick(byte, dt)
+        if squared:
+            values *= values
+        nonempty = np.flatnonzero(counts)
+        cuts = (np.cumsum(counts) - counts)[nonempty]
+        out[nonempty] = np.add.reduceat(values, cuts)
+        return out
+
+    def forget(self, rows: np.ndarray) -> None:
+        """Drop the tensors made for ``rows`` (not variables): the next use makes them again."""
+        rows = np.asarray(rows, np.int64)
+        objs = self._objs
+        for r in rows[self.kinds[rows] == 0].tolist():
+            objs[r] = None
+
     def tensor(self, row: int) -> TensorLike:
         """The Tensor (or Variable) of row ``row``."""
         obj = self._objs[row]
@@ -96,11 +182,28 @@ class TensorTable:
         return obj
 
 
+_ITEMSIZES = np.array([d.np.itemsize for d in _DTYPES], np.int64)
+
+
 class _Calls(NamedTuple):
     kind: str
     targets: tuple[int, ...]
     sources: tuple[int, ...]
     results: tuple[int, ...]
+
+
+class RecordColumns(NamedTuple):
+    """Every record of a result as columns, shared by the result's tapes (rows of the table)."""
+
+    prim: np.ndarray  # per record: an index into ``prims``
+    param: np.ndarray  # per record: an index into ``params``
+    watched: np.ndarray  # per record: recorded for gradients
+    ins: np.ndarray  # the input rows of every record, one after another
+    in_off: np.ndarray  # record k's inputs are ins[in_off[k]:in_off[k + 1]]
+    outs: np.ndarray  # the output rows, likewise
+    out_off: np.ndarray
+    prims: list[Primitive]
+    params: list[Mapping[str, Any]]
 
 
 class RemoteTape(Recorder):
@@ -124,7 +227,7 @@ class RemoteTape(Recorder):
         self._recs = recs
         self.span = span
         self._watched_rows = watched
-        self._calls = [_Calls(*c) for c in calls]
+        self._calls = tuple(_Calls(*c) for c in calls)
         self._persistent = persistent
         self._records: list[OpRecord] | None = None
         self._tracked_ids: dict[int, None] | None = None
@@ -140,6 +243,31 @@ class RemoteTape(Recorder):
 
     def __len__(self) -> int:
         return self.span[1] - self.span[0]
+
+    @property
+    def columns(self) -> RecordColumns:
+        """The records of every tape of the result as columns (``span`` is this tape's part)."""
+        r = self._recs
+        cols = r.get("columns")
+        if cols is None:
+            c = r["cols"]
+            cols = r["columns"] = RecordColumns(
+                c["prim"], c["param"], c["watched"], c["in"], r["in_off"], c["out"],
+                r["out_off"], r["prims"], r["params"],
+            )  # fmt: skip
+        return cols
+
+    @property
+    def call_rows(
+        self,
+    ) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
+        """Each gradient call as (kind, target ids, source ids, result rows; -1 for None)."""
+        return self._calls
+
+    @property
+    def watched_rows(self) -> tuple[int, ...]:
+        """The table rows of the watched tensors and variables, in order."""
+        return tuple(self._watched_rows)
 
     @property
     def records(self) -> list[OpRecord]:  # type: ignore[override]
@@ -161,6 +289,20 @@ class RemoteTape(Recorder):
             fields = (int(ids[k]), prims[prim[k]], xs, ys, params[param[k]], bool(watched[k]))
             out.append(_new_record(OpRecord, fields))
         return out
+
+    def release(self) -> None:
+        """Forget the records rebuilt for this tape and their tensors (rebuilt on next use).
+
+        A timeline that scrubs through 10,000 steps keeps only the tapes it shows.
+        """
+        if self._records is None:
+            return
+        r, (a, b) = self._recs, self.span
+        ins = r["cols"]["in"][r["in_off"][a] : r["in_off"][b]]
+        outs = r["cols"]["out"][r["out_off"][a] : r["out_off"][b]]
+        self.table.forget(np.concatenate([ins, outs]))
+        self._records = self._tracked_ids = self._watched_map = self._gradient_calls = None
+        self._scanned, self._dead_end = 0, False
 
     @property
     def _tracked(self) -> dict[int, None]:  # type: ignore[override]

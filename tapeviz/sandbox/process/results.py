@@ -283,12 +283,21 @@ def _encode(result: RunResult, writer: Writer) -> dict[str, Any]:
         "error": _error_doc(result.error),
         "notes": list(result.notes),
         "dropped": result.dropped_tapes,
+        "output_marks": _marks_doc(result.output_marks, writer),
         "records": records,
         "namespace": dict(zip([k for k, _ in tensors], row_of[names].tolist(), strict=True)),
         "value": value,
         "gradients": gradients,
         "table": _table_doc(rows, writer),
         "figures": plots.encode(result.figures, writer),
+    }
+
+
+def _marks_doc(marks: Sequence[tuple[int, int]], writer: Writer) -> dict[str, Any]:
+    """The output marks as two integer columns (offsets, tape counts)."""
+    return {
+        "offsets": writer.ints([m[0] for m in marks]),
+        "tapes": writer.ints([m[1] for m in marks]),
     }
 
 
@@ -458,6 +467,24 @@ def _row(value: Any, n_rows: int, none: bool = True) -> int:
     return value
 
 
+def _marks(doc: Any, frame: Frame, output: str, tapes: int) -> tuple[tuple[int, int], ...]:
+    """Checked output marks: offsets within the output, counts within the tapes, both rising."""
+    offsets = frame.ints(need(doc, "offsets", dict))
+    counts = frame.ints(need(doc, "tapes", dict))
+    if len(offsets) != len(counts) or len(offsets) > len(output) + 1:
+        raise ProtocolError("the output marks' columns differ in length")
+    if len(offsets) and (
+        offsets.min() < 0
+        or offsets.max() > len(output)
+        or counts.min() < 0
+        or counts.max() > tapes
+        or np.any(np.diff(offsets) <= 0)
+        or np.any(np.diff(counts) < 0)
+    ):
+        raise ProtocolError("bad output marks")
+    return tuple(zip(offsets.tolist(), counts.tolist(), strict=True))
+
+
 def decode(frame: Frame) -> RunResult:
     """A RunResult whose tapes are :class:`RemoteTape` objects over the received data."""
     with _no_collection():
@@ -490,8 +517,13 @@ def _decode(frame: Frame) -> RunResult:
         for k, r in ((k, _row(v, n)) for k, v in need(doc, "gradients", dict).items())
     }
     elapsed = need(doc, "elapsed", float)
+    output = text(doc, "output", MAX_TEXT)
+    dropped = need(doc, "dropped", int)
+    if dropped < 0:
+        raise ProtocolError("a negative count of dropped tapes")
+    marks = _marks(need(doc, "output_marks", dict), frame, output, len(tapes) + dropped)
     return RunResult(
-        text(doc, "output", MAX_TEXT),
+        output,
         tuple(tapes),
         namespace,
         value,
@@ -499,7 +531,8 @@ def _decode(frame: Frame) -> RunResult:
         _error(need(doc, "error", (dict, type(None)))),
         tuple(items(doc, "notes", lambda s: s[:5000] if isinstance(s, str) else "", 1000)),
         gradients,
-        need(doc, "dropped", int),
+        dropped,
+        marks,
         plots.decode(need(doc, "figures", list), frame),
     )
 

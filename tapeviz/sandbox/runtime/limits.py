@@ -144,6 +144,11 @@ class Budget:
     output_len: int = 0
     notes: list[str] = field(default_factory=list)  # advice shown beside the output
     tape_names: dict[int, list[str]] = field(default_factory=dict)  # id(tape) -> bound names
+    # The run's tapes so far (the runner sets it); each write notes how many there were then.
+    tapes: list[Any] | None = None
+    # (offset in the output, tapes created) whenever output is written after a new tape: the
+    # output from ``offset`` on was written once that many tapes existed (a line ↔ a step).
+    output_marks: list[tuple[int, int]] = field(default_factory=list)
     tripped: Stop | None = None  # the limit (or cancel) that ended the run
     memory_start: int = field(default_factory=resident_bytes)
     memory_checked: float = field(default_factory=time.perf_counter)
@@ -190,7 +195,15 @@ class Budget:
         return err
 
     def write(self, text: str) -> None:
-        """Append printed text, refusing more than ``max_output`` characters in all."""
+        """Append printed text, refusing more than ``max_output`` characters in all.
+
+        Notes in ``output_marks`` how many tapes the run had created when the text was written.
+        """
+        tapes = self.tapes
+        if tapes is not None and text:
+            marks = self.output_marks
+            if not marks or marks[-1][1] != len(tapes):
+                marks.append((self.output_len, len(tapes)))
         self.output_len += len(text)
         if self.output_len > self.limits.max_output:
             keep = len(text) - (self.output_len - self.limits.max_output)

@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.engine.vjp_rules import RULE_TEXT
 from tapeviz.models.graph.model import Node
-from tapeviz.models.values import full, nonfinite, short
+from tapeviz.models.values import full, nonfinite, same_value, short
 from tapeviz.ui.theme import Theme, font
 
 PAD_X, PAD_Y = 14.0, 8.0
@@ -145,23 +145,25 @@ class NodeItem(QGraphicsPathItem):
             FONTS.get("title" if role == "title" else "value", self.scale_factor)
             for _, role in lines
         ]
-        width = max(
-            fm.horizontalAdvance(text) for (text, _), (_, fm) in zip(lines, metrics, strict=True)
-        )
+        pairs = zip(lines, metrics, strict=True)
+        widths = [fm.horizontalAdvance(text) for (text, _), (_, fm) in pairs]
+        width = max(widths)
         height = sum(fm.height() for _, fm in metrics)
         if width + 2 * PAD_X > self._rect.width() or height + 2 * PAD_Y > self._rect.height():
             w = max(self._rect.width(), width + 2 * PAD_X)
             h = max(self._rect.height(), height + 2 * PAD_Y)
             self._rect = QRectF(-w / 2, -h / 2, w, h)
         y = -height / 2
-        for item, (text, _), (f, fm) in zip(self._texts, lines, metrics, strict=False):
+        for item, (text, _), (f, fm), w in zip(self._texts, lines, metrics, widths, strict=False):
             item.setVisible(self._detail)
-            item.setFont(f)
-            item.setText(text)
-            item.setPos(-fm.horizontalAdvance(text) / 2, y)
+            if item.font() != f:  # setFont costs more than the comparison
+                item.setFont(f)
+            if item.text() != text:
+                item.setText(text)
+            item.setPos(-w / 2, y)
             y += fm.height()
         self.setPath(self._outline())
-        self._restyle()
+        self._restyle([role for _, role in lines])
 
     _detail = True
 
@@ -197,6 +199,11 @@ class NodeItem(QGraphicsPathItem):
             path.addRoundedRect(r, 12, 12)
         return path
 
+    def set_node(self, node: Node, gradient: Any = None) -> None:
+        """Show ``node``'s (new) value and ``gradient`` in place: a loop's next step."""
+        self.node, self.gradient, self.gradient_text = node, gradient, None
+        self.relayout()
+
     def set_value_hidden(self, hidden: bool) -> None:
         """Show ``= ?`` instead of the value (before the forward pass computes it)."""
         if hidden != self.value_hidden:
@@ -205,7 +212,7 @@ class NodeItem(QGraphicsPathItem):
 
     def set_gradient(self, value: Any, text: str | None = None) -> None:
         """Show a gradient (or a placeholder such as ``?``); None hides it."""
-        if value is self.gradient and text == self.gradient_text:
+        if text == self.gradient_text and same_value(value, self.gradient):
             return
         self.gradient, self.gradient_text = value, text
         self.relayout()
@@ -217,8 +224,19 @@ class NodeItem(QGraphicsPathItem):
 
     highlighted = restyling("_highlighted", "Whether the node is on the highlighted path.")
 
-    def _restyle(self) -> None:
+    _style: tuple[Any, ...] = ()  # what the current brushes and pens were made for
+
+    def _restyle(self, roles: list[str] | None = None) -> None:
         t, kind, s = self.theme, self.node.kind, self.scale_factor
+        roles = roles if roles is not None else [role for _, role in self.lines()]
+        bad_value = nonfinite(self.node.value)
+        bad_grad = self.gradient is not None and nonfinite(self.gradient)
+        marked = self.isSelected() or self._highlighted
+        key = (t.name, kind, s, self._state, marked, self._rect.getRect(), bad_value, bad_grad,
+               len(self._texts), tuple(roles))  # fmt: skip
+        if key == self._style:  # a loop's next step: new numbers, the same look
+            return
+        self._style = key
         fill = t.color(t.fills.get(kind, t.fills["op"]), 110 if self._state == "pending" else 255)
         self.setBrush(QBrush(fill))
         border, width = t.color(t.borders.get(kind, t.borders["op"])), 2.0 * s
@@ -241,14 +259,12 @@ class NodeItem(QGraphicsPathItem):
             tick.lineTo(r.right() + 10 * s, r.top() - 15 * s)
         self._tick.setPath(tick)
         self._tick.setPen(QPen(t.color(t.gradient), 2.5 * s))
-        bad_value = nonfinite(self.node.value)
-        bad_grad = self.gradient is not None and nonfinite(self.gradient)
         colours = {
             "title": t.text,
             "value": t.warning if bad_value else t.muted,
             "gradient": t.warning if bad_grad else t.gradient,
         }
-        for item, (_, role) in zip(self._texts, self.lines(), strict=False):
+        for item, role in zip(self._texts, roles, strict=False):
             item.setBrush(QBrush(t.color(colours[role])))
 
     def restyle(self) -> None:

@@ -3,7 +3,8 @@
 :func:`plan_layout` runs in a worker thread for big graphs; :class:`SceneBuilder` turns its plan
 into items on the UI thread, a chunk per event-loop turn, and hands the finished scene to its
 ``on_built`` callback (the view swaps it in whole). The builder knows nothing of the view: it gets
-the model, the look and the items' previous places.
+the model, the look and the items' previous places. When the model keeps its structure (a
+loop's next step), :func:`update_items` puts the new values on the items instead, in place.
 """
 
 from __future__ import annotations
@@ -48,6 +49,28 @@ def plan_layout(
     else:
         lay = layouts.ENGINES[engine](ids, edges, sizes)
     return Plan(nodes, sizes, lay)
+
+
+def update_items(
+    items: dict[str, NodeItem], edges: list[EdgeItem], model: GraphModel, edge_labels: bool
+) -> None:
+    """New values, gradients and edge labels on the same items (same nodes, same places)."""
+    grads = model.gradients
+    grown: set[int] = set()  # the edges of nodes whose box grew (boxes never shrink)
+    for nid, item in items.items():
+        size = item.size()
+        item.set_node(model.nodes[nid], grads.get(nid))
+        if item.size() != size:
+            grown.update(map(id, item.edges))
+    by_ends = {(e.source, e.target, e.position): e for e in model.edges}
+    for edge in edges:
+        old = edge.model_edge
+        if old is not None:
+            edge.model_edge = by_ends.get((old.source, old.target, old.position), old)
+        if edge_labels:
+            edge.set_label(model.edge_label(edge.model_edge))  # (it adjusts the edge)
+        elif id(edge) in grown:
+            edge.adjust()
 
 
 @dataclass(frozen=True)

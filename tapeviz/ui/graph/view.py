@@ -19,7 +19,15 @@ from tapeviz.models.graph.dot import to_dot
 from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
 from tapeviz.ui import workers
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
-from tapeviz.ui.graph.scene import Built, Look, Plan, SceneBuilder, TooLargeBanner, plan_layout
+from tapeviz.ui.graph.scene import (
+    Built,
+    Look,
+    Plan,
+    SceneBuilder,
+    TooLargeBanner,
+    plan_layout,
+    update_items,
+)
 from tapeviz.ui.theme import LIGHT, Theme
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
@@ -85,7 +93,12 @@ class GraphView(QGraphicsView):
         super().closeEvent(event)
 
     def _on_model_changed(self) -> None:
-        self.rebuild()
+        model = self.model
+        if (model is not None and model.same_structure and self._job is None
+                and self._builder is None and self.items.keys() == model.nodes.keys()):  # fmt: skip
+            update_items(self.items, self.edge_items, model, self.show_edge_labels)
+        else:
+            self.rebuild()
 
     def _on_model_gradients_changed(self) -> None:
         self.refresh_gradients()

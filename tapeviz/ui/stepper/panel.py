@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -131,7 +131,7 @@ class StepperPanel(QWidget):
         self.reveal_button.clicked.connect(self.reveal_current)
         self.log.stepClicked.connect(self.jump)
         self.timer.timeout.connect(self._on_timer_timeout)
-        self.model.changed.connect(self._rebuild)
+        self.model.changed.connect(self._on_model_changed)
         self.view.nodeSelected.connect(self._on_view_node_selected)
         self.view.layoutFinished.connect(self._show)
         shortcuts = {
@@ -153,6 +153,25 @@ class StepperPanel(QWidget):
     def stepper(self) -> BackwardStepper | ForwardStepper | None:
         """The stepper of the current mode."""
         return self.forward if self.mode.currentText() == self.tr(FORWARD) else self.backward
+
+    _stale = False  # the model changed while this panel was a hidden tab
+
+    def _on_model_changed(self) -> None:
+        """Follow the graph's tape; as a hidden tab, only once it is shown again.
+
+        (The graph changes every step while the studio or the timeline plays.)
+        """
+        if self.isHidden() and self.parentWidget() is not None:
+            self._stale = True
+        else:
+            self._rebuild()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Qt override: catch up with the graph's tape if it changed while hidden."""
+        super().showEvent(event)
+        if self._stale:
+            self._stale = False
+            self._rebuild()
 
     def _rebuild(self) -> None:
         entry = self.model.entry

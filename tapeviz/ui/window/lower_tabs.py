@@ -1,11 +1,13 @@
-"""The tabs under the graph: the backward pass, the optimization studio, the plots; their keys.
+"""The tabs under the graph: the backward pass, the optimization studio, the loop, the plots.
 
-The graph is linked to whichever tab is in front: under "Backward pass" (and "Plots") it shows
-the tapes of the editor's last run; under "Optimization" it shows the tape of the studio's
-current step (``OptimizationStudio.stepTape``), so scrubbing or playing the descent moves the
-graph too. The window makes that link (it hears ``currentChanged``); the tabs own the panels,
-the keys that drive the one in front, and the share of the window each tab gives the graph.
-"Plots" holds the figures of the last script run that drew any (``plt.plot``, ...).
+The graph is linked to whichever tab is in front: under "Backward pass" it shows the tapes of
+the editor's last run; under "Optimization" it shows the tape of the studio's current step
+(``OptimizationStudio.stepTape``), so scrubbing or playing the descent moves the graph too;
+under "Timeline" (enabled when the last run recorded a loop) the tapes of the loop's current
+step (``TimelinePanel.stepTapes``). The window makes those links (it hears ``currentChanged``);
+the tabs own the panels, the keys that drive the one in front, and the share of the window
+each tab gives the graph. "Plots" holds the figures of the last script run that drew any
+(``plt.plot``, ...); the graph keeps the editor's last run under it.
 """
 
 from __future__ import annotations
@@ -21,18 +23,19 @@ from tapeviz.ui.figures.panel import PlotsPanel
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.stepper.panel import StepperPanel
 from tapeviz.ui.studio.studio import OptimizationStudio
+from tapeviz.ui.timeline.panel import TimelinePanel
 
-STEPPER_TAB, STUDIO_TAB, PLOTS_TAB = 0, 1, 2
-SPLIT = {STEPPER_TAB: (0.6, 0.4), STUDIO_TAB: (0.36, 0.64), PLOTS_TAB: (0.4, 0.6)}  # graph : tabs
-VIEWS = {"stepper": STEPPER_TAB, "graph": STEPPER_TAB, "studio": STUDIO_TAB, "plots": PLOTS_TAB}
+STEPPER_TAB, STUDIO_TAB, TIMELINE_TAB, PLOTS_TAB = 0, 1, 2, 3
+SPLIT = {STEPPER_TAB: (0.6, 0.4), STUDIO_TAB: (0.36, 0.64), TIMELINE_TAB: (0.5, 0.5),
+         PLOTS_TAB: (0.4, 0.6)}  # fmt: skip
 
 
 class LowerTabs(QTabWidget):
-    """The stepper, the studio and the plots in tabs, below the graph in ``splitter``.
+    """The stepper, the studio, the timeline and the plots in tabs, below the graph.
 
-    It owns the panels, the window shortcuts → ← Space Home of the studio (the stepper has the
-    same keys; only the tab in front's are enabled), and the graph's share of ``splitter`` per
-    tab (``shares``, saved with the window's layout).
+    It owns the panels, the window shortcuts → ← Space Home of the studio and of the timeline
+    (the stepper has the same keys; only the tab in front's are enabled), and the graph's share
+    of ``splitter`` per tab (``shares``, saved with the window's layout).
     """
 
     def __init__(self, model: GraphModel, graph: GraphView, splitter: QSplitter) -> None:
@@ -42,10 +45,13 @@ class LowerTabs(QTabWidget):
         self.splitter = splitter
         self.stepper = StepperPanel(model, graph, self)
         self.studio = OptimizationStudio(self)
-        self.plots = PlotsPanel(self)
+        self.timeline = TimelinePanel(self)
         self.addTab(self.stepper, self.tr("Backward pass"))
         self.addTab(self.studio, self.tr("Optimization"))
+        self.plots = PlotsPanel(self)
+        self.addTab(self.timeline, self.tr("Timeline"))
         self.addTab(self.plots, self.tr("Plots"))
+        self.set_timeline_available(False)
         self.plots.figuresChanged.connect(self._on_plots_figures_changed)
         self.shares = {i: top for i, (top, _) in SPLIT.items()}  # graph's share, per tab
         splitter.splitterMoved.connect(self._on_splitter_moved)
@@ -57,12 +63,24 @@ class LowerTabs(QTabWidget):
             Qt.Key.Key_Left: self.studio_step_back,
             Qt.Key.Key_Home: studio.reset,
         }
-        self.studio_shortcuts: list[QShortcut] = []
-        for key, slot in studio_keys.items():
-            sc = QShortcut(QKeySequence(key), self.window())  # window keys, like the stepper's
+        self.studio_shortcuts = self._shortcuts(studio_keys)
+        timeline = self.timeline
+        self.timeline_shortcuts = self._shortcuts({
+            Qt.Key.Key_Space: timeline.toggle,
+            Qt.Key.Key_Right: timeline.step_forward,
+            Qt.Key.Key_Left: timeline.step_back,
+            Qt.Key.Key_Home: timeline.reset,
+        })  # fmt: skip
+
+    def _shortcuts(self, keys: dict[Any, Any]) -> list[QShortcut]:
+        """Window keys (like the stepper's), off until their tab comes to the front."""
+        out = []
+        for key, slot in keys.items():
+            sc = QShortcut(QKeySequence(key), self.window())
             sc.activated.connect(slot)
             sc.setEnabled(False)
-            self.studio_shortcuts.append(sc)
+            out.append(sc)
+        return out
 
     # -- which tab is in front -------------------------------------------------------------
     @property
@@ -70,15 +88,35 @@ class LowerTabs(QTabWidget):
         """Whether the optimization studio is the tab in front."""
         return self.currentIndex() == STUDIO_TAB
 
+    @property
+    def timeline_view(self) -> bool:
+        """Whether the timeline of the script's loop is the tab in front."""
+        return self.currentIndex() == TIMELINE_TAB
+
     def show_view(self, view: str) -> None:
-        """Bring "studio", "plots" or the backward pass ("graph", "stepper") to the front."""
-        self.setCurrentIndex(VIEWS.get(view, STEPPER_TAB))
+        """Bring "studio", "timeline" (if enabled), "plots" or the backward pass to the front."""
+        tabs = {"studio": STUDIO_TAB, "timeline": TIMELINE_TAB, "plots": PLOTS_TAB}
+        index = tabs.get(view, STEPPER_TAB)
+        self.setCurrentIndex(index if self.isTabEnabled(index) else STEPPER_TAB)
+
+    def set_timeline_available(self, available: bool) -> None:
+        """Enable the Timeline tab when the last run recorded a loop (leave it when not)."""
+        self.setTabEnabled(TIMELINE_TAB, available)
+        self.setTabToolTip(TIMELINE_TAB, "" if available else self.tr(
+            "The last run recorded no loop: run a script whose loop records a tape per step"
+        ))  # fmt: skip
+        if not available and self.timeline_view:
+            self.setCurrentIndex(STEPPER_TAB)
 
     def _on_current_changed(self, index: int) -> None:
         for sc in self.stepper.shortcuts:  # the same keys drive whichever tab is in front
             sc.setEnabled(index == STEPPER_TAB)
         for sc in self.studio_shortcuts:
             sc.setEnabled(index == STUDIO_TAB)
+        for sc in self.timeline_shortcuts:
+            sc.setEnabled(index == TIMELINE_TAB)
+        if index != TIMELINE_TAB:
+            self.timeline.pause()
         self.apply_split()
 
     def _on_plots_figures_changed(self, count: int) -> None:
@@ -87,7 +125,11 @@ class LowerTabs(QTabWidget):
 
     def transport(self, command: str) -> None:
         """Play/pause, step forward or back, or go to the start in the tab in front."""
-        if self.studio_view:
+        if self.timeline_view:
+            tl = self.timeline
+            {"play": tl.toggle, "forward": tl.step_forward, "start": tl.reset,
+             "back": tl.step_back}[command]()  # fmt: skip
+        elif self.studio_view:
             studio = self.studio
             {"play": studio.panel.play.toggle, "forward": studio.step, "start": studio.reset,
              "back": self.studio_step_back}[command]()  # fmt: skip
@@ -118,14 +160,12 @@ class LowerTabs(QTabWidget):
         return [self.shares[i] for i in sorted(self.shares)]
 
     def restore_split(self, saved: Any) -> None:
-        """Take the shares saved by :meth:`split_state` (anything else is ignored).
-
-        A layout saved before the Plots tab existed gives the first two tabs their shares.
-        """
+        """Take the shares saved by :meth:`split_state` (anything else is ignored)."""
         try:
             values = [min(max(float(v), 0.1), 0.9) for v in saved]
         except (TypeError, ValueError):
             return
-        if len(values) in (len(self.shares), len(self.shares) - 1):
+        # all the tabs' shares, or the first ones (saved before the Timeline or Plots tab existed)
+        if 2 <= len(values) <= len(self.shares):
             self.shares.update(enumerate(values))
             self.apply_split()

@@ -3,9 +3,10 @@
 The parts each own their state and get their collaborators in their constructor:
 
 - :class:`~tapeviz.ui.graph.pane.GraphPane`: the graph view, the Graph menu, its settings;
-- :class:`~tapeviz.ui.window.lower_tabs.LowerTabs`: the stepper, the studio and the plots in
-  tabs, their keys, the graph's share of the window per tab; :class:`~tapeviz.ui.window.studio_link.
-  StudioLink`: what the studio optimizes;
+- :class:`~tapeviz.ui.window.lower_tabs.LowerTabs`: the stepper, the studio, the timeline and
+  the plots in tabs, their keys, the graph's share of the window per tab; :class:`~tapeviz.ui.
+  window.studio_link.StudioLink`: what the studio optimizes; :class:`~tapeviz.ui.window.
+  timeline_link.TimelineLink`: the loops of the last run on the timeline, their steps in the graph;
 - :class:`~tapeviz.ui.window.code_pane.CodePane`, the variables table, the console and the
   :class:`~tapeviz.ui.window.tape_list.TapeList` in docks;
 - :class:`~tapeviz.ui.window.runs.RunController`: sandbox runs and live re-runs;
@@ -43,7 +44,7 @@ from tapeviz.ui.theme import font
 from tapeviz.ui.window.code_export_dialog import CodeExportDialog
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.dialogs import DialogsController
-from tapeviz.ui.window.lower_tabs import PLOTS_TAB, STEPPER_TAB, STUDIO_TAB, LowerTabs
+from tapeviz.ui.window.lower_tabs import STUDIO_TAB, LowerTabs
 from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
 from tapeviz.ui.window.runs import RunController
@@ -51,6 +52,7 @@ from tapeviz.ui.window.sessions import SessionController
 from tapeviz.ui.window.status_progress import StatusProgress
 from tapeviz.ui.window.studio_link import StudioLink
 from tapeviz.ui.window.tape_list import TapeList
+from tapeviz.ui.window.timeline_link import TimelineLink
 from tapeviz.ui.window.variables_table import VariablesTable
 
 
@@ -99,7 +101,7 @@ class MainWindow(QMainWindow):
         self.runner = RunController(
             self.code, self.variables, self.console,
             limits=lambda: limits_from(settings()), status=self.show_status,
-            studio_in_front=lambda: self.studio_view, show_tapes=self.tape_list.show_result,
+            studio_in_front=lambda: self.studio_view, show_tapes=self.timeline_link.show_run,
             dim_graph=self.graph.set_dimmed, start_studio=self.studio_link.start,
             running_changed=self._set_running, show_figures=self._on_run_figures, parent=self,
         )  # fmt: skip
@@ -107,7 +109,7 @@ class MainWindow(QMainWindow):
         docks = [self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock]
         self.presenter = PresenterController(
             self, self.graph, self.studio, self.editor, self.code_dock, docks, self.show_status,
-            views=[self.plots],
+            others=[self.timeline, self.plots],
         )  # fmt: skip
         self.dark_action = self.presenter.dark_action
         self.clean_action = self.presenter.clean_action
@@ -137,6 +139,7 @@ class MainWindow(QMainWindow):
         self.splitter.addWidget(self.graph)
         self.lower_tabs = LowerTabs(self.model, self.graph, self.splitter)
         self.stepper, self.studio = self.lower_tabs.stepper, self.lower_tabs.studio
+        self.timeline = self.lower_tabs.timeline
         self.plots = self.lower_tabs.plots
         self.splitter.addWidget(self.lower_tabs)
         self.splitter.setStretchFactor(0, 3)
@@ -175,6 +178,13 @@ class MainWindow(QMainWindow):
         )
         self.console_dock = self._dock("consoleDock", self.tr("Output"), self.console, left)
         self.tapes_dock = self._dock("tapesDock", self.tr("Tapes"), self.tape_list, left)
+        self.timeline_link = TimelineLink(
+            self.timeline, self.model, self.tape_list, self.console,
+            studio_in_front=lambda: self.studio_view,
+            available=self.lower_tabs.set_timeline_available,
+            bring_forward=lambda: self.show_view("timeline"), status=self.show_status,
+            parent=self,
+        )  # fmt: skip
         self.splitDockWidget(self.code_dock, self.variables_dock, Qt.Orientation.Vertical)
         self.splitDockWidget(self.variables_dock, self.console_dock, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.console_dock, self.tapes_dock)
@@ -222,7 +232,8 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         add(view, self.tr("&Backward pass"), lambda: self.show_view("stepper"), "Ctrl+1")
         add(view, self.tr("&Optimization"), lambda: self.show_view("studio"), "Ctrl+2")
-        add(view, self.tr("P&lots"), lambda: self.show_view("plots"), "Ctrl+3")
+        add(view, self.tr("&Timeline"), lambda: self.show_view("timeline"), "Ctrl+3")
+        add(view, self.tr("P&lots"), lambda: self.show_view("plots"), "Ctrl+4")
         view.addSeparator()
         for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
             view.addAction(dock.toggleViewAction())
@@ -249,6 +260,8 @@ class MainWindow(QMainWindow):
         studio.busyChanged.connect(self._on_studio_busy_changed)
         studio.problemChanged.connect(self._on_studio_problem_changed)
         studio.progressChanged.connect(self._on_studio_progress_changed)
+        self.timeline.statusMessage.connect(self._on_timeline_status_message)
+        self.timeline.busyChanged.connect(self._on_studio_busy_changed)  # an animation export
         self.run_button.clicked.connect(self.runner.run_code)
         self.stop_button.clicked.connect(self.stop)
         self.editor.textChanged.connect(self._update_actions)
@@ -261,26 +274,31 @@ class MainWindow(QMainWindow):
             if not studio:
                 self.studio.pause()
             return
-        last = self.runner.last_result
         if not studio:
             self.studio.pause()
-            if last is not None and last.tapes:
-                self.tape_list.show_result(last)
+            self.timeline_link.show_again(self.runner.last_result)
         elif self.studio_link.shows(self.runner.problem()):
             self.studio_link.resend_tape()
         else:
             self.run_code()  # checks the text in the sandbox, then starts the studio
 
     def _on_run_figures(self, result: RunResult) -> None:
-        """A script run's figures go to the Plots tab; the first ones bring it to the front."""
-        first = bool(result.figures) and not self.plots.figures
+        """A script run's figures go to the Plots tab, which comes to the front.
+
+        Not over the studio; over the timeline too: the script asked to see them, as a
+        notebook shows a cell's plots.
+        """
         self.plots.set_figures(result.figures)
-        if first and self.lower_tabs.currentIndex() == STEPPER_TAB:
-            self.lower_tabs.setCurrentIndex(PLOTS_TAB)
+        if result.figures and not self.studio_view:
+            self.show_view("plots")
 
     def _on_studio_step_tape(self, result: RunResult) -> None:
         if self.studio_view:
             self.tape_list.show_result(result)
+
+    def _on_timeline_status_message(self, text: str) -> None:
+        if self.timeline_view:
+            self.show_status(text)
 
     def _on_studio_status_message(self, text: str) -> None:
         if self.studio_view:
@@ -386,6 +404,9 @@ class MainWindow(QMainWindow):
     autosave_now = forward(SessionController.autosave_now, "sessions")
     offer_restore = forward(SessionController.offer_restore, "sessions")
     studio_view = forward_value("lower_tabs", "studio_view", "Whether the studio is in front.")
+    timeline_view = forward_value(
+        "lower_tabs", "timeline_view", "Whether the timeline is in front."
+    )
     show_view = forward(LowerTabs.show_view, "lower_tabs")
     transport = forward(LowerTabs.transport, "lower_tabs")
     graph_settings = forward(GraphPane.graph_settings, "graph_pane")

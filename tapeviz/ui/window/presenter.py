@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Protocol
 
 from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QShortcut
@@ -87,14 +87,24 @@ def scale_fonts(root: QWidget, scale: float, previous: float = 1.0) -> None:
             widget.setFont(f)
 
 
+class Styled(Protocol):
+    """A view that draws itself: it takes the theme and the presenter scale."""
+
+    def set_theme(self, theme: Theme) -> None:
+        """Light or dark colours."""
+
+    def set_font_scale(self, scale: float) -> None:
+        """Fonts and line widths × ``scale``."""
+
+
 class PresenterController(QObject):
     """Presenter mode: one text scale for everything, the light or dark theme, clean mode, F11.
 
     It dresses ``window`` (every widget's font, the palette, full screen, the width of
     ``code_dock``), passes the scale and theme to the views that draw themselves (``graph``,
-    ``studio``, ``editor`` and ``views``, e.g. the Plots tab), hides ``docks`` in clean mode,
-    keeps its choices in ``store()`` and reports to ``status``. Its actions go in the View menu
-    with :meth:`add_actions`.
+    ``studio``, ``editor`` and ``others``), hides ``docks`` in clean mode, keeps its choices in
+    ``store()`` and reports to ``status``. Its actions go in the View menu with
+    :meth:`add_actions`.
     """
 
     def __init__(
@@ -107,11 +117,11 @@ class PresenterController(QObject):
         docks: Sequence[QDockWidget],
         status: Callable[[str], None],
         store: Callable[[], QSettings] = settings,
-        views: Sequence[Any] = (),
+        others: Sequence[Styled] = (),
     ) -> None:
         super().__init__(window)
         self.window, self.graph, self.studio, self.editor = window, graph, studio, editor
-        self.views = [graph, studio, *views]  # they draw themselves: scale and theme go to them
+        self.others = list(others)
         self.code_dock, self.docks = code_dock, list(docks)
         self.status, self.store = status, store
         self.font_scale = 1.0
@@ -154,7 +164,9 @@ class PresenterController(QObject):
         previous, self.font_scale = self.font_scale, scale
         window = self.window
         scale_fonts(window, scale, previous)
-        for view in self.views:
+        self.graph.set_font_scale(scale)
+        self.studio.set_font_scale(scale)
+        for view in self.others:
             view.set_font_scale(scale)
         width = min(round(DOCK_WIDTH * scale), round(window.width() * 0.4))  # text fits the docks
         window.resizeDocks([self.code_dock], [width], Qt.Orientation.Horizontal)
@@ -173,9 +185,11 @@ class PresenterController(QObject):
         """Light or dark, for the whole window."""
         self.theme = theme
         self.window.setPalette(palette(theme))
-        for view in self.views:
-            view.set_theme(theme)
+        self.graph.set_theme(theme)
+        self.studio.set_theme(theme)
         self.editor.set_theme(theme)
+        for view in self.others:
+            view.set_theme(theme)
         self.dark_action.setChecked(theme.name == "dark")
         self.store().setValue("prefs/theme", theme.name)
 

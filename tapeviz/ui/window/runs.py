@@ -154,12 +154,12 @@ class RunController(QObject):
     def _on_run_done(self, result: RunResult) -> None:
         self.last_result = result
         self.console.setPlainText(result.output)
-        script = self.submitted is not None and self.submitted.mode == "script"
-        if script and self.show_figures is not None:  # (live expressions draw no figures)
-            self.show_figures(result)
         studio = self.studio_in_front() and result.error is None
         if not studio:  # under the studio, the graph shows the tape of the studio's step
             self.show_tapes(result)
+        script = self.submitted is not None and self.submitted.mode == "script"
+        if script and self.show_figures is not None:  # (live expressions draw no figures)
+            self.show_figures(result)
         self.dim_graph(result.error is not None)
         if result.error is not None:
             err = result.error

@@ -1,0 +1,146 @@
+"""Keras 3 as ``tf.keras`` (and what a script's ``import keras`` should give): :data:`KERAS`.
+
+Layers, models (Sequential, functional and subclassed), compile/fit/evaluate/predict, losses,
+metrics, optimizers, activations, initializers, regularizers and callbacks, all over the
+tapeviz engine; files and downloads (datasets, saving) raise ``NotAvailableInTapeviz``.
+"""
+
+from __future__ import annotations
+
+from tapeviz.engine import optimizers as _opt
+from tapeviz.engine import schedules as _schedules
+from tapeviz.engine.keras_variable import KerasVariable
+from tapeviz.engine.namespace import Namespace
+from tapeviz.tf.keras_src import activations as _act
+from tapeviz.tf.keras_src import backend as _backend
+from tapeviz.tf.keras_src import callbacks as _cb
+from tapeviz.tf.keras_src import core_layers as _core
+from tapeviz.tf.keras_src import initializers as _init
+from tapeviz.tf.keras_src import losses as _losses
+from tapeviz.tf.keras_src import metrics as _metrics
+from tapeviz.tf.keras_src import normalization as _norm
+from tapeviz.tf.keras_src import regularizers as _reg
+from tapeviz.tf.keras_src import utils as _utils
+from tapeviz.tf.keras_src.functional import Input, InputLayer, KerasTensor
+from tapeviz.tf.keras_src.layer import InputSpec, Layer
+from tapeviz.tf.keras_src.models import Functional, Model, Sequential
+from tapeviz.tf.unavailable import KERAS_DATASETS, KERAS_SAVING, unavailable_namespace
+
+__all__ = ["KERAS", "VERSION"]
+
+VERSION = "3.15.1+tapeviz"
+
+
+def _public(module: object, names: list[str]) -> dict[str, object]:
+    return {n: getattr(module, n) for n in names}
+
+
+LAYERS = Namespace(
+    "tf.keras.layers",
+    {
+        "Layer": Layer, "InputLayer": InputLayer, "Input": Input, "InputSpec": InputSpec,
+        **_public(_core, _core.__all__),
+        "BatchNormalization": _norm.BatchNormalization,
+        "LayerNormalization": _norm.LayerNormalization, "Normalization": _norm.Normalization,
+        "add": lambda inputs, **kw: _core.Add(**kw)(inputs),
+        "concatenate": lambda inputs, axis=-1, **kw: _core.Concatenate(axis=axis, **kw)(inputs),
+        "multiply": lambda inputs, **kw: _core.Multiply(**kw)(inputs),
+        "average": lambda inputs, **kw: _core.Average(**kw)(inputs),
+        "subtract": lambda inputs, **kw: _core.Subtract(**kw)(inputs),
+    },
+)  # fmt: skip
+MODELS = Namespace(
+    "tf.keras.models",
+    {"Model": Model, "Sequential": Sequential, **{n: getattr(KERAS_SAVING, n)
+                                                   for n in ("load_model", "save_model")}},
+)  # fmt: skip
+LOSSES = Namespace(
+    "tf.keras.losses",
+    {
+        "Loss": _losses.Loss,
+        **{n: getattr(_losses, n) for n in (
+            "MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
+            "MeanSquaredLogarithmicError", "BinaryCrossentropy", "CategoricalCrossentropy",
+            "SparseCategoricalCrossentropy", "Huber", "KLDivergence", "CosineSimilarity",
+            "Hinge", "LogCosh", "Poisson")},
+        **_losses.LOSSES,
+        "get": _losses.get,
+    },
+)  # fmt: skip
+METRICS = Namespace(
+    "tf.keras.metrics",
+    {
+        **{n: getattr(_metrics, n) for n in (
+            "Metric", "Mean", "Sum", "MeanMetricWrapper", "Accuracy", "BinaryAccuracy",
+            "CategoricalAccuracy", "SparseCategoricalAccuracy", "TopKCategoricalAccuracy",
+            "MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
+            "RootMeanSquaredError")},
+        "mean_squared_error": _losses.mean_squared_error, "mse": _losses.mean_squared_error,
+        "mean_absolute_error": _losses.mean_absolute_error, "mae": _losses.mean_absolute_error,
+        "binary_crossentropy": _losses.binary_crossentropy,
+        "categorical_crossentropy": _losses.categorical_crossentropy,
+        "sparse_categorical_crossentropy": _losses.sparse_categorical_crossentropy,
+        "get": _metrics.get,
+    },
+)  # fmt: skip
+SCHEDULES = Namespace(
+    "tf.keras.optimizers.schedules",
+    {n: getattr(_schedules, n) for n in _schedules.__all__},
+)
+OPTIMIZERS = Namespace(
+    "tf.keras.optimizers",
+    {"SGD": _opt.SGD, "Adam": _opt.Adam, "RMSprop": _opt.RMSprop, "Adagrad": _opt.Adagrad,
+     "Optimizer": _opt.Optimizer, "get": _opt.get, "schedules": SCHEDULES},
+)  # fmt: skip
+ACTIVATIONS = Namespace(
+    "tf.keras.activations",
+    {**_act.ACTIVATIONS, "get": _act.get, "serialize": _act.serialize},
+)
+INITIALIZERS = Namespace(
+    "tf.keras.initializers",
+    {
+        **{n: getattr(_init, n) for n in (
+            "Initializer", "Zeros", "Ones", "Constant", "Identity", "RandomNormal",
+            "RandomUniform", "TruncatedNormal", "VarianceScaling", "GlorotUniform",
+            "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal")},
+        "get": _init.get,
+    },
+)  # fmt: skip
+REGULARIZERS = Namespace(
+    "tf.keras.regularizers",
+    {"Regularizer": _reg.Regularizer, "L1": _reg.L1, "L2": _reg.L2, "L1L2": _reg.L1L2,
+     "l1": _reg.L1, "l2": _reg.L2, "l1_l2": _reg.L1L2, "get": _reg.get},
+)  # fmt: skip
+CALLBACKS = Namespace(
+    "tf.keras.callbacks",
+    {**{n: getattr(_cb, n) for n in _cb.__all__ if n != "CallbackList"},
+     **_cb.FILE_CALLBACKS},
+)  # fmt: skip
+BACKEND = Namespace(
+    "tf.keras.backend",
+    {"clear_session": _backend.clear_session, "floatx": _backend.floatx,
+     "set_floatx": _backend.set_floatx, "epsilon": _backend.epsilon,
+     "set_epsilon": _backend.set_epsilon, "image_data_format": _backend.image_data_format,
+     "backend": lambda: "tensorflow"},
+)  # fmt: skip
+APPLICATIONS = unavailable_namespace(
+    "tf.keras.applications", "download",
+    ["MobileNet", "MobileNetV2", "MobileNetV3Small", "MobileNetV3Large", "ResNet50",
+     "ResNet101", "VGG16", "VGG19", "InceptionV3", "Xception", "DenseNet121", "EfficientNetB0",
+     "ConvNeXtTiny"],
+)  # fmt: skip
+
+KERAS = Namespace(
+    "tf.keras",
+    {
+        "layers": LAYERS, "models": MODELS, "losses": LOSSES, "metrics": METRICS,
+        "optimizers": OPTIMIZERS, "activations": ACTIVATIONS, "initializers": INITIALIZERS,
+        "regularizers": REGULARIZERS, "callbacks": CALLBACKS, "utils": _utils.UTILS,
+        "backend": BACKEND, "random": _utils.RANDOM, "ops": _utils.OPS,
+        "config": _utils.CONFIG, "datasets": KERAS_DATASETS, "saving": KERAS_SAVING,
+        "applications": APPLICATIONS,
+        "Sequential": Sequential, "Model": Model, "Functional": Functional, "Input": Input,
+        "Layer": Layer, "InputSpec": InputSpec, "KerasTensor": KerasTensor,
+        "Variable": KerasVariable, "__version__": VERSION,
+    },
+)  # fmt: skip

@@ -1,0 +1,118 @@
+"""Keras' data adapters: array data (numpy, tensors, lists) or a dataset, as batches.
+
+Arrays are sliced into batches of ``batch_size`` (32 by default), shuffled each epoch when
+asked, float64 becoming float32 as in Keras 3; a ``tf.data.Dataset`` gives its own batches.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from tapeviz.engine import nest
+from tapeviz.engine.guard import checkpoint
+from tapeviz.engine.tensor import TensorLike, constant
+from tapeviz.tf.dataset import Dataset
+
+__all__ = ["Batches", "as_numpy", "length", "pythonify", "take", "to_tensors", "unpack"]
+
+
+def as_numpy(x: Any) -> Any:
+    """Array data as numpy (float64 as float32, as Keras' data adapters do)."""
+    if isinstance(x, TensorLike):
+        return np.asarray(x._value)
+    if isinstance(x, dict):
+        return {k: as_numpy(v) for k, v in x.items()}
+    if (
+        isinstance(x, tuple | list) and x and all(isinstance(v, np.ndarray | TensorLike) for v in x)
+    ):  # several inputs (or outputs)
+        return type(x)(as_numpy(v) for v in x)
+    arr = np.asarray(x)
+    return arr.astype(np.float32) if arr.dtype == np.float64 else arr
+
+
+def to_tensors(x: Any) -> Any:
+    if x is None:
+        return None
+    return nest.pack_as(x, [constant(np.ascontiguousarray(v)) for v in nest.flatten(x)])
+
+
+def length(x: Any) -> int:
+    return int(np.shape(nest.flatten(x)[0])[0])
+
+
+def take(x: Any, idx: np.ndarray) -> Any:
+    if x is None:
+        return None
+    return nest.pack_as(x, [np.asarray(v)[idx] for v in nest.flatten(x)])
+
+
+def unpack(data: Any) -> tuple[Any, Any, Any]:
+    """``(x, y, sample_weight)`` from a batch: ``x``, ``(x,)``, ``(x, y)`` or ``(x, y, sw)``."""
+    if isinstance(data, tuple):
+        if len(data) == 1:
+            return data[0], None, None
+        if len(data) == 2:
+            return data[0], data[1], None
+        if len(data) == 3:
+            return data
+    return data, None, None
+
+
+def pythonify(logs: dict[str, Any]) -> dict[str, Any]:
+    """Keras' ``pythonify_logs``: keys sorted, nested dicts flattened, values floats."""
+    out: dict[str, Any] = {}
+    for k, v in sorted(logs.items()):
+        if isinstance(v, dict):
+            out.update(pythonify(v))
+        else:
+            try:
+                out[k] = float(v)
+            except (TypeError, ValueError):
+                out[k] = v
+    return out
+
+
+class Batches:
+    """The batches of one pass over array data (or a dataset)."""
+
+    def __init__(
+        self,
+        x: Any,
+        y: Any,
+        sw: Any,
+        batch_size: int | None,
+        shuffle: bool,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        self.dataset = x if isinstance(x, Dataset) else None
+        if self.dataset is None:
+            self.x, self.y, self.sw = as_numpy(x), None if y is None else as_numpy(y), sw
+            self.n = length(self.x)
+            self.size = int(batch_size or 32)
+            self.steps = math.ceil(self.n / self.size) if self.n else 0
+        else:
+            card = x._cardinality
+            self.steps = card if card >= 0 else None
+        self.shuffle, self.rng = shuffle, rng
+
+    def __iter__(self) -> Iterator[Any]:
+        if self.dataset is not None:
+            for element in self.dataset:
+                checkpoint()
+                yield element
+            return
+        order = np.arange(self.n)
+        if self.shuffle and self.rng is not None:
+            order = self.rng.permutation(self.n)
+        for s in range(self.steps):
+            checkpoint()
+            idx = order[s * self.size : (s + 1) * self.size]
+            yield (
+                to_tensors(take(self.x, idx)),
+                to_tensors(take(self.y, idx)),
+                None if self.sw is None else constant(np.asarray(self.sw)[idx]),
+            )

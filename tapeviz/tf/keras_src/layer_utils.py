@@ -1,0 +1,92 @@
+"""What a Keras layer checks and looks up: InputSpec, call signatures, tracked values."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["InputSpec", "Nothing", "build_takes_shape", "numbers", "takes", "walk"]
+
+
+class InputSpec:
+    """What a layer accepts: ``ndim``, ``min_ndim`` and known sizes of some ``axes``."""
+
+    def __init__(
+        self,
+        ndim: int | None = None,
+        min_ndim: int | None = None,
+        axes: dict[int, int] | None = None,
+        dtype: Any = None,
+        shape: Any = None,
+    ) -> None:
+        self.ndim, self.min_ndim, self.axes = ndim, min_ndim, dict(axes or {})
+        self.dtype, self.shape = dtype, shape
+
+    def check(self, layer: Any, x: Any, index: int = 0) -> None:
+        """Raise Keras' ValueError if ``x`` does not fit."""
+        shape = tuple(x.shape)
+        head = f'Input {index} of layer "{layer.name}" is incompatible with the layer: '
+        if self.ndim is not None and len(shape) != self.ndim:
+            raise ValueError(
+                f"{head}expected ndim={self.ndim}, found ndim={len(shape)}. "
+                f"Full shape received: {shape}"
+            )
+        if self.min_ndim is not None and len(shape) < self.min_ndim:
+            raise ValueError(
+                f"{head}expected min_ndim={self.min_ndim}, found ndim={len(shape)}. "
+                f"Full shape received: {shape}"
+            )
+        for axis, size in self.axes.items():
+            if shape and shape[axis] is not None and shape[axis] != size:
+                raise ValueError(
+                    f"{head}expected axis {axis} of input shape to have value {size}, but "
+                    f"received input with shape {shape}"
+                )
+
+
+@functools.lru_cache(maxsize=512)
+def takes(method: Any, argument: str) -> bool:
+    try:
+        params = inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+    return argument in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+@functools.lru_cache(maxsize=512)
+def build_takes_shape(build: Any) -> bool:
+    try:
+        params = list(inspect.signature(build).parameters.values())[1:]  # after self
+    except (TypeError, ValueError):
+        return True
+    return bool(params)
+
+
+def numbers(value: Any) -> bool:
+    """Whether ``value`` is a (nested) list or tuple of Python numbers."""
+    if not isinstance(value, list | tuple) or not value:
+        return False
+    return all(isinstance(v, int | float) or numbers(v) for v in value)
+
+
+def walk(value: Any) -> Iterator[Any]:
+    if isinstance(value, list | tuple):
+        for v in value:
+            yield from walk(v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from walk(v)
+    else:
+        yield value
+
+
+class Nothing:
+    """A with-block that does nothing."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None

@@ -1,0 +1,267 @@
+"""Exporting plots: a widget as PNG or SVG, and a played-back cursor as a GIF or MP4 animation.
+
+Shared by everything that plays steps back (the optimization studio, a script's timeline): the
+player is anything with a cursor (:class:`Player`), the frames are renderings of one widget.
+Animations are rendered frame by frame on the UI thread (rendering needs it) from a zero-delay
+timer, so the window keeps repainting and Cancel works; frames go straight to imageio's writer
+(imageio-ffmpeg for MP4). GIF frames share one undithered palette (Pillow, which imageio
+brings), which keeps files small. SVG uses QSvgGenerator and each plot's ``scene().render``
+(pyqtgraph's own SVG exporter is broken on Qt ≥ 6.11).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, QObject, QPoint, QRectF, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtSvg import QSvgGenerator
+from PySide6.QtWidgets import QGraphicsItem, QWidget
+
+FILTERS = {
+    "gif": "GIF (*.gif)",
+    "mp4": "MP4 (*.mp4)",
+    "png": "PNG (*.png)",
+    "svg": "SVG (*.svg)",
+    "csv": "CSV (*.csv)",
+}
+FPS = {"gif": 20, "mp4": 30}
+MAX_FRAMES = {"gif": 120, "mp4": 300}
+NO_CACHE = QGraphicsItem.CacheMode.NoCache
+GIF_WIDTH = 720  # px: GIF frames are scaled down to keep files small
+translate = QCoreApplication.translate  # the studio's sentences, shared
+
+
+class Player(Protocol):
+    """What an animation needs of the view it films: a cursor to move and a status line.
+
+    It is a QObject: the exporter is its child.
+    """
+
+    k: int
+    busyChanged: Any  # Signal(bool): the player counts as busy while an animation renders
+
+    def pause(self) -> None:
+        """Stop the playback."""
+
+    def show_step(self, k: int) -> None:
+        """Draw step ``k`` (a frame: nothing else follows the cursor)."""
+
+    def set_step(self, k: int) -> None:
+        """Move the cursor to step ``k`` (and tell whoever follows it)."""
+
+    def show_status(self, text: str) -> None:
+        """Show ``text`` in the player's status line."""
+
+
+@contextlib.contextmanager
+def uncached(widget: QWidget) -> Iterator[None]:
+    """Draw every plot item afresh (cached items would be pasted as screen-sized bitmaps)."""
+    cached = [
+        item
+        for plot in widget.findChildren(pg.PlotWidget)
+        for item in plot.scene().items()
+        if item.cacheMode() != NO_CACHE
+    ]
+    for item in cached:
+        item.setCacheMode(NO_CACHE)
+    try:
+        yield
+    finally:
+        for item in cached:
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+
+
+def render_image(widget: QWidget, scale: float = 1.0) -> QImage:
+    """The widget (and its children) rendered into an image, ``scale`` × its size."""
+    size = widget.size()
+    image = QImage(
+        QSize(round(size.width() * scale), round(size.height() * scale)), QImage.Format.Format_RGB32
+    )
+    image.fill(QColor("white"))
+    painter = QPainter(image)
+    painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+    painter.scale(scale, scale)
+    with uncached(widget) if scale != 1 else contextlib.nullcontext():
+        QWidget.render(widget, painter, QPoint(0, 0))  # QWidget's, also for graphics views
+    painter.end()
+    return image
+
+
+def svg_painter(gen: QSvgGenerator, path: Path) -> QPainter:
+    """A painter on ``gen``; OSError if the file cannot be written (Qt would only warn)."""
+    painter = QPainter()
+    if not painter.begin(gen):
+        raise OSError(f"cannot write {path}")
+    return painter
+
+
+def render_svg(widget: QWidget, path: Path, background: str, title: str = "tapeviz") -> Path:
+    """Every visible plot of ``widget`` as vectors, placed as on screen."""
+    gen = QSvgGenerator()
+    gen.setFileName(str(path))
+    gen.setSize(widget.size())
+    gen.setViewBox(QRectF(0, 0, widget.width(), widget.height()))
+    gen.setTitle(title)
+    painter = svg_painter(gen, path)
+    painter.fillRect(QRectF(0, 0, widget.width(), widget.height()), QColor(background))
+    with uncached(widget):
+        for plot in widget.findChildren(pg.PlotWidget):
+            if not plot.isVisible():
+                continue
+            corner = plot.mapTo(widget, QPoint(0, 0))
+            target = QRectF(corner.x(), corner.y(), plot.width(), plot.height())
+            source = plot.mapToScene(plot.viewport().rect()).boundingRect()
+            plot.scene().render(painter, target, source)
+    painter.end()
+    return path
+
+
+def write_still(kind: str, widget: QWidget, path: Path, background: str, title: str) -> Path:
+    """``kind`` ``"png"`` (2× the widget's size) or ``"svg"`` of ``widget`` at ``path``."""
+    if kind == "png":
+        if not render_image(widget, 2.0).save(str(path), "PNG"):
+            raise OSError(f"cannot write {path}")
+        return path
+    if kind == "svg":
+        return render_svg(widget, path, background, title)
+    raise ValueError(f"not a still image: {kind!r}")
+
+
+def frame_steps(length: int, frames: int) -> list[int]:
+    """Evenly spread steps from 0 to ``length`` (both ends included, no repeats)."""
+    return sorted({round(v) for v in np.linspace(0, length, min(frames, length + 1))})
+
+
+def image_array(image: QImage, even: bool) -> np.ndarray:
+    """An RGB uint8 array of a QImage (cropped to even sizes for video)."""
+    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
+    w, h = rgb.width(), rgb.height()
+    arr = np.frombuffer(rgb.constBits(), np.uint8).reshape(h, rgb.bytesPerLine())[:, : 3 * w]
+    arr = arr.reshape(h, w, 3)
+    if even:
+        arr = arr[: h - h % 2, : w - w % 2]
+    return arr.copy()
+
+
+class AnimationExport(QObject):
+    """Plays a player's steps 0 … ``length`` into a GIF or MP4, one frame per timer tick."""
+
+    progress = Signal(float)
+    finished = Signal(str)  # the path
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        player: Player,
+        area: QWidget,
+        length: int,
+        path: Path,
+        kind: str,
+        frames: int | None = None,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(player)  # type: ignore[arg-type]
+        import imageio.v2 as imageio
+
+        if not path.parent.is_dir() or path.is_dir():  # imageio would fail only at the end
+            raise OSError(f"cannot write {path}")
+        self.player, self.area, self.path, self.kind = player, area, path, kind
+        self.width = width or (GIF_WIDTH if kind == "gif" else None)
+        self.steps = frame_steps(length, frames or MAX_FRAMES[kind])
+        self.index = 0
+        self.restore = player.k
+        self.cancelled = False
+        fps = FPS[kind]
+        if kind == "gif":
+            self.writer = imageio.get_writer(path, mode="I", duration=1000 / fps, loop=0)
+        else:
+            self.writer = imageio.get_writer(
+                path, fps=fps, codec="libx264", quality=7, macro_block_size=2
+            )
+        self.palette: Any = None
+        if kind == "gif":  # one palette for all frames, from the last (fullest) one
+            from PIL import Image  # Pillow comes with imageio
+
+            last = Image.fromarray(self.frame(self.steps[-1]))
+            self.palette = last.quantize(colors=128, dither=Image.Dither.NONE)
+        self.timer = QTimer(self)
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(self._on_timer_timeout)
+
+    def start(self) -> None:
+        """Begin; the player pauses and reports progress."""
+        self.player.pause()
+        self.player.busyChanged.emit(True)
+        self.timer.start()
+
+    def cancel(self) -> None:
+        """Stop and close the file (what was written stays)."""
+        self.cancelled = True
+
+    def _on_timer_timeout(self) -> None:
+        if self.cancelled or self.index >= len(self.steps):
+            self._finish()
+            return
+        try:
+            self.writer.append_data(self.frame(self.steps[self.index]))
+        except Exception as exc:  # an encoder failure must not leave the player busy
+            self._fail(exc)
+            return
+        self.index += 1
+        fraction = self.index / len(self.steps)
+        self.progress.emit(fraction)
+        self.player.show_status(
+            translate("OptimizationStudio", "Exporting {name}… {percent} %").format(
+                name=self.path.name, percent=round(100 * fraction)
+            )
+        )
+
+    def frame(self, k: int) -> np.ndarray:
+        """Step k of the area as an RGB array."""
+        self.player.show_step(k)
+        image = render_image(self.area)
+        if self.width is not None and image.width() > self.width:
+            image = image.scaledToWidth(self.width, Qt.TransformationMode.SmoothTransformation)
+        frame = image_array(image, even=self.kind == "mp4")
+        if self.kind == "gif" and getattr(self, "palette", None) is not None:
+            # Every frame on the same palette, undithered: unchanged pixels stay identical,
+            # so the GIF stores mostly what moved (a few hundred kB instead of megabytes).
+            from PIL import Image
+
+            shared = Image.fromarray(frame).quantize(palette=self.palette, dither=Image.Dither.NONE)
+            frame = np.asarray(shared.convert("RGB"))
+        return frame
+
+    def _fail(self, exc: BaseException) -> None:
+        """Stop, close what can be closed, and report (the player is never left busy)."""
+        self.timer.stop()
+        with contextlib.suppress(Exception):
+            self.writer.close()
+        with contextlib.suppress(Exception):  # else its __del__ tries (and fails) once more
+            self.writer.closed = True
+        self.player.set_step(self.restore)
+        self.player.busyChanged.emit(False)
+        self.failed.emit(str(exc))
+        self.player.show_status(
+            translate("OptimizationStudio", "Export failed: {error}").format(error=exc)
+        )
+
+    def _finish(self) -> None:
+        self.timer.stop()
+        try:
+            self.writer.close()  # a GIF is written only now: this is where a bad path fails
+        except Exception as exc:
+            self._fail(exc)
+            return
+        self.player.set_step(self.restore)
+        self.player.busyChanged.emit(False)
+        self.player.show_status(
+            translate("OptimizationStudio", "Exported {name}.").format(name=self.path.name)
+        )
+        self.finished.emit(str(self.path))

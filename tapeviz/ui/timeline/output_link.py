@@ -1,0 +1,109 @@
+"""The output pane linked to the timeline: click a printed line to go to the step that wrote it.
+
+``OutputLink`` watches a ``QPlainTextEdit`` showing a run's output (the window's Output dock)
+and a :class:`~tapeviz.ui.timeline.panel.TimelinePanel`: a click on a line that a loop's step
+printed moves the timeline there (the pointer becomes a hand over such lines), and the lines
+of the current step are highlighted and scrolled into view. The pane may keep only its last
+lines (``maximumBlockCount``): the link counts the lines it dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
+
+from tapeviz.models.timeline.output import OutputLines
+from tapeviz.ui.timeline.panel import TimelinePanel
+
+translate = QCoreApplication.translate
+
+
+class OutputLink(QObject):
+    """Clicks on the pane's lines go to their step; the current step's lines are highlighted."""
+
+    def __init__(self, pane: QPlainTextEdit, panel: TimelinePanel) -> None:
+        super().__init__(pane)
+        self.pane, self.panel = pane, panel
+        self.lines: OutputLines | None = None
+        self._shown: tuple[list[int], str] = ([], "")
+        self._hand = False
+        pane.viewport().installEventFilter(self)
+        pane.viewport().setMouseTracking(True)
+        panel.stepChanged.connect(self._on_panel_step_changed)
+
+    def set_lines(self, lines: OutputLines | None) -> None:
+        """The run's lines (call after the pane shows that run's output)."""
+        self.lines = lines
+        self._shown = ([], "")
+        self.pane.setExtraSelections([])
+        if self.panel.timeline is not None:
+            self._on_panel_step_changed(self.panel.k)
+
+    @property
+    def dropped(self) -> int:
+        """Lines of the run's output the pane no longer shows (it keeps only its last ones)."""
+        if self.lines is None:
+            return 0
+        shown = self.pane.document().blockCount()
+        if self.lines.text.endswith("\n"):
+            shown -= 1  # the empty block after the final newline
+        return max(0, self.lines.count - shown)
+
+    def line_at(self, pos: Any) -> int:
+        """The run's output line under a viewport position."""
+        return self.pane.cursorForPosition(pos).blockNumber() + self.dropped
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Qt override: clicks (not drags that select text) and the pointer over the lines."""
+        kind = event.type()
+        if kind == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
+            if not self.pane.textCursor().hasSelection():
+                self.panel.go_to_line(self.line_at(event.position().toPoint()))
+        elif kind == QEvent.Type.MouseMove and self.lines is not None:
+            found = self.panel.step_of_line(self.line_at(event.position().toPoint()))
+            hand = found is not None
+            if hand != self._hand:
+                self._hand = hand
+                shape = Qt.CursorShape.PointingHandCursor if hand else Qt.CursorShape.IBeamCursor
+                self.pane.viewport().setCursor(shape)
+            tip = translate("Timeline", "Go to step {k}").format(k=found[1]) if found else ""
+            self.pane.viewport().setToolTip(tip)
+        return False
+
+    def _on_panel_step_changed(self, k: int) -> None:
+        rows = [r - self.dropped for r in self.panel.lines_of_step(k)]
+        rows = [r for r in rows if r >= 0]
+        theme = self.panel.theme  # the highlight follows the panel's theme
+        if (rows, theme.name) == self._shown:
+            return
+        self._shown = (rows, theme.name)
+        doc = self.pane.document()
+        colour = QColor(theme.highlight)
+        colour.setAlpha(70)
+        selections = []
+        for r in rows:
+            block = doc.findBlockByNumber(r)
+            if not block.isValid():
+                continue
+            sel = QTextEdit.ExtraSelection()
+            sel.cursor = QTextCursor(block)
+            fmt = QTextCharFormat()
+            fmt.setBackground(colour)
+            fmt.setProperty(QTextFormat.Property.FullWidthSelection, True)
+            sel.format = fmt
+            selections.append(sel)
+        self.pane.setExtraSelections(selections)
+        if rows:
+            self._scroll_to(rows[0])
+
+    def _scroll_to(self, row: int) -> None:
+        """Scroll line ``row`` into view (the pane's scroll bar counts lines) if it is not."""
+        bar = self.pane.verticalScrollBar()
+        first = self.pane.firstVisibleBlock().blockNumber()
+        height = max(1, self.pane.fontMetrics().lineSpacing())
+        visible = max(1, self.pane.viewport().height() // height)
+        if not first <= row < first + visible:
+            bar.setValue(max(0, row - visible // 3))
