@@ -84,12 +84,12 @@
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="170" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="178" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="172" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="180" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -580,6 +580,11 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/main_window.py" line="250" />
+      <source>&amp;TensorFlow in tapeviz…</source>
+      <translation>tapeviz 中的 TensorFlow(&amp;T)…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/main_window.py" line="251" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -1187,6 +1192,34 @@
       <location filename="../../tapeviz/ui/window/tape_list.py" line="48" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
+    </message>
+  </context>
+  <context>
+    <name>TfHelpDialog</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/tf_help.py" line="53" />
+      <source>TensorFlow in tapeviz</source>
+      <translation>tapeviz 中的 TensorFlow</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/tf_help.py" line="56" />
+      <source>Scripts start with tf and np already imported. Import matplotlib.pyplot as plt for plots (the Plots tab). These are the names a script can use; names in “not available” exist so code reads on, and say why when called.</source>
+      <translation>脚本开始时已经导入了 tf 和 np。要绘图(显示在“图表”标签页),请 import matplotlib.pyplot as plt。下面是脚本可以使用的名称;“不可用”中的名称存在是为了让代码能继续读下去,调用时会说明原因。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/tf_help.py" line="63" />
+      <source>Filter, e.g. reduce or Dense</source>
+      <translation>筛选,例如 reduce 或 Dense</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/tf_help.py" line="85" />
+      <source>not available</source>
+      <translation>不可用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/tf_help.py" line="94" />
+      <source>No name matches.</source>
+      <translation>没有匹配的名称。</translation>
     </message>
   </context>
   <context>

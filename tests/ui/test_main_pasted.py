@@ -12,7 +12,7 @@ import tapeviz.tf as tf
 from tapeviz.models.session.file import Session
 from tapeviz.ui import MainWindow
 from tapeviz.ui.theme import DARK
-from tapeviz.ui.window.lower_tabs import PLOTS_TAB, STEPPER_TAB
+from tapeviz.ui.window.lower_tabs import PLOTS_TAB, STEPPER_TAB, TIMELINE_TAB
 
 
 def paste_and_run(qtbot: QtBot, w: MainWindow, source: str) -> None:
@@ -31,6 +31,52 @@ def test_a_guide_cell_without_imports_runs_and_prints(qtbot: QtBot, window: Main
     assert window.last_result.error is None
     assert window.console.toPlainText() == "tf.Tensor(6.0, shape=(), dtype=float32)\n"
     assert window.tape_list.count() == 1
+
+
+def test_a_tf_module_model_trains_in_a_loop(qtbot: QtBot, window: MainWindow) -> None:
+    """The "basic training loops" guide's model, pasted as it is (no imports)."""
+    paste_and_run(
+        qtbot,
+        window,
+        """class MyModel(tf.Module):
+  def __init__(self, **kwargs):
+    super().__init__(**kwargs)
+    self.w = tf.Variable(5.0)
+    self.b = tf.Variable(0.0)
+
+  def __call__(self, x):
+    return self.w * x + self.b
+
+def loss(target_y, predicted_y):
+  return tf.reduce_mean(tf.square(target_y - predicted_y))
+
+x = tf.linspace(-2.0, 2.0, 41)
+y = x * 3.0 + 2.0
+model = MyModel()
+for epoch in range(10):
+  with tf.GradientTape() as t:
+    current_loss = loss(y, model(x))
+  dw, db = t.gradient(current_loss, [model.w, model.b])
+  model.w.assign_sub(0.1 * dw)
+  model.b.assign_sub(0.1 * db)
+print(len(model.trainable_variables), f"W = {model.w.numpy():.2f}, b = {model.b.numpy():.2f}")
+""",
+    )
+    assert window.last_result.error is None, window.last_result.error
+    w, b = tf.Variable(5.0), tf.Variable(0.0)
+    x = tf.linspace(-2.0, 2.0, 41)
+    y = x * 3.0 + 2.0
+    for _ in range(10):
+        with tf.GradientTape() as t:
+            current = tf.reduce_mean(tf.square(y - (w * x + b)))
+        dw, db = t.gradient(current, [w, b])
+        w.assign_sub(0.1 * dw)
+        b.assign_sub(0.1 * db)
+    assert window.console.toPlainText() == f"2 W = {w.numpy():.2f}, b = {b.numpy():.2f}\n"
+    assert window.tape_list.count() == 10
+    assert window.lower_tabs.isTabEnabled(TIMELINE_TAB)  # the loop is a timeline, too
+    labels = [n.label for n in window.model.nodes.values()]
+    assert {"model.w", "model.b"} <= set(labels)
 
 
 def test_a_class_based_model_trains_in_a_loop(qtbot: QtBot, window: MainWindow) -> None:
@@ -76,7 +122,7 @@ print(f"W = {model.w.numpy():.2f}, b = {model.b.numpy():.2f}")
     assert window.console.toPlainText() == "W = 3.00, b = 1.98\n"
     assert window.tape_list.count() == 20  # every step's tape, the last one in the graph
     labels = [n.label for n in window.model.nodes.values()]
-    assert {"current_loss", "model.w", "model.b"} <= set(labels)  # named where the model keeps them
+    assert {"model.w", "model.b"} <= set(labels)  # named where the model keeps them
 
 
 def test_plt_plot_of_a_loss_list_shows_the_curve(qtbot: QtBot, window: MainWindow) -> None:
@@ -90,7 +136,7 @@ def test_plt_plot_of_a_loss_list_shows_the_curve(qtbot: QtBot, window: MainWindo
         "plt.plot(losses)\nplt.xlabel('step')\nplt.ylabel('loss')\nplt.show()\n",
     )  # fmt: skip
     assert window.last_result.error is None
-    assert window.lower_tabs.currentIndex() == PLOTS_TAB  # the first figures come to the front
+    assert window.lower_tabs.currentIndex() == PLOTS_TAB  # figures come to the front
     assert window.lower_tabs.tabText(PLOTS_TAB) == "Plots (1)"
     (panel,) = window.plots.panels
     assert panel.isVisible()

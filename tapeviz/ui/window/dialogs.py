@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, QSettings
 from PySide6.QtGui import QActionGroup
-from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
+from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QMessageBox
 
 from tapeviz.models.session.file import Session
 from tapeviz.models.session.presets import PRESETS
@@ -55,7 +55,7 @@ class Rebuildable(Protocol):
 
 
 class DialogsController(QObject):
-    """The Language menu and switch, Preferences, the code export dialog and About.
+    """The Language menu and switch, Preferences, code export, TensorFlow in tapeviz, About.
 
     ``window`` parents the dialogs; a language switch replaces it by a new window of its type
     with the same work (see :class:`Rebuildable`). After Preferences, ``restore_preferences``
@@ -154,6 +154,14 @@ class DialogsController(QObject):
         """Show ``session``'s function as TensorFlow, PyTorch and JAX scripts."""
         dialog = CodeExportDialog(session, self.window)
         dialog.setModal(True)
+        dialog.show()
+        return dialog
+
+    def tf_help(self) -> QDialog:
+        """Help → TensorFlow in tapeviz: the names a script can use (what hints point to)."""
+        from tapeviz.ui.window.tf_help import TfHelpDialog
+
+        dialog = TfHelpDialog(self.window)
         dialog.show()
         return dialog
 

@@ -247,6 +247,7 @@ class MainWindow(QMainWindow):
                 action = add(sub, title, lambda _=False, n=name: self.load_preset(n))
                 action.setObjectName(f"preset:{name}")
         help_menu = bar.addMenu(self.tr("&Help"))
+        add(help_menu, self.tr("&TensorFlow in tapeviz…"), self.dialogs.tf_help, "F1")
         add(help_menu, self.tr("&About tapeviz"), self.dialogs.about)
 
     def _wire(self) -> None:
