@@ -200,3 +200,23 @@ def test_each_base_made_for_subclassing_is_registered(name: str) -> None:
 
     base = modules.lookup("tensorflow." + name)
     assert base is not None and any(issubclass(base, r) for r in classes.ROOTS)
+
+
+def test_a_subclassed_model_still_writes_no_file(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    err = error_of(
+        "class M(tf.keras.Model):\n    def call(self, x):\n        return x\n"
+        "m = M()\nm.save('model.keras')\n"
+    )
+    assert "Model.save is not available in tapeviz" in err.message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_script_functions_handed_to_keras_and_tf_data_spend_the_budget() -> None:
+    for source in (
+        "def f(x):\n    while True:\n        pass\ntf.keras.layers.Lambda(f)(tf.ones((1, 1)))\n",
+        "def f(v):\n    while True:\n        pass\nlist(tf.data.Dataset.range(3).map(f))\n",
+    ):
+        result = run(source, limits=Limits(wall_time=0.5))
+        assert result.error is not None and result.error.limit == "wall time", source
+        assert result.error.line == 2
