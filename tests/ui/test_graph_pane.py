@@ -21,7 +21,6 @@ def pane(qtbot: QtBot) -> tuple[GraphPane, list[str]]:
     messages: list[str] = []
     pane = GraphPane(GraphModel(), messages.append, host)
     pane.view.animation_ms = 0
-    pane.view.layoutFinished.connect(pane.fit_if_asked)
     qtbot.addWidget(pane.view)
     pane.view.resize(600, 400)
     pane.view.show()

@@ -73,7 +73,6 @@ class GraphModel:
         self.edges: list[Edge] = []
         self.too_large = 0  # op count of a tape too large to draw in full (0: drawn)
         self.gradients: dict[str, Any] = {}
-        self.notes: dict[str, NonFinite] = {}  # node id -> why its value is nan or ±inf
         self._by_tensor: dict[int, str] = {}
         self._succ: dict[str, list[str]] = {}
         self._pred: dict[str, list[str]] = {}
@@ -173,6 +172,11 @@ class GraphModel:
         return self.entries[self.current] if self.entries else None
 
     @property
+    def notes(self) -> dict[str, NonFinite]:
+        """Node id -> why its value is nan or ±inf, for the nodes that are."""
+        return {nid: n.note for nid, n in self.nodes.items() if n.note is not None}
+
+    @property
     def records(self) -> list[OpRecord]:
         """The records of the tape being shown."""
         entry = self.entry
@@ -180,7 +184,6 @@ class GraphModel:
 
     def _rebuild(self) -> None:
         self.nodes, self.edges, self._by_tensor, self._sources = {}, [], {}, 0
-        self.notes = {}
         entry = self.entry
         size = len(entry.tape.records) if entry is not None else 0
         self.too_large = size if size > TOO_LARGE and self.options.max_ops is None else 0
@@ -224,18 +227,14 @@ class GraphModel:
             self.nodes[f"o{k}"] = Node(
                 f"o{k}", kind, self._label(out, f"v{k + 1}"), SYMBOLS.get(rec.name, rec.name),
                 out.id, out._value, out.dtype.name, rec.name, rec.primitive.formula, k,
-                rec.watched, self._holders.get(out.id, ()),
+                rec.watched, self._holders.get(out.id, ()), explain(rec, self.names),
             )  # fmt: skip
-            note = explain(rec, self.names)
-            if note is not None:
-                self.notes[f"o{k}"] = note
             for o in rec.outputs:
                 self._by_tensor[o.id] = f"o{k}"
         if self.options.fold_constants:
             fold_constants(self.nodes, self.edges)
         if self.options.hide_unreached:
             hide_unreached(self.nodes, self.edges)
-        self.notes = {nid: n for nid, n in self.notes.items() if nid in self.nodes}
 
     def _fold_record(self, k: int, rec: OpRecord, hidden: range, tape: Recorder) -> None:
         """Put a record of the folded middle of a long tape into the summary node ``f0``."""
@@ -270,11 +269,9 @@ class GraphModel:
         self._sources += 1
         kind = _source_kind(x, tape)
         label = self._label(x, short(x._value) if kind == "constant" else "?")
-        self.nodes[nid] = Node(nid, kind, label, label, x.id, x._value, x.dtype.name)
-        self._by_tensor[x.id] = nid
         note = explain_source(x._value, x.dtype.name)
-        if note is not None:
-            self.notes[nid] = note
+        self.nodes[nid] = Node(nid, kind, label, label, x.id, x._value, x.dtype.name, note=note)
+        self._by_tensor[x.id] = nid
 
     # -- gradients -------------------------------------------------------------------------
     def compute_gradients(self, targets: Sequence[int], sources: Sequence[int]) -> None:

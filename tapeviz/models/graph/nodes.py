@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from tapeviz.models.graph.nonfinite import NonFinite
+
 
 @dataclass(frozen=True)
 class Node:
@@ -24,6 +26,7 @@ class Node:
     record: int | None = None  # index of the op's record on the tape
     watched: bool = True  # the tape recorded it for gradients
     tapes: tuple[int, ...] = ()  # the model's tapes that recorded this op
+    note: NonFinite | None = None  # why the value is nan or ±inf (None: finite)
 
     @property
     def shape(self) -> tuple[int, ...]:

@@ -132,10 +132,15 @@ def _names(ids: Sequence[int], name: Callable[[int], str]) -> str:
 
 
 def pass_label(tape: str, p: GradientPass, name: Callable[[int], str]) -> str:
-    """``tape.gradient(z, x) → 108``: the call as the code wrote it, with what it returned."""
+    """``tape.gradient(z, x) → 108``: the call as the code wrote it, and its scalar result.
+
+    With several sources the results are left to the graph's nodes (the label stays short).
+    """
     text = f"{tape}.{p.kind}({_names(p.targets, name)}, {_names(p.sources, name)})"
-    values = [None if r is None else as_array(r) for r in p.results]
-    if p.kind == "gradient" and values and all(v is None or v.ndim == 0 for v in values):
-        shown = ["None" if v is None else short(v) for v in values]
-        text += " → " + (shown[0] if len(shown) == 1 else f"[{', '.join(shown)}]")
+    if p.kind == "gradient" and len(p.results) == 1:
+        value = p.results[0]
+        if value is None:
+            text += " → None"
+        elif as_array(value).ndim == 0:
+            text += f" → {short(value)}"
     return text

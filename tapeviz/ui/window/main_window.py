@@ -51,6 +51,7 @@ from tapeviz.ui.window.sessions import SessionController
 from tapeviz.ui.window.status_progress import StatusProgress
 from tapeviz.ui.window.studio_link import StudioLink
 from tapeviz.ui.window.tape_list import TapeList
+from tapeviz.ui.window.value_warning import ValueWarning
 from tapeviz.ui.window.variables_table import VariablesTable
 
 
@@ -99,7 +100,7 @@ class MainWindow(QMainWindow):
         self.runner = RunController(
             self.code, self.variables, self.console,
             limits=lambda: limits_from(settings()), status=self.show_status,
-            studio_in_front=lambda: self.studio_view, show_tapes=self.tape_list.show_result,
+            studio_in_front=lambda: self.studio_view, show_tapes=self._show_tapes,
             dim_graph=self.graph.set_dimmed, start_studio=self.studio_link.start,
             running_changed=self._set_running, parent=self,
         )  # fmt: skip
@@ -142,6 +143,8 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([460, 300])
         self.studio_link = StudioLink(self.studio, self.show_status, self)
         self.progress_bar = StatusProgress(self)
+        self.value_warning = ValueWarning(self.model, self)
+        self.statusBar().addPermanentWidget(self.value_warning)
         self.statusBar().addPermanentWidget(self.progress_bar)
 
     def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -237,9 +240,9 @@ class MainWindow(QMainWindow):
 
     def _wire(self) -> None:
         """What one part's events mean for the others (besides the runner's callables)."""
-        # after the stepper's own slot: it puts the gradients on the nodes (their sizes change)
-        self.graph.layoutFinished.connect(self.graph_pane.fit_if_asked)
         self.lower_tabs.currentChanged.connect(self._on_lower_tabs_current_changed)
+        self.value_warning.nodeClicked.connect(self.graph.select)
+        self.clean_action.toggled.connect(self.lower_tabs.set_clean)
         studio = self.studio
         studio.stepTape.connect(self._on_studio_step_tape)
         studio.statusMessage.connect(self._on_studio_status_message)
@@ -262,7 +265,7 @@ class MainWindow(QMainWindow):
         if not studio:
             self.studio.pause()
             if last is not None and last.tapes:
-                self.tape_list.show_result(last)
+                self._show_tapes(last)
         elif self.studio_link.shows(self.runner.problem()):
             self.studio_link.resend_tape()
         else:
@@ -270,7 +273,12 @@ class MainWindow(QMainWindow):
 
     def _on_studio_step_tape(self, result: RunResult) -> None:
         if self.studio_view:
-            self.tape_list.show_result(result)
+            self._show_tapes(result)
+
+    def _show_tapes(self, result: RunResult) -> None:
+        """List a run's tapes and show one; the code that ran names its functions' locals."""
+        submitted = self.runner.submitted
+        self.tape_list.show_result(result, submitted.source if submitted is not None else "")
 
     def _on_studio_status_message(self, text: str) -> None:
         if self.studio_view:
