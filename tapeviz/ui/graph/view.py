@@ -12,7 +12,6 @@ from PySide6.QtGui import (
     QMouseEvent,
     QPainter,
     QResizeEvent,
-    QTransform,
     QWheelEvent,
 )
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
@@ -22,6 +21,7 @@ from tapeviz.models.graph.dot import to_dot
 from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
 from tapeviz.ui import workers
 from tapeviz.ui.graph import exports, navigation
+from tapeviz.ui.graph.fitting import FIT_MIN, Fitting
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
 from tapeviz.ui.graph.scene import (
     Built,
@@ -37,9 +37,6 @@ from tapeviz.ui.theme import LIGHT, Theme
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
 DETAIL_SCALE = 0.35  # zoom below which node text is hidden
-FIT_MIN = 1.0  # Fit never shrinks the graph below its natural size (the presenter's text size)
-FIT_MAX = 1.5  # nor magnifies a small graph more than this
-FIT_MARGIN = 16.0  # scene units kept around the graph when fitting
 
 
 class GraphView(QGraphicsView):
@@ -72,11 +69,8 @@ class GraphView(QGraphicsView):
         self.layout: layouts.Layout | None = None
         self._job: workers.Worker | None = None
         self._builder: SceneBuilder | None = None
-        self.auto_fit = True  # refit when the graph changes shape or the view resizes
-        self._fit_pending = True  # fit after the next layout, whatever its shape
-        self._fitted_shape: tuple = ()  # the graph's shape when it was last fitted
+        self.fitting = Fitting(self)
         self._press_scroll: tuple[int, int] | None = None
-        self._anchor: str | None = None  # the node kept in the centre across a rescale
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
             bar.sliderMoved.connect(self._on_scroll_bar_slider_moved)
         self._styled_selected: list[str] = []  # nodes drawn with the selection border
@@ -155,7 +149,7 @@ class GraphView(QGraphicsView):
         model = self.model
         if model is None or plan.nodes.keys() != model.nodes.keys():
             return  # the model changed meanwhile; a newer layout is on its way
-        if self._wants_compact(plan):  # a more compact layout before the graph must scroll
+        if self.fitting.wants_compact(plan):  # a more compact layout before the graph must scroll
             old_places = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
             framed = [nid for ids in frames_of(model).values() for nid in ids]
             plan = plan_layout(plan.nodes, dict(model.gradients),
@@ -166,18 +160,6 @@ class GraphView(QGraphicsView):
         old = {nid: it.pos() for nid, it in self.items.items()}
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self)
         self._builder.run(chunked=len(plan.nodes) > BACKGROUND_LAYOUT)
-
-    def _wants_compact(self, plan: Plan) -> bool:
-        """Whether a fitted view should lay this plan out again with the compact gaps."""
-        if plan.compact or self.engine != "layered" or len(plan.nodes) > BACKGROUND_LAYOUT:
-            return False
-        if not (self.auto_fit or self._fit_pending):
-            return False
-        port, m = self.viewport().rect(), 2 * FIT_MARGIN
-        lay = plan.layout
-        return (lay.width + m) * FIT_MIN > port.width() or (
-            lay.height + m
-        ) * FIT_MIN > port.height()
 
     def _on_scene_built(self, built: Built) -> None:
         lay = built.layout
@@ -192,14 +174,8 @@ class GraphView(QGraphicsView):
         self._animate_to(lay, built.old)
         self._update_detail()
         self.layoutFinished.emit()  # the stepper restyles the nodes first, then the fit
-        if self._fit_pending or (
-            self.auto_fit and (self._shape() != self._fitted_shape or not self._fits())
-        ):
-            self._fit_pending = False
-            self.fit()
-        elif self._anchor in self.items:
-            self.centerOn(self.items[self._anchor])
-        self._anchor = None
+        self.fitting.after_layout()
+        self._update_detail()
 
     def _swap_scene(
         self,
@@ -251,8 +227,7 @@ class GraphView(QGraphicsView):
         if scale == self.font_scale:
             return
         self.font_scale = scale
-        self._fit_pending = self.auto_fit
-        self._anchor = None if self.auto_fit else self._node_at_centre()
+        self.fitting.rescaled()
         self.rebuild()
 
     def set_edge_labels(self, shown: bool) -> None:
@@ -272,72 +247,35 @@ class GraphView(QGraphicsView):
         return bool(self.items) and next(iter(self.items.values())).opacity() < 1.0
 
     # -- navigation ------------------------------------------------------------------------
+    @property
+    def auto_fit(self) -> bool:
+        """Whether the view keeps the graph fitted (False once the lecturer zooms or pans)."""
+        return self.fitting.auto
+
+    def view_state(self) -> dict[str, Any]:
+        """Fitted, or the lecturer's zoom and centre (a rebuilt window carries it over)."""
+        return self.fitting.state()
+
+    def restore_view_state(self, state: dict[str, Any]) -> None:
+        """Take a :meth:`view_state` back, now or after the layout under way."""
+        self.fitting.restore = dict(state)
+        if self._job is None and self._builder is None and self.items:
+            self.fitting.apply_restore()
+            self._update_detail()
+
     def request_fit(self) -> None:
         """Fit the graph once the next layout is done (a preset or a session was loaded)."""
-        self.auto_fit = True
-        self._fit_pending = True
-
-    def _shape(self) -> tuple:
-        model = self.model
-        if model is None:
-            return ()
-        return (tuple((nid, n.label) for nid, n in model.nodes.items()), len(model.edges))
-
-    def _content(self) -> QRectF:
-        m = FIT_MARGIN
-        return self.scene().itemsBoundingRect().adjusted(-m, -m, m, m)
-
-    def _fits(self) -> bool:
-        """Whether the whole graph is in view at the current zoom."""
-        seen = self.mapToScene(self.viewport().rect()).boundingRect()
-        return seen.adjusted(-1, -1, 1, 1).contains(self._content())
+        self.fitting.request()
 
     def fit(self) -> None:
-        """Fit the graph as a reader wants it: the whole graph, readable.
-
-        It enlarges a small graph (up to 1.5×) and shrinks a big one, but never below its
-        natural size, where node text is as large as the panels' at the presenter scale: a
-        graph that does not fit then scrolls, showing the end with the target (where the
-        backward pass starts). The view keeps fitting as the graph changes until the lecturer
-        zooms or pans.
-        """
-        self._fit_to(FIT_MIN)
+        """Fit the graph, readable: see :mod:`tapeviz.ui.graph.fitting`."""
+        self.fitting.fit_to(FIT_MIN)
+        self._update_detail()
 
     def fit_all(self) -> None:
         """Show the whole graph, however small its text gets (an overview of a big tape)."""
-        self._fit_to(0.05)
-
-    def _fit_to(self, smallest: float) -> None:
-        self._fit_pending = False
-        self.auto_fit = True
-        self._fitted_shape = self._shape()
-        self._anchor = None
-        rect = self._content()
-        if rect.isEmpty():
-            return
-        port = self.viewport().rect()
-        end = self._end_point(rect)
-        boxes = [(it.pos().x(), it.pos().y(), *it.size()) for it in self.items.values()]
-        z, x, y = navigation.fit_view(
-            (rect.left(), rect.top(), rect.width(), rect.height()),
-            (port.width(), port.height()), (end.x(), end.y()), smallest, FIT_MAX, boxes,
-            FIT_MARGIN,
-        )  # fmt: skip
-        self.setTransform(QTransform.fromScale(z, z))
-        self.centerOn(QPointF(x, y))
+        self.fitting.fit_to(0.05)
         self._update_detail()
-
-    def _end_point(self, rect: QRectF) -> QPointF:
-        """Where the target (else the last op) stands: what a graph too large shows first."""
-        targets = [it for it in self.items.values() if it.node.kind == "target"]
-        items = targets or list(self.items.values())[-1:]
-        return items[-1].pos() if items else rect.center()
-
-    def _node_at_centre(self) -> str | None:
-        centre = self.mapToScene(self.viewport().rect().center())
-        best = min(self.items.items(), default=None,
-                   key=lambda kv: (kv[1].pos() - centre).manhattanLength())  # fmt: skip
-        return best[0] if best else None
 
     def follow(self, nid: str) -> None:
         """Scroll node ``nid`` into view if it is out of it (the stepper's current node)."""
@@ -350,7 +288,7 @@ class GraphView(QGraphicsView):
         current = self.transform().m11()
         factor = max(0.05 / current, min(8.0 / current, factor))
         self.scale(factor, factor)
-        self.auto_fit = False  # the lecturer's zoom stays until Fit
+        self.fitting.auto = False  # the lecturer's zoom stays until Fit
         self._update_detail()
 
     def _update_detail(self) -> None:
@@ -362,11 +300,11 @@ class GraphView(QGraphicsView):
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Qt override: a fitted graph is fitted again to the new size (clean mode, F11)."""
         super().resizeEvent(event)
-        if self.auto_fit and self.items:
+        if self.fitting.auto and self.items:
             self.fit()
 
     def _on_scroll_bar_slider_moved(self, _value: int) -> None:
-        self.auto_fit = False  # scrolled by hand: the lecturer's view stays
+        self.fitting.auto = False  # scrolled by hand: the lecturer's view stays
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self._press_scroll = (self.horizontalScrollBar().value(), self.verticalScrollBar().value())
@@ -376,7 +314,7 @@ class GraphView(QGraphicsView):
         super().mouseReleaseEvent(event)
         now = (self.horizontalScrollBar().value(), self.verticalScrollBar().value())
         if self._press_scroll is not None and now != self._press_scroll:
-            self.auto_fit = False  # the lecturer dragged the graph: keep it where it is now
+            self.fitting.auto = False  # the lecturer dragged the graph: keep it where it is
         self._press_scroll = None
 
     def wheelEvent(self, event: QWheelEvent) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
@@ -25,13 +27,13 @@ from tapeviz.ui.elided_combo import ElidedComboBox
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.stepper.gradcheck_panel import GradCheckPanel
 from tapeviz.ui.stepper.log import StepLog
+from tapeviz.ui.stepper.rows import ControlRows
 from tapeviz.ui.theme import font
 
 BACKWARD = QT_TRANSLATE_NOOP("StepperPanel", "Backward pass")
 FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
 
 
-SLIDER_MIN = 80  # px the position slider keeps before the row wraps
 LOG_LINES = 2.5  # lines of the chain-rule log always shown (unless compact)
 DETAIL_LINES = 3  # lines of the current step shown (a longer one scrolls)
 
@@ -109,26 +111,17 @@ class StepperPanel(QWidget):
         return b
 
     def _layout(self) -> None:
-        row = self.first_row = QHBoxLayout()
-        row.addWidget(self.mode)
-        row.addWidget(self.pass_box)
-        for w in (
-            self.reset_button,
-            self.back_button,
-            self.step_button,
-            self.play_button,
-        ):
-            row.addWidget(w)
-        row.addWidget(self.slider, 1)
         self.extras = QWidget(self)  # speed, predict and reveal: a second row when narrow
         extras = QHBoxLayout(self.extras)
         extras.setContentsMargins(0, 0, 0, 0)
         extras.addWidget(self.speed)
         extras.addWidget(self.predict)
         extras.addWidget(self.reveal_button)
-        row.addWidget(self.extras)
-        self.second_row = QHBoxLayout()
-        self.second_row.addStretch(1)
+        fixed = (self.mode, self.reset_button, self.back_button, self.step_button,
+                 self.play_button)  # fmt: skip
+        self.rows = ControlRows(fixed, self.slider, self.pass_box, self.extras)
+        self.first_row, self.second_row = self.rows.first, self.rows.second
+        row = self.first_row
         box = QVBoxLayout(self)
         box.addLayout(row)
         box.addLayout(self.second_row)
@@ -220,6 +213,21 @@ class StepperPanel(QWidget):
         box.blockSignals(False)
         box.setVisible(bool(labels))
         self._wrap_controls()
+
+    def view_state(self) -> dict[str, Any]:
+        """What the lecturer set here: the mode, the position, predict, the tab, the speed."""
+        stepper = self.stepper
+        return {"mode": self.mode.currentIndex(), "predict": self.predict.isChecked(),
+                "position": stepper.position if stepper is not None else 0,
+                "tab": self.tabs.currentIndex(), "speed": self.speed.value()}  # fmt: skip
+
+    def restore_view_state(self, state: dict[str, Any]) -> None:
+        """Take a :meth:`view_state` back (a rebuilt window, once its graph is shown)."""
+        self.mode.setCurrentIndex(int(state.get("mode", 0)))
+        self.predict.setChecked(bool(state.get("predict", False)))
+        self.tabs.setCurrentIndex(int(state.get("tab", 0)))
+        self.speed.setValue(float(state.get("speed", self.speed.value())))
+        self.jump(int(state.get("position", 0)))
 
     def set_compact(self, compact: bool) -> None:
         """Compact (clean mode): only the controls and the current step, no log or check tabs."""
@@ -321,32 +329,8 @@ class StepperPanel(QWidget):
         self._wrap_controls()
 
     def _wrap_controls(self) -> None:
-        """Move the extras, then the gradient() call box, to a second row when the first is full."""
-        shown = (self.mode, self.reset_button, self.back_button, self.step_button, self.play_button)
-        gaps = (len(shown) + 3) * max(self.first_row.spacing(), 0)
         margins = self.layout().contentsMargins()
-        room = self.width() - margins.left() - margins.right()
-        needed = sum(w.sizeHint().width() for w in shown) + SLIDER_MIN + gaps
-        calls = self.pass_box.sizeHint().width() if not self.pass_box.isHidden() else 0
-        wrap = needed + calls + self.extras.sizeHint().width() > room
-        wrap_calls = bool(calls) and needed + calls > room
-        self._place(self.extras, wrap, self.first_row.count())
-        self._place(self.pass_box, wrap_calls, 1)
-        for i in range(self.second_row.count()):  # the call box, when here, takes the room
-            if self.second_row.itemAt(i).spacerItem() is not None:
-                self.second_row.setStretch(i, 0 if wrap_calls else 1)
-
-    def _place(self, widget: QWidget, second: bool, index: int) -> None:
-        """Put ``widget`` in the second row, or back in the first at ``index``."""
-        in_second = self.second_row.indexOf(widget) >= 0
-        if second == in_second:
-            return
-        (self.second_row if in_second else self.first_row).removeWidget(widget)
-        if second:
-            self.second_row.insertWidget(0 if widget is self.pass_box else -1, widget,
-                                         1 if widget is self.pass_box else 0)  # fmt: skip
-        else:
-            self.first_row.insertWidget(min(index, self.first_row.count()), widget)
+        self.rows.wrap(self.width() - margins.left() - margins.right())
 
     # -- showing ---------------------------------------------------------------------------
     def _show(self) -> None:

@@ -21,8 +21,6 @@ callables), and what one part's event means for another is written here, in ``_w
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +41,7 @@ from tapeviz.ui.theme import font
 from tapeviz.ui.window.code_export_dialog import CodeExportDialog
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.dialogs import DialogsController
+from tapeviz.ui.window.forwarding import forward, forward_value
 from tapeviz.ui.window.lower_tabs import STUDIO_TAB, LowerTabs
 from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
@@ -53,31 +52,6 @@ from tapeviz.ui.window.studio_link import StudioLink
 from tapeviz.ui.window.tape_list import TapeList
 from tapeviz.ui.window.value_warning import ValueWarning
 from tapeviz.ui.window.variables_table import VariablesTable
-
-
-def forward(method: Callable[..., Any], part: str) -> Any:
-    """A window method that calls ``method`` on the window's part ``part`` (with its doc).
-
-    Signals connect to the part's own method: this one takes any arguments.
-    """
-
-    @functools.wraps(method)
-    def call(self: QMainWindow, *args: Any, **kwargs: Any) -> Any:
-        return getattr(getattr(self, part), method.__name__)(*args, **kwargs)
-
-    return call
-
-
-def forward_value(part: str, name: str, doc: str, settable: bool = False) -> property:
-    """A window property that reads (and, if ``settable``, writes) ``name`` of its ``part``."""
-
-    def get(self: QMainWindow) -> Any:
-        return getattr(getattr(self, part), name)
-
-    def put(self: QMainWindow, value: Any) -> None:
-        setattr(getattr(self, part), name, value)
-
-    return property(get, put if settable else None, doc=doc)
 
 
 class MainWindow(QMainWindow):
