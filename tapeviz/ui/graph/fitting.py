@@ -103,11 +103,14 @@ class Fitting:
 
     # -- state carried across a rebuilt window ---------------------------------------------
     def state(self) -> dict[str, Any]:
-        """Fitted (``auto``), or the lecturer's zoom and the scene point in the middle."""
+        """Fitted (``auto``), or the lecturer's zoom and the scene point at the top left.
+
+        The top left, not the middle: scroll bars that come or go move the middle, not it.
+        """
         view = self.view
-        centre = view.mapToScene(view.viewport().rect().center())
+        corner = view.mapToScene(view.viewport().rect()).boundingRect().topLeft()
         return {"auto": self.auto, "zoom": view.transform().m11(),
-                "centre": (centre.x(), centre.y())}  # fmt: skip
+                "corner": (corner.x(), corner.y())}  # fmt: skip
 
     def apply_restore(self) -> None:
         """Apply the carried view state (fit it if it was fitted)."""
@@ -117,7 +120,9 @@ class Fitting:
             return
         zoom = min(max(float(state["zoom"]), 0.05), 8.0)
         view.setTransform(QTransform.fromScale(zoom, zoom))
-        view.centerOn(QPointF(*state["centre"]))
+        port = view.viewport().rect()
+        x, y = state["corner"]
+        view.centerOn(QPointF(x + port.width() / zoom / 2, y + port.height() / zoom / 2))
         self.auto = self.pending = False
 
     # -- fitting ---------------------------------------------------------------------------

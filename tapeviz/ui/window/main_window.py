@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self.session_meta = Session()
         self.model = GraphModel()
         self._applying = False  # apply_session is filling the window: no runs from signals
+        self._carried: dict[str, Any] | None = None  # the view a rebuilt window takes back
         self.sessions = SessionController(
             self, self.current_session, self.apply_session, self.show_status, settings
         )
@@ -253,6 +254,24 @@ class MainWindow(QMainWindow):
         """List a run's tapes and show one; the code that ran names its functions' locals."""
         submitted = self.runner.submitted
         self.tape_list.show_result(result, submitted.source if submitted is not None else "")
+        carried, self._carried = self._carried, None
+        if carried is not None and result.tapes:
+            tape, call = int(carried.get("tape", -1)), int(carried.get("call", -1))
+            if not self.studio_view and 0 <= tape < len(self.model.entries):
+                calls = len(self.model.entries[tape].passes)
+                self.model.select(tape, call if 0 <= call < calls else None)
+                self.stepper.restore_view_state(carried.get("stepper", {}))
+            self.graph.restore_view_state(carried.get("graph", {}))
+
+    def view_state(self) -> dict[str, Any]:
+        """The graph's fit, the tape and gradient() call shown, the stepper's state."""
+        entry = self.model.entry
+        return {"graph": self.graph.view_state(), "stepper": self.stepper.view_state(),
+                "tape": self.model.current, "call": entry.call if entry else -1}  # fmt: skip
+
+    def carry_view(self, state: dict[str, Any]) -> None:
+        """Show the next run's graph as ``state`` (a :meth:`view_state`) says."""
+        self._carried = dict(state)
 
     def _on_studio_status_message(self, text: str) -> None:
         if self.studio_view:
