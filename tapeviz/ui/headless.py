@@ -122,7 +122,7 @@ def run_export(request: ExportRequest, log: TextIO | None = None) -> list[Path]:
     if result is not None:
         for kind in GRAPH_KINDS:
             if kind in request.outputs:
-                written.append(_graph_export(result, kind, request.outputs[kind]))
+                written.append(_graph_export(result, kind, request.outputs[kind], session.source))
                 print(f"wrote {written[-1]}", file=log)
     del app
     return written
@@ -170,7 +170,7 @@ def _studio_export(studio: Any, kind: str, request: ExportRequest) -> Path:
     return path
 
 
-def _graph_export(result: Any, kind: str, path: Path) -> Path:
+def _graph_export(result: Any, kind: str, path: Path, source: str = "") -> Path:
     from tapeviz.models.graph.dot import to_dot
     from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
     from tapeviz.ui.graph.expression_panel import names_of
@@ -178,7 +178,7 @@ def _graph_export(result: Any, kind: str, path: Path) -> Path:
 
     if not result.tapes:
         raise ExportError("the code recorded no tape, so there is no graph to export")
-    model = GraphModel([t.tape for t in result.tapes], names_of(result))
+    model = GraphModel(list(result.tapes), names_of(result), source=source)  # as the window
     if model.too_large:  # as the window offers: the first and last ops and a summary node
         model.set_options(GraphOptions(max_ops=FOLDED_OPS))
     if kind == "dot":
