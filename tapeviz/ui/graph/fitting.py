@@ -161,6 +161,13 @@ class Fitting:
             FIT_MARGIN,
         )  # fmt: skip
         view.setTransform(QTransform.fromScale(z, z))
+        fits = rect.width() * z <= port.width() + 0.5 and rect.height() * z <= port.height() + 0.5
+        if fits:  # no scroll bars for a graph the view shows whole
+            view.scene().setSceneRect(rect)
+        else:  # room to scroll a node past each side: the view starts at a node's edge
+            w = max((b[2] for b in boxes), default=0.0) + FIT_MARGIN
+            h = max((b[3] for b in boxes), default=0.0) + FIT_MARGIN
+            view.scene().setSceneRect(rect.adjusted(-w, -h, w, h))
         view.centerOn(QPointF(x, y))
 
     def end_point(self, rect: QRectF) -> QPointF:

@@ -165,11 +165,7 @@ class GraphView(QGraphicsView):
         lay = built.layout
         self._builder = None
         self.group_items = built.groups
-        # room to scroll a node width past each side: a graph that scrolls starts its view at a
-        # node's edge, never halfway through one
-        w = max((it.size()[0] for it in built.items.values()), default=0.0) + 40
-        h = max((it.size()[1] for it in built.items.values()), default=0.0) + 40
-        built.scene.setSceneRect(QRectF(-w, -h, lay.width + 2 * w, lay.height + 2 * h))
+        built.scene.setSceneRect(QRectF(-40, -40, lay.width + 80, lay.height + 80))
         self._swap_scene(built.scene, built.items, built.edges, lay)
         self._animate_to(lay, built.old)
         self._update_detail()
