@@ -146,6 +146,10 @@ def test_25_nodes_read_at_14_px_at_1366_by_768(qtbot: QtBot, lecture: MainWindow
            and not seen.contains(it.sceneBoundingRect())
            and it.sceneBoundingRect().left() < seen.left()]  # fmt: skip
     assert cut == []  # the view starts at a node's edge, not through one
+    w.stepper.jump(0)  # Home, then to the last step: an op at the far left
+    w.stepper.jump(len(w.stepper.backward))
+    op = w.graph.items[f"o{w.stepper.backward.current.record.id}"]
+    assert on_screen(w).contains(op.sceneBoundingRect())  # the view follows the stepper
     w.graph.fit_all()
     assert all_nodes_in_view(w)  # the overview, on request
 
