@@ -65,6 +65,7 @@ class GraphModel:
         self.changed = Event()  # emitted after any rebuild
         self.gradients_changed = Event()
         self.entries: list[TapeEntry] = []
+        self.generation = 0  # counts set_tapes calls: a new run's tapes, not a new option
         self.inside: list[int | None] = []  # per tape: the tape it is nested in (None: outermost)
         self.names: dict[int, str] = {}
         self.options = options or GraphOptions()
@@ -90,6 +91,7 @@ class GraphModel:
         gradient() call. ``source``, the code that ran, names what ``names`` does not: the
         targets and sources of its ``tape.gradient(y, x)`` calls (locals of a function).
         """
+        self.generation += 1
         self.entries = entries_from_tapes(tapes)
         outputs = [outputs_of(e) for e in self.entries]
         holders: dict[int, list[int]] = {}

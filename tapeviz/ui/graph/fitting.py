@@ -64,14 +64,21 @@ class Fitting:
         self.view = view
         self.auto = True  # refit when the graph changes shape or the view resizes
         self.pending = True  # fit after the next layout, whatever its shape
+        self.after = -1  # ... of the model's tapes after this generation (-1: any layout)
         self.shape: tuple = ()  # the graph's shape when it was last fitted
         self.anchor: str | None = None  # the node kept in the centre across a rescale
         self.restore: dict[str, Any] | None = None  # a view state for the next layout
 
     # -- what the next layout does ---------------------------------------------------------
-    def request(self) -> None:
-        """Fit once the next layout is done (a preset or a session was loaded)."""
+    def request(self, new_tapes: bool = False) -> None:
+        """Fit once the next layout is done; with ``new_tapes``, the next of the next run.
+
+        A preset or a session being loaded asks for the latter: the graph on screen may be laid
+        out again meanwhile (new settings), and it is not the one to fit.
+        """
         self.auto = self.pending = True
+        model = self.view.model
+        self.after = model.generation if new_tapes and model is not None else -1
 
     def rescaled(self) -> None:
         """The presenter scale changed: refit a fitted view, else keep its centre node."""
@@ -92,9 +99,11 @@ class Fitting:
     def after_layout(self) -> None:
         """A new scene is on screen: restore a carried view, fit, or keep the centre node."""
         view = self.view
+        model = view.model
+        asked = self.pending and (model is None or model.generation > self.after)
         if self.restore is not None:
             self.apply_restore()
-        elif self.pending or (self.auto and (self.shape_now() != self.shape or not self.fits())):
+        elif asked or (self.auto and (self.shape_now() != self.shape or not self.fits())):
             self.pending = False
             view.fit()  # the view's own method: what it does may be replaced (tests)
         elif self.anchor in view.items:
@@ -147,7 +156,7 @@ class Fitting:
     def fit_to(self, smallest: float) -> None:
         """Zoom to fit (not below ``smallest``) and scroll as the module docstring says."""
         view = self.view
-        self.pending, self.auto, self.anchor = False, True, None
+        self.pending, self.auto, self.anchor, self.after = False, True, None, -1
         self.shape = self.shape_now()
         rect = self.content()
         if rect.isEmpty():

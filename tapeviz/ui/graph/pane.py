@@ -115,8 +115,8 @@ class GraphPane(QObject):
         return menu
 
     def fit_after_next_layout(self) -> None:
-        """Fit the graph in the view once the layout under way (or the next one) is done."""
-        self.view.request_fit()
+        """Fit the graph once the next run's tapes are laid out (a preset or session loaded)."""
+        self.view.request_fit(new_tapes=True)
 
     # -- settings --------------------------------------------------------------------------
     def graph_settings(self) -> dict[str, Any]:

@@ -259,9 +259,9 @@ class GraphView(QGraphicsView):
             self.fitting.apply_restore()
             self._update_detail()
 
-    def request_fit(self) -> None:
-        """Fit the graph once the next layout is done (a preset or a session was loaded)."""
-        self.fitting.request()
+    def request_fit(self, new_tapes: bool = False) -> None:
+        """Fit the graph once the next layout is done (of the next run's tapes, if asked)."""
+        self.fitting.request(new_tapes)
 
     def fit(self) -> None:
         """Fit the graph, readable: see :mod:`tapeviz.ui.graph.fitting`."""
