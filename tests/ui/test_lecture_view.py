@@ -175,6 +175,11 @@ def test_the_graph_grows_with_the_presenter_scale_and_fit_enlarges(
     w.load_preset("basics-2-2-4-persistent")  # loading fits, whatever the zoom was
     qtbot.waitUntil(lambda: len(w.graph.items) == 3 and w.graph.auto_fit, timeout=30_000)
     assert all_nodes_in_view(w) and w.graph.transform().m11() <= 1.5
+    w.graph.zoom(3.0)
+    assert not w.graph.auto_fit and not all_nodes_in_view(w)
+    w.run_button.click()  # so does a run the lecturer asks for
+    qtbot.waitUntil(lambda: w.graph.auto_fit and not w.runner.running, timeout=30_000)
+    assert all_nodes_in_view(w)
 
 
 def test_clean_mode_gives_the_graph_most_of_the_height(qtbot: QtBot, lecture: MainWindow) -> None:

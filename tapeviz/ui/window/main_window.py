@@ -183,7 +183,7 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         add(file, self.tr("&Quit"), self.close, "Ctrl+Q")
         run_menu = bar.addMenu(self.tr("&Run"))
-        self.run_action = add(run_menu, self.tr("&Run"), self.runner.run_code, "Ctrl+Return")
+        self.run_action = add(run_menu, self.tr("&Run"), self._on_run_asked, "Ctrl+Return")
         self.stop_action = add(run_menu, self.tr("&Stop"), self.stop, "Ctrl+.")
         run_menu.addSeparator()  # the keys are window shortcuts of the tab in front; shown here
         for text, key, name in ((self.tr("&Play / pause"), "Space", "play"),
@@ -224,7 +224,7 @@ class MainWindow(QMainWindow):
         studio.busyChanged.connect(self._on_studio_busy_changed)
         studio.problemChanged.connect(self._on_studio_problem_changed)
         studio.progressChanged.connect(self._on_studio_progress_changed)
-        self.run_button.clicked.connect(self.runner.run_code)
+        self.run_button.clicked.connect(self._on_run_asked)
         self.stop_button.clicked.connect(self.stop)
         self.editor.textChanged.connect(self._update_actions)
         self.model.changed.connect(self._update_actions)
@@ -245,6 +245,11 @@ class MainWindow(QMainWindow):
             self.studio_link.resend_tape()
         else:
             self.run_code()  # checks the text in the sandbox, then starts the studio
+
+    def _on_run_asked(self) -> None:
+        """Run (the button or Ctrl+Enter): its graph is fitted, as a loaded preset's is."""
+        self.graph_pane.fit_after_next_layout()
+        self.runner.run_code()
 
     def _on_studio_step_tape(self, result: RunResult) -> None:
         if self.studio_view:
