@@ -50,7 +50,7 @@ def shown(window: object) -> bool:
         w.last_result is not None  # type: ignore[attr-defined]
         and not w.runner.running  # type: ignore[attr-defined]
         and bool(w.graph.items)  # type: ignore[attr-defined]
-        and w._carried is None  # type: ignore[attr-defined]
+        and w.carried.pending is None  # type: ignore[attr-defined]
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QVariantAnimation, Signal
+from PySide6.QtCore import QPointF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QColor,
     QKeyEvent,
@@ -165,8 +165,8 @@ class GraphView(QGraphicsView):
         lay = built.layout
         self._builder = None
         self.group_items = built.groups
-        built.scene.setSceneRect(QRectF(-40, -40, lay.width + 80, lay.height + 80))
         self._swap_scene(built.scene, built.items, built.edges, lay)
+        built.scene.setSceneRect(self.fitting.content())  # the fit widens it if it must scroll
         self._animate_to(lay, built.old)
         self._update_detail()
         self.layoutFinished.emit()  # the stepper restyles the nodes first, then the fit

@@ -127,6 +127,7 @@ class DialogsController(QObject):
         new.lower_tabs.apply_split()
         if old.presenter.clean_action.isChecked():
             new.presenter.set_clean(True)
+        new.lower_tabs.splitter.setSizes(old.lower_tabs.splitter.sizes())  # to the pixel
         if old.path is None and session.name in PRESETS:
             title = QCoreApplication.translate("presets", PRESETS[session.name].title)
             new.setWindowTitle(f"tapeviz — {title}")

@@ -38,6 +38,7 @@ from tapeviz.ui import workers
 from tapeviz.ui.graph.pane import GraphPane
 from tapeviz.ui.i18n import preset_note
 from tapeviz.ui.theme import font
+from tapeviz.ui.window.carried_view import CarriedView
 from tapeviz.ui.window.code_export_dialog import CodeExportDialog
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.dialogs import DialogsController
@@ -65,7 +66,6 @@ class MainWindow(QMainWindow):
         self.session_meta = Session()
         self.model = GraphModel()
         self._applying = False  # apply_session is filling the window: no runs from signals
-        self._carried: dict[str, Any] | None = None  # the view a rebuilt window takes back
         self.sessions = SessionController(
             self, self.current_session, self.apply_session, self.show_status, settings
         )
@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([460, 300])
         self.studio_link = StudioLink(self.studio, self.show_status, self)
+        self.carried = CarriedView(self.model, self.graph, self.stepper)
         self.progress_bar = StatusProgress(self)
         self.value_warning = ValueWarning(self.model, self)
         self.statusBar().addPermanentWidget(self.value_warning)
@@ -259,24 +260,8 @@ class MainWindow(QMainWindow):
         """List a run's tapes and show one; the code that ran names its functions' locals."""
         submitted = self.runner.submitted
         self.tape_list.show_result(result, submitted.source if submitted is not None else "")
-        carried, self._carried = self._carried, None
-        if carried is not None and result.tapes:
-            tape, call = int(carried.get("tape", -1)), int(carried.get("call", -1))
-            if not self.studio_view and 0 <= tape < len(self.model.entries):
-                calls = len(self.model.entries[tape].passes)
-                self.model.select(tape, call if 0 <= call < calls else None)
-                self.stepper.restore_view_state(carried.get("stepper", {}))
-            self.graph.restore_view_state(carried.get("graph", {}))
-
-    def view_state(self) -> dict[str, Any]:
-        """The graph's fit, the tape and gradient() call shown, the stepper's state."""
-        entry = self.model.entry
-        return {"graph": self.graph.view_state(), "stepper": self.stepper.view_state(),
-                "tape": self.model.current, "call": entry.call if entry else -1}  # fmt: skip
-
-    def carry_view(self, state: dict[str, Any]) -> None:
-        """Show the next run's graph as ``state`` (a :meth:`view_state`) says."""
-        self._carried = dict(state)
+        if result.tapes:
+            self.carried.apply(editor_run=not self.studio_view)
 
     def _on_studio_status_message(self, text: str) -> None:
         if self.studio_view:
@@ -383,6 +368,8 @@ class MainWindow(QMainWindow):
     offer_restore = forward(SessionController.offer_restore, "sessions")
     studio_view = forward_value("lower_tabs", "studio_view", "Whether the studio is in front.")
     show_view = forward(LowerTabs.show_view, "lower_tabs")
+    view_state = forward(CarriedView.view_state, "carried")
+    carry_view = forward(CarriedView.carry_view, "carried")
     transport = forward(LowerTabs.transport, "lower_tabs")
     graph_settings = forward(GraphPane.graph_settings, "graph_pane")
     set_graph_settings = forward(GraphPane.set_graph_settings, "graph_pane")
