@@ -64,32 +64,32 @@
   <context>
     <name>DialogsController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="76" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="82" />
       <source>&amp;Language</source>
       <translation>语言(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="80" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="86" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="134" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="146" />
       <source>Language changed.</source>
       <translation>界面语言已切换。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="147" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="159" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="178" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="190" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="180" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="192" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -326,87 +326,92 @@
       <translation>Graphviz DOT 文件 (*.dot)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="49" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="46" />
       <source>&amp;Fit graph</source>
       <translation>计算图适应窗口(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="52" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="49" />
+      <source>Show the &amp;whole graph</source>
+      <translation>显示整个计算图(&amp;W)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/pane.py" line="53" />
       <source>as &amp;PNG…</source>
       <translation>PNG 图像(&amp;P)…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="53" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="54" />
       <source>as &amp;SVG…</source>
       <translation>SVG 矢量图(&amp;S)…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="54" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="55" />
       <source>as &amp;DOT (graphviz)…</source>
       <translation>DOT 文件(graphviz)(&amp;D)…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="71" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="72" />
       <source>Install graphviz to use dot.</source>
       <translation>安装 graphviz 后才能使用 dot 布局。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="77" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="78" />
       <source>Fold &amp;constants into the ops</source>
       <translation>把常量并入运算节点(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="78" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="79" />
       <source>&amp;Hide ops no source reaches</source>
       <translation>隐藏与源变量无关的运算(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="81" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="82" />
       <source>Show local &amp;derivatives on the edges</source>
       <translation>在边上显示局部导数(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="84" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="85" />
       <source>Frame nested &amp;tapes</source>
       <translation>框出嵌套的磁带(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="101" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="102" />
       <source>&amp;Graph</source>
       <translation>计算图(&amp;G)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="104" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="106" />
       <source>&amp;Export graph</source>
       <translation>导出计算图(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="108" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="110" />
       <source>&amp;Layout</source>
       <translation>布局(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="145" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="141" />
       <source>Graphviz dot is not installed; layout unchanged.</source>
       <translation>未安装 Graphviz dot,布局保持不变。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="184" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="181" />
       <source>There is no graph to export yet: run some code.</source>
       <translation>还没有可导出的计算图:请先运行代码。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="189" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="186" />
       <source>Export graph</source>
       <translation>导出计算图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="205" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="202" />
       <source>Cannot write %1: %2</source>
       <translation>无法写入 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="208" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="205" />
       <source>Graph exported to %1</source>
       <translation>计算图已导出到 %1</translation>
     </message>
@@ -414,33 +419,33 @@
   <context>
     <name>LowerTabs</name>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="49" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="50" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="50" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="51" />
       <source>Optimization</source>
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="52" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="53" />
       <source>Timeline</source>
       <translation>时间线</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="53" />
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="123" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="54" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="138" />
       <source>Plots</source>
       <translation>图表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="106" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="109" />
       <source>The last run recorded no loop: run a script whose loop records a tape per step</source>
       <translation>上次运行没有记录循环:请运行每一步都记录一条磁带的循环脚本</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="123" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="138" />
       <source>Plots (%1)</source>
       <translation>图表 (%1)</translation>
     </message>
@@ -448,145 +453,213 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="125" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="101" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="175" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="154" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="177" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="156" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="179" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="158" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="180" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="159" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="185" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="186" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="187" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="188" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="189" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="191" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="195" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="198" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="199" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="200" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="202" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="203" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="241" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="249" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="250" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
       <source>&amp;TensorFlow in tapeviz…</source>
       <translation>tapeviz 中的 TensorFlow(&amp;T)…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="251" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
+    </message>
+  </context>
+  <context>
+    <name>NonFinite</name>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="15" />
+      <source>the logarithm of a negative number (%3) is not a real number</source>
+      <translation>负数(%3)的对数不是实数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="18" />
+      <source>the logarithm of 0 is −∞</source>
+      <translation>0 的对数是 −∞</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="19" />
+      <source>the square root of a negative number (%3) is not a real number</source>
+      <translation>负数(%3)的平方根不是实数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="22" />
+      <source>a division by zero</source>
+      <translation>除以零</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="23" />
+      <source>0 divided by 0 has no value</source>
+      <translation>0 除以 0 没有值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="24" />
+      <source>a negative number (%3) to a fractional power is not a real number</source>
+      <translation>负数(%3)的分数次幂不是实数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="27" />
+      <source>the result is larger than %4, the largest %5 number</source>
+      <translation>结果大于 %5 能表示的最大数 %4</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="28" />
+      <source>%6 has no value for these inputs</source>
+      <translation>%6 对这些输入没有值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="29" />
+      <source>its input %3 already is</source>
+      <translation>它的输入 %3 已经如此</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="30" />
+      <source>it is so before the tape records anything</source>
+      <translation>计算带记录任何运算之前它就已如此</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="44" />
+      <source>%1 is %2</source>
+      <translation>%1 为 %2</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="45" />
+      <source>%1 because %2</source>
+      <translation>%1,因为%2</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/nonfinite_text.py" line="46" />
+      <source>%1: %2</source>
+      <translation>%1:%2</translation>
     </message>
   </context>
   <context>
@@ -1100,88 +1173,93 @@
   <context>
     <name>StepperPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="27" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="33" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="28" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="34" />
       <source>Forward pass</source>
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="51" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="62" />
+      <source>Each gradient() call is its own backward pass: pick the one to step.</source>
+      <translation>每次 gradient() 调用都是一次独立的反向传播:选择要逐步查看的那一次。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="65" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="51" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="65" />
       <source>Reset (Home)</source>
       <translation>重置(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="53" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="67" />
       <source>Step back (←)</source>
       <translation>上一步(←)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="54" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="68" />
       <source>Step (→)</source>
       <translation>下一步(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="56" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="232" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="70" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="287" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="56" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="70" />
       <source>Play/pause (Space)</source>
       <translation>播放/暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="65" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="79" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="66" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="80" />
       <source>Predict, then reveal</source>
       <translation>先预测,再揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="69" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="83" />
       <source>Reveal</source>
       <translation>揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="69" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="83" />
       <source>Reveal this step's gradients (R)</source>
       <translation>揭晓这一步的梯度(R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="118" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="131" />
       <source>Chain rule</source>
       <translation>链式法则</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="119" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="132" />
       <source>Gradient check</source>
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="232" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="287" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="337" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="402" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="357" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="422" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
@@ -1189,7 +1267,12 @@
   <context>
     <name>TapeList</name>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="48" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="59" />
+      <source>No gradient() call</source>
+      <translation>没有 gradient() 调用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="76" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>
@@ -1318,7 +1401,7 @@
   <context>
     <name>TimelineLink</name>
     <message>
-      <location filename="../../tapeviz/ui/window/timeline_link.py" line="72" />
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="74" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
@@ -1326,12 +1409,12 @@
   <context>
     <name>TooLargeBanner</name>
     <message>
-      <location filename="../../tapeviz/ui/graph/scene.py" line="111" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="146" />
       <source>Show folded view</source>
       <translation>显示折叠视图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/scene.py" line="125" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="160" />
       <source>This tape recorded {n} ops: too many to draw in full. The folded view shows the first and last {k} ops and one summary node for the middle.</source>
       <translation>这条磁带记录了 {n} 个运算,太多,无法完整绘制。折叠视图显示前后各 {k} 个运算,中间用一个汇总节点表示。</translation>
     </message>

@@ -1,4 +1,7 @@
-"""How values read on screen: 4 significant digits, arrays as shape + a short preview."""
+"""How values read on screen: 4 significant digits, arrays as shape + a short preview.
+
+Distinct values stay distinct: 2013 and 2014 never both read ``2.01e+03``.
+"""
 
 from __future__ import annotations
 
@@ -17,8 +20,18 @@ def as_array(value: Any) -> np.ndarray:
     return np.asarray(value)
 
 
+INTEGER_TEXT = 1e6  # integral floats below this read as integers: 2013, 12000, -3
+FIXED_TEXT = 1e6  # non-integral values from 1 up to this read in fixed notation: 2013.5
+MAX_DIGITS = 9  # float32 needs at most 9 significant digits to tell two values apart
+
+
 def number(v: Any, digits: int = 4) -> str:
-    """One element: ``3``, ``-0.25``, ``1.235e+05``, ``nan``, ``inf``, ``True``."""
+    """One element: ``3``, ``-0.25``, ``2013``, ``2013.5``, ``1.144e+09``, ``nan``, ``True``.
+
+    Integral floats below a million read as integers (``12000``, not ``1.2e+04``); other values
+    from 1 up to a million keep their integer part whole (``20135.5``, never ``2.014e+04``), so
+    rounding to ``digits`` significant digits never turns one integer into another.
+    """
     v = np.asarray(v)[()]
     kind = np.asarray(v).dtype.kind
     if kind == "b":
@@ -30,17 +43,45 @@ def number(v: Any, digits: int = 4) -> str:
         return "nan"
     if np.isinf(f):
         return "inf" if f > 0 else "-inf"
-    text = f"{f:.{digits}g}"
+    size = abs(f)
+    if f.is_integer() and size < INTEGER_TEXT:
+        return str(int(f))
+    if 1.0 <= size < FIXED_TEXT:
+        whole = len(str(int(size)))
+        text = f"{f:.{max(digits - whole, 1)}f}".rstrip("0").rstrip(".")
+    else:
+        text = f"{f:.{digits}g}"
     return "0" if text == "-0" else text
 
 
+def distinct_digits(values: Any, digits: int = 3) -> int:
+    """The fewest significant digits (at least ``digits``) that show distinct values distinctly.
+
+    ``[2013.21, 2013.24]`` needs 6; values that are equal may read the same. At most
+    :data:`MAX_DIGITS`, enough for any two float32 values.
+    """
+    flat = as_array(values).reshape(-1)
+    if flat.dtype.kind != "f" or flat.size < 2:
+        return digits
+    unique = np.unique(flat[np.isfinite(flat)])
+    for d in range(digits, MAX_DIGITS + 1):
+        if len({number(x, d) for x in unique}) == len(unique):
+            return d
+    return MAX_DIGITS
+
+
 def short(value: Any, digits: int = 4, items: int = 3) -> str:
-    """A compact value for a node: scalars to ``digits`` digits, arrays as ``(2, 3) [1, 2, …]``."""
+    """A compact value for a node: scalars to ``digits`` digits, arrays as ``(5,) [2013, 2014, …]``.
+
+    The preview uses as many digits as its distinct elements need to read differently.
+    """
     arr = as_array(value)
     if arr.ndim == 0:
         return number(arr, digits)
     flat = arr.reshape(-1)
-    preview = ", ".join(number(x, 3) for x in flat[:items])
+    shown = flat[:items]
+    d = distinct_digits(shown, 3)
+    preview = ", ".join(number(x, d) for x in shown)
     more = ", …" if flat.size > items else ""
     return f"{tuple(arr.shape)} [{preview}{more}]"
 

@@ -11,8 +11,11 @@ class ElidedComboBox(QComboBox):
     """A QComboBox whose closed text ends in "…" when it does not fit (full text in the tooltip).
 
     Qt clips a long item at the edge, so "1. SGD lr 0.001" can read "1. SGD lr 0": a wrong
-    number on a projector. The popup list still shows every item in full.
+    number on a projector. The popup list still shows every item in full. ``elide`` says where
+    the "…" goes (a subclass or an instance may keep the end, where a result is).
     """
+
+    elide = Qt.TextElideMode.ElideRight
 
     def shown_text(self) -> str:
         """The current text as drawn: whole, or cut with "…" to the edit field's width."""
@@ -24,7 +27,7 @@ class ElidedComboBox(QComboBox):
         width = field.width()
         if not opt.currentIcon.isNull():
             width -= opt.iconSize.width() + 4  # the style's gap between icon and text
-        return self.fontMetrics().elidedText(opt.currentText, Qt.TextElideMode.ElideRight, width)
+        return self.fontMetrics().elidedText(opt.currentText, self.elide, width)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Draw the frame and arrow as usual, then the (possibly shortened) label."""

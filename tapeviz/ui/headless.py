@@ -123,7 +123,7 @@ def run_export(request: ExportRequest, log: TextIO | None = None) -> list[Path]:
         for kind in GRAPH_KINDS:
             if kind in request.outputs:
                 path = request.outputs[kind]
-                written.append(_graph_export(result, kind, path, step_tapes))
+                written.append(_graph_export(result, kind, path, step_tapes, session.source))
                 print(f"wrote {written[-1]}", file=log)
     del app
     return written
@@ -217,7 +217,7 @@ def _studio_export(studio: Any, kind: str, request: ExportRequest) -> Path:
     return path
 
 
-def _graph_export(result: Any, kind: str, path: Path, step: Any = None) -> Path:
+def _graph_export(result: Any, kind: str, path: Path, step: Any = None, source: str = "") -> Path:
     from tapeviz.models.graph.dot import to_dot
     from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
     from tapeviz.ui.graph.expression_panel import names_of
@@ -227,9 +227,9 @@ def _graph_export(result: Any, kind: str, path: Path, step: Any = None) -> Path:
         raise ExportError("the code recorded no tape, so there is no graph to export")
     if step is not None:  # a loop's step: its tapes, the one with the loss selected
         model = GraphModel()
-        model.set_tapes([t.tape for t in step.tapes], names_of(result), current=step.current)
+        model.set_tapes(list(step.tapes), names_of(result), current=step.current, source=source)
     else:
-        model = GraphModel([t.tape for t in result.tapes], names_of(result))
+        model = GraphModel(list(result.tapes), names_of(result), source=source)  # as the window
     if model.too_large:  # as the window offers: the first and last ops and a summary node
         model.set_options(GraphOptions(max_ops=FOLDED_OPS))
     if kind == "dot":

@@ -103,8 +103,8 @@ def test_nested_tapes_know_which_tape_recorded_each_op() -> None:
     assert result.error is None
     m = GraphModel(result.tapes)
     assert [e.name for e in m.entries] == ["outer", "inner"]
-    assert m.current == 1  # the last tape the run created
-    m.select(0)
+    assert m.current == 0  # the outer tape, which also recorded the inner tape's op
+    assert m.inside == [None, 0]
     ops = [n for n in m.nodes.values() if n.op]
     assert [n.op for n in ops] == ["pow", "multiply", "subtract", "pow", "multiply"]
     assert [n.tapes for n in ops] == [(0, 1), (0,), (0,), (0,), (0,)]

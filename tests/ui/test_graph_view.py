@@ -74,10 +74,14 @@ def test_seed_nested_tapes_show_each_tape(qtbot: QtBot) -> None:
     model, _ = seed_model("000_2_2_3_higher_order")
     view = make_view(qtbot, model)
     assert [e.name for e in model.entries] == ["tape_2", "tape_1"]
-    assert len(view.items) == 3  # inner tape: x, 3, pow
-    model.select(0)
+    assert model.current == 0  # the outer tape first, the inner one framed in it
     assert len([n for n in model.nodes.values() if n.op]) == 5
-    assert texts(view)[model.node_for_tensor(model.entries[0].targets[0])][0].startswith("g_1")
+    g_1 = texts(view)[model.node_for_tensor(model.entries[0].targets[0])]
+    assert g_1 == ["g_1 = ×", "= 27", "∂ = 1"]  # the first derivative, as a value
+    assert texts(view)["s0"] == ["x", "= 3", "∂ = 18"]  # the second, as x's gradient
+    assert [g.label.text() for g in view.group_items] == ["tape “tape_1”"]
+    model.select(1)
+    assert len(view.items) == 3  # the inner tape alone: x, 3, pow
 
 
 def test_unwatched_seed_has_no_gradients(qtbot: QtBot) -> None:
@@ -213,7 +217,7 @@ def test_nan_values_use_the_warning_colour(qtbot: QtBot) -> None:
         y = tv.log(x)
     tape.gradient(y, x)
     view = make_view(qtbot, GraphModel([tape]))
-    assert texts(view)["o0"][1] == "= nan"
+    assert texts(view)["o0"][1] == "= nan ⚠"  # the op that made the nan is marked
     view.export_png(Path(qtbot.__class__.__name__ + ".png").with_suffix(".png")).unlink()
 
 
@@ -233,7 +237,7 @@ def test_theme_scale_and_options_rebuild(qtbot: QtBot) -> None:
 def test_nested_tape_is_framed_and_edges_can_show_local_derivatives(qtbot: QtBot) -> None:
     model, _ = seed_model("000_2_2_3_higher_order")
     view = make_view(qtbot, model)
-    model.select(0)  # the outer tape, which also recorded the inner tape's op
+    assert model.current == 0  # the outer tape, which also recorded the inner tape's op
     assert [g.name for g in view.group_items] == ["tape_1"]
     assert view.group_items[0].label.text() == "tape “tape_1”"
     view.set_edge_labels(True)

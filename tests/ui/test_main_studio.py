@@ -305,5 +305,8 @@ def test_the_new_graph_is_fitted_after_leaving_the_studio(
     monkeypatch.setattr(window.graph, "fit", lambda: (fitted.append(
         sorted(n.label for n in window.model.nodes.values())), fit()))  # fmt: skip
     window.load_preset("quadratic")
-    qtbot.waitUntil(lambda: bool(fitted) and window._cancel is None, timeout=10_000)
-    assert {"a", "b", "c", "x"} <= set(fitted[0])
+    new_graph = lambda: any({"a", "b", "c", "x"} <= set(f) for f in fitted)  # noqa: E731
+    qtbot.waitUntil(lambda: new_graph() and window._cancel is None, timeout=10_000)
+    # (the old graph may be fitted to the taller view first, as any resize refits it)
+    seen = window.graph.mapToScene(window.graph.viewport().rect()).boundingRect()
+    assert all(seen.contains(it.sceneBoundingRect()) for it in window.graph.items.values())

@@ -106,7 +106,7 @@ def test_autosave_and_restore_after_a_crash(
     )
     monkeypatch.setattr(QMessageBox, "question", lambda *a: QMessageBox.StandardButton.Yes)
     assert again.offer_restore()
-    assert work.applied[-1] == ("x**2", False)  # restored without running
+    assert work.applied[-1] == ("x**2", True)  # restored and run (in a worker): its graph too
     assert work.messages[-1] == "Restored the autosaved work."
     controller.stop_autosave()
     assert not controller.autosave.lock.exists()

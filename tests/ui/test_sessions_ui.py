@@ -49,6 +49,8 @@ def test_after_a_crash_the_autosaved_work_is_restored(qtbot: QtBot, data_dir: Pa
     assert w.offer_restore(ask=False)
     assert w.editor.toPlainText() == "tanh(w*x)  # 我的工作"
     assert [s.name for s in w.variables.specs()] == ["w", "x"]
+    qtbot.waitUntil(lambda: bool(w.model.nodes) and not w.runner.running, timeout=30_000)
+    assert [n.op for n in w.model.nodes.values() if n.op] == ["multiply", "tanh"]  # it ran
 
 
 def test_no_restore_offer_after_a_clean_close(qtbot: QtBot) -> None:

@@ -153,7 +153,8 @@ def test_the_control_row_wraps_instead_of_cutting_the_mode_box(qtbot: QtBot) -> 
     panel, _, _ = setup(qtbot)
     window = panel.property("testWindow")
     in_second = lambda: panel.second_row.indexOf(panel.extras) >= 0  # noqa: E731
-    assert not in_second()  # 1,000 px at the normal size: one row
+    window.resize(1400, 800)
+    qtbot.waitUntil(lambda: not in_second())  # 1,400 px at the normal size: one row
     assert panel.back_button.width() < 60 and panel.step_button.width() < 60
     big = QFont(panel.font())
     big.setPointSizeF(big.pointSizeF() * 1.5)

@@ -34,7 +34,7 @@ def test_the_code_pane_sets_work_quietly_and_shows_errors(qtbot: QtBot) -> None:
     assert [pane.mode.itemData(i) for i in range(pane.mode.count())] == ["expression", "script"]
 
 
-def test_the_tape_list_shows_the_last_tape_and_picks_others(qtbot: QtBot) -> None:
+def test_the_tape_list_shows_the_outer_tape_and_picks_others(qtbot: QtBot) -> None:
     model = GraphModel()
     tapes = TapeList(model)
     qtbot.addWidget(tapes)
@@ -44,9 +44,11 @@ def test_the_tape_list_shows_the_last_tape_and_picks_others(qtbot: QtBot) -> Non
     assert [tapes.item(i).text() for i in range(tapes.count())] == [
         f"{t.name} — {len(t.tape.records)} ops" for t in result.tapes
     ]
-    assert tapes.currentRow() == len(result.tapes) - 1 == model.current
-    tapes.setCurrentRow(0)
-    assert model.current == 0
+    assert tapes.currentRow() == 0 == model.current  # the outer tape, the inner one framed in it
+    tapes.setCurrentRow(1)
+    assert model.current == 1 and model.entry.name == "inner"
+    model.select(0)
+    assert tapes.currentRow() == 0  # the row follows the model
     tapes.show_result(run("x = 1"))  # no tape: the list empties, the graph keeps its tapes
     assert tapes.count() == 0 and len(model.entries) == len(result.tapes)
 

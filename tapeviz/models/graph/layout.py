@@ -17,6 +17,7 @@ Point = tuple[float, float]
 
 H_GAP = 70.0  # between layers
 V_GAP = 28.0  # between nodes of a layer
+COMPACT_GAPS = (34.0, 12.0)  # (between layers, between nodes) when the graph must fit tighter
 MAX_SPAN = 8  # longer edges are drawn straight instead of routed through virtual nodes
 MAX_DUMMIES_PER_NODE = 4  # and the virtual nodes never outnumber the real ones by more
 
@@ -101,8 +102,12 @@ def layered(
     sizes: Mapping[str, Size],
     previous: Mapping[str, Point] | None = None,
     sweeps: int = 4,
+    gaps: tuple[float, float] = (H_GAP, V_GAP),
 ) -> Layout:
     """Our layered layout; with ``previous`` positions, existing nodes keep their order.
+
+    ``gaps`` are the room between layers and between the nodes of a layer
+    (:data:`COMPACT_GAPS` for a view the graph does not fit at its natural size).
 
     Edges spanning several layers get a virtual node in each layer they cross, so they take
     part in the ordering (fewer crossings) and are routed between nodes, never across them.
@@ -131,30 +136,31 @@ def layered(
                 succs[d] = [b if k == len(chain) - 1 else chain[k + 1]]
                 all_ids.append(d)
     rows = _order(all_ids, layer, preds, succs, previous, sweeps)
+    h_gap, v_gap = gaps
     xs: list[float] = []
     x = 0.0
     for row in rows:
         w = max((sizes[n][0] for n in row), default=0.0)
         xs.append(x + w / 2)
-        x += w + H_GAP
+        x += w + h_gap
     y: dict[str, float] = {}
     for li, row in enumerate(rows):
         wanted = []
         for n in row:
             near = [y[p] for p in preds[n] if p in y]
             wanted.append(sum(near) / len(near) if near else None)
-        _place(row, wanted, sizes, y, li == 0)
-    _center_sources(rows, succs, sizes, y)
+        _place(row, wanted, sizes, y, li == 0, v_gap)
+    _center_sources(rows, succs, sizes, y, v_gap)
     top = min((y[n] - sizes[n][1] / 2 for n in all_ids), default=0.0)
     positions = {n: (xs[layer[n]], y[n] - top) for n in ids}
     routes = {ab: [(xs[layer[d]], y[d] - top) for d in chain] for ab, chain in chains.items()}
     height = max((y[n] - top + sizes[n][1] / 2 for n in all_ids), default=0.0)
     real_layers = {n: layer[n] for n in ids}
-    return Layout(positions, real_layers, max(x - H_GAP, 0.0), height, "layered", routes)
+    return Layout(positions, real_layers, max(x - h_gap, 0.0), height, "layered", routes)
 
 
 def _place(row: list[str], wanted: list[float | None], sizes: Mapping[str, Size],
-           y: dict[str, float], first: bool) -> None:  # fmt: skip
+           y: dict[str, float], first: bool, v_gap: float = V_GAP) -> None:  # fmt: skip
     """Put a layer's nodes in order, each as near its wanted y as the spacing allows."""
     cursor = None
     stacked = 0.0
@@ -162,10 +168,10 @@ def _place(row: list[str], wanted: list[float | None], sizes: Mapping[str, Size]
         h = sizes[n][1]
         target = want if want is not None else (stacked + h / 2)
         if cursor is not None:
-            target = max(target, cursor + h / 2 + V_GAP)
+            target = max(target, cursor + h / 2 + v_gap)
         y[n] = target
         cursor = target + h / 2
-        stacked = cursor + V_GAP
+        stacked = cursor + v_gap
     # pull the block back up so its middle sits where its nodes wanted to be on average
     known = [w for w in wanted if w is not None]
     if known and not first:
@@ -176,7 +182,7 @@ def _place(row: list[str], wanted: list[float | None], sizes: Mapping[str, Size]
 
 
 def _center_sources(rows: list[list[str]], succs: dict, sizes: Mapping[str, Size],
-                    y: dict[str, float]) -> None:  # fmt: skip
+                    y: dict[str, float], v_gap: float = V_GAP) -> None:  # fmt: skip
     """Move source-only rows next to the nodes they feed (keeping their order and spacing)."""
     for row in rows:
         wanted = []
@@ -187,7 +193,7 @@ def _center_sources(rows: list[list[str]], succs: dict, sizes: Mapping[str, Size
             continue
         before = dict(y)
         _place(row, [w if w is not None else before[n] for n, w in zip(row, wanted, strict=True)],
-               sizes, y, True)  # fmt: skip
+               sizes, y, True, v_gap)  # fmt: skip
 
 
 def grandalf(

@@ -7,7 +7,7 @@ Node ids are derived from recording order (``s0``, ``s1`` for sources in order o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,53 +17,24 @@ from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike
 from tapeviz.engine.vjp_rules import local_derivative
 from tapeviz.models.events import Event
+from tapeviz.models.graph.call_sites import call_sites, names_for_passes
+from tapeviz.models.graph.folding import SYMBOLS, fold_constants, hide_unreached
+from tapeviz.models.graph.nodes import Edge, Node
+from tapeviz.models.graph.nonfinite import NonFinite, explain, explain_source
+from tapeviz.models.graph.passes import (
+    GradientPass,
+    TapeEntry,
+    containers,
+    default_tape,
+    entries_from_tapes,
+    outputs_of,
+    pass_label,
+)
 from tapeviz.models.values import short
 
-SYMBOLS = {
-    "add": "+", "subtract": "−", "multiply": "×", "divide": "÷", "negative": "−", "pow": "^",
-    "matmul": "@", "square": "²", "sqrt": "√", "floordiv": "//", "mod": "%",
-}  # fmt: skip
 KINDS = ("variable", "watched", "constant", "op", "target", "folded")
 TOO_LARGE = 5_000  # ops: more than this is not drawn in full unless folded (GraphOptions.max_ops)
 FOLDED_OPS = 400  # ops kept (half at each end) in the folded view
-
-
-@dataclass(frozen=True)
-class Node:
-    """One node: a source tensor (variable, watched constant, constant) or an op and its output."""
-
-    id: str
-    kind: str
-    label: str  # the user's name when known, else the op ("multiply")
-    symbol: str  # what the node shows big: "×", "sin", "x", "×2" (folded constant)
-    tensor_id: int
-    value: Any
-    dtype: str
-    op: str | None = None
-    formula: str = ""
-    record: int | None = None  # index of the op's record on the tape
-    watched: bool = True  # the tape recorded it for gradients
-    tapes: tuple[int, ...] = ()  # the model's tapes that recorded this op
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """Shape of the node's value."""
-        return tuple(np.shape(self.value))
-
-    @property
-    def is_source(self) -> bool:
-        """Whether the node is a tape input rather than an op."""
-        return self.kind in ("variable", "watched", "constant")
-
-
-@dataclass(frozen=True)
-class Edge:
-    """Input ``position`` of op ``target`` is the value of node ``source``."""
-
-    source: str
-    target: str
-    position: int
-    tensor_id: int
 
 
 @dataclass(frozen=True)
@@ -75,41 +46,10 @@ class GraphOptions:
     max_ops: int | None = None  # fold the middle of longer tapes into one summary node
 
 
-@dataclass
-class TapeEntry:
-    """A tape the model can show, with the name the user bound it to."""
-
-    tape: Recorder
-    name: str
-    targets: tuple[int, ...] = ()  # tensor ids of gradient targets (from gradient calls)
-    sources: tuple[int, ...] = field(default_factory=tuple)
-
-
-def entries_from_tapes(tapes: Sequence[Any]) -> list[TapeEntry]:
-    """TapeEntries for a run's tapes (sandbox TapeInfo objects or plain GradientTapes)."""
-    out = []
-    for i, item in enumerate(tapes):
-        tape = getattr(item, "tape", item)
-        name = getattr(item, "name", None) or f"tape #{i + 1}"
-        calls = getattr(tape, "gradient_calls", [])
-        targets = tuple(dict.fromkeys(t for c in calls for t in c.target_ids))
-        sources = tuple(dict.fromkeys(s for c in calls for s in c.source_ids))
-        out.append(TapeEntry(tape, name, targets, sources))
-    return out
-
-
 def _source_kind(t: Tensor, tape: Recorder) -> str:
     if t.id in VARIABLES:
         return "variable"
     return "watched" if t.id in tape._tracked else "constant"
-
-
-def _fold_text(op: str, position: int, value: Any) -> str | None:
-    text = f"{float(value):g}" if np.asarray(value).dtype.kind == "f" else str(value)
-    symbol = SYMBOLS.get(op)
-    if symbol is None or op in ("negative", "square", "sqrt"):
-        return None
-    return f"{symbol}{text}" if position == 1 else f"{text}{symbol}"
 
 
 class GraphModel:
@@ -120,10 +60,13 @@ class GraphModel:
         tapes: Sequence[Any] = (),
         names: Mapping[int, str] | None = None,
         options: GraphOptions | None = None,
+        source: str = "",
     ) -> None:
         self.changed = Event()  # emitted after any rebuild
         self.gradients_changed = Event()
         self.entries: list[TapeEntry] = []
+        self.generation = 0  # counts set_tapes calls: a new run's tapes, not a new option
+        self.inside: list[int | None] = []  # per tape: the tape it is nested in (None: outermost)
         self.names: dict[int, str] = {}
         self.options = options or GraphOptions()
         self.current = 0
@@ -134,11 +77,12 @@ class GraphModel:
         self._by_tensor: dict[int, str] = {}
         self._succ: dict[str, list[str]] = {}
         self._pred: dict[str, list[str]] = {}
+        self._holders: dict[int, tuple[int, ...]] = {}  # op output id -> tapes that recorded it
         self._sources = 0
         # Whether the last rebuild drew the same nodes and edges as the one before (new values
         # only, as for the steps of a loop): a view may then update its items in place.
         self.same_structure = False
-        self.set_tapes(tapes, names)
+        self.set_tapes(tapes, names, source=source)
 
     # -- building --------------------------------------------------------------------------
     def set_tapes(
@@ -146,20 +90,88 @@ class GraphModel:
         tapes: Sequence[Any],
         names: Mapping[int, str] | None = None,
         current: int | None = None,
+        source: str = "",
     ) -> None:
-        """Show the tapes of a run, naming tensors by ``names``, tape ``current`` (or the last)."""
+        """Show the tapes of a run, naming tensors by ``names``; tape ``current`` if given.
+
+        By default the last outermost tape is shown (a nested tape is framed inside it), with
+        its last gradient() call. ``source``, the code that ran, names what ``names`` does not:
+        the targets and sources of its ``tape.gradient(y, x)`` calls (locals of a function).
+        """
+        self.generation += 1
         self.entries = entries_from_tapes(tapes)
+        outputs = [outputs_of(e) for e in self.entries]
+        holders: dict[int, list[int]] = {}
+        for j, outs in enumerate(outputs):
+            for tid in outs:
+                holders.setdefault(tid, []).append(j)
+        self._holders = {tid: tuple(js) for tid, js in holders.items()}
+        self.inside = containers(outputs)
         self.names = dict(names or {})
-        last = max(0, len(self.entries) - 1)
-        self.current = last if current is None else max(0, min(int(current), last))
+        given = self.names
+        found = names_for_passes(
+            self.entries, call_sites(source), lambda t: t in given or t in VARIABLES
+        )
+        self.names.update(found)
+        self._name_watched()
+        if current is None:
+            self.current = default_tape(self.entries, self.inside)
+        else:
+            self.current = max(0, min(int(current), len(self.entries) - 1))
         self._rebuild()
 
-    def select(self, index: int) -> None:
-        """Show tape ``index``."""
+    def _name_watched(self) -> None:
+        """Unnamed watched tensors read ``t1``, ``t2``… (per tape), never ``?`` or a number."""
+        for entry in self.entries:
+            k = 0
+            for t in entry.tape.watched():
+                if t.id not in self.names and t.id not in VARIABLES:
+                    k += 1
+                    self.names[t.id] = f"t{k}"
+
+    def select(self, index: int, call: int | None = None) -> None:
+        """Show tape ``index`` (with its pass ``call``, else the one it showed last)."""
         if not 0 <= index < len(self.entries):
             raise IndexError(f"no tape #{index + 1}: the run recorded {len(self.entries)}")
         self.current = index
+        if call is not None:
+            self._set_call(self.entries[index], call)
         self._rebuild()
+
+    def select_call(self, call: int) -> None:
+        """Show the shown tape's gradient() call ``call`` (0: the first) as the backward pass."""
+        entry = self.entry
+        if entry is None:
+            raise IndexError("no tape to pick a gradient() call of")
+        self._set_call(entry, call)
+        self._rebuild()
+
+    @staticmethod
+    def _set_call(entry: TapeEntry, call: int) -> None:
+        if not 0 <= call < len(entry.passes):
+            raise IndexError(f"{entry.name} made {len(entry.passes)} gradient() calls, not #{call}")
+        entry.call = call
+
+    @property
+    def current_pass(self) -> GradientPass | None:
+        """The gradient() call whose backward pass is shown (None: the tape made none)."""
+        entry = self.entry
+        return entry.selected if entry is not None else None
+
+    def pass_labels(self, index: int | None = None) -> list[str]:
+        """``tape.gradient(z, x) → 108`` for each gradient() call of tape ``index`` (the shown)."""
+        j = self.current if index is None else index
+        if not 0 <= j < len(self.entries):
+            return []
+        entry = self.entries[j]
+        ops = {o.id: k for k, r in enumerate(entry.tape.records) for o in r.outputs}
+
+        def name(tid: int) -> str:
+            variable = VARIABLES.get(tid)
+            known = self.names.get(tid) or (variable.name.split(":")[0] if variable else None)
+            return known or (f"v{ops[tid] + 1}" if tid in ops else "?")
+
+        return [pass_label(entry.name, p, name) for p in entry.passes]
 
     def set_options(self, options: GraphOptions) -> None:
         """Change the display options and rebuild."""
@@ -170,6 +182,11 @@ class GraphModel:
     def entry(self) -> TapeEntry | None:
         """The tape being shown."""
         return self.entries[self.current] if self.entries else None
+
+    @property
+    def notes(self) -> dict[str, NonFinite]:
+        """Node id -> why its value is nan or ±inf, for the nodes that are."""
+        return {nid: n.note for nid, n in self.nodes.items() if n.note is not None}
 
     @property
     def records(self) -> list[OpRecord]:
@@ -215,7 +232,6 @@ class GraphModel:
 
     def _build(self, entry: TapeEntry) -> None:
         tape, records = entry.tape, entry.tape.records
-        others = [{o.id for r in e.tape.records for o in r.outputs} for e in self.entries]
         targets = set(entry.targets)
         limit = self.options.max_ops
         hidden = range(0)
@@ -234,14 +250,14 @@ class GraphModel:
             self.nodes[f"o{k}"] = Node(
                 f"o{k}", kind, self._label(out, f"v{k + 1}"), SYMBOLS.get(rec.name, rec.name),
                 out.id, out._value, out.dtype.name, rec.name, rec.primitive.formula, k,
-                rec.watched, tuple(i for i, ids in enumerate(others) if out.id in ids),
+                rec.watched, self._holders.get(out.id, ()), explain(rec, self.names),
             )  # fmt: skip
             for o in rec.outputs:
                 self._by_tensor[o.id] = f"o{k}"
         if self.options.fold_constants:
-            self._fold()
+            fold_constants(self.nodes, self.edges)
         if self.options.hide_unreached:
-            self._hide_unreached()
+            hide_unreached(self.nodes, self.edges)
 
     def _fold_record(self, k: int, rec: OpRecord, hidden: range, tape: Recorder) -> None:
         """Put a record of the folded middle of a long tape into the summary node ``f0``."""
@@ -276,46 +292,25 @@ class GraphModel:
         self._sources += 1
         kind = _source_kind(x, tape)
         label = self._label(x, short(x._value) if kind == "constant" else "?")
-        self.nodes[nid] = Node(nid, kind, label, label, x.id, x._value, x.dtype.name)
+        note = explain_source(x._value, x.dtype.name)
+        self.nodes[nid] = Node(nid, kind, label, label, x.id, x._value, x.dtype.name, note=note)
         self._by_tensor[x.id] = nid
-
-    def _fold(self) -> None:
-        uses: dict[str, list[Edge]] = {}
-        for e in self.edges:
-            uses.setdefault(e.source, []).append(e)
-        for nid, node in list(self.nodes.items()):
-            if node.kind != "constant" or np.ndim(node.value) or len(uses.get(nid, ())) != 1:
-                continue
-            edge = uses[nid][0]
-            op_node = self.nodes[edge.target]
-            text = _fold_text(op_node.op or "", edge.position, node.value)
-            if text is None or op_node.symbol != SYMBOLS.get(op_node.op or ""):
-                continue
-            self.nodes[edge.target] = replace(op_node, symbol=text)
-            del self.nodes[nid]
-            self.edges.remove(edge)
-
-    def _hide_unreached(self) -> None:
-        hidden = {
-            nid for nid, n in self.nodes.items() if n.kind in ("op", "target") and not n.watched
-        }
-        self.edges = [e for e in self.edges if e.target not in hidden and e.source not in hidden]
-        used = {e.source for e in self.edges} | {e.target for e in self.edges}
-        for nid in list(self.nodes):
-            n = self.nodes[nid]
-            if nid in hidden or (n.is_source and nid not in used):
-                del self.nodes[nid]
 
     # -- gradients -------------------------------------------------------------------------
     def compute_gradients(
         self, targets: Sequence[int], sources: Sequence[int], announce: bool = True
     ) -> None:
-        """Run the backward pass from ``targets`` (ones) and put each adjoint on its node."""
+        """Run the backward pass from ``targets`` (ones) to ``sources``; adjoints on the nodes.
+
+        Exactly what one gradient() call computed: only its targets are seeded, and a source
+        the tape did not watch gets no gradient.
+        """
         records = self.records
         values = {o.id: o._value for r in records for o in r.outputs}
         tracked = self.entry.tape._tracked if self.entry is not None else {}
         seeds = {t: np.ones_like(values[t]) for t in targets if t in values and t in tracked}
-        bp = BackwardPass(records, seeds, list(sources) or self.source_tensor_ids())
+        asked = [s for s in sources if s in tracked] if sources else self.source_tensor_ids()
+        bp = BackwardPass(records, seeds, asked)  # as gradient(): unwatched sources get None
         self.set_adjoints(bp.run(), announce)
 
     def set_adjoints(self, adjoints: Mapping[int, Any], announce: bool = True) -> None:

@@ -125,6 +125,9 @@ def _table_doc(rows: _Rows, writer: Writer) -> dict[str, Any]:
 
 
 _DTYPE, _VALUE, _SHAPE = attrgetter("dtype"), attrgetter("_value"), attrgetter("shape")
+_TAPE, _RECORDS, _PRIM = attrgetter("tape"), attrgetter("records"), attrgetter("primitive")
+_INPUTS, _OUTPUTS, _WATCHED = attrgetter("inputs"), attrgetter("outputs"), attrgetter("watched")
+_PARAMS = attrgetter("params")
 _ID, _BYTES = attrgetter("id"), methodcaller("tobytes")
 _ENGINE_DTYPES = [dtypes.as_dtype(name) for name in DTYPE_CODES]
 _CODES = {dt: i for i, dt in enumerate(_ENGINE_DTYPES)}
@@ -163,15 +166,14 @@ def _params_column(recs: list[OpRecord], writer: Writer) -> tuple[list[Any], np.
     codes: dict[Any, int] = {}
     docs: list[Any] = [{}]
     column = np.zeros(len(recs), np.int32)
-    for k, rec in enumerate(recs):
-        params = rec.params
-        if not params:
-            continue
-        key = _param_key(params)
+    params = list(map(_PARAMS, recs))
+    for k in itertools.compress(range(len(params)), params):  # the records that have params
+        p = params[k]
+        key = _param_key(p)
         code = codes.get(key) if key is not None else None
         if code is None:
             code = len(docs)
-            docs.append(P.encode_params(params, writer))
+            docs.append(P.encode_params(p, writer))
             if key is not None:
                 codes[key] = code
         column[k] = code
@@ -179,16 +181,20 @@ def _params_column(recs: list[OpRecord], writer: Writer) -> tuple[list[Any], np.
 
 
 def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[dict, Any]:
-    """Records and tapes as columns (rows filled in by the caller once all uses are known)."""
-    recs = [rec for info in tapes for rec in info.tape.records]
-    counts = [len(info.tape.records) for info in tapes]
-    prims: dict[str, int] = {}
-    for rec in recs:
-        if rec.primitive.name not in prims:
-            prims[rec.primitive.name] = len(prims)
-    prim_code = prims.__getitem__
-    ins = rows.add([x for rec in recs for x in rec.inputs])
-    outs = rows.add([y for rec in recs for y in rec.outputs])
+    """Records and tapes as columns (rows filled in by the caller once all uses are known).
+
+    Every pass over the records is a C-level ``map`` (a 10,000-tape loop has 50,000 records).
+    """
+    per_tape = list(map(_RECORDS, map(_TAPE, tapes)))
+    recs = list(itertools.chain.from_iterable(per_tape))
+    counts = list(map(len, per_tape))
+    n = len(recs)
+    prim_objs = list(map(_PRIM, recs))
+    prim_index = {p: i for i, p in enumerate(dict.fromkeys(prim_objs))}
+    prims = [p.name for p in prim_index]
+    inputs, outputs = list(map(_INPUTS, recs)), list(map(_OUTPUTS, recs))
+    ins = rows.add(list(itertools.chain.from_iterable(inputs)))
+    outs = rows.add(list(itertools.chain.from_iterable(outputs)))
     param_docs, param_column = _params_column(recs, writer)
     watched_objs = [list(info.tape._watched.values()) for info in tapes]
     watched = rows.add([t for ws in watched_objs for t in ws])
@@ -203,12 +209,12 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
     doc = {
         "prims": list(prims),
         "params": param_docs,
-        "id": writer.ints([r.id for r in recs]),
-        "prim": writer.ints([prim_code(r.primitive.name) for r in recs]),
-        "watched": writer.ints([r.watched for r in recs]),
+        "id": writer.ints(np.fromiter(map(_ID, recs), np.int64, n)),
+        "prim": writer.ints(np.fromiter(map(prim_index.__getitem__, prim_objs), np.int64, n)),
+        "watched": writer.ints(np.fromiter(map(_WATCHED, recs), np.bool_, n)),
         "param": writer.ints(param_column),
-        "nin": writer.ints([len(r.inputs) for r in recs]),
-        "nout": writer.ints([len(r.outputs) for r in recs]),
+        "nin": writer.ints(np.fromiter(map(len, inputs), np.int64, n)),
+        "nout": writer.ints(np.fromiter(map(len, outputs), np.int64, n)),
         "tape_start": writer.ints(np.concatenate([[0], np.cumsum(counts, dtype=np.int64)])),
         "tape_flags": writer.ints(
             [

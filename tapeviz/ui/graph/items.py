@@ -25,6 +25,7 @@ from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.engine.vjp_rules import RULE_TEXT
 from tapeviz.models.graph.model import Node
 from tapeviz.models.values import full, nonfinite, same_value, short
+from tapeviz.ui.graph.nonfinite_text import describe
 from tapeviz.ui.theme import Theme, font
 
 PAD_X, PAD_Y = 14.0, 8.0
@@ -60,7 +61,8 @@ def node_lines(
     if value_hidden:
         out.append(("= ?", "value"))
     elif node.kind != "constant" or node.label != short(node.value):
-        out.append((f"= {short(node.value)}", "value"))
+        mark = " ⚠" if node.note is not None and node.note.origin else ""  # it made the nan/inf
+        out.append((f"= {short(node.value)}{mark}", "value"))
     if gradient_text is not None:
         out.append((f"∂ = {gradient_text}", "gradient"))
     elif gradient is not None:
@@ -242,6 +244,8 @@ class NodeItem(QGraphicsPathItem):
         border, width = t.color(t.borders.get(kind, t.borders["op"])), 2.0 * s
         if self.isSelected() or self._highlighted or self._state == "current":
             border, width = t.color(t.highlight), 4.0 * s
+        elif self.node.note is not None and self.node.note.origin:
+            border, width = t.color(t.warning), 3.5 * s  # this op made a nan or ±inf
         pen = QPen(border, width)
         if kind == "watched":
             pen.setStyle(Qt.PenStyle.DashLine)
@@ -288,6 +292,8 @@ class NodeItem(QGraphicsPathItem):
         elif n.formula:
             rows.append(html.escape(n.formula))
         rows.append(f"value:<pre>{html.escape(full(n.value))}</pre>")
+        if n.note is not None:
+            rows.append(f"<b>⚠ {html.escape(describe(n))}</b>")
         if self.gradient is not None and self.gradient_text is None:
             rows.append(f"gradient:<pre>{html.escape(full(self.gradient))}</pre>")
         if not n.watched:
@@ -394,5 +400,10 @@ class GroupItem(QGraphicsPathItem):
         self.label = QGraphicsSimpleTextItem(f"tape “{name}”", self)
         self.label.setFont(font(10 * scale, bold=True))
         self.label.setBrush(QBrush(theme.color(theme.muted)))
-        self.label.setPos(rect.left() + 12, rect.top() + 6)
+        self.label.setPos(rect.left() + 12 * scale, rect.top() + 4 * scale)
         self.name = name
+
+    @staticmethod
+    def label_height(scale: float) -> float:
+        """The height of a frame's label at ``scale`` (the layout keeps room for it)."""
+        return float(QFontMetricsF(font(10 * scale, bold=True)).height())

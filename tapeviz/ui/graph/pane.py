@@ -36,18 +36,19 @@ class GraphPane(QObject):
     """Owns the :class:`GraphView` of ``model``, the Graph menu's actions and the view settings.
 
     Its messages go to ``status`` (the window's status line); its file dialogs open over
-    ``parent``. :meth:`add_menu` puts the Graph menu on a menu bar. Whoever builds the window
-    connects ``view.layoutFinished`` to :meth:`fit_if_asked` after the views that restyle the
-    nodes on that signal (the stepper's gradients change the nodes' sizes, then the fit).
+    ``parent``. :meth:`add_menu` puts the Graph menu on a menu bar.
     """
 
     def __init__(self, model: GraphModel, status: Callable[[str], None], parent: QWidget) -> None:
         super().__init__(parent)
         self.model, self.status, self.dialog_parent = model, status, parent
         self.view = GraphView(model)
-        self._fit_next = False  # fit the graph once the next layout is done
         self.fit_action = self._new_action(translate("GraphMenu", "&Fit graph"), "Ctrl+Shift+F")
         self.fit_action.triggered.connect(self.view.fit)
+        self.whole_action = self._new_action(
+            translate("GraphMenu", "Show the &whole graph"), "Ctrl+Shift+W"
+        )
+        self.whole_action.triggered.connect(self.view.fit_all)
         labels = {
             "png": translate("GraphMenu", "as &PNG…"),
             "svg": translate("GraphMenu", "as &SVG…"),
@@ -101,6 +102,7 @@ class GraphPane(QObject):
         menu = bar.addMenu(translate("GraphMenu", "&Graph"))
         menu.setObjectName("graphMenu")
         menu.addAction(self.fit_action)
+        menu.addAction(self.whole_action)
         export = menu.addMenu(translate("GraphMenu", "&Export graph"))
         for action in self.graph_export_actions:
             export.addAction(action)
@@ -113,14 +115,8 @@ class GraphPane(QObject):
         return menu
 
     def fit_after_next_layout(self) -> None:
-        """Fit the graph in the view once the layout under way (or the next one) is done."""
-        self._fit_next = True
-
-    def fit_if_asked(self) -> None:
-        """A layout is done: fit it if :meth:`fit_after_next_layout` asked for it."""
-        if self._fit_next:
-            self._fit_next = False
-            self.view.fit()
+        """Fit the graph once the next run's tapes are laid out (a preset or session loaded)."""
+        self.view.request_fit(new_tapes=True)
 
     # -- settings --------------------------------------------------------------------------
     def graph_settings(self) -> dict[str, Any]:
@@ -174,6 +170,7 @@ class GraphPane(QObject):
         """Fit and export are enabled only while there is a graph."""
         has_graph = bool(self.model.nodes)
         self.fit_action.setEnabled(has_graph)
+        self.whole_action.setEnabled(has_graph)
         for action in self.graph_export_actions:
             action.setEnabled(has_graph)
 

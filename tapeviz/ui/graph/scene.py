@@ -9,11 +9,11 @@ loop's next step), :func:`update_items` puts the new values on the items instead
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QTimer, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, QTimer, QVariantAnimation, Signal
 from PySide6.QtWidgets import QFrame, QGraphicsScene, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from tapeviz.models.graph import layout as layouts
@@ -31,6 +31,7 @@ class Plan:
     nodes: dict[str, Node]
     sizes: dict[str, tuple[float, float]]
     layout: layouts.Layout
+    compact: bool = False  # laid out with the compact gaps
 
 
 def plan_layout(
@@ -40,15 +41,49 @@ def plan_layout(
     previous: dict[str, tuple[float, float]],
     scale: float,
     engine: str,
+    compact: bool = False,
+    framed: Sequence[str] = (),
 ) -> Plan:
-    """Measure every node and lay the graph out (runs in a worker thread for big graphs)."""
+    """Measure every node and lay the graph out (runs in a worker thread for big graphs).
+
+    ``compact`` narrows the gaps of the layered layout (for a graph too big for its view);
+    the ``framed`` nodes (inside a nested tape's frame) get room for the frame's label.
+    """
     sizes = {nid: measure(n, scale, gradients.get(nid)) for nid, n in nodes.items()}
+    room = dict(sizes)
+    pad = frame_padding(scale)
+    for nid in framed:
+        if nid in room:
+            w, h = room[nid]
+            room[nid] = (w + 2 * FRAME_SIDE * scale, h + 2 * pad)
     ids = list(nodes)
     if engine == "layered":
-        lay = layouts.layered(ids, edges, sizes, previous or None)
+        gaps = layouts.COMPACT_GAPS if compact else (layouts.H_GAP, layouts.V_GAP)
+        lay = layouts.layered(ids, edges, room, previous or None, gaps=gaps)
     else:
-        lay = layouts.ENGINES[engine](ids, edges, sizes)
-    return Plan(nodes, sizes, lay)
+        lay = layouts.ENGINES[engine](ids, edges, room)
+    return Plan(nodes, sizes, lay, compact and engine == "layered")
+
+
+FRAME_SIDE = 16.0  # room between a framed node and its frame's side (at scale 1)
+
+
+def frame_padding(scale: float) -> float:
+    """Room above a framed node for its frame's label (and as much below)."""
+    return GroupItem.label_height(scale) + 10 * scale
+
+
+def frames_of(model: GraphModel) -> dict[int, list[str]]:
+    """Tape index -> the nodes of the shown graph that nested tape also recorded (framed)."""
+    ops = len([n for n in model.nodes.values() if n.op])
+    out: dict[int, list[str]] = {}
+    for j in range(len(model.entries)):
+        if j == model.current:
+            continue
+        members = [nid for nid, n in model.nodes.items() if j in n.tapes]
+        if members and len(members) != ops:  # a frame around everything tells nothing
+            out[j] = members
+    return out
 
 
 def update_items(
@@ -209,18 +244,46 @@ class SceneBuilder:
     def _frame_groups(self) -> list[GroupItem]:
         """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
         model, lay, look, frames = self.model, self.plan.layout, self.look, []
-        for j, entry in enumerate(model.entries):
-            if j == model.current:
-                continue
-            members = [nid for nid, n in model.nodes.items() if j in n.tapes]
-            if not members or len(members) == len([n for n in model.nodes.values() if n.op]):
-                continue
+        side, top = FRAME_SIDE * look.scale, frame_padding(look.scale)
+        for j, members in frames_of(model).items():
             rect = QRectF()
             for nid in members:
                 x, y = lay.positions[nid]
                 w, h = self.items[nid].size()
                 rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
-            frame = GroupItem(rect.adjusted(-16, -30, 16, 14), entry.name, look.theme, look.scale)
+            name = model.entries[j].name
+            frame = GroupItem(rect.adjusted(-side, -top, side, side), name, look.theme, look.scale)
             self.scene.addItem(frame)
             frames.append(frame)
         return frames
+
+
+def animate_nodes(
+    items: dict[str, NodeItem],
+    lay: layouts.Layout,
+    old: dict[str, QPointF],
+    ms: int,
+    parent: QObject,
+) -> QVariantAnimation | None:
+    """Move the nodes that were on screen from their ``old`` places to the layout's (animated)."""
+    moving = [
+        (it, it.pos(), QPointF(*lay.positions[nid]))
+        for nid, it in items.items()
+        if nid in old and it.pos() != QPointF(*lay.positions[nid])
+    ]
+    if not moving or ms <= 0:
+        for it, _, end in moving:
+            it.move_to(end)
+        return None
+    anim = QVariantAnimation(parent)
+    anim.setStartValue(0.0)
+    anim.setEndValue(1.0)
+    anim.setDuration(ms)
+
+    def step(t: float) -> None:
+        for it, a, b in moving:
+            it.move_to(a + (b - a) * t)
+
+    anim.valueChanged.connect(step)
+    anim.start()
+    return anim

@@ -5,19 +5,23 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QVariantAnimation, Signal
-from PySide6.QtGui import QColor, QImage, QKeyEvent, QPainter, QWheelEvent
-from PySide6.QtSvg import QSvgGenerator
-from PySide6.QtWidgets import (
-    QGraphicsScene,
-    QGraphicsView,
-    QWidget,
+from PySide6.QtCore import QPointF, Qt, QVariantAnimation, Signal
+from PySide6.QtGui import (
+    QColor,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
+    QWheelEvent,
 )
+from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
 from tapeviz.models.graph import layout as layouts
 from tapeviz.models.graph.dot import to_dot
 from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
 from tapeviz.ui import workers
+from tapeviz.ui.graph import exports, navigation
+from tapeviz.ui.graph.fitting import FIT_MIN, Fitting
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
 from tapeviz.ui.graph.scene import (
     Built,
@@ -25,6 +29,8 @@ from tapeviz.ui.graph.scene import (
     Plan,
     SceneBuilder,
     TooLargeBanner,
+    animate_nodes,
+    frames_of,
     plan_layout,
     update_items,
 )
@@ -64,7 +70,10 @@ class GraphView(QGraphicsView):
         self.layout: layouts.Layout | None = None
         self._job: workers.Worker | None = None
         self._builder: SceneBuilder | None = None
-        self._fitted = False
+        self.fitting = Fitting(self)
+        self._press_scroll: tuple[int, int] | None = None
+        for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
+            bar.sliderMoved.connect(self._on_scroll_bar_slider_moved)
         self._styled_selected: list[str] = []  # nodes drawn with the selection border
         self._animation: QVariantAnimation | None = None
         self._banner = TooLargeBanner(self)
@@ -83,7 +92,7 @@ class GraphView(QGraphicsView):
         self.model = model
         model.changed.connect(self._on_model_changed)
         model.gradients_changed.connect(self._on_model_gradients_changed)
-        self._fitted = False
+        self.request_fit()
         self.rebuild()
 
     def closeEvent(self, event: Any) -> None:
@@ -123,6 +132,9 @@ class GraphView(QGraphicsView):
             self._swap_scene(QGraphicsScene(self), {}, [], None)
             return
         old = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
+        framed = (
+            [nid for ids in frames_of(model).values() for nid in ids] if self.show_groups else []
+        )
         args = (
             dict(model.nodes),
             dict(model.gradients),
@@ -130,6 +142,8 @@ class GraphView(QGraphicsView):
             old,
             self.font_scale,
             self.engine,
+            False,
+            framed,
         )
         if len(model.nodes) > BACKGROUND_LAYOUT:
             self._job = workers.submit(plan_layout, *args, on_done=self._on_plan_done)
@@ -141,6 +155,13 @@ class GraphView(QGraphicsView):
         model = self.model
         if model is None or plan.nodes.keys() != model.nodes.keys():
             return  # the model changed meanwhile; a newer layout is on its way
+        if self.fitting.wants_compact(plan):  # a more compact layout before the graph must scroll
+            old_places = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
+            framed = [nid for ids in frames_of(model).values() for nid in ids]
+            plan = plan_layout(plan.nodes, dict(model.gradients),
+                               [(e.source, e.target) for e in model.edges], old_places,
+                               self.font_scale, self.engine, True,
+                               framed if self.show_groups else [])  # fmt: skip
         look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
         old = {nid: it.pos() for nid, it in self.items.items()}
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self)
@@ -150,14 +171,13 @@ class GraphView(QGraphicsView):
         lay = built.layout
         self._builder = None
         self.group_items = built.groups
-        built.scene.setSceneRect(QRectF(-40, -40, lay.width + 80, lay.height + 80))
         self._swap_scene(built.scene, built.items, built.edges, lay)
+        built.scene.setSceneRect(self.fitting.content())  # the fit widens it if it must scroll
         self._animate_to(lay, built.old)
-        if not self._fitted:
-            self.fit()
-            self._fitted = True
         self._update_detail()
-        self.layoutFinished.emit()
+        self.layoutFinished.emit()  # the stepper restyles the nodes first, then the fit
+        self.fitting.after_layout()
+        self._update_detail()
 
     def _swap_scene(
         self,
@@ -178,29 +198,9 @@ class GraphView(QGraphicsView):
                 items[nid].setSelected(True)
 
     def _animate_to(self, lay: layouts.Layout, old: dict[str, QPointF]) -> None:
-        moving = [
-            (it, it.pos(), QPointF(*lay.positions[nid]))
-            for nid, it in self.items.items()
-            if nid in old and it.pos() != QPointF(*lay.positions[nid])
-        ]
         if self._animation is not None:
             self._animation.stop()
-        if not moving or self.animation_ms <= 0:
-            for it, _, end in moving:
-                it.move_to(end)
-            return
-        anim = QVariantAnimation(self)
-        anim.setStartValue(0.0)
-        anim.setEndValue(1.0)
-        anim.setDuration(self.animation_ms)
-
-        def step(t: float) -> None:
-            for it, a, b in moving:
-                it.move_to(a + (b - a) * t)
-
-        anim.valueChanged.connect(step)
-        anim.start()
-        self._animation = anim
+        self._animation = animate_nodes(self.items, lay, old, self.animation_ms, self)
 
     def refresh_gradients(self) -> None:
         """Put the model's gradients on the nodes (hidden where the model has none)."""
@@ -220,8 +220,16 @@ class GraphView(QGraphicsView):
         self.rebuild()
 
     def set_font_scale(self, scale: float) -> None:
-        """Scale every font and line width (presenter mode) and re-lay out."""
+        """Scale every font and line width (presenter mode) and re-lay out.
+
+        As a browser's zoom does, the graph's text grows on screen with the scale: a fitted
+        graph is fitted again (never below its natural size, so it scrolls once it no longer
+        fits); a graph the lecturer zoomed keeps its zoom, around the same node.
+        """
+        if scale == self.font_scale:
+            return
         self.font_scale = scale
+        self.fitting.rescaled()
         self.rebuild()
 
     def set_edge_labels(self, shown: bool) -> None:
@@ -241,23 +249,48 @@ class GraphView(QGraphicsView):
         return bool(self.items) and next(iter(self.items.values())).opacity() < 1.0
 
     # -- navigation ------------------------------------------------------------------------
+    @property
+    def auto_fit(self) -> bool:
+        """Whether the view keeps the graph fitted (False once the lecturer zooms or pans)."""
+        return self.fitting.auto
+
+    def view_state(self) -> dict[str, Any]:
+        """Fitted, or the lecturer's zoom and centre (a rebuilt window carries it over)."""
+        return self.fitting.state()
+
+    def restore_view_state(self, state: dict[str, Any]) -> None:
+        """Take a :meth:`view_state` back, now or after the layout under way."""
+        self.fitting.restore = dict(state)
+        if self._job is None and self._builder is None and self.items:
+            self.fitting.apply_restore()
+            self._update_detail()
+
+    def request_fit(self, new_tapes: bool = False) -> None:
+        """Fit the graph once the next layout is done (of the next run's tapes, if asked)."""
+        self.fitting.request(new_tapes)
+
     def fit(self) -> None:
-        """Fit the whole graph in the view (never magnified above 1.5×)."""
-        rect = self.scene().itemsBoundingRect().adjusted(-30, -30, 30, 30)
-        if rect.isEmpty():
-            return
-        self.fitInView(rect, Qt.AspectRatioMode.KeepAspectRatio)
-        if self.transform().m11() > 1.5:
-            self.resetTransform()
-            self.scale(1.5, 1.5)
-            self.centerOn(rect.center())
+        """Fit the graph, readable: see :mod:`tapeviz.ui.graph.fitting`."""
+        self.fitting.fit_to(FIT_MIN)
         self._update_detail()
+
+    def fit_all(self) -> None:
+        """Show the whole graph, however small its text gets (an overview of a big tape)."""
+        self.fitting.fit_to(0.05)
+        self._update_detail()
+
+    def follow(self, nid: str) -> None:
+        """Scroll node ``nid`` into view if it is out of it (the stepper's current node)."""
+        item = self.items.get(nid)
+        if item is not None:
+            self.ensureVisible(item, 40, 40)
 
     def zoom(self, factor: float) -> None:
         """Zoom by ``factor`` around the mouse (or the centre), within 0.05×–8×."""
         current = self.transform().m11()
         factor = max(0.05 / current, min(8.0 / current, factor))
         self.scale(factor, factor)
+        self.fitting.auto = False  # the lecturer's zoom stays until Fit
         self._update_detail()
 
     def _update_detail(self) -> None:
@@ -265,6 +298,26 @@ class GraphView(QGraphicsView):
         shown = self.transform().m11() * self.font_scale >= DETAIL_SCALE
         for item in self.items.values():
             item.set_detail(shown)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Qt override: a fitted graph is fitted again to the new size (clean mode, F11)."""
+        super().resizeEvent(event)
+        if self.fitting.auto and self.items:
+            self.fit()
+
+    def _on_scroll_bar_slider_moved(self, _value: int) -> None:
+        self.fitting.auto = False  # scrolled by hand: the lecturer's view stays
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._press_scroll = (self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        now = (self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+        if self._press_scroll is not None and now != self._press_scroll:
+            self.fitting.auto = False  # the lecturer dragged the graph: keep it where it is
+        self._press_scroll = None
 
     def wheelEvent(self, event: QWheelEvent) -> None:
         steps = event.angleDelta().y() / 120.0
@@ -276,6 +329,8 @@ class GraphView(QGraphicsView):
         key = event.key()
         if key == Qt.Key.Key_F:
             self.fit()
+        elif key == Qt.Key.Key_W:
+            self.fit_all()
         elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
             self.zoom(1.25)
         elif key == Qt.Key.Key_Minus:
@@ -309,32 +364,14 @@ class GraphView(QGraphicsView):
         if current is None:
             self.select(next(iter(self.items)))
             return
-        if key == Qt.Key.Key_Right:
-            nxt = model.successors(current)
-        elif key == Qt.Key.Key_Left:
-            nxt = model.predecessors(current)
-        else:
-            x = self.items[current].pos().x()
-            column = sorted(
-                (it.pos().y(), nid) for nid, it in self.items.items() if abs(it.pos().x() - x) < 1
-            )
-            order = [nid for _, nid in column]
-            i = order.index(current) + (1 if key == Qt.Key.Key_Down else -1)
-            nxt = [order[i]] if 0 <= i < len(order) else []
-        if nxt:
-            self.select(nxt[0])
+        places = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
+        nxt = navigation.neighbour(model, places, current, key)
+        if nxt is not None:
+            self.select(nxt)
 
     def _on_scene_selection_changed(self) -> None:
-        model = self.model
         chosen = [nid for nid, item in self.items.items() if item.isSelected()]
-        path_nodes: set[str] = set()
-        path_edges: set[tuple[str, str, int]] = set()
-        if model is not None and chosen:
-            ends = chosen[1:2] or [n for n, node in model.nodes.items() if node.kind == "target"]
-            for end in ends:
-                nodes, edges = model.path_between(chosen[0], end)
-                path_nodes.update(nodes)
-                path_edges.update((e.source, e.target, e.position) for e in edges)
+        path_nodes, path_edges = navigation.paths(self.model, chosen)
         for nid, item in self.items.items():
             before = item.highlighted
             item.highlighted = nid in path_nodes
@@ -356,37 +393,11 @@ class GraphView(QGraphicsView):
     # -- export ----------------------------------------------------------------------------
     def export_png(self, path: str | Path, scale: float = 2.0) -> Path:
         """Render the whole graph to a PNG at ``scale`` × its natural size."""
-        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
-        size = QSize(max(1, int(rect.width() * scale)), max(1, int(rect.height() * scale)))
-        image = QImage(size, QImage.Format.Format_ARGB32)
-        image.fill(QColor(self.theme.background))
-        painter = QPainter(image)
-        painter.setRenderHints(
-            QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing
-        )
-        self.scene().render(painter, QRectF(0, 0, size.width(), size.height()), rect)
-        painter.end()
-        out = Path(path)
-        if not image.save(str(out), "PNG"):
-            raise OSError(f"cannot write {out}")
-        return out
+        return exports.write_png(self.scene(), self.theme, path, scale)
 
     def export_svg(self, path: str | Path) -> Path:
         """Write the graph as SVG (QSvgGenerator; pyqtgraph's exporter is broken on Qt 6.11)."""
-        rect = self.scene().itemsBoundingRect().adjusted(-20, -20, 20, 20)
-        out = Path(path)
-        gen = QSvgGenerator()
-        gen.setFileName(str(out))
-        gen.setSize(QSize(int(rect.width()), int(rect.height())))
-        gen.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
-        gen.setTitle("tapeviz graph")
-        painter = QPainter()
-        if not painter.begin(gen):
-            raise OSError(f"cannot write {out}")
-        painter.fillRect(QRectF(0, 0, rect.width(), rect.height()), QColor(self.theme.background))
-        self.scene().render(painter, QRectF(0, 0, rect.width(), rect.height()), rect)
-        painter.end()
-        return out
+        return exports.write_svg(self.scene(), self.theme, path)
 
     def dot_text(self) -> str:
         """The graph as graphviz DOT text."""

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QSlider,
     QTabWidget,
     QVBoxLayout,
@@ -19,16 +23,19 @@ from PySide6.QtWidgets import (
 
 from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
 from tapeviz.models.graph.model import GraphModel
+from tapeviz.ui.elided_combo import ElidedComboBox
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.stepper.gradcheck_panel import GradCheckPanel
 from tapeviz.ui.stepper.log import StepLog
+from tapeviz.ui.stepper.rows import ControlRows
 from tapeviz.ui.theme import font
 
 BACKWARD = QT_TRANSLATE_NOOP("StepperPanel", "Backward pass")
 FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
 
 
-SLIDER_MIN = 80  # px the position slider keeps before the row wraps
+LOG_LINES = 2.5  # lines of the chain-rule log always shown (unless compact)
+DETAIL_LINES = 3  # lines of the current step shown (a longer one scrolls)
 
 
 class StepperPanel(QWidget):
@@ -47,6 +54,13 @@ class StepperPanel(QWidget):
         self.mode = QComboBox(self)
         self.mode.setObjectName("stepperMode")
         self.mode.addItems([self.tr(BACKWARD), self.tr(FORWARD)])
+        self.pass_box = ElidedComboBox(self)  # which gradient() call's backward pass
+        self.pass_box.setObjectName("backwardPassBox")
+        self.pass_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.pass_box.elide = Qt.TextElideMode.ElideMiddle  # "tape.gra…(z, x) → 108"
+        self.pass_box.setWhatsThis(
+            self.tr("Each gradient() call is its own backward pass: pick the one to step.")
+        )
         self.reset_button = self._button(
             "backwardResetButton", self.tr("Reset"), self.tr("Reset (Home)")
         )
@@ -73,6 +87,13 @@ class StepperPanel(QWidget):
         self.detail.setFont(font(13, mono=True))
         self.detail.setWordWrap(True)
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.detail_area = QScrollArea(self)  # a fixed height: stepping never moves the graph
+        self.detail_area.setObjectName("stepDetailArea")
+        self.detail_area.setWidgetResizable(True)
+        self.detail_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.detail_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.detail_area.setWidget(self.detail)
         self.log = StepLog(self)
         self.log.setObjectName("stepLog")
         self.log.setFont(font(11, mono=True))
@@ -90,29 +111,21 @@ class StepperPanel(QWidget):
         return b
 
     def _layout(self) -> None:
-        row = self.first_row = QHBoxLayout()
-        for w in (
-            self.mode,
-            self.reset_button,
-            self.back_button,
-            self.step_button,
-            self.play_button,
-        ):
-            row.addWidget(w)
-        row.addWidget(self.slider, 1)
         self.extras = QWidget(self)  # speed, predict and reveal: a second row when narrow
         extras = QHBoxLayout(self.extras)
         extras.setContentsMargins(0, 0, 0, 0)
         extras.addWidget(self.speed)
         extras.addWidget(self.predict)
         extras.addWidget(self.reveal_button)
-        row.addWidget(self.extras)
-        self.second_row = QHBoxLayout()
-        self.second_row.addStretch(1)
+        fixed = (self.mode, self.reset_button, self.back_button, self.step_button,
+                 self.play_button)  # fmt: skip
+        self.rows = ControlRows(fixed, self.slider, self.pass_box, self.extras)
+        self.first_row, self.second_row = self.rows.first, self.rows.second
+        row = self.first_row
         box = QVBoxLayout(self)
         box.addLayout(row)
         box.addLayout(self.second_row)
-        box.addWidget(self.detail)
+        box.addWidget(self.detail_area)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("stepperTabs")
         self.tabs.addTab(self.log, self.tr("Chain rule"))
@@ -127,6 +140,7 @@ class StepperPanel(QWidget):
         self.slider.valueChanged.connect(self.jump)
         self.speed.valueChanged.connect(self._on_speed_value_changed)
         self.mode.currentIndexChanged.connect(lambda _: self._rebuild())
+        self.pass_box.activated.connect(self._on_pass_box_activated)
         self.predict.toggled.connect(lambda _: self._show())
         self.reveal_button.clicked.connect(self.reveal_current)
         self.log.stepClicked.connect(self.jump)
@@ -180,17 +194,20 @@ class StepperPanel(QWidget):
         if entry is not None and not self.model.too_large:
             records = list(entry.tape.records)
             self.names = Namer(records, self.model.names)
-            targets = entry.targets
+            targets = entry.targets  # exactly what the shown gradient() call seeded
             if not targets and records:
                 targets = (records[-1].outputs[0].id,)
-            sources = entry.sources or tuple(self.model.source_tensor_ids())
+            tracked = entry.tape._tracked
+            asked = tuple(s for s in entry.sources if s in tracked)  # unwatched: no gradient
+            sources = asked if entry.sources else tuple(self.model.source_tensor_ids())
             self.forward = ForwardStepper(records)
             self.backward = BackwardStepper(records, targets, sources, self.names.names)
             self.backward.run_to_end()  # as tape.gradient() left it; Home starts the lesson
             if self.mode.currentText() == self.tr(FORWARD):
                 self.forward.jump(0)  # the forward lesson starts with only the inputs known
-            self.backward.step_changed.connect(lambda _k: self._show())
-            self.forward.step_changed.connect(lambda _k: self._show())
+            self.backward.step_changed.connect(lambda _k: self._on_step_changed())
+            self.forward.step_changed.connect(lambda _k: self._on_step_changed())
+        self._fill_passes()
         stepper = self.stepper
         self.slider.blockSignals(True)
         self.slider.setRange(0, len(stepper) if stepper is not None else 0)
@@ -201,6 +218,44 @@ class StepperPanel(QWidget):
 
     def _fill_log(self) -> None:
         self.log.set_stepper(self.stepper, self.names)
+
+    def _fill_passes(self) -> None:
+        """List the shown tape's gradient() calls (hidden when it made none)."""
+        entry = self.model.entry
+        labels = self.model.pass_labels() if entry is not None else []
+        box = self.pass_box
+        box.blockSignals(True)
+        if [box.itemText(i) for i in range(box.count())] != labels:
+            box.clear()
+            box.addItems(labels)
+        box.setCurrentIndex(entry.call if entry is not None and labels else -1)
+        box.blockSignals(False)
+        box.setVisible(bool(labels))
+        self._wrap_controls()
+
+    def view_state(self) -> dict[str, Any]:
+        """What the lecturer set here: the mode, the position, predict, the tab, the speed."""
+        stepper = self.stepper
+        return {"mode": self.mode.currentIndex(), "predict": self.predict.isChecked(),
+                "position": stepper.position if stepper is not None else 0,
+                "tab": self.tabs.currentIndex(), "speed": self.speed.value()}  # fmt: skip
+
+    def restore_view_state(self, state: dict[str, Any]) -> None:
+        """Take a :meth:`view_state` back (a rebuilt window, once its graph is shown)."""
+        self.mode.setCurrentIndex(int(state.get("mode", 0)))
+        self.predict.setChecked(bool(state.get("predict", False)))
+        self.tabs.setCurrentIndex(int(state.get("tab", 0)))
+        self.speed.setValue(float(state.get("speed", self.speed.value())))
+        self.jump(int(state.get("position", 0)))
+
+    def set_compact(self, compact: bool) -> None:
+        """Compact (clean mode): only the controls and the current step, no log or check tabs."""
+        self.tabs.setVisible(not compact)
+
+    def _on_pass_box_activated(self, index: int) -> None:
+        entry = self.model.entry
+        if entry is not None and 0 <= index < len(entry.passes) and index != entry.call:
+            self.model.select_call(index)  # the model rebuilds; so does this panel
 
     # -- moving ----------------------------------------------------------------------------
     def jump(self, k: int) -> None:
@@ -237,6 +292,18 @@ class StepperPanel(QWidget):
         else:
             self.timer.stop()
 
+    def _on_step_changed(self) -> None:
+        """A step: show it, and scroll the graph to its node when the graph is larger."""
+        self._show()
+        stepper = self.stepper
+        record: int | None = None
+        if isinstance(stepper, BackwardStepper) and stepper.current is not None:
+            record = stepper.current.record.id
+        elif isinstance(stepper, ForwardStepper) and stepper.position:
+            record = stepper.position - 1
+        if record is not None:
+            self.view.follow(f"o{record}")
+
     def _on_timer_timeout(self) -> None:
         self.step_forward()
 
@@ -270,21 +337,19 @@ class StepperPanel(QWidget):
         for b in (self.back_button, self.step_button):
             metrics = b.fontMetrics()
             b.setFixedWidth(metrics.horizontalAdvance(b.text()) + 2 * metrics.height())
+        # the log may shrink to a few lines (its tabs' pages would keep it tall): the graph
+        # above gets the height; the current step stays in full in the detail line
+        bar = self.tabs.tabBar().sizeHint().height()
+        self.tabs.setMinimumHeight(bar + round(LOG_LINES * self.log.fontMetrics().height()))
+        lines = DETAIL_LINES * self.detail.fontMetrics().lineSpacing()
+        self.detail_area.setFixedHeight(round(lines) + 2 * self.detail.margin() + 4)
         self.mode.setMinimumWidth(0)
         self.mode.setMinimumWidth(self.mode.sizeHint().width())
         self._wrap_controls()
 
     def _wrap_controls(self) -> None:
-        shown = (self.mode, self.reset_button, self.back_button, self.step_button, self.play_button)
-        gaps = (len(shown) + 1) * max(self.first_row.spacing(), 0)
         margins = self.layout().contentsMargins()
-        room = self.width() - margins.left() - margins.right()
-        needed = sum(w.sizeHint().width() for w in shown) + SLIDER_MIN + gaps
-        wrap = needed + self.extras.sizeHint().width() > room
-        in_second = self.second_row.indexOf(self.extras) >= 0
-        if wrap != in_second:
-            (self.first_row if in_second else self.second_row).removeWidget(self.extras)
-            (self.second_row if wrap else self.first_row).addWidget(self.extras)
+        self.rows.wrap(self.width() - margins.left() - margins.right())
 
     # -- showing ---------------------------------------------------------------------------
     def _show(self) -> None:

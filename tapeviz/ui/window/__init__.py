@@ -6,7 +6,8 @@ Run/Stop, editor, errors, notes), ``runs.RunController`` (sandbox runs, live re-
 PresenterController`` (text scale, theme, clean mode), ``dialogs.DialogsController``
 (language, Preferences, code export, About), ``lower_tabs.LowerTabs`` (the stepper and the
 studio in tabs, their keys, the split), ``studio_link.StudioLink`` (what the studio
-optimizes), ``tape_list.TapeList`` and ``status_progress.StatusProgress``; also the editor,
+optimizes), ``tape_list.TapeList``, ``status_progress.StatusProgress`` and
+``value_warning.ValueWarning`` (a nan or ±inf in the graph, and why); also the editor,
 the variables table, the preferences and code export dialogs, and how an error reads.
 """
 

@@ -47,6 +47,12 @@ class Rebuildable(Protocol):
     def stop(self) -> None:
         """Cancel the window's runs."""
 
+    def view_state(self) -> dict[str, Any]:
+        """The graph's fit, the tape and gradient() call shown, the stepper's state."""
+
+    def carry_view(self, state: dict[str, Any]) -> None:
+        """Show the next run's graph as ``state`` says."""
+
     def run_code(self) -> None:
         """Run the editor's text."""
 
@@ -102,6 +108,8 @@ class DialogsController(QObject):
         old: Any = self.window  # a QMainWindow that is also Rebuildable
         i18n.install(i18n.language_for(str(self.store().value("prefs/language", "system"))))
         session = old.current_session()
+        view = old.view_state()  # the graph's fit and the chain-rule panel, as they are now
+        size, maximized = old.size(), old.isMaximized() or old.isFullScreen()
         step = old.studio.k if old.studio.race is not None else 0
         old.stop()  # stop this window's work first: a running job would slow the new window
         old.studio.shutdown()
@@ -109,13 +117,17 @@ class DialogsController(QObject):
         new = type(old)()
         new.path = old.path
         new.restoreGeometry(old.saveGeometry())
+        if not maximized:
+            new.resize(size)  # the geometry alone may not bring the size back (no window manager)
         new.restoreState(old.saveState())
         new.lower_tabs.shares = dict(old.lower_tabs.shares)
         new.set_graph_settings(**old.graph_settings())
         new.apply_session(session, run_now=False)  # runs once this window's work has stopped
+        new.carry_view(view)
         new.lower_tabs.apply_split()
         if old.presenter.clean_action.isChecked():
             new.presenter.set_clean(True)
+        new.lower_tabs.splitter.setSizes(old.lower_tabs.splitter.sizes())  # to the pixel
         if old.path is None and session.name in PRESETS:
             title = QCoreApplication.translate("presets", PRESETS[session.name].title)
             new.setWindowTitle(f"tapeviz — {title}")

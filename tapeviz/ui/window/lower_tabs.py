@@ -16,7 +16,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QSplitter, QTabWidget
+from PySide6.QtWidgets import QSizePolicy, QSplitter, QTabWidget
 
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui.figures.panel import PlotsPanel
@@ -28,6 +28,7 @@ from tapeviz.ui.timeline.panel import TimelinePanel
 STEPPER_TAB, STUDIO_TAB, TIMELINE_TAB, PLOTS_TAB = 0, 1, 2, 3
 SPLIT = {STEPPER_TAB: (0.6, 0.4), STUDIO_TAB: (0.36, 0.64), TIMELINE_TAB: (0.5, 0.5),
          PLOTS_TAB: (0.4, 0.6)}  # fmt: skip
+CLEAN_SHARE = 0.78  # the graph's share above the stepper in clean mode (at least)
 
 
 class LowerTabs(QTabWidget):
@@ -54,6 +55,8 @@ class LowerTabs(QTabWidget):
         self.set_timeline_available(False)
         self.plots.figuresChanged.connect(self._on_plots_figures_changed)
         self.shares = {i: top for i, (top, _) in SPLIT.items()}  # graph's share, per tab
+        self._size_by_front_tab()
+        self.clean = False  # clean mode: the stepper shows only its controls and current step
         splitter.splitterMoved.connect(self._on_splitter_moved)
         self.currentChanged.connect(self._on_current_changed)
         studio = self.studio
@@ -108,7 +111,19 @@ class LowerTabs(QTabWidget):
         if not available and self.timeline_view:
             self.setCurrentIndex(STEPPER_TAB)
 
+    def _size_by_front_tab(self) -> None:
+        """Only the tab in front sets how small the tabs may get (not the hidden studio)."""
+        for i in range(self.count()):
+            page = self.widget(i)
+            policy = page.sizePolicy()
+            front = i == self.currentIndex()
+            policy.setVerticalPolicy(
+                QSizePolicy.Policy.Preferred if front else QSizePolicy.Policy.Ignored
+            )
+            page.setSizePolicy(policy)
+
     def _on_current_changed(self, index: int) -> None:
+        self._size_by_front_tab()
         for sc in self.stepper.shortcuts:  # the same keys drive whichever tab is in front
             sc.setEnabled(index == STEPPER_TAB)
         for sc in self.studio_shortcuts:
@@ -144,15 +159,24 @@ class LowerTabs(QTabWidget):
         self.studio.set_step(self.studio.k - 1)
 
     # -- the split between the graph and the tabs ------------------------------------------
+    def set_clean(self, clean: bool) -> None:
+        """Clean mode: the stepper compact, and the graph above it most of the height."""
+        self.clean = clean
+        self.stepper.set_compact(clean)
+        self.apply_split()
+
     def apply_split(self) -> None:
         """Give the graph the share of the splitter remembered for the tab in front."""
         total = max(sum(self.splitter.sizes()), 400)
         top = self.shares[self.currentIndex()]
+        if self.clean and self.currentIndex() == STEPPER_TAB:
+            top = max(top, CLEAN_SHARE)
         self.splitter.setSizes([round(total * top), total - round(total * top)])
 
     def _on_splitter_moved(self, pos: int, index: int) -> None:
         sizes = self.splitter.sizes()
-        if sum(sizes) > 0:  # the lecturer's split for this tab, remembered with the layout
+        clean_stepper = self.clean and self.currentIndex() == STEPPER_TAB
+        if sum(sizes) > 0 and not clean_stepper:  # the lecturer's split, kept with the layout
             self.shares[self.currentIndex()] = sizes[0] / sum(sizes)
 
     def split_state(self) -> list[float]:

@@ -22,8 +22,6 @@ callables), and what one part's event means for another is written here, in ``_w
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -41,9 +39,11 @@ from tapeviz.ui import workers
 from tapeviz.ui.graph.pane import GraphPane
 from tapeviz.ui.i18n import preset_note
 from tapeviz.ui.theme import font
+from tapeviz.ui.window.carried_view import CarriedView
 from tapeviz.ui.window.code_export_dialog import CodeExportDialog
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.dialogs import DialogsController
+from tapeviz.ui.window.forwarding import forward, forward_value
 from tapeviz.ui.window.lower_tabs import STUDIO_TAB, LowerTabs
 from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
@@ -53,32 +53,8 @@ from tapeviz.ui.window.status_progress import StatusProgress
 from tapeviz.ui.window.studio_link import StudioLink
 from tapeviz.ui.window.tape_list import TapeList
 from tapeviz.ui.window.timeline_link import TimelineLink
+from tapeviz.ui.window.value_warning import ValueWarning
 from tapeviz.ui.window.variables_table import VariablesTable
-
-
-def forward(method: Callable[..., Any], part: str) -> Any:
-    """A window method that calls ``method`` on the window's part ``part`` (with its doc).
-
-    Signals connect to the part's own method: this one takes any arguments.
-    """
-
-    @functools.wraps(method)
-    def call(self: QMainWindow, *args: Any, **kwargs: Any) -> Any:
-        return getattr(getattr(self, part), method.__name__)(*args, **kwargs)
-
-    return call
-
-
-def forward_value(part: str, name: str, doc: str, settable: bool = False) -> property:
-    """A window property that reads (and, if ``settable``, writes) ``name`` of its ``part``."""
-
-    def get(self: QMainWindow) -> Any:
-        return getattr(getattr(self, part), name)
-
-    def put(self: QMainWindow, value: Any) -> None:
-        setattr(getattr(self, part), name, value)
-
-    return property(get, put if settable else None, doc=doc)
 
 
 class MainWindow(QMainWindow):
@@ -101,7 +77,7 @@ class MainWindow(QMainWindow):
         self.runner = RunController(
             self.code, self.variables, self.console,
             limits=lambda: limits_from(settings()), status=self.show_status,
-            studio_in_front=lambda: self.studio_view, show_tapes=self.timeline_link.show_run,
+            studio_in_front=lambda: self.studio_view, show_tapes=self._show_run,
             dim_graph=self.graph.set_dimmed, start_studio=self.studio_link.start,
             running_changed=self._set_running, show_figures=self._on_run_figures, parent=self,
         )  # fmt: skip
@@ -146,7 +122,10 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([460, 300])
         self.studio_link = StudioLink(self.studio, self.show_status, self)
+        self.carried = CarriedView(self.model, self.graph, self.stepper)
         self.progress_bar = StatusProgress(self)
+        self.value_warning = ValueWarning(self.model, self)
+        self.statusBar().addPermanentWidget(self.value_warning)
         self.statusBar().addPermanentWidget(self.progress_bar)
 
     def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -183,7 +162,7 @@ class MainWindow(QMainWindow):
             studio_in_front=lambda: self.studio_view,
             available=self.lower_tabs.set_timeline_available,
             bring_forward=lambda: self.show_view("timeline"), status=self.show_status,
-            parent=self,
+            source=self._submitted_source, parent=self,
         )  # fmt: skip
         self.splitDockWidget(self.code_dock, self.variables_dock, Qt.Orientation.Vertical)
         self.splitDockWidget(self.variables_dock, self.console_dock, Qt.Orientation.Vertical)
@@ -217,7 +196,7 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         add(file, self.tr("&Quit"), self.close, "Ctrl+Q")
         run_menu = bar.addMenu(self.tr("&Run"))
-        self.run_action = add(run_menu, self.tr("&Run"), self.runner.run_code, "Ctrl+Return")
+        self.run_action = add(run_menu, self.tr("&Run"), self._on_run_asked, "Ctrl+Return")
         self.stop_action = add(run_menu, self.tr("&Stop"), self.stop, "Ctrl+.")
         run_menu.addSeparator()  # the keys are window shortcuts of the tab in front; shown here
         for text, key, name in ((self.tr("&Play / pause"), "Space", "play"),
@@ -252,9 +231,9 @@ class MainWindow(QMainWindow):
 
     def _wire(self) -> None:
         """What one part's events mean for the others (besides the runner's callables)."""
-        # after the stepper's own slot: it puts the gradients on the nodes (their sizes change)
-        self.graph.layoutFinished.connect(self.graph_pane.fit_if_asked)
         self.lower_tabs.currentChanged.connect(self._on_lower_tabs_current_changed)
+        self.value_warning.nodeClicked.connect(self.graph.select)
+        self.clean_action.toggled.connect(self.lower_tabs.set_clean)
         studio = self.studio
         studio.stepTape.connect(self._on_studio_step_tape)
         studio.statusMessage.connect(self._on_studio_status_message)
@@ -263,7 +242,7 @@ class MainWindow(QMainWindow):
         studio.progressChanged.connect(self._on_studio_progress_changed)
         self.timeline.statusMessage.connect(self._on_timeline_status_message)
         self.timeline.busyChanged.connect(self._on_studio_busy_changed)  # an animation export
-        self.run_button.clicked.connect(self.runner.run_code)
+        self.run_button.clicked.connect(self._on_run_asked)
         self.stop_button.clicked.connect(self.stop)
         self.editor.textChanged.connect(self._update_actions)
         self.model.changed.connect(self._update_actions)
@@ -278,6 +257,8 @@ class MainWindow(QMainWindow):
         if not studio:
             self.studio.pause()
             self.timeline_link.show_again(self.runner.last_result)
+            if self.runner.last_result is not None and self.runner.last_result.tapes:
+                self.carried.apply(editor_run=True)
         elif self.studio_link.shows(self.runner.problem()):
             self.studio_link.resend_tape()
         else:
@@ -293,9 +274,31 @@ class MainWindow(QMainWindow):
         if result.figures and not self.studio_view:
             self.show_view("plots")
 
+    def _on_run_asked(self) -> None:
+        """Run (the button or Ctrl+Enter): its graph is fitted, as a loaded preset's is."""
+        self.graph_pane.fit_after_next_layout()
+        self.runner.run_code()
+
     def _on_studio_step_tape(self, result: RunResult) -> None:
         if self.studio_view:
-            self.tape_list.show_result(result)
+            self._show_tapes(result)
+
+    def _submitted_source(self) -> str:
+        """The code of the run being shown (it names its functions' locals in the graph)."""
+        submitted = self.runner.submitted
+        return submitted.source if submitted is not None else ""
+
+    def _show_run(self, result: RunResult) -> None:
+        """An editor run: its loop on the timeline, or its tapes in the graph."""
+        self.timeline_link.show_run(result)
+        if result.tapes:
+            self.carried.apply(editor_run=not self.studio_view)
+
+    def _show_tapes(self, result: RunResult) -> None:
+        """List a run's tapes and show one (the studio's step tapes)."""
+        self.tape_list.show_result(result, self._submitted_source())
+        if result.tapes:
+            self.carried.apply(editor_run=not self.studio_view)
 
     def _on_timeline_status_message(self, text: str) -> None:
         if self.timeline_view:
@@ -409,6 +412,8 @@ class MainWindow(QMainWindow):
         "lower_tabs", "timeline_view", "Whether the timeline is in front."
     )
     show_view = forward(LowerTabs.show_view, "lower_tabs")
+    view_state = forward(CarriedView.view_state, "carried")
+    carry_view = forward(CarriedView.carry_view, "carried")
     transport = forward(LowerTabs.transport, "lower_tabs")
     graph_settings = forward(GraphPane.graph_settings, "graph_pane")
     set_graph_settings = forward(GraphPane.set_graph_settings, "graph_pane")

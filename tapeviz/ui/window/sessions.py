@@ -153,6 +153,6 @@ class SessionController(QObject):
             if answer != QMessageBox.StandardButton.Yes:
                 self.autosave.discard()
                 return False
-        self.apply(session, False)
+        self.apply(session, True)  # and run it (in a worker process): the graph is back too
         self.status(self.tr("Restored the autosaved work."))
         return True

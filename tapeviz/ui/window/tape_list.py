@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QListWidget, QWidget
+from PySide6.QtCore import QEvent, Signal
+from PySide6.QtGui import QHelpEvent
+from PySide6.QtWidgets import QListWidget, QToolTip, QWidget
 
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox import RunResult
@@ -20,6 +21,9 @@ def op_count(tape: Any) -> int:
 class TapeList(QListWidget):
     """Lists a run's tapes (name and op count); the current row is the graph ``model``'s tape.
 
+    A tape is named as the code bound it (``tape_2``) here, in the graph's frames and in the
+    stepper's gradient() calls; a row's tooltip lists the tape's calls. The model shows the
+    last outermost tape first (nested tapes are framed inside it); the row follows the model.
     After :meth:`list_result` the graph shows something else (a loop's step): picking a row
     then only emits ``picked`` (the window decides what to show).
     """
@@ -33,13 +37,37 @@ class TapeList(QListWidget):
         self.drives_graph = False  # whether the graph holds this list's tapes
         self.setUniformItemSizes(True)  # a 10,000-tape run lists at once
         self.currentRowChanged.connect(self._on_current_row_changed)
+        model.changed.connect(self._on_model_changed)
 
-    def show_result(self, result: RunResult) -> None:
-        """List ``result``'s tapes and show the last one in the graph (and so the stepper)."""
+    def show_result(self, result: RunResult, source: str = "") -> None:
+        """List ``result``'s tapes and show one in the graph (and so the stepper).
+
+        ``source``, the code that ran, names the locals its gradient() calls differentiate.
+        """
         self.list_result(result)
         if result.tapes:
             self.drives_graph = True
-            self.model.set_tapes([t.tape for t in result.tapes], names_of(result))
+            self.model.set_tapes(list(result.tapes), names_of(result), source=source)
+        self._on_model_changed()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        """Qt override: a row's tooltip lists its tape's gradient() calls (built on demand)."""
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            row = self.row(self.itemAt(event.pos()))
+            if self.drives_graph and 0 <= row < len(self.model.entries) and row < self.count():
+                calls = self.model.pass_labels(row)
+                text = "\n".join(calls) or self.tr("No gradient() call")
+                QToolTip.showText(event.globalPos(), text, self.viewport())
+                return True
+        return super().viewportEvent(event)
+
+    def _on_model_changed(self) -> None:
+        if not self.drives_graph:  # the graph shows a loop's step: the window marks the row
+            return
+        if self.count() == len(self.model.entries) and self.currentRow() != self.model.current:
+            self.blockSignals(True)
+            self.setCurrentRow(self.model.current)
+            self.blockSignals(False)
 
     def list_result(self, result: RunResult) -> None:
         """List ``result``'s tapes (the last one current) without touching the graph."""
@@ -59,6 +87,6 @@ class TapeList(QListWidget):
         self.blockSignals(False)
 
     def _on_current_row_changed(self, row: int) -> None:
-        if self.drives_graph and 0 <= row < len(self.model.entries):
+        if self.drives_graph and 0 <= row < len(self.model.entries) and row != self.model.current:
             self.model.select(row)
         self.picked.emit(row)

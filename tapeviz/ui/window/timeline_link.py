@@ -45,6 +45,7 @@ class TimelineLink(QObject):
         available: Callable[[bool], None],
         bring_forward: Callable[[], None],
         status: Callable[[str], None] = lambda text: None,
+        source: Callable[[], str] = lambda: "",
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -52,6 +53,7 @@ class TimelineLink(QObject):
         self.output_link = OutputLink(console, panel)
         self.studio_in_front, self.available = studio_in_front, available
         self.bring_forward, self.status = bring_forward, status
+        self.source = source  # the code that ran: it names its functions' locals
         self.run: RunResult | None = None  # the run whose loops the panel shows
         self.names: dict[int, str] = {}
         self._shown: tuple[object, ...] = ()  # the tapes the graph shows now
@@ -77,7 +79,7 @@ class TimelineLink(QObject):
         self.panel.set_run(timelines, lines)  # announces step 0 for the graph
         self.output_link.set_lines(lines)
         if not timelines:
-            self.tape_list.show_result(result)
+            self.tape_list.show_result(result, self.source())
             return
         self.tape_list.list_result(result)
         self.tape_list.mark(timelines[0].main_tape(0))
@@ -91,13 +93,14 @@ class TimelineLink(QObject):
         elif self.has_loop:
             self.panel.set_step(self.panel.k)
         elif last is not None and last.tapes:
-            self.tape_list.show_result(last)
+            self.tape_list.show_result(last, self.source())
 
     def _on_panel_step_tapes(self, step: StepTapes) -> None:
         if self.studio_in_front():  # the graph shows the studio's step
             return
         tapes = tuple(t.tape for t in step.tapes)
-        self.model.set_tapes(list(tapes), self.names, current=step.current)
+        self.model.set_tapes(list(step.tapes), self.names, current=step.current,
+                             source=self.source())  # fmt: skip
         for tape in self._shown:  # a received tape rebuilt for the last step: let it go
             if tape not in tapes and hasattr(tape, "release"):
                 tape.release()

@@ -1,0 +1,56 @@
+"""The stepper's controls in one row, or two when the panel is narrow (presenter scale)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QWidget
+
+SLIDER_MIN = 80  # px the position slider keeps before the row wraps
+
+
+class ControlRows:
+    """Mode, the gradient() call box, the buttons and the slider; the extras at the end.
+
+    When the first row is too narrow the extras (speed, predict, reveal) move to the second
+    row, then the call box too, where it takes the room it needs; they come back when it fits.
+    """
+
+    def __init__(
+        self, fixed: Sequence[QWidget], slider: QWidget, calls: QComboBox, extras: QWidget
+    ) -> None:
+        self.fixed, self.calls, self.extras = list(fixed), calls, extras
+        self.first = QHBoxLayout()
+        self.first.addWidget(self.fixed[0])
+        self.first.addWidget(calls)
+        for w in self.fixed[1:]:
+            self.first.addWidget(w)
+        self.first.addWidget(slider, 1)
+        self.first.addWidget(extras)
+        self.second = QHBoxLayout()
+        self.second.addStretch(1)
+
+    def wrap(self, room: int) -> None:
+        """Lay the controls out for ``room`` px of width."""
+        gaps = (len(self.fixed) + 3) * max(self.first.spacing(), 0)
+        needed = sum(w.sizeHint().width() for w in self.fixed) + SLIDER_MIN + gaps
+        calls = self.calls.sizeHint().width() if not self.calls.isHidden() else 0
+        wrap = needed + calls + self.extras.sizeHint().width() > room
+        wrap_calls = bool(calls) and needed + calls > room
+        self._place(self.extras, wrap, self.first.count())
+        self._place(self.calls, wrap_calls, 1)
+        for i in range(self.second.count()):  # the call box, when here, takes the room
+            if self.second.itemAt(i).spacerItem() is not None:
+                self.second.setStretch(i, 0 if wrap_calls else 1)
+
+    def _place(self, widget: QWidget, second: bool, index: int) -> None:
+        """Put ``widget`` in the second row, or back in the first at ``index``."""
+        in_second = self.second.indexOf(widget) >= 0
+        if second == in_second:
+            return
+        (self.second if in_second else self.first).removeWidget(widget)
+        if second:
+            calls = widget is self.calls
+            self.second.insertWidget(0 if calls else -1, widget, 1 if calls else 0)
+        else:
+            self.first.insertWidget(min(index, self.first.count()), widget)
