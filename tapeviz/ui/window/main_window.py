@@ -333,7 +333,7 @@ class MainWindow(QMainWindow):
         self.variables.blockSignals(False)
         self.runner.mark_seen(session.source, session.mode)  # nothing to re-run
         self.code.clear_error()
-        self.notes_label.setText(preset_note(session.notes))
+        self.code.set_notes(preset_note(session.notes), session.source)
         graph = session.settings.get("graph")
         if isinstance(graph, dict):
             self.set_graph_settings(**graph)
