@@ -163,13 +163,13 @@ class CodeEditor(QPlainTextEdit):
         if key == Qt.Key.Key_Tab and plain and not cursor.hasSelection():
             cursor.insertText(" " * (INDENT - len(before) % INDENT))
             return
-        if key == Qt.Key.Key_Backspace and plain and not cursor.hasSelection():
-            if before and not before.strip(" "):  # in the indentation: back one level
-                remove = (len(before) - 1) % INDENT + 1
-                cursor.movePosition(QTextCursor.MoveOperation.Left,
-                                    QTextCursor.MoveMode.KeepAnchor, remove)  # fmt: skip
-                cursor.removeSelectedText()
-                return
+        in_indent = bool(before) and not before.strip(" ")
+        if key == Qt.Key.Key_Backspace and plain and not cursor.hasSelection() and in_indent:
+            remove = (len(before) - 1) % INDENT + 1  # back one level
+            cursor.movePosition(QTextCursor.MoveOperation.Left,
+                                QTextCursor.MoveMode.KeepAnchor, remove)  # fmt: skip
+            cursor.removeSelectedText()
+            return
         super().keyPressEvent(event)
 
     def _next_indent(self) -> str:
