@@ -174,3 +174,22 @@ def test_where_condition_has_no_rule() -> None:
     assert isinstance(rules, tuple)
     assert rules[0] is None
     assert rules[1] is not None and rules[2] is not None
+
+
+WORDS = (
+    "exp ln sin cos tan tanh max min mean sign round half to even argmax argmin reshape "
+    "transpose broadcast cast gradient stopped zeros with where mod if else lo hi i α Σ"
+).split()
+
+
+def test_formulas_name_each_input_as_a_word_of_its_own() -> None:
+    """Views put the inputs' names in place of a, b, c: eᵃ or A @ B would leave an 'a' behind."""
+    import re
+
+    from tapeviz.engine.primitives import PRIMITIVES
+
+    for prim in PRIMITIVES.values():
+        named = re.sub(r"\b([abc])\b", lambda m: "v" + m.group(1), prim.formula)
+        for word in re.findall(r"\w+", named):
+            assert word in ("va", "vb", "vc", *WORDS) or word.isdigit(), (prim.name, word)
+    assert PRIMITIVES["where"].formula == "a ? b : c"  # where(condition, x, y)
