@@ -109,8 +109,10 @@ def fill(tree: ET.ElementTree, table: dict[str, str], extra: dict[str, list[str]
 
 def ui_sources() -> list[Path]:
     """The Python files whose strings are translated."""
-    descent = Path(__file__).parents[1] / "models" / "descent"  # headless sentences, translated
-    extra = [descent / "divergence.py", descent / "optimizer_config.py"]
+    package = Path(__file__).parents[1]
+    descent = package / "models" / "descent"  # headless sentences, translated
+    extra = [descent / "divergence.py", descent / "optimizer_config.py", descent / "messages.py",
+             package / "sandbox" / "messages.py"]  # fmt: skip
     return sorted(Path(__file__).parent.rglob("*.py")) + extra
 
 

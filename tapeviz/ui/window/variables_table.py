@@ -18,7 +18,9 @@ from PySide6.QtWidgets import (
 )
 
 from tapeviz.models.values import format_value, parse_value
+from tapeviz.sandbox.messages import MessageError, say
 from tapeviz.sandbox.variables import KINDS, VariableSpec
+from tapeviz.ui.messages import translated
 
 KIND_LABELS = {
     "trainable": QT_TRANSLATE_NOOP("VariablesTable", "trainable"),
@@ -126,9 +128,10 @@ class VariablesTable(QWidget):
             try:
                 value = parse_value(self.table.item(row, 1).text())
                 if any(s.name == name for s in out):
-                    raise ValueError(f"the name {name!r} is used twice")
+                    raise MessageError(say("variable_twice", name=repr(name)))
                 out.append(VariableSpec(name, value, kind, dtypes.get(name, "float32")))
             except ValueError as exc:
+                why = translated(exc.msg) if isinstance(exc, MessageError) else str(exc)
                 raise ValueError(self.tr("Variable row %1: %2").replace("%1", str(row + 1))
-                                 .replace("%2", str(exc))) from None  # fmt: skip
+                                 .replace("%2", why)) from None  # fmt: skip
         return out
