@@ -102,7 +102,7 @@ class ProblemError(ValueError):
         return cls(message or plain, ok_line)
 
 
-def problem(code: str, **fields: object) -> ProblemError:
+def problem_error(code: str, **fields: object) -> ProblemError:
     """A :class:`ProblemError` for the message ``code`` with ``fields``."""
     return ProblemError(say(code, **fields))
 

@@ -34,7 +34,7 @@ from tapeviz.engine import diagnostics
 from tapeviz.engine.errors import EngineError
 from tapeviz.engine.tape import GradientTape
 from tapeviz.engine.tensor import TensorLike, Variable
-from tapeviz.models.descent.messages import ProblemError, problem
+from tapeviz.models.descent.messages import ProblemError, problem_error
 from tapeviz.models.descent.replay import Trace
 from tapeviz.models.descent.script_check import is_loss_def, replay_refusal
 from tapeviz.sandbox import Invalid, Limits, RunResult, VariableSpec, compile_expression, run
@@ -70,7 +70,7 @@ class Problem:
     def __post_init__(self) -> None:
         object.__setattr__(self, "variables", tuple(self.variables))
         if self.mode not in MODES:
-            raise problem("problem_mode", mode=repr(self.mode))
+            raise problem_error("problem_mode", mode=repr(self.mode))
 
     @property
     def parameters(self) -> tuple[VariableSpec, ...]:
@@ -90,7 +90,7 @@ class Problem:
         """The same problem starting from other parameter values (by name)."""
         unknown = set(values) - set(self.parameter_names)
         if unknown:
-            raise problem("no_trainable_named", names=", ".join(sorted(unknown)))
+            raise problem_error("no_trainable_named", names=", ".join(sorted(unknown)))
         rows = tuple(
             replace(v, value=_plain(values[v.name])) if v.name in values else v
             for v in self.variables
@@ -100,10 +100,10 @@ class Problem:
     def compile(self) -> Loss:
         """Check the text and the table; the compiled loss evaluates, traces and replays."""
         if not self.parameters:
-            raise problem("no_trainable")
+            raise problem_error("no_trainable")
         for v in self.parameters:
             if not np.issubdtype(np.dtype(v.dtype), np.floating):
-                raise problem("trainable_dtype", name=v.name)
+                raise problem_error("trainable_dtype", name=v.name)
         return ExpressionLoss(self) if self.mode == "expression" else ScriptLoss(self)
 
 
@@ -166,11 +166,11 @@ class Loss:
 
 def _check_scalar(value: Any) -> None:
     if not isinstance(value, TensorLike):
-        raise problem("loss_not_tensor")
+        raise problem_error("loss_not_tensor")
     if np.ndim(value._value) != 0:
-        raise problem("loss_shape", shape=tuple(value.shape))
+        raise problem_error("loss_shape", shape=tuple(value.shape))
     if not value.dtype.is_floating:
-        raise problem("loss_dtype", dtype=value.dtype.name)
+        raise problem_error("loss_dtype", dtype=value.dtype.name)
 
 
 def _hessian_blocks(rows: Sequence[Any], sizes: Sequence[int]) -> np.ndarray:
@@ -253,7 +253,7 @@ class ScriptLoss(Loss):
         except SyntaxError as exc:
             raise ProblemError(exc.msg, exc.lineno) from None  # Python's words
         if not any(is_loss_def(node) for node in tree.body):
-            raise problem("script_needs_loss")
+            raise problem_error("script_needs_loss")
         for node in ast.walk(tree):
             targets: list[ast.AST] = []
             if isinstance(node, ast.Assign):
@@ -269,7 +269,7 @@ class ScriptLoss(Loss):
                         and sub.id in self.names
                         and (node in tree.body or isinstance(node, ast.Global))
                     ):
-                        raise problem("script_assigns", name=sub.id)
+                        raise problem_error("script_assigns", name=sub.id)
         self.replay_refusal = replay_refusal(tree, self.names)
         self.driver = DRIVER.format(names=", ".join(self.names))
 
@@ -286,7 +286,7 @@ class ScriptLoss(Loss):
             if not isinstance(held, Variable) or not np.array_equal(
                 held._value, value, equal_nan=True
             ):
-                raise problem("script_assigns", name=name)
+                raise problem_error("script_assigns", name=name)
         return result
 
     def _evaluate(self, values: Sequence[Any]) -> tuple[Any, list[Any], Any, list[int]]:

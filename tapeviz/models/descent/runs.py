@@ -30,7 +30,7 @@ import numpy as np
 
 from tapeviz.engine import diagnostics
 from tapeviz.models.descent import divergence as div
-from tapeviz.models.descent.messages import problem
+from tapeviz.models.descent.messages import problem_error
 from tapeviz.models.descent.optimizer_config import MAX_RUNS, RunConfig
 from tapeviz.models.descent.problem import Loss, Problem
 from tapeviz.models.descent.replay import Replay, ReplayError
@@ -177,16 +177,16 @@ def compute_race(
     """Compute every run's history (see the module docstring); ProblemError if it cannot."""
     started = time.perf_counter()
     if not 1 <= len(runs) <= MAX_RUNS:
-        raise problem("race_runs", cap=MAX_RUNS, count=len(runs))
+        raise problem_error("race_runs", cap=MAX_RUNS, count=len(runs))
     if not 1 <= steps <= MAX_STEPS:
-        raise problem("race_steps", cap=f"{MAX_STEPS:,}", steps=steps)
+        raise problem_error("race_steps", cap=f"{MAX_STEPS:,}", steps=steps)
     if method not in METHODS:
-        raise problem("race_method", methods=", ".join(METHODS))
+        raise problem_error("race_method", methods=", ".join(METHODS))
     loss_fn = problem.compile()
     start = problem.start()
     trace = loss_fn.trace(start)
     if all(g is None for g in trace.grads):
-        raise problem("loss_independent")
+        raise problem_error("loss_independent")
     notes: list[str] = []
     for name, g in zip(loss_fn.names, trace.grads, strict=True):
         if g is None:
@@ -247,12 +247,12 @@ def _choose(
             refusal = str(exc)
     if refusal is not None:
         if method != "auto":
-            raise problem("replay_refused", why=refusal)
+            raise problem_error("replay_refused", why=refusal)
         notes.append(f"re-traced every step ({refusal})")
         return None, "eager"
     assert replay is not None
     if method == "batched" and not replay.batchable:
-        raise problem("replay_axis")
+        raise problem_error("replay_axis")
     if method == "auto":
         method = "batched" if replay.batchable and runs > 1 else "replay"
     return replay, method
