@@ -38,7 +38,7 @@ SYNTAX = {  # contrast >= 4.5:1 on the editor background of each theme
 }  # fmt: skip
 INDENT = 4  # spaces per indentation level, as PEP 8 writes Python
 # The error line's background: the text and every syntax colour on it keep >= 4.5:1 contrast.
-ERROR_BACKGROUND = {"light": "#FCE3D5", "dark": "#4A1E0E"}
+ERROR_BACKGROUND = {"light": "#FADBC9", "dark": "#5A2410"}
 
 
 def error_background(theme: Theme) -> str:
@@ -236,7 +236,9 @@ class CodeEditor(QPlainTextEdit):
         self.gutter.update()
 
     def set_theme(self, theme: Theme) -> None:
-        """Recolour the highlighting and the gutter."""
+        """Recolour the highlighting, the gutter and a marked error line."""
         self.theme = theme
         self.highlighter.set_theme(theme)
+        if self.error_line is not None:
+            self.mark_error(self.error_line, self.error_col, self.toolTip())
         self.gutter.update()
