@@ -84,12 +84,12 @@
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="170" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="174" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="172" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="178" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -390,6 +390,210 @@
     </message>
   </context>
   <context>
+    <name>Help</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="23" />
+      <source>Keyboard shortcuts</source>
+      <translation>键盘快捷键</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="24" />
+      <source>Key</source>
+      <translation>按键</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="25" />
+      <source>Does</source>
+      <translation>作用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="26" />
+      <source>Where</source>
+      <translation>位置</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="27" />
+      <source>TensorFlow names in tapeviz</source>
+      <translation>tapeviz 中可用的 TensorFlow 名称</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="28" />
+      <source>Scripts can use these names after import tensorflow as tf (or tapeviz.tf).</source>
+      <translation>脚本在 import tensorflow as tf(或 tapeviz.tf)之后可以使用这些名称。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="31" />
+      <source>No name matches.</source>
+      <translation>没有匹配的名称。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="35" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="36" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="37" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="39" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="40" />
+      <source>Graph</source>
+      <translation>计算图</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="35" />
+      <source>fit the graph</source>
+      <translation>使计算图适应窗口</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="36" />
+      <source>zoom in, out</source>
+      <translation>放大、缩小</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="38" />
+      <source>walk to the neighbouring node</source>
+      <translation>移到相邻的节点</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="39" />
+      <source>clear the selection</source>
+      <translation>取消选择</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="40" />
+      <source>wheel, drag</source>
+      <translation>滚轮、拖动</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="41" />
+      <source>zoom at the pointer, pan</source>
+      <translation>在指针处缩放、平移</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="42" />
+      <source>Backward pass</source>
+      <translation>反向传播</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="43" />
+      <source>reveal the step (predict, then reveal)</source>
+      <translation>揭晓这一步(先预测,再揭晓)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="44" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="46" />
+      <source>Editor</source>
+      <translation>编辑器</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="45" />
+      <source>indent (four spaces)</source>
+      <translation>缩进(四个空格)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="47" />
+      <source>new line, indented like the last (one level more after ':')</source>
+      <translation>换行,缩进与上一行相同(':' 之后多一级)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="48" />
+      <source>Optimization</source>
+      <translation>优化过程</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="48" />
+      <source>click the surface</source>
+      <translation>点击曲面</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="49" />
+      <source>start every run from there</source>
+      <translation>让所有运行从那里出发</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="52" />
+      <source>Getting started</source>
+      <translation>入门</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="53" />
+      <source>&lt;b&gt;1. Type a function.&lt;/b&gt; In expression mode the editor holds one formula of the variables, such as &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt; (&lt;code&gt;^&lt;/code&gt;, &lt;code&gt;·&lt;/code&gt; and &lt;code&gt;x²&lt;/code&gt; work too). The graph follows as you type.</source>
+      <translation>&lt;b&gt;1. 输入一个函数。&lt;/b&gt;在表达式模式下,编辑器里是关于变量的一个公式,例如 &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt;(也可以写 &lt;code&gt;^&lt;/code&gt;、&lt;code&gt;·&lt;/code&gt; 和 &lt;code&gt;x²&lt;/code&gt;)。计算图会随着输入实时更新。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="59" />
+      <source>&lt;b&gt;2. Give the variables values.&lt;/b&gt; Each row of the Variables table is a name, a value (a number or a list such as &lt;code&gt;[1, 2, 3]&lt;/code&gt;) and a kind: &lt;i&gt;trainable&lt;/i&gt; (a tf.Variable, it gets a gradient), &lt;i&gt;watched&lt;/i&gt; (a constant the tape watches) or &lt;i&gt;constant&lt;/i&gt;. An unknown name in the formula offers to add it.</source>
+      <translation>&lt;b&gt;2. 给变量赋值。&lt;/b&gt;变量表的每一行是一个名字、一个值(数字,或 &lt;code&gt;[1, 2, 3]&lt;/code&gt; 这样的列表)和一种类型:&lt;i&gt;可训练&lt;/i&gt;(tf.Variable,会得到梯度)、&lt;i&gt;被监视&lt;/i&gt;(磁带监视的常量)或&lt;i&gt;常量&lt;/i&gt;。公式里出现未知名称时,可以一键把它添加为变量。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="66" />
+      <source>&lt;b&gt;3. Read the graph.&lt;/b&gt; Every recorded op is a node with its value; after the backward pass each node also shows its gradient. Click a node to see every path to the result; hover for the full value and the op's rule.</source>
+      <translation>&lt;b&gt;3. 读懂计算图。&lt;/b&gt;每个被记录的运算都是一个节点,标着它的值;反向传播之后,每个节点还会显示它的梯度。点击节点可以看到通往结果的所有路径;鼠标悬停可以看到完整的值和该运算的规则。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="72" />
+      <source>&lt;b&gt;4. Step through the backward pass.&lt;/b&gt; The Backward pass tab walks the chain rule one op at a time: → steps, ← goes back, Space plays, Home starts again. Turn on &lt;i&gt;predict, then reveal&lt;/i&gt; to let the class guess each gradient first.</source>
+      <translation>&lt;b&gt;4. 逐步演示反向传播。&lt;/b&gt;“反向传播”选项卡一次一个运算地走过链式法则:→ 前进,← 后退,空格播放,Home 从头开始。打开&lt;i&gt;先预测,再揭晓&lt;/i&gt;,可以让学生先猜每个梯度。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="78" />
+      <source>&lt;b&gt;5. Watch an optimizer.&lt;/b&gt; The Optimization tab (Ctrl+2) minimizes the function over its trainable variables: pick optimizers and learning rates, press Play, click the surface to start elsewhere. The graph shows the tape of the step on screen.</source>
+      <translation>&lt;b&gt;5. 观察优化器。&lt;/b&gt;“优化过程”选项卡(Ctrl+2)对可训练变量最小化这个函数:选择优化器和学习率,按“播放”,点击曲面换一个起点。计算图显示屏幕上那一步的磁带。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="84" />
+      <source>&lt;b&gt;6. Or paste TensorFlow code.&lt;/b&gt; Switch the mode to Script and paste a &lt;code&gt;tf.GradientTape&lt;/code&gt; example as it is: &lt;code&gt;import tensorflow as tf&lt;/code&gt; runs on tapeviz's own tape (the last page lists the names it has). Ctrl+Enter runs, Stop ends a long run.</source>
+      <translation>&lt;b&gt;6. 或者粘贴 TensorFlow 代码。&lt;/b&gt;把模式切换为“脚本”,原样粘贴一个 &lt;code&gt;tf.GradientTape&lt;/code&gt; 示例:&lt;code&gt;import tensorflow as tf&lt;/code&gt; 会在 tapeviz 自己的磁带上运行(最后一页列出了可用的名称)。Ctrl+Enter 运行,“停止”结束长时间的运行。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="91" />
+      <source>&lt;b&gt;7. Present it.&lt;/b&gt; Ctrl + and Ctrl − scale every text, F11 is full screen, Ctrl+Shift+D the dark theme and Ctrl+Shift+H clean mode (only the graph and the tabs). The Presets menu holds every example of the tutorials.</source>
+      <translation>&lt;b&gt;7. 上课演示。&lt;/b&gt;Ctrl + 和 Ctrl − 缩放所有文字,F11 全屏,Ctrl+Shift+D 切换深色主题,Ctrl+Shift+H 简洁模式(只显示计算图和选项卡)。“预设”菜单里有教程中的每一个示例。</translation>
+    </message>
+  </context>
+  <context>
+    <name>HelpController</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="100" />
+      <source>&amp;Getting started</source>
+      <translation>入门(&amp;G)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="101" />
+      <source>&amp;Keyboard shortcuts</source>
+      <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="102" />
+      <source>&amp;TensorFlow names in tapeviz</source>
+      <translation>tapeviz 中可用的 TensorFlow 名称(&amp;T)</translation>
+    </message>
+  </context>
+  <context>
+    <name>HelpDialog</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="35" />
+      <source>tapeviz Help</source>
+      <translation>tapeviz 帮助</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="44" />
+      <source>Filter, e.g. reduce or keras</source>
+      <translation>筛选,例如 reduce 或 keras</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="52" />
+      <source>Getting started</source>
+      <translation>入门</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="53" />
+      <source>Keyboard shortcuts</source>
+      <translation>键盘快捷键</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="54" />
+      <source>TensorFlow names</source>
+      <translation>TensorFlow 名称</translation>
+    </message>
+  </context>
+  <context>
     <name>LowerTabs</name>
     <message>
       <location filename="../../tapeviz/ui/window/lower_tabs.py" line="42" />
@@ -405,128 +609,128 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="122" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="124" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="170" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="172" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="172" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="174" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="174" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="176" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="175" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="177" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="194" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="196" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="195" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="196" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="198" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="199" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="198" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="200" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="200" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="202" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="227" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="237" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="240" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -594,7 +798,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/export.py" line="83" />
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="158" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="162" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
@@ -631,103 +835,103 @@
       <translation>无法优化该损失:{message}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="119" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="118" />
       <source>Add a run to the race (up to six)</source>
       <translation>为竞赛添加一个运行(最多六个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="123" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="122" />
       <source>Remove the selected run</source>
       <translation>删除选中的运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="129" />
-      <source>Learning rate on a log scale</source>
-      <translation>对数刻度上的学习率</translation>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="128" />
+      <source>Learning rate on a log scale: drag (a decade per 100 px, Shift finer), ← → small steps, Page Up/Down a decade; or type it above</source>
+      <translation>对数刻度上的学习率:拖动(每 100 像素一个数量级,按住 Shift 更精细),← → 小步调整,Page Up/Down 调整一个数量级;也可以在上方直接输入</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="136" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="140" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="138" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="142" />
       <source>Log-scale loss axis</source>
       <translation>损失轴使用对数刻度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="146" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="150" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="149" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="153" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="152" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="156" />
       <location filename="../../tapeviz/ui/studio/studio.py" line="250" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="162" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="166" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="179" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="183" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="184" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="188" />
       <source>Optimizer</source>
       <translation>优化器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="188" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="192" />
       <source>Steps</source>
       <translation>步数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="189" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="193" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="194" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="198" />
       <source>Slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="213" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="217" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="214" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="218" />
       <source>Animation as MP4…</source>
       <translation>动画导出为 MP4…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="215" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="219" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="216" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="220" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="217" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="221" />
       <source>Histories as CSV…</source>
       <translation>历史记录导出为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="358" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="361" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
@@ -903,37 +1107,37 @@
   <context>
     <name>PresenterController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="115" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="123" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="117" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="125" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="119" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="127" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="121" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="129" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="125" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="133" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="129" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="137" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="159" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="167" />
       <source>Text size %1 %</source>
       <translation>文字大小 %1 %</translation>
     </message>
