@@ -751,43 +751,43 @@
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="293" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="296" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="294" />
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="271" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="297" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="276" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="299" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="302" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="300" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="303" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="305" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="308" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="306" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="309" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="161" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="158" />
       <source>Loss surface (click to start)</source>
       <translation>损失曲面(点击设为起点)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="263" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="268" />
       <source>Loss curve and tangent (slope = gradient)</source>
       <translation>损失曲线与切线(斜率 = 梯度)</translation>
     </message>
@@ -815,7 +815,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/export.py" line="282" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="301" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="305" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
     </message>
@@ -871,7 +871,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="156" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="250" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="251" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -936,17 +936,17 @@
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="240" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="241" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="377" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="385" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="385" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="393" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
