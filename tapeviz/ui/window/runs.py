@@ -154,7 +154,10 @@ class RunController(QObject):
         self.last_result = result
         self.console.setPlainText(result.output)
         studio = self.studio_in_front() and result.error is None
-        if not studio:  # under the studio, the graph shows the tape of the studio's step
+        recorded = any(len(info.tape.records) for info in result.tapes)
+        # Under the studio the graph shows the tape of the studio's step; after an error that
+        # came before any op was recorded, the last good graph stays (dimmed), never a blank.
+        if not studio and (result.error is None or recorded):
             self.show_tapes(result)
         self.dim_graph(result.error is not None)
         if result.error is not None:

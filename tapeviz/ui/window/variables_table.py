@@ -49,7 +49,7 @@ class VariablesTable(QWidget):
         self.add_button.setObjectName("addVariableButton")
         self.remove_button = QPushButton(self.tr("Remove"), self)
         self.remove_button.setObjectName("removeVariableButton")
-        self.add_button.clicked.connect(lambda: self.add_row(self._free_name(), 0.0))
+        self.add_button.clicked.connect(self.add_new)
         self.remove_button.clicked.connect(self.remove_selected)
         self.table.itemChanged.connect(lambda _: self.changed.emit())
         self.table.itemSelectionChanged.connect(self._update_buttons)
@@ -88,6 +88,16 @@ class VariablesTable(QWidget):
         self.table.setCellWidget(row, 2, combo)
         self.table.blockSignals(False)
         self.changed.emit()
+
+    def add_new(self) -> None:
+        """Add a row with a free name, scroll to it and start editing its name."""
+        self.add_row(self._free_name(), 0.0)
+        row = self.table.rowCount() - 1
+        item = self.table.item(row, 0)
+        self.table.scrollToItem(item)
+        self.table.setCurrentCell(row, 0)
+        self.table.setFocus()
+        self.table.editItem(item)
 
     def remove_selected(self) -> None:
         """Remove the selected rows."""
