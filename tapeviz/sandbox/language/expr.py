@@ -13,9 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from tapeviz.engine.tape import GradientTape
-from tapeviz.sandbox.errors import locate, refused, suggest
+from tapeviz.sandbox.errors import locate, refused, suggest, with_message
 from tapeviz.sandbox.language import notes
 from tapeviz.sandbox.language.scopes import Scope
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.builtins import BUILTINS, FORBIDDEN
 from tapeviz.sandbox.runtime.checks import budget, check_arguments, check_key, counted
 from tapeviz.sandbox.runtime.frames import Frame
@@ -52,14 +53,15 @@ def _pos(node: ast.AST) -> tuple[int | None, int | None]:
 def unknown_name(name: str, frame: Frame) -> BaseException:
     """The error for a name that is not defined anywhere the script can see."""
     if name in FORBIDDEN:
-        return refused(f"{name}() is not available in tapeviz scripts", FORBIDDEN[name])
+        return refused(say("builtin", name=name), FORBIDDEN[name])
     visible: list[str] = list(BUILTINS)
     f: Frame | None = frame
     while f is not None:
         visible.extend(f.vars)
         f = f.parent
     hint = suggest(name, visible)
-    return NameError(f"unknown name '{name}'" + (f"; {hint}" if hint else ""))
+    exc = NameError(f"unknown name '{name}'" + (f"; {hint.text}" if hint else ""))
+    return with_message(exc, say("unknown_name", name=name), hint)
 
 
 class ExprCompiler:
@@ -72,7 +74,7 @@ class ExprCompiler:
         """The closure computing ``node``'s value."""
         method = getattr(self, "e_" + type(node).__name__, None)
         if method is None:  # pragma: no cover - the validator refuses these first
-            raise refused(f"{type(node).__name__} is not supported")
+            raise refused(say("not_supported", name=type(node).__name__))
         return method(node)
 
     # -- leaves ----------------------------------------------------------------------------
@@ -276,7 +278,7 @@ class ExprCompiler:
                     if not isinstance(more, dict):
                         raise TypeError("** needs a dict of keyword arguments")
                     if any(not isinstance(k, str) or k.startswith("__") for k in more):
-                        raise refused("keyword arguments must be plain names")
+                        raise refused(say("keyword_names"))
                     kwargs.update(more)
                 else:
                     kwargs[key] = fn(frame)

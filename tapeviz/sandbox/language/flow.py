@@ -14,6 +14,7 @@ from tapeviz.sandbox.errors import refused
 from tapeviz.sandbox.language.display import DisplayCompiler
 from tapeviz.sandbox.language.expr import Fn
 from tapeviz.sandbox.language.scopes import function_scope
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.frames import Frame, Return, Signature, UserFunction
 
 _CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager)
@@ -43,10 +44,7 @@ class FlowCompiler(DisplayCompiler):
         def with_(frame: Frame) -> Any:
             manager = manager_fn(frame)
             if not isinstance(manager, _CONTEXT_MANAGERS):
-                raise refused(
-                    f"with cannot use {type(manager).__name__}",
-                    "with works with tf.GradientTape(...) and tape.stop_recording()",
-                )
+                raise refused(say("with_manager", name=type(manager).__name__), say("hint_with"))
             value = manager.__enter__()
             try:
                 if store is not None:
@@ -161,7 +159,7 @@ class FlowCompiler(DisplayCompiler):
         def decorator(frame: Frame) -> Callable[[Any], Any]:
             deco = target(frame)
             if deco is not tv_function:
-                raise refused("only @tf.function (or @tv.function) decorators are supported")
+                raise refused(say("decorator"))
             if arguments is None:
                 return deco
             args, kwargs = arguments(frame)

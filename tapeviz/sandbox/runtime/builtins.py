@@ -8,6 +8,7 @@ from typing import Any
 
 from tapeviz.engine.reprs import without_addresses
 from tapeviz.sandbox.errors import limit_hit, refused
+from tapeviz.sandbox.messages import Message, say
 from tapeviz.sandbox.runtime.checks import (
     as_count,
     budget,
@@ -21,16 +22,16 @@ from tapeviz.sandbox.runtime.checks import (
 from tapeviz.sandbox.runtime.policy import allow_callables, check_callable, checked_type
 
 # Builtins that exist in Python but not in a script, with the reason shown to the user.
-FORBIDDEN: dict[str, str] = {
-    **dict.fromkeys(("open", "input", "memoryview", "bytearray"), "no file or memory access"),
+FORBIDDEN: dict[str, Message] = {  # a builtin that is not there, and why (the hint)
+    **dict.fromkeys(("open", "input", "memoryview", "bytearray"), say("hint_no_files")),
     **dict.fromkeys(
         ("eval", "exec", "compile", "__import__", "breakpoint", "help", "exit", "quit"),
-        "no running of other code",
+        say("hint_no_code"),
     ),
     **dict.fromkeys(
         ("getattr", "setattr", "delattr", "hasattr", "vars", "globals", "locals", "dir", "type",
          "object", "super", "classmethod", "staticmethod", "property", "__builtins__"),
-        "no introspection",
+        say("hint_no_introspection"),
     ),
 }  # fmt: skip
 
@@ -89,13 +90,13 @@ def _sum(items: Any, start: Any = 0) -> Any:
 
 def _round(number: Any, ndigits: Any = None) -> Any:
     if ndigits is not None and abs(as_count(ndigits)) > 10_000:
-        raise refused("round() with more than 10,000 digits either way is not available")
+        raise refused(say("round_digits"))
     return round(number) if ndigits is None else round(number, ndigits)
 
 
 def _iter(obj: Any, *sentinel: Any) -> Any:
     if sentinel:
-        raise refused("iter(function, sentinel) is not available; use a while loop")
+        raise refused(say("iter_sentinel"))
     return iter(obj)
 
 
@@ -140,16 +141,14 @@ def sandbox_print(
 ) -> None:
     """``print`` into the run's output (never to a file)."""
     if file is not None:
-        raise refused("print(file=...) is not available: output goes to the console")
+        raise refused(say("print_file"))
     sep = " " if sep is None else sep
     end = "\n" if end is None else end
     sep, end = str(sep), str(end)
     cap = budget().limits.max_output
     total = text_size(args, cap) + len(sep) * max(len(args) - 1, 0) + len(end)
     if total > cap:
-        raise budget().trip(
-            limit_hit("output", f"print() would write more than {cap:,} characters")
-        )
+        raise budget().trip(limit_hit("output", say("print_output", cap=f"{cap:,}")))
     budget().write(without_addresses(str(sep).join(str(a) for a in args) + str(end)))
 
 

@@ -18,6 +18,7 @@ from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.printing import tf_print
 from tapeviz.engine.tensor import Tensor, TensorLike, TensorShape
 from tapeviz.sandbox.errors import limit_hit, refused
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.checks import budget, check_text, counted
 from tapeviz.sandbox.runtime.numpy_ns import NUMPY
 from tapeviz.sandbox.runtime.policy import allow_callables, marker
@@ -69,9 +70,7 @@ def sandbox_tf_print(*inputs: Any, summarize: int = 3, **kwargs: Any) -> None:
                 total += 24
     total += len(str(kwargs.get("sep", " "))) * len(inputs)
     if total > cap:
-        raise budget().trip(
-            limit_hit("output", f"tf.print would print more than {cap:,} characters")
-        )
+        raise budget().trip(limit_hit("output", say("tf_print_output", cap=f"{cap:,}")))
     kwargs.pop("output_stream", None)  # output always goes to the console
     tf_print(*inputs, summarize=summarize, **kwargs)
 
@@ -89,7 +88,7 @@ def _bounded(fn: Callable[..., Any], limit: int = 10_000) -> Callable[..., Any]:
     def wrapped(*args: Any) -> Any:
         for a in args:
             if operator.index(a) > limit:
-                raise refused(f"math.{fn.__name__} of a number above {limit:,} is not available")
+                raise refused(say("math_bound", name=fn.__name__, cap=f"{limit:,}"))
         return fn(*args)
 
     wrapped.__name__ = fn.__name__
@@ -118,7 +117,6 @@ MODULES: dict[str, Namespace] = {
     "numpy": NUMPY,
     "math": MATH,
 }
-ALLOWED_IMPORTS = "tensorflow, numpy, math and tapeviz"
 
 
 def resolve(dotted: str) -> Any:
@@ -133,9 +131,7 @@ def resolve(dotted: str) -> Any:
             if type(obj) is not Namespace:
                 raise ModuleNotFoundError(f"'{dotted}' is not a module")
             return obj
-    raise refused(
-        f"import of '{dotted}' is not allowed", f"tapeviz scripts can import {ALLOWED_IMPORTS}"
-    )
+    raise refused(say("import", module=dotted), say("hint_imports"))
 
 
 def _walk(ns: Namespace) -> list[Any]:

@@ -24,6 +24,7 @@ from tapeviz.engine.reprs import short_repr
 from tapeviz.engine.tape import GradientTape, UnconnectedGradients
 from tapeviz.engine.tensor import Tensor, TensorShape, Variable
 from tapeviz.sandbox.errors import refused, suggest
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import checks
 from tapeviz.sandbox.runtime.checks import (
     budget,
@@ -104,17 +105,16 @@ def _type_name(obj: Any) -> str:
 def get_attr(obj: Any, name: str) -> Any:
     """``obj.name`` if the policy allows it; a clear refusal or AttributeError otherwise."""
     if isinstance(obj, np.generic | np.ndarray) and obj.dtype.kind not in "biuf":
-        raise refused(f"numpy values of dtype {obj.dtype} are not available")
+        raise refused(say("numpy_dtype_value", dtype=obj.dtype))
     allowed = allowed_attrs(obj)
     if name not in allowed:
         if hasattr(type(obj), name) or (type(obj) is not Namespace and hasattr(obj, name)):
             raise refused(
-                f"'{name}' of {_type_name(obj)} is not available in tapeviz scripts",
-                "only the documented public API of tensors, tapes and optimizers is",
+                say("attribute", name=name, owner=_type_name(obj)), say("hint_public_api")
             )
         hint = suggest(name, allowed)
         raise AttributeError(
-            f"{_type_name(obj)} has no attribute '{name}'" + (f"; {hint}" if hint else "")
+            f"{_type_name(obj)} has no attribute '{name}'" + (f"; {hint.text}" if hint else "")
         )
     value = getattr(obj, name)
     wrap = None
@@ -133,7 +133,7 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
         if name in SETTABLE.get(k, ()):
             setattr(obj, name, value)
             return
-    raise refused(f"cannot set '{name}' on {_type_name(obj)}", "only opt.learning_rate is settable")
+    raise refused(say("set_attribute", name=name, owner=_type_name(obj)), say("hint_settable"))
 
 
 # -- callables -------------------------------------------------------------------------------
@@ -169,7 +169,7 @@ def marker(cls: type) -> type:
     """A stand-in for ``cls`` that works with ``isinstance`` but cannot be constructed."""
 
     def refuse(*_: Any, **__: Any) -> Any:
-        raise refused(f"{cls.__name__} objects cannot be created directly in tapeviz scripts")
+        raise refused(say("construct", name=cls.__name__))
 
     return _Marker(cls.__name__, (), {"_real": cls, "_make": staticmethod(refuse)})
 
@@ -194,7 +194,7 @@ def check_callable(f: Any) -> None:
             return
     if not callable(f):
         raise TypeError(f"{_type_name(f)} {_short(f)} is not a function and cannot be called")
-    raise refused(f"calling {_short(f)} is not available in tapeviz scripts")
+    raise refused(say("call", name=_short(f)))
 
 
 def _short(obj: Any) -> str:
@@ -279,7 +279,7 @@ def _grow_one(owner: list[Any], *args: Any) -> None:
 
 def _astype(owner: Any, dtype: Any, *args: Any, **kwargs: Any) -> None:
     if np.dtype(dtype).kind not in "biuf":
-        raise refused(f"arrays of dtype {np.dtype(dtype)} are not available")
+        raise refused(say("array_dtype", dtype=np.dtype(dtype)))
 
 
 def _dot(owner: np.ndarray, other: Any, *args: Any) -> None:

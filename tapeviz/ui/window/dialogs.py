@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from PySide6.QtCore import QCoreApplication, QObject, QSettings
+from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt
 from PySide6.QtGui import QActionGroup
 from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
@@ -169,8 +169,8 @@ class DialogsController(QObject):
         dialog.show()
         return dialog
 
-    def about(self) -> None:
-        """Versions of tapeviz and what it runs on."""
+    def about(self) -> QMessageBox:
+        """Versions of tapeviz and what it runs on (in the window's theme and text size)."""
         import platform
 
         import numpy
@@ -179,9 +179,17 @@ class DialogsController(QObject):
 
         from tapeviz import __version__
 
-        QMessageBox.about(self.window, self.tr("About tapeviz"), (
+        box = QMessageBox(self.window)
+        box.setObjectName("aboutDialog")
+        box.setAttribute(Qt.WidgetAttribute.WA_WindowPropagation)  # the window's font and palette
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setWindowTitle(self.tr("About tapeviz"))
+        box.setIconPixmap(self.window.windowIcon().pixmap(64))
+        box.setText(
             f"<b>tapeviz {__version__}</b><br>"
             + self.tr("Automatic differentiation and optimization, made visible.")
             + f"<br><br>Python {platform.python_version()} · PySide6 {PySide6.__version__} · "
             f"pyqtgraph {pyqtgraph.__version__} · numpy {numpy.__version__}"
-        ))  # fmt: skip
+        )
+        box.open()  # window-modal, and the event loop goes on
+        return box
