@@ -24,11 +24,10 @@ def _parse_at(items: Sequence[str]) -> list:
     for item in items:
         name, sep, value = item.partition("=")
         if not sep:
-            raise SystemExit(f"tapeviz grad: --at expects NAME=VALUE, got {item!r}")
-        try:
-            specs.append(VariableSpec(name.strip(), parse_value(value), "trainable", "float64"))
-        except ValueError as exc:
-            raise SystemExit(f"tapeviz grad: {exc}") from None
+            raise ValueError(f"--at expects NAME=VALUE, got {item!r}")
+        if any(s.name == name.strip() for s in specs):
+            raise ValueError(f"{name.strip()} is given twice")
+        specs.append(VariableSpec(name.strip(), parse_value(value), "trainable", "float64"))
     return specs
 
 
@@ -36,9 +35,8 @@ def grad(expression: str, at: Sequence[str], order: int, out: TextIO | None = No
     """Print f and its derivatives up to ``order`` (one variable: d^k f/dx^k; several: ∇f)."""
     from tapeviz.models.kernel import derivatives_in_worker
 
-    specs = _parse_at(at)
     try:  # in a worker process, like every evaluation of user text
-        lines = derivatives_in_worker(expression, specs, order)
+        lines = derivatives_in_worker(expression, _parse_at(at), order)
     except ValueError as exc:
         print(f"tapeviz grad: {exc}", file=sys.stderr)
         return 2
@@ -162,7 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "tapeviz grad 'x**3' --at x=3 --order 2  ->  27, 27, 18.",
         )
         p.add_argument("expression")
-        p.add_argument("--at", nargs="+", default=[], metavar="NAME=VALUE")
+        p.add_argument("--at", nargs="+", action="extend", default=[], metavar="NAME=VALUE",
+                       help="the point: --at x=1 y=2, or --at x=1 --at y=2")  # fmt: skip
         p.add_argument("--order", type=int, default=1, choices=range(1, 6))
         ns = p.parse_args(args[1:])
         return grad(ns.expression, ns.at, ns.order)

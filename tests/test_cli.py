@@ -28,12 +28,19 @@ def test_grad_of_several_variables(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out.splitlines() == ["f = 0", "df/dx = 3", "df/dy = 0"]
 
 
+def test_grad_takes_one_at_per_variable_too(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["grad", "x*y + sin(x)", "--at", "x=0", "--at", "y=2"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["f = 0", "df/dx = 3", "df/dy = 0"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["grad", "x**", "--at", "x=1"], "line 1"),
         (["grad", "x*y", "--at", "x=1"], "give a value for y"),
         (["grad", "x*y", "--at", "x=1", "y=2", "--order", "2"], "one variable"),
+        (["grad", "x*y", "--at", "x=1", "y=2", "--at", "x=3"], "x is given twice"),
+        (["grad", "x*y", "--at", "x", "y=2"], "--at expects NAME=VALUE, got 'x'"),
         (["grad", "__import__('os')", "--at", "x=1"], "tapeviz grad:"),
     ],
 )

@@ -31,32 +31,32 @@
   <context>
     <name>CodePane</name>
     <message>
-      <location filename="../../tapeviz/ui/window/code_pane.py" line="25" />
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="31" />
       <source>Expression</source>
       <translation>表达式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/code_pane.py" line="26" />
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="32" />
       <source>Script</source>
       <translation>脚本</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/code_pane.py" line="27" />
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="33" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/code_pane.py" line="29" />
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="35" />
       <source>Run (Ctrl+Enter)</source>
       <translation>运行(Ctrl+Enter)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/code_pane.py" line="30" />
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="36" />
       <source>Stop</source>
       <translation>停止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/code_pane.py" line="43" />
+      <location filename="../../tapeviz/ui/window/code_pane.py" line="50" />
       <source>Mode:</source>
       <translation>模式:</translation>
     </message>
@@ -84,14 +84,27 @@
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="190" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="186" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="192" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="190" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
+    </message>
+  </context>
+  <context>
+    <name>ErrorFrame</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_frame.py" line="84" />
+      <source>Go to line %1</source>
+      <translation>转到第 %1 行</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_frame.py" line="88" />
+      <source>Add '%1' as a variable</source>
+      <translation>把 '%1' 添加为变量</translation>
     </message>
   </context>
   <context>
@@ -152,18 +165,37 @@
       <translation>内部错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/error_text.py" line="29" />
-      <source>raise the limit in Preferences if this is intended</source>
-      <translation>如果确实需要,请在“首选项”中提高限制</translation>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="31" />
+      <source>{python}</source>
+      <translation>{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/error_text.py" line="30" />
-      <location filename="../../tapeviz/ui/window/error_text.py" line="42" />
-      <source>did you mean '%1'?</source>
-      <translation>你是不是想写 '%1'?</translation>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="32" />
+      <source>indentation: {python}</source>
+      <translation>缩进:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/error_text.py" line="50" />
+      <location filename="../../tapeviz/ui/window/error_text.py" line="33" />
+      <source>{python} (the code ends too early)</source>
+      <translation>{python}(代码提前结束了)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="34" />
+      <source>indentation: {python} (the code ends too early)</source>
+      <translation>缩进:{python}(代码提前结束了)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="37" />
+      <source>'{name}'</source>
+      <translation>'{name}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="38" />
+      <source>'{name}' — add it as a variable?</source>
+      <translation>'{name}' —— 要把它添加为变量吗?</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="65" />
       <source>line %1</source>
       <translation>第 %1 行</translation>
     </message>
@@ -417,6 +449,210 @@
     </message>
   </context>
   <context>
+    <name>Help</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="23" />
+      <source>Keyboard shortcuts</source>
+      <translation>键盘快捷键</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="24" />
+      <source>Key</source>
+      <translation>按键</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="25" />
+      <source>Does</source>
+      <translation>作用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="26" />
+      <source>Where</source>
+      <translation>位置</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="27" />
+      <source>TensorFlow in tapeviz</source>
+      <translation>tapeviz 中的 TensorFlow</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="28" />
+      <source>Scripts can use these names after import tensorflow as tf (or tapeviz.tf).</source>
+      <translation>脚本在 import tensorflow as tf(或 tapeviz.tf)之后可以使用这些名称。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="31" />
+      <source>No name matches.</source>
+      <translation>没有匹配的名称。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="35" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="36" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="37" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="39" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="40" />
+      <source>Graph</source>
+      <translation>计算图</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="35" />
+      <source>fit the graph</source>
+      <translation>使计算图适应窗口</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="36" />
+      <source>zoom in, out</source>
+      <translation>放大、缩小</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="38" />
+      <source>walk to the neighbouring node</source>
+      <translation>移到相邻的节点</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="39" />
+      <source>clear the selection</source>
+      <translation>取消选择</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="40" />
+      <source>wheel, drag</source>
+      <translation>滚轮、拖动</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="41" />
+      <source>zoom at the pointer, pan</source>
+      <translation>在指针处缩放、平移</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="42" />
+      <source>Backward pass</source>
+      <translation>反向传播</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="43" />
+      <source>reveal the step (predict, then reveal)</source>
+      <translation>揭晓这一步(先预测,再揭晓)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="44" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="46" />
+      <source>Editor</source>
+      <translation>编辑器</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="45" />
+      <source>indent (four spaces)</source>
+      <translation>缩进(四个空格)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="47" />
+      <source>new line, indented like the last (one level more after ':')</source>
+      <translation>换行,缩进与上一行相同(':' 之后多一级)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="48" />
+      <source>Optimization</source>
+      <translation>优化过程</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="48" />
+      <source>click the surface</source>
+      <translation>点击曲面</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="49" />
+      <source>start every run from there</source>
+      <translation>让所有运行从那里出发</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="52" />
+      <source>Getting started</source>
+      <translation>入门</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="53" />
+      <source>&lt;b&gt;1. Type a function.&lt;/b&gt; In expression mode the editor holds one formula of the variables, such as &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt; (&lt;code&gt;^&lt;/code&gt;, &lt;code&gt;·&lt;/code&gt; and &lt;code&gt;x²&lt;/code&gt; work too). The graph follows as you type.</source>
+      <translation>&lt;b&gt;1. 输入一个函数。&lt;/b&gt;在表达式模式下,编辑器里是关于变量的一个公式,例如 &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt;(也可以写 &lt;code&gt;^&lt;/code&gt;、&lt;code&gt;·&lt;/code&gt; 和 &lt;code&gt;x²&lt;/code&gt;)。计算图会随着输入实时更新。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="59" />
+      <source>&lt;b&gt;2. Give the variables values.&lt;/b&gt; Each row of the Variables table is a name, a value (a number or a list such as &lt;code&gt;[1, 2, 3]&lt;/code&gt;) and a kind: &lt;i&gt;trainable&lt;/i&gt; (a tf.Variable, it gets a gradient), &lt;i&gt;watched&lt;/i&gt; (a constant the tape watches) or &lt;i&gt;constant&lt;/i&gt;. An unknown name in the formula offers to add it.</source>
+      <translation>&lt;b&gt;2. 给变量赋值。&lt;/b&gt;变量表的每一行是一个名字、一个值(数字,或 &lt;code&gt;[1, 2, 3]&lt;/code&gt; 这样的列表)和一种类型:&lt;i&gt;可训练&lt;/i&gt;(tf.Variable,会得到梯度)、&lt;i&gt;被监视&lt;/i&gt;(磁带监视的常量)或&lt;i&gt;常量&lt;/i&gt;。公式里出现未知名称时,可以一键把它添加为变量。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="66" />
+      <source>&lt;b&gt;3. Read the graph.&lt;/b&gt; Every recorded op is a node with its value; after the backward pass each node also shows its gradient. Click a node to see every path to the result; hover for the full value and the op's rule.</source>
+      <translation>&lt;b&gt;3. 读懂计算图。&lt;/b&gt;每个被记录的运算都是一个节点,标着它的值;反向传播之后,每个节点还会显示它的梯度。点击节点可以看到通往结果的所有路径;鼠标悬停可以看到完整的值和该运算的规则。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="72" />
+      <source>&lt;b&gt;4. Step through the backward pass.&lt;/b&gt; The Backward pass tab walks the chain rule one op at a time: → steps, ← goes back, Space plays, Home starts again. Turn on &lt;i&gt;predict, then reveal&lt;/i&gt; to let the class guess each gradient first.</source>
+      <translation>&lt;b&gt;4. 逐步演示反向传播。&lt;/b&gt;“反向传播”选项卡一次一个运算地走过链式法则:→ 前进,← 后退,空格播放,Home 从头开始。打开&lt;i&gt;先预测,再揭晓&lt;/i&gt;,可以让学生先猜每个梯度。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="78" />
+      <source>&lt;b&gt;5. Watch an optimizer.&lt;/b&gt; The Optimization tab (Ctrl+2) minimizes the function over its trainable variables: pick optimizers and learning rates, press Play, click the surface to start elsewhere. The graph shows the tape of the step on screen.</source>
+      <translation>&lt;b&gt;5. 观察优化器。&lt;/b&gt;“优化过程”选项卡(Ctrl+2)对可训练变量最小化这个函数:选择优化器和学习率,按“播放”,点击曲面换一个起点。计算图显示屏幕上那一步的磁带。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="84" />
+      <source>&lt;b&gt;6. Or paste TensorFlow code.&lt;/b&gt; Switch the mode to Script and paste a &lt;code&gt;tf.GradientTape&lt;/code&gt; example as it is: &lt;code&gt;import tensorflow as tf&lt;/code&gt; runs on tapeviz's own tape (the last page lists the names it has). Ctrl+Enter runs, Stop ends a long run.</source>
+      <translation>&lt;b&gt;6. 或者粘贴 TensorFlow 代码。&lt;/b&gt;把模式切换为“脚本”,原样粘贴一个 &lt;code&gt;tf.GradientTape&lt;/code&gt; 示例:&lt;code&gt;import tensorflow as tf&lt;/code&gt; 会在 tapeviz 自己的磁带上运行(最后一页列出了可用的名称)。Ctrl+Enter 运行,“停止”结束长时间的运行。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="91" />
+      <source>&lt;b&gt;7. Present it.&lt;/b&gt; Ctrl + and Ctrl − scale every text, F11 is full screen, Ctrl+Shift+D the dark theme and Ctrl+Shift+H clean mode (only the graph and the tabs). The Presets menu holds every example of the tutorials.</source>
+      <translation>&lt;b&gt;7. 上课演示。&lt;/b&gt;Ctrl + 和 Ctrl − 缩放所有文字,F11 全屏,Ctrl+Shift+D 切换深色主题,Ctrl+Shift+H 简洁模式(只显示计算图和选项卡)。“预设”菜单里有教程中的每一个示例。</translation>
+    </message>
+  </context>
+  <context>
+    <name>HelpController</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="100" />
+      <source>&amp;Getting started</source>
+      <translation>入门(&amp;G)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="101" />
+      <source>&amp;Keyboard shortcuts</source>
+      <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="102" />
+      <source>&amp;TensorFlow in tapeviz</source>
+      <translation>tapeviz 中的 TensorFlow(&amp;T)</translation>
+    </message>
+  </context>
+  <context>
+    <name>HelpDialog</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="35" />
+      <source>tapeviz Help</source>
+      <translation>tapeviz 帮助</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="44" />
+      <source>Filter, e.g. reduce or keras</source>
+      <translation>筛选,例如 reduce 或 keras</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="52" />
+      <source>Getting started</source>
+      <translation>入门</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="53" />
+      <source>Keyboard shortcuts</source>
+      <translation>键盘快捷键</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help.py" line="54" />
+      <source>TensorFlow names</source>
+      <translation>TensorFlow 名称</translation>
+    </message>
+  </context>
+  <context>
     <name>LowerTabs</name>
     <message>
       <location filename="../../tapeviz/ui/window/lower_tabs.py" line="50" />
@@ -453,145 +689,148 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="101" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="103" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="154" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="156" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="156" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="158" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="158" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="160" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="159" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="161" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="185" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="187" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="186" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="188" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="187" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="189" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="188" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="190" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="189" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="191" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="191" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="193" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="195" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="199" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="198" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="199" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="200" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="201" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="200" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="202" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="202" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="203" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
-      <source>&amp;TensorFlow in tapeviz…</source>
-      <translation>tapeviz 中的 TensorFlow(&amp;T)…</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
+    </message>
+  </context>
+  <context>
+    <name>Messages</name>
+    <message>
+      <location filename="../../tapeviz/ui/messages.py" line="45" />
+      <source>line %1: %2</source>
+      <translation>第 %1 行:%2</translation>
     </message>
   </context>
   <context>
@@ -671,7 +910,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/export.py" line="252" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="301" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="305" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="47" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
@@ -689,48 +928,48 @@
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="293" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="296" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="40" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="294" />
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="271" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="297" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="276" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="299" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="302" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="46" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="300" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="303" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="305" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="308" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="52" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="306" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="309" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="161" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="158" />
       <source>Loss surface (click to start)</source>
       <translation>损失曲面(点击设为起点)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="263" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="268" />
       <source>Loss curve and tangent (slope = gradient)</source>
       <translation>损失曲线与切线(斜率 = 梯度)</translation>
     </message>
@@ -741,151 +980,151 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/export.py" line="79" />
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="158" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="162" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="75" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="38" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="133" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="134" />
       <source>Computing %n run(s)…</source>
       <translation>正在计算 %n 个运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="154" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="155" />
       <source>Computation cancelled.</source>
       <translation>计算已取消。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="201" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="202" />
       <source>The loss cannot be optimized: {message}</source>
       <translation>无法优化该损失:{message}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="119" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="118" />
       <source>Add a run to the race (up to six)</source>
       <translation>为竞赛添加一个运行(最多六个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="123" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="122" />
       <source>Remove the selected run</source>
       <translation>删除选中的运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="129" />
-      <source>Learning rate on a log scale</source>
-      <translation>对数刻度上的学习率</translation>
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="128" />
+      <source>Learning rate on a log scale: drag (a decade per 100 px, Shift finer), ← → small steps, Page Up/Down a decade; or type it above</source>
+      <translation>对数刻度上的学习率:拖动(每 100 像素一个数量级,按住 Shift 更精细),← → 小步调整,Page Up/Down 调整一个数量级;也可以在上方直接输入</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="136" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="140" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="62" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="138" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="142" />
       <source>Log-scale loss axis</source>
       <translation>损失轴使用对数刻度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="146" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="150" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="50" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="149" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="153" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="54" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="152" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="250" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="156" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="251" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="52" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="186" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="162" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="166" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="179" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="183" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="184" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="188" />
       <source>Optimizer</source>
       <translation>优化器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="188" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="192" />
       <source>Steps</source>
       <translation>步数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="189" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="193" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="194" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="198" />
       <source>Slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="213" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="217" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="110" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="214" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="218" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="111" />
       <source>Animation as MP4…</source>
       <translation>动画导出为 MP4…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="215" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="219" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="112" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="216" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="220" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="113" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="217" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="221" />
       <source>Histories as CSV…</source>
       <translation>历史记录导出为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="358" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="361" />
       <location filename="../../tapeviz/ui/timeline/panel.py" line="163" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="240" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="241" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="185" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="377" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="385" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="385" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="393" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -1054,37 +1293,37 @@
   <context>
     <name>PresenterController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="129" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="137" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="131" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="139" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="133" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="141" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="135" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="143" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="139" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="147" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="143" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="151" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="175" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="183" />
       <source>Text size %1 %</source>
       <translation>文字大小 %1 %</translation>
     </message>
@@ -1092,27 +1331,27 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="126" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="128" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="132" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="134" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="141" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="143" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="151" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="153" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="170" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="175" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -1278,34 +1517,6 @@
     </message>
   </context>
   <context>
-    <name>TfHelpDialog</name>
-    <message>
-      <location filename="../../tapeviz/ui/window/tf_help.py" line="53" />
-      <source>TensorFlow in tapeviz</source>
-      <translation>tapeviz 中的 TensorFlow</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/window/tf_help.py" line="56" />
-      <source>Scripts start with tf and np already imported. Import matplotlib.pyplot as plt for plots (the Plots tab). These are the names a script can use; names in “not available” exist so code reads on, and say why when called.</source>
-      <translation>脚本开始时已经导入了 tf 和 np。要绘图(显示在“图表”标签页),请 import matplotlib.pyplot as plt。下面是脚本可以使用的名称;“不可用”中的名称存在是为了让代码能继续读下去,调用时会说明原因。</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/window/tf_help.py" line="63" />
-      <source>Filter, e.g. reduce or Dense</source>
-      <translation>筛选,例如 reduce 或 Dense</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/window/tf_help.py" line="85" />
-      <source>not available</source>
-      <translation>不可用</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/window/tf_help.py" line="94" />
-      <source>No name matches.</source>
-      <translation>没有匹配的名称。</translation>
-    </message>
-  </context>
-  <context>
     <name>Timeline</name>
     <message>
       <location filename="../../tapeviz/ui/timeline/controls.py" line="51" />
@@ -1420,49 +1631,967 @@
     </message>
   </context>
   <context>
+    <name>UserCode</name>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="23" />
+      <source>mode must be 'expression' or 'script', got {mode}</source>
+      <translation>模式必须是 'expression' 或 'script',而不是 {mode}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="26" />
+      <source>no trainable variable named {names}</source>
+      <translation>没有名为 {names} 的可训练变量</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="27" />
+      <source>no trainable variable: mark at least one row as trainable</source>
+      <translation>没有可训练变量:请至少把一行标记为“可训练”</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="30" />
+      <source>the trainable variable {name} must be float32 or float64</source>
+      <translation>可训练变量 {name} 必须是 float32 或 float64</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="33" />
+      <source>the loss must be a tensor computed from the trainable variables</source>
+      <translation>损失必须是由可训练变量计算出的张量</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="36" />
+      <source>the loss must be a single number, but it has shape {shape}: wrap it in sum(...) or mean(...)</source>
+      <translation>损失必须是单个数,但它的形状是 {shape}:请用 sum(...) 或 mean(...) 包起来</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="41" />
+      <source>the loss must be a float, got {dtype}</source>
+      <translation>损失必须是浮点数,而不是 {dtype}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="42" />
+      <source>a script for the optimization studio must define `def loss():` (no parameters) returning the loss computed from the variables table</source>
+      <translation>用于优化工作室的脚本必须定义 `def loss():`(无参数),返回由变量表计算出的损失</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="47" />
+      <source>the script assigns {name} itself; leave the trainable variables to the variables table</source>
+      <translation>脚本自己给 {name} 赋了值;可训练变量请交给变量表</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="51" />
+      <source>a race has 1 to {cap} runs, got {count}</source>
+      <translation>一场比赛有 1 到 {cap} 个运行,而这里有 {count} 个</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="52" />
+      <source>steps must be between 1 and {cap}, got {steps}</source>
+      <translation>步数必须在 1 到 {cap} 之间,而不是 {steps}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="53" />
+      <source>method must be one of {methods}</source>
+      <translation>方法必须是以下之一:{methods}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="54" />
+      <source>the loss does not depend on any trainable variable</source>
+      <translation>损失不依赖任何可训练变量</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="57" />
+      <source>this loss cannot be replayed: {why}</source>
+      <translation>这个损失无法重放:{why}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="58" />
+      <source>only scalar, elementwise losses replay with a run axis</source>
+      <translation>只有标量、逐元素的损失才能沿运行轴重放</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="32" />
+      <source>stopped by the user</source>
+      <translation>已被用户停止</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="33" />
+      <source>more than {cap} steps executed</source>
+      <translation>执行了超过 {cap} 步</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="34" />
+      <source>the script ran longer than the {seconds} s time limit</source>
+      <translation>脚本运行超过了 {seconds} 秒的时间上限</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="37" />
+      <source>more than {cap} characters printed</source>
+      <translation>打印了超过 {cap} 个字符</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="38" />
+      <source>print() would write more than {cap} characters</source>
+      <translation>print() 将输出超过 {cap} 个字符</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="39" />
+      <source>tf.print would print more than {cap} characters</source>
+      <translation>tf.print 将打印超过 {cap} 个字符</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="42" />
+      <source>{name}() called itself (or other functions) more than {cap} levels deep</source>
+      <translation>{name}() 调用自身(或其他函数)超过了 {cap} 层</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="45" />
+      <source>the code is nested or recursive too deeply</source>
+      <translation>代码嵌套或递归太深</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="46" />
+      <source>the script used {grown} MB more memory, more than the limit of {cap} MB</source>
+      <translation>脚本多用了 {grown} MB 内存,超过了 {cap} MB 的上限</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="49" />
+      <source>more than {cap} MB of memory</source>
+      <translation>内存超过 {cap} MB</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="50" />
+      <source>{what} would have {count} elements, more than the limit of {cap}</source>
+      <translation>{what}将有 {count} 个元素,超过了上限 {cap}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="53" />
+      <source>{what} would have {count} elements, more than the tensor size limit of {cap}</source>
+      <translation>{what}将有 {count} 个元素,超过了张量大小上限 {cap}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="56" />
+      <source>{what} would take {count} multiply-adds, more than the limit of {cap}</source>
+      <translation>{what}需要 {count} 次乘加,超过了上限 {cap}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="59" />
+      <source>{what} would be an integer of about {bits} bits, more than the limit of {cap}</source>
+      <translation>{what}将是约 {bits} 位的整数,超过了上限 {cap}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="63" />
+      <source>{what} would make more than {cap} characters of text</source>
+      <translation>{what}将产生超过 {cap} 个字符的文本</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="66" />
+      <source>{what} asks for a width of {width} (more than {cap})</source>
+      <translation>{what}要求的宽度为 {width}(超过 {cap})</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="67" />
+      <source>a tuple nested more than {cap} levels deep</source>
+      <translation>元组嵌套超过了 {cap} 层</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="68" />
+      <source>hashing this tuple would take too long (it shares parts)</source>
+      <translation>对这个元组求哈希会太久(它有共享的部分)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="71" />
+      <source>{what}: the list is nested more than {cap} levels deep</source>
+      <translation>{what}:列表嵌套超过了 {cap} 层</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="74" />
+      <source>this number is too large to compute</source>
+      <translation>这个数太大,无法计算</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="76" />
+      <source>round() with more than 10,000 digits either way is not available</source>
+      <translation>不支持 round() 保留超过 10,000 位(无论正负)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="79" />
+      <source>iter(function, sentinel) is not available; use a while loop</source>
+      <translation>不支持 iter(function, sentinel);请用 while 循环</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="82" />
+      <source>print(file=...) is not available: output goes to the console</source>
+      <translation>不支持 print(file=...):输出总是写到控制台</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="85" />
+      <source>math.{name} of a number above {cap} is not available</source>
+      <translation>不支持对大于 {cap} 的数求 math.{name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="88" />
+      <source>import of '{module}' is not allowed</source>
+      <translation>不允许导入 '{module}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="89" />
+      <source>numpy values of dtype {dtype} are not available</source>
+      <translation>不支持 dtype 为 {dtype} 的 numpy 值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="92" />
+      <source>numpy arrays of dtype {dtype} are not available</source>
+      <translation>不支持 dtype 为 {dtype} 的 numpy 数组</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="95" />
+      <source>arrays of dtype {dtype} are not available</source>
+      <translation>不支持 dtype 为 {dtype} 的数组</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="96" />
+      <source>the integer {value} is too large for a numpy array</source>
+      <translation>整数 {value} 太大,无法放进 numpy 数组</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="99" />
+      <source>numpy options given as lists or tuples must hold integers</source>
+      <translation>以列表或元组给出的 numpy 选项必须是整数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="102" />
+      <source>'{name}' of {owner} is not available in tapeviz scripts</source>
+      <translation>tapeviz 脚本中不能使用 {owner} 的 '{name}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="105" />
+      <source>cannot set '{name}' on {owner}</source>
+      <translation>不能设置 {owner} 的 '{name}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="106" />
+      <source>{name} objects cannot be created directly in tapeviz scripts</source>
+      <translation>tapeviz 脚本中不能直接创建 {name} 对象</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="109" />
+      <source>calling {name} is not available in tapeviz scripts</source>
+      <translation>tapeviz 脚本中不能调用 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="110" />
+      <source>{name}() is not available in tapeviz scripts</source>
+      <translation>tapeviz 脚本中不能使用 {name}()</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="111" />
+      <source>nested {{}} in a format spec are not available</source>
+      <translation>格式说明中不支持嵌套的 {{}}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="114" />
+      <source>format field '{field}' looks up attributes or items</source>
+      <translation>格式字段 '{field}' 会查找属性或元素</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="117" />
+      <source>% formatting with * widths is not available</source>
+      <translation>不支持带 * 宽度的 % 格式化</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="118" />
+      <source>with cannot use {name}</source>
+      <translation>with 不能用于 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="119" />
+      <source>only @tf.function, @property (and @x.setter), @staticmethod and @classmethod decorators are supported</source>
+      <translation>只支持 @tf.function、@property(及 @x.setter)、@staticmethod 和 @classmethod 装饰器</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="124" />
+      <source>item assignment is not available on {name}</source>
+      <translation>{name} 不支持元素赋值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="125" />
+      <source>cannot assign to {name}</source>
+      <translation>不能给 {name} 赋值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="126" />
+      <source>del is not available on {name} items</source>
+      <translation>{name} 的元素不支持 del</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="127" />
+      <source>only names, attributes and list/dict items can be deleted</source>
+      <translation>只能删除名称、属性和列表/字典的元素</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="130" />
+      <source>{name} is not supported</source>
+      <translation>不支持 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="131" />
+      <source>keyword arguments must be plain names</source>
+      <translation>关键字参数必须是普通的名字</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="132" />
+      <source>async functions are not supported</source>
+      <translation>不支持异步函数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="133" />
+      <source>async loops are not supported</source>
+      <translation>不支持异步循环</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="134" />
+      <source>async with is not supported</source>
+      <translation>不支持 async with</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="135" />
+      <source>await is not supported</source>
+      <translation>不支持 await</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="136" />
+      <source>generators (yield) are not supported; build a list instead</source>
+      <translation>不支持生成器(yield);请改为构造列表</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="139" />
+      <source>generators (yield from) are not supported</source>
+      <translation>不支持生成器(yield from)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="140" />
+      <source>the walrus operator := is not supported; assign on its own line</source>
+      <translation>不支持海象运算符 :=;请单独一行赋值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="143" />
+      <source>{what} '{name}' is not available</source>
+      <translation>不能使用{what} '{name}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="144" />
+      <source>the attribute '{name}' is not available</source>
+      <translation>不能使用属性 '{name}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="145" />
+      <source>import * is not supported</source>
+      <translation>不支持 import *</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="146" />
+      <source>relative imports are not supported</source>
+      <translation>不支持相对导入</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="148" />
+      <source>syntax error: {python}</source>
+      <translation>语法错误:{python}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="149" />
+      <source>syntax error: indentation: {python}</source>
+      <translation>语法错误:缩进:{python}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="150" />
+      <source>syntax error: {python} (the code ends too early)</source>
+      <translation>语法错误:{python}(代码提前结束了)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="153" />
+      <source>syntax error: indentation: {python} (the code ends too early)</source>
+      <translation>语法错误:缩进:{python}(代码提前结束了)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="156" />
+      <source>cannot read the code: {python}</source>
+      <translation>无法读取代码:{python}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="157" />
+      <source>cannot read the code: nested too deeply</source>
+      <translation>无法读取代码:嵌套太深</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="158" />
+      <source>the character {name} is a line break to some tools but not to Python</source>
+      <translation>字符 {name} 在某些工具里是换行,在 Python 里却不是</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="161" />
+      <source>a coding declaration is not allowed: tapeviz code is always UTF-8</source>
+      <translation>不允许编码声明:tapeviz 代码总是 UTF-8</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="164" />
+      <source>unknown name '{name}'</source>
+      <translation>未知名称 '{name}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="165" />
+      <source>unknown mode {mode}: use 'script' or 'expression'</source>
+      <translation>未知模式 {mode}:请用 'script' 或 'expression'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="168" />
+      <source>division by zero</source>
+      <translation>除以零</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="169" />
+      <source>assertion failed</source>
+      <translation>断言失败</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="170" />
+      <source>assertion failed: {python}</source>
+      <translation>断言失败:{python}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="171" />
+      <source>no key {key} in the dict</source>
+      <translation>字典中没有键 {key}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="173" />
+      <source>the expression is empty</source>
+      <translation>表达式是空的</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="174" />
+      <source>unknown name '{name}' — add it as a variable?</source>
+      <translation>未知名称 '{name}' —— 要把它添加为变量吗?</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="177" />
+      <source>'{name}' is a function: call it like {name}(x)</source>
+      <translation>'{name}' 是函数:请像 {name}(x) 这样调用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="180" />
+      <source>{what} is not allowed in an expression</source>
+      <translation>表达式中不允许 {what}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="183" />
+      <source>cannot compute this constant: {python}</source>
+      <translation>无法计算这个常量:{python}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="184" />
+      <source>only plain function names can be called, like sin(x)</source>
+      <translation>只能调用普通的函数名,例如 sin(x)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="187" />
+      <source>unknown function '{name}'</source>
+      <translation>未知函数 '{name}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="188" />
+      <source>{name}() takes positional arguments only</source>
+      <translation>{name}() 只接受位置参数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="192" />
+      <source>the run crashed the worker ({why}); your code is kept and the worker was restarted</source>
+      <translation>这次运行使工作进程崩溃了({why});你的代码已保留,工作进程已重启</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="196" />
+      <source>the run crashed the worker (it exited with status {status}); your code is kept and the worker was restarted</source>
+      <translation>这次运行使工作进程崩溃了(退出状态 {status});你的代码已保留,工作进程已重启</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="202" />
+      <source>the value is empty</source>
+      <translation>值是空的</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="203" />
+      <source>the value is too long</source>
+      <translation>值太长</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="204" />
+      <source>{text} is not a number or a list like [1, 2, 3]</source>
+      <translation>{text} 不是数字,也不是 [1, 2, 3] 这样的列表</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="207" />
+      <source>{name} is not a valid variable name</source>
+      <translation>{name} 不是合法的变量名</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="208" />
+      <source>variable kind must be one of {kinds}, got {kind}</source>
+      <translation>变量类型必须是 {kinds} 之一,而不是 {kind}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="211" />
+      <source>the name {name} is used twice</source>
+      <translation>名字 {name} 用了两次</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="213" />
+      <source>raise the limit in Preferences if this is intended</source>
+      <translation>如果确实需要,请在“首选项”中提高限制</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="216" />
+      <source>an endless loop? (or raise the time limit in Preferences)</source>
+      <translation>是死循环吗?(或在“首选项”中提高时间上限)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="219" />
+      <source>does the recursion have a base case?</source>
+      <translation>递归有终止条件吗?</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="220" />
+      <source>did you mean '{name}'?</source>
+      <translation>你是不是想写 '{name}'?</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="221" />
+      <source>known: {names}</source>
+      <translation>可用的有:{names}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="222" />
+      <source>tapeviz scripts can import tensorflow, numpy, matplotlib, math and tapeviz</source>
+      <translation>tapeviz 脚本可以导入 tensorflow、numpy、matplotlib、math 和 tapeviz</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="225" />
+      <source>only the documented public API of tensors, tapes and optimizers is</source>
+      <translation>只有张量、磁带和优化器的公开文档接口可用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="228" />
+      <source>only opt.learning_rate is settable</source>
+      <translation>只有 opt.learning_rate 可以设置</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="229" />
+      <source>write the width itself</source>
+      <translation>请直接写出宽度</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="230" />
+      <source>format the value itself instead, e.g. f'{{x:.3f}}'</source>
+      <translation>请直接格式化这个值,例如 f'{{x:.3f}}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="233" />
+      <source>does it contain itself?</source>
+      <translation>它包含了它自己吗?</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="234" />
+      <source>with works with tf.GradientTape(...) and tape.stop_recording()</source>
+      <translation>with 可用于 tf.GradientTape(...) 和 tape.stop_recording()</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="237" />
+      <source>no file or memory access</source>
+      <translation>不能访问文件或内存</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="238" />
+      <source>no running of other code</source>
+      <translation>不能运行其他代码</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="239" />
+      <source>no introspection</source>
+      <translation>不能内省</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="240" />
+      <source>dunder names are off limits</source>
+      <translation>双下划线名字不可使用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="241" />
+      <source>private and dunder attributes are off limits in tapeviz scripts</source>
+      <translation>tapeviz 脚本中不能使用私有和双下划线属性</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="244" />
+      <source>import the names you need</source>
+      <translation>请导入你需要的名字</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="245" />
+      <source>replace it with a newline or a space</source>
+      <translation>请把它换成换行或空格</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="246" />
+      <source>remove the '# coding: …' comment</source>
+      <translation>请删除 '# coding: …' 注释</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="247" />
+      <source>switch to script mode for Python code</source>
+      <translation>Python 代码请切换到脚本模式</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="248" />
+      <source>{op} needs a float: write {value} instead of {literal}</source>
+      <translation>{op} 需要浮点数:请写 {value},而不是 {literal}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="251" />
+      <source>use {ns}.cast(x, {ns}.{dtype})</source>
+      <translation>请用 {ns}.cast(x, {ns}.{dtype})</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="253" />
+      <source>{python}</source>
+      <translation>{python}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="254" />
+      <source>{name} is not available in tapeviz</source>
+      <translation>tapeviz 中没有 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="255" />
+      <source>the run is over: its functions cannot be called any more</source>
+      <translation>运行已结束:它的函数不能再被调用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="258" />
+      <source>{name} (its message could not be shown)</source>
+      <translation>{name}(无法显示它的消息)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="259" />
+      <source>{text}</source>
+      <translation>{text}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
+      <source>class keywords (metaclass=...) are not supported in tapeviz scripts</source>
+      <translation>tapeviz 脚本不支持类关键字参数(metaclass=...)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="263" />
+      <source>class decorators are not supported in tapeviz scripts</source>
+      <translation>tapeviz 脚本不支持类装饰器</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="266" />
+      <source>a class's bases must be written out, not unpacked with *</source>
+      <translation>类的基类必须逐个写出,不能用 * 展开</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
+      <source>the class attribute '{name}' is not available</source>
+      <translation>类属性 '{name}' 不可用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="272" />
+      <source>a tapeviz class may define __init__ and __call__, no other __methods__</source>
+      <translation>tapeviz 的类可以定义 __init__ 和 __call__,不能定义其他 __方法__</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="275" />
+      <source>names starting with _ are off limits in tapeviz classes</source>
+      <translation>tapeviz 的类中不能使用以 _ 开头的名称</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="278" />
+      <source>cannot delete '{name}' of {owner}</source>
+      <translation>不能删除 {owner} 的 '{name}'</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="279" />
+      <source>type() with three arguments is not available: write a class statement</source>
+      <translation>不支持三个参数的 type():请写 class 语句</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="282" />
+      <source>object() is not available in tapeviz scripts</source>
+      <translation>tapeviz 脚本中不能调用 object()</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="283" />
+      <source>object works as a base class</source>
+      <translation>object 可以作为基类使用</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="284" />
+      <source>{what} works only on functions defined in the script</source>
+      <translation>{what} 只能用于脚本中定义的函数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="287" />
+      <source>{name} must be a method defined with def</source>
+      <translation>{name} 必须是用 def 定义的方法</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="288" />
+      <source>super().{name} is not available in tapeviz scripts</source>
+      <translation>tapeviz 脚本中不能使用 super().{name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
+      <source>see Help → "TensorFlow in tapeviz" for what is there</source>
+      <translation>可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="294" />
+      <source>add `{line}` above (tf and np are always there)</source>
+      <translation>在上方加上 `{line}`(tf 和 np 总是已经导入)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
+      <source>did you mean 'plt.{name}'? (`import matplotlib.pyplot as plt`)</source>
+      <translation>是不是想写 'plt.{name}'?(`import matplotlib.pyplot as plt`)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="300" />
+      <source>tf.{name} is not available in tapeviz; see Help → "TensorFlow in tapeviz" for what is there</source>
+      <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="305" />
+      <source>tapeviz's numpy has maths, random numbers and array creation</source>
+      <translation>tapeviz 的 numpy 提供数学函数、随机数和数组创建</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="308" />
+      <source>the Plots tab draws plot, scatter, hist, bar, imshow and contour</source>
+      <translation>“图表”标签页可以绘制 plot、scatter、hist、bar、imshow 和 contour</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="315" />
+      <source>the array</source>
+      <translation>数组</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="316" />
+      <source>the list</source>
+      <translation>列表</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="317" />
+      <source>the dict</source>
+      <translation>字典</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="318" />
+      <source>the set</source>
+      <translation>集合</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
+      <source>the collection</source>
+      <translation>容器</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="320" />
+      <source>the slice</source>
+      <translation>切片</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="321" />
+      <source>the display</source>
+      <translation>字面量</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
+      <source>the comprehension</source>
+      <translation>推导式</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
+      <source>the f-string</source>
+      <translation>f 字符串</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
+      <source>the formatted values</source>
+      <translation>要格式化的值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
+      <source>the replaced string</source>
+      <translation>替换后的字符串</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
+      <source>the joined string</source>
+      <translation>拼接后的字符串</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
+      <source>the result of +</source>
+      <translation>+ 的结果</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="328" />
+      <source>the repeated sequence</source>
+      <translation>重复后的序列</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="329" />
+      <source>the matrix product</source>
+      <translation>矩阵乘积</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
+      <source>the range scan</source>
+      <translation>range 扫描</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
+      <source>the * arguments</source>
+      <translation>* 参数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
+      <source>the product</source>
+      <translation>乘积</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
+      <source>the shifted integer</source>
+      <translation>移位后的整数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
+      <source>the power</source>
+      <translation>幂</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
+      <source>the code</source>
+      <translation>代码</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
+      <source>the name</source>
+      <translation>名字</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
+      <source>the function name</source>
+      <translation>函数名</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
+      <source>the parameter</source>
+      <translation>参数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
+      <source>the keyword</source>
+      <translation>关键字</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
+      <source>the module</source>
+      <translation>模块</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
+      <source>segmentation fault</source>
+      <translation>段错误</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
+      <source>bus error</source>
+      <translation>总线错误</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
+      <source>aborted</source>
+      <translation>已中止</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
+      <source>floating-point exception</source>
+      <translation>浮点异常</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <source>illegal instruction</source>
+      <translation>非法指令</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
+      <source>killed</source>
+      <translation>被终止</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
+      <source>CPU time limit</source>
+      <translation>CPU 时间上限</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
+      <source>the application is closing</source>
+      <translation>应用正在关闭</translation>
+    </message>
+  </context>
+  <context>
     <name>VariablesTable</name>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="24" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="26" />
       <source>trainable</source>
       <translation>可训练</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="25" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="27" />
       <source>constant</source>
       <translation>常量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="26" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="28" />
       <source>watched</source>
       <translation>被监视</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="39" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="41" />
       <source>Name</source>
       <translation>名称</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="39" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="41" />
       <source>Value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="39" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="41" />
       <source>Kind</source>
       <translation>类型</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="46" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="48" />
       <source>Add variable</source>
       <translation>添加变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="48" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="50" />
       <source>Remove</source>
       <translation>删除</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="132" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="145" />
       <source>Variable row %1: %2</source>
       <translation>变量第 %1 行:%2</translation>
     </message>

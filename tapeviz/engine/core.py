@@ -153,8 +153,9 @@ def _common_dtype(prim: Primitive, args: tuple[Any, ...]) -> DType | None:
             elif a.dtype is not found:
                 raise InvalidArgumentError(
                     f"{prim.name} of {found.name} and {a.dtype.name} tensors: operands must have "
-                    f"the same dtype, as in TensorFlow; use tv.cast(x, tv.{found.name})",
+                    "the same dtype, as in TensorFlow",
                     prim.name,
+                    ("cast", {"dtype": found.name}),
                 )
     return found
 
@@ -260,14 +261,21 @@ _BY_SCALAR_TYPE = {d.np.type: d for d in dtypes.ALL_DTYPES}  # np.float32 -> flo
 _new_record = tuple.__new__  # OpRecord(...) without the NamedTuple's Python-level __new__
 
 
+def _float_advice(op: str, value: Any) -> tuple[str, dict[str, str]]:
+    """For an op that needs floats: write the literal as a float, or cast the tensor."""
+    if type(value) is int:  # log(-1): the user typed an integer literal
+        return "write_float", {"op": op, "literal": str(value), "value": f"{value}.0"}
+    return "cast", {"dtype": "float32"}
+
+
 def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
     """Run primitive ``prim`` on ``args`` and record it on every active tape."""
     xs = as_inputs(prim, args)
     if prim in FLOAT_ONLY and not xs[0].dtype.is_floating:
         raise InvalidArgumentError(
-            f"{prim.name} needs a float tensor, got {xs[0].dtype.name} {xs[0].shape}; "
-            f"use tv.cast(x, tv.float32)",
+            f"{prim.name} needs a float tensor, got {xs[0].dtype.name} {xs[0].shape}",
             prim.name,
+            _float_advice(prim.name, args[0]),
         )
     limit = GUARD.max_elements
     if limit is not None:

@@ -4,12 +4,35 @@ from __future__ import annotations
 
 
 class EngineError(Exception):
-    """Base class of the engine's own errors; ``op`` names the operation that failed."""
+    """Base class of the engine's own errors; ``op`` names the operation that failed.
 
-    def __init__(self, message: str, op: str | None = None) -> None:
-        super().__init__(message)
+    ``advice`` is what to do about it as data, for the sandbox to word in the code's own
+    spelling: ``("cast", {"dtype": "float32"})`` or ``("write_float", {"op", "literal",
+    "value"})``; None when there is nothing to add. ``str(error)`` adds it in tapeviz's own
+    spelling (``use tv.cast(x, tv.float32)``); ``message`` is without it.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        op: str | None = None,
+        advice: tuple[str, dict[str, str]] | None = None,
+    ) -> None:
+        super().__init__(message + _advice_text(advice))
         self.message = message
         self.op = op
+        self.advice = advice
+
+
+def _advice_text(advice: tuple[str, dict[str, str]] | None) -> str:
+    if advice is None:
+        return ""
+    kind, fields = advice
+    if kind == "cast":
+        return f"; use tv.cast(x, tv.{fields['dtype']})"
+    if kind == "write_float":
+        return f"; write {fields['value']} instead of {fields['literal']}"
+    return ""
 
 
 class InvalidArgumentError(EngineError, ValueError):

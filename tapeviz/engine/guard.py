@@ -19,11 +19,25 @@ from tapeviz.engine.scoped import Assigned
 
 
 class ResourceLimitError(EngineError):
-    """An op would exceed a resource limit (``limit`` names which one)."""
+    """An op would exceed a resource limit (``limit`` names which one).
 
-    def __init__(self, message: str, op: str | None, limit: str) -> None:
+    ``what`` went over: ``count`` elements (``measure`` "elements") or multiply-adds ("work")
+    against the limit ``cap``, so the sandbox can word it in the user's language.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        op: str | None,
+        limit: str,
+        what: str = "",
+        count: int | None = None,
+        cap: int | None = None,
+        measure: str = "elements",
+    ) -> None:
         super().__init__(message, op)
         self.limit = limit
+        self.what, self.count, self.cap, self.measure = what, count, cap, measure
 
 
 class _Guard(threading.local):
@@ -62,6 +76,9 @@ def check_elements(count: int, what: str) -> None:
             f"{what} would have {count:,} elements, more than the tensor size limit of {limit:,}",
             what,
             "tensor size",
+            what,
+            count,
+            limit,
         )
 
 
@@ -88,11 +105,16 @@ def precheck(prim: Primitive, values: Sequence[Any], params: dict[str, Any]) -> 
                 return  # the op itself reports the mismatch
             check_elements(batch * n * m, "matmul")
             if GUARD.max_flops is not None and batch * n * m * k > GUARD.max_flops:
+                work = batch * n * m * k
                 raise ResourceLimitError(
-                    f"matmul would take {batch * n * m * k:,} multiply-adds, more than the "
+                    f"matmul would take {work:,} multiply-adds, more than the "
                     f"limit of {GUARD.max_flops:,}",
                     "matmul",
                     "tensor size",
+                    "matmul",
+                    work,
+                    GUARD.max_flops,
+                    "work",
                 )
         return
     special = _SPECIAL.get(prim)

@@ -1,4 +1,9 @@
-"""Primitive operations: one named constant per op, in the order the UI lists them."""
+"""Primitive operations: one named constant per op, in the order the UI lists them.
+
+A formula names the op's inputs a, b, c in order, each a word of its own (``exp(a)``, not
+``eᵃ``), so views can write the inputs' own names in their place (``1 / (1 + exp(−z))``) and a
+user's variable ``a`` never reads as a placeholder.
+"""
 
 from __future__ import annotations
 
@@ -56,22 +61,22 @@ floordiv_p = _p("floordiv", "⌊a / b⌋", "FloorDiv")
 mod_p = _p("mod", "a mod b", "FloorMod")
 negative_p = _p("negative", "−a", "Neg")
 pow_p = _p("pow", "a ^ b", "Pow")
-square_p = _p("square", "a²", "Square")
+square_p = _p("square", "a ^ 2", "Square")
 sqrt_p = _p("sqrt", "√a", "Sqrt")
 rsqrt_p = _p("rsqrt", "1 / √a", "Rsqrt")
 reciprocal_p = _p("reciprocal", "1 / a", "Reciprocal")
 
 # Transcendental and activation functions.
-exp_p = _p("exp", "eᵃ", "Exp")
+exp_p = _p("exp", "exp(a)", "Exp")
 log_p = _p("log", "ln a", "Log")
 log1p_p = _p("log1p", "ln(1 + a)", "Log1p")
-expm1_p = _p("expm1", "eᵃ − 1", "Expm1")
+expm1_p = _p("expm1", "exp(a) − 1", "Expm1")
 sin_p = _p("sin", "sin a", "Sin")
 cos_p = _p("cos", "cos a", "Cos")
 tan_p = _p("tan", "tan a", "Tan")
 tanh_p = _p("tanh", "tanh a", "Tanh")
-sigmoid_p = _p("sigmoid", "1 / (1 + e⁻ᵃ)", "Sigmoid")
-softplus_p = _p("softplus", "ln(1 + eᵃ)", "Softplus")
+sigmoid_p = _p("sigmoid", "1 / (1 + exp(−a))", "Sigmoid")
+softplus_p = _p("softplus", "ln(1 + exp(a))", "Softplus")
 relu_p = _p("relu", "max(a, 0)", "Relu")
 leaky_relu_p = _p("leaky_relu", "a if a > 0 else α·a", "LeakyRelu")
 abs_p = _p("abs", "|a|", "Abs")
@@ -83,7 +88,7 @@ round_p = _p("round", "round(a), half to even", "Round")
 maximum_p = _p("maximum", "max(a, b)", "Maximum")
 minimum_p = _p("minimum", "min(a, b)", "Minimum")
 clip_by_value_p = _p("clip_by_value", "min(max(a, lo), hi)", "ClipByValue")
-where_p = _p("where", "c ? a : b", "SelectV2", bool_args=(0,))
+where_p = _p("where", "a ? b : c", "SelectV2", bool_args=(0,))
 
 # Comparisons and logic (no gradient path).
 less_p = _p("less", "a < b", "Less")
@@ -97,7 +102,7 @@ logical_or_p = _p("logical_or", "a ∨ b", "LogicalOr", bool_args=(0, 1))
 logical_not_p = _p("logical_not", "¬a", "LogicalNot", bool_args=(0,))
 
 # Linear algebra and reductions.
-matmul_p = _p("matmul", "A @ B", "MatMul")
+matmul_p = _p("matmul", "a @ b", "MatMul")
 reduce_sum_p = _p("reduce_sum", "Σ a", "Sum")
 reduce_mean_p = _p("reduce_mean", "mean(a)", "Mean")
 reduce_max_p = _p("reduce_max", "max(a)", "Max")
@@ -110,7 +115,7 @@ norm_p = _p("norm", "‖a‖", "Norm")
 stack_p = _p("stack", "[a, b, …]", "Pack")
 concat_p = _p("concat", "a ⧺ b", "ConcatV2")
 reshape_p = _p("reshape", "reshape(a)", "Reshape")
-transpose_p = _p("transpose", "aᵀ", "Transpose")
+transpose_p = _p("transpose", "transpose(a)", "Transpose")
 broadcast_to_p = _p("broadcast_to", "broadcast(a)", "BroadcastTo")
 getitem_p = _p("getitem", "a[i]", "StridedSlice")
 cast_p = _p("cast", "cast(a)", "Cast")
@@ -119,14 +124,14 @@ stop_gradient_p = _p("stop_gradient", "a (gradient stopped)", "StopGradient")
 scatter_p = _p("scatter", "zeros with [i] ← a", "StridedSliceGrad")
 
 # Activations (tf.nn).
-elu_p = _p("elu", "a if a > 0 else eᵃ − 1", "Elu")
-selu_p = _p("selu", "λ·(a if a > 0 else α·(eᵃ − 1))", "Selu")
+elu_p = _p("elu", "a if a > 0 else exp(a) − 1", "Elu")
+selu_p = _p("selu", "λ·(a if a > 0 else α·(exp(a) − 1))", "Selu")
 gelu_p = _p("gelu", "a·Φ(a)", "Gelu")
 relu6_p = _p("relu6", "min(max(a, 0), 6)", "Relu6")
 softsign_p = _p("softsign", "a / (1 + |a|)", "Softsign")
 silu_p = _p("silu", "a·σ(β·a)", "Swish")
-softmax_p = _p("softmax", "eᵃ / Σ eᵃ", "Softmax")
-log_softmax_p = _p("log_softmax", "a − ln Σ eᵃ", "LogSoftmax")
+softmax_p = _p("softmax", "exp(a) / Σ exp(a)", "Softmax")
+log_softmax_p = _p("log_softmax", "a − ln Σ exp(a)", "LogSoftmax")
 softmax_cross_entropy_p = _p(
     "softmax_cross_entropy", "−Σ a · log softmax(b)", "SoftmaxCrossEntropyWithLogits"
 )
@@ -154,7 +159,7 @@ is_nan_p = _p("is_nan", "a is nan", "IsNan")
 is_inf_p = _p("is_inf", "a is ±inf", "IsInf")
 is_finite_p = _p("is_finite", "a is finite", "IsFinite")
 reduce_prod_p = _p("reduce_prod", "Π a", "Prod")
-reduce_logsumexp_p = _p("reduce_logsumexp", "ln Σ eᵃ", "ReduceLogSumExp")
+reduce_logsumexp_p = _p("reduce_logsumexp", "ln Σ exp(a)", "ReduceLogSumExp")
 reduce_any_p = _p("reduce_any", "any(a)", "Any", bool_args=(0,))
 reduce_all_p = _p("reduce_all", "all(a)", "All", bool_args=(0,))
 cumsum_p = _p("cumsum", "running Σ a", "Cumsum")

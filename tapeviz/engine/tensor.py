@@ -218,9 +218,9 @@ def to_array(value: Any, dtype: DType | None, op: str = "convert_to_tensor") -> 
     if isinstance(value, TensorLike):
         if dtype is not None and value.dtype is not dtype:
             raise InvalidArgumentError(
-                f"{op}: expected a {dtype.name} tensor, got {value.dtype.name}; "
-                f"use tv.cast(x, tv.{dtype.name})",
+                f"{op}: expected a {dtype.name} tensor, got {value.dtype.name}",
                 op,
+                ("cast", {"dtype": dtype.name}),
             )
         return value._value
     if isinstance(value, range):
@@ -232,8 +232,9 @@ def to_array(value: Any, dtype: DType | None, op: str = "convert_to_tensor") -> 
         if src.is_floating:
             raise EngineTypeError(
                 f"{op}: cannot convert the float value {value!r:.40} to a {dtype.name} tensor; "
-                f"make the other operand float (e.g. tv.cast(x, tv.float32))",
+                "make the other operand float",
                 op,
+                ("cast", {"dtype": "float32"}),
             )
     try:
         arr = np.array(value, dtype=dtype.np)
@@ -268,10 +269,11 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None) ->
         value = value.value()
     if isinstance(value, Tensor):
         if dtype is not None and dtypes.as_dtype(dtype) is not value.dtype:
+            wanted = dtypes.as_dtype(dtype).name
             raise InvalidArgumentError(
-                f"convert_to_tensor: requested dtype {dtypes.as_dtype(dtype).name} for a "
-                f"{value.dtype.name} tensor; use tv.cast",
+                f"convert_to_tensor: requested dtype {wanted} for a {value.dtype.name} tensor",
                 "convert_to_tensor",
+                ("cast", {"dtype": wanted}),
             )
         return value
     dt = None if dtype is None else dtypes.as_dtype(dtype)

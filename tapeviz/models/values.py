@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz.engine.tensor import TensorLike
+from tapeviz.sandbox.messages import MessageError, say
 
 
 def as_array(value: Any) -> np.ndarray:
@@ -120,15 +121,15 @@ def parse_value(text: str) -> float | list:
         if cleaned.lower() == word:
             cleaned = json_word
     if not cleaned:
-        raise ValueError("the value is empty")
+        raise MessageError(say("value_empty"))
     if len(cleaned) > MAX_VALUE_TEXT:
-        raise ValueError("the value is too long")
+        raise MessageError(say("value_long"))
     try:
         value = json.loads(cleaned)
     except (ValueError, RecursionError):
-        raise ValueError(f"{text!r} is not a number or a list like [1, 2, 3]") from None
+        raise MessageError(say("value_not_number", text=repr(text[:200]))) from None
     if isinstance(value, bool) or not isinstance(value, int | float | list):
-        raise ValueError(f"{text!r} is not a number or a list like [1, 2, 3]")
+        raise MessageError(say("value_not_number", text=repr(text[:200])))
     return value
 
 

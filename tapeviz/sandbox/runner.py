@@ -8,7 +8,7 @@ import contextlib
 import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -20,18 +20,18 @@ from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.reprs import exception_text
 from tapeviz.engine.tape import GradientTape
 from tapeviz.engine.tensor import TensorLike
-from tapeviz.sandbox.errors import Stop, UserCodeError, locate, position
+from tapeviz.sandbox.errors import RAISE_LIMIT, Stop, UserCodeError, locate, message_of, position
 from tapeviz.sandbox.figures import Figure
 from tapeviz.sandbox.language.expr import _pos
 from tapeviz.sandbox.language.expression import compile_expression
 from tapeviz.sandbox.language.stmt import Compiler
 from tapeviz.sandbox.language.validate import Invalid, parse, validate, without_magics
+from tapeviz.sandbox.messages import Message, say
 from tapeviz.sandbox.runtime.checks import CURRENT
 from tapeviz.sandbox.runtime.classes import is_user_instance
 from tapeviz.sandbox.runtime.frames import Frame
-from tapeviz.sandbox.runtime.hints import hint_of
 from tapeviz.sandbox.runtime.limits import Budget, CancelToken, Limits
-from tapeviz.sandbox.runtime.modules import PRELUDE
+from tapeviz.sandbox.runtime.modules import PRELUDE, TF, TV
 from tapeviz.sandbox.runtime.numpy_ns import reset_random
 from tapeviz.sandbox.runtime.plotting.recorder import Recorder, recording
 from tapeviz.sandbox.runtime.policy import public_api
@@ -86,56 +86,50 @@ def _text_of(exc: BaseException, limit: int = 500) -> str:
     return exception_text(exc, limit)
 
 
-def translate(exc: BaseException, limits: Limits | None = None) -> UserCodeError:
-    """Turn anything raised while running user code into a :class:`UserCodeError`."""
+def translate(exc: BaseException, limits: Limits | None = None, alias: str = "tf") -> UserCodeError:
+    """Turn anything raised while running user code into a :class:`UserCodeError`.
+
+    ``alias`` is the name the code gave the library (``tf``, ``tv``), for advice such as
+    ``use tf.cast(x, tf.float32)``.
+    """
     line, col = position(exc)
     if isinstance(exc, Stop):
-        return UserCodeError(
-            exc.message, line or exc.line, col or exc.col, exc.hint, exc.kind, exc.limit
-        )
+        return exc.error(line or exc.line, col or exc.col)
     if isinstance(exc, ResourceLimitError):
-        return UserCodeError(
-            exc.message,
-            line,
-            col,
-            "raise the limit in Preferences if this is intended",
-            "limit",
-            exc.limit,
-        )
+        return UserCodeError.of(_limit_message(exc), line, col, RAISE_LIMIT, "limit", exc.limit)
     if isinstance(exc, EngineError):
-        return UserCodeError(exc.message, line, col, kind="engine")
+        return UserCodeError.of(exc.message, line, col, _advice(exc, alias), kind="engine")
     if isinstance(exc, RecursionError):
-        return UserCodeError(
-            "the code is nested or recursive too deeply", line, col, kind="limit", limit="recursion"
-        )
+        return UserCodeError.of(say("too_deep"), line, col, kind="limit", limit="recursion")
     if isinstance(exc, MemoryError):  # in the worker process: its address-space limit
         mb = (limits or Limits()).max_memory_mb
-        return UserCodeError(
-            f"more than {mb:,} MB of memory", line, col,
-            "raise the limit in Preferences if this is intended", "limit", "memory",
-        )  # fmt: skip
-    hint = hint_of(exc)
+        message = say("memory", cap=f"{mb:,}")
+        return UserCodeError.of(message, line, col, RAISE_LIMIT, "limit", "memory")
     kinds = {NameError: "name", TypeError: "type", ValueError: "value"}
     kind = next((k for t, k in kinds.items() if isinstance(exc, t)), "runtime")
+    ours, hint = message_of(exc)
+    if ours is not None:  # a Python exception that tapeviz worded ("unknown name 'w'")
+        return UserCodeError.of(ours, line, col, hint, kind)
     text = _text_of(exc)
+    message: Message | str = text
     if isinstance(exc, ZeroDivisionError):
-        text = "division by zero"
+        message = say("division_by_zero")
     elif isinstance(exc, AssertionError):
-        text = f"assertion failed{': ' + text if text else ''}"
+        message = say("assertion_text", python=text) if text else say("assertion")
     elif isinstance(exc, KeyError):
-        text = f"no key {text} in the dict"
+        message = say("no_key", key=text)
     elif not isinstance(exc, NameError | TypeError | ValueError | RuntimeError) or not text:
-        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-    return UserCodeError(text, line, col, hint, kind=kind)
+        message = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return UserCodeError.of(message, line, col, kind=kind)
 
 
-def _translated(exc: BaseException, limits: Limits) -> UserCodeError:
+def _translated(exc: BaseException, limits: Limits, alias: str = "tf") -> UserCodeError:
     """:func:`translate`, never failing: a message that cannot be built says so."""
     try:
-        return translate(exc, limits)
+        return translate(exc, limits, alias)
     except BaseException:  # e.g. a script's property, read while describing its own error
         line, col = position(exc)
-        return UserCodeError(f"{type(exc).__name__} (its message could not be shown)", line, col)
+        return UserCodeError.of(say("unshowable", name=type(exc).__name__), line, col)
 
 
 def _attribute_names(names: dict[str, Any], limit: int = 10_000) -> dict[str, Any]:
@@ -173,7 +167,39 @@ def _figures(plots: Recorder | None) -> tuple[Figure, ...]:
 def _finish(budget: Budget) -> None:
     """The run is over: the script's functions, if anything calls them later, refuse to run."""
     if budget.tripped is None:
-        budget.trip(Stop("the run is over: its functions cannot be called any more", "cancelled"))
+        budget.trip(Stop(say("run_over"), "cancelled"))
+
+
+def _limit_message(exc: ResourceLimitError) -> Message | str:
+    """The engine's size and work limits in tapeviz's words (the engine gives the numbers)."""
+    what, count, cap = exc.what, exc.count, exc.cap
+    if count is None or cap is None:
+        return exc.message
+    code = "work" if exc.measure == "work" else "tensor_size"
+    return say(code, what=what, count=f"{count:,}", cap=f"{cap:,}")
+
+
+def _advice(exc: EngineError, alias: str) -> Message | None:
+    """The engine's advice (cast, or write a float) as a hint in the code's own spelling."""
+    if exc.advice is None:
+        return None
+    kind, fields = exc.advice
+    if kind == "cast":
+        return say("hint_cast", ns=alias, dtype=fields["dtype"])
+    if kind == "write_float":
+        return say("hint_write_float", **fields)
+    return None
+
+
+def _alias(module: Mapping[str, Any]) -> str:
+    """The name the script bound tensorflow (or tapeviz) to: ``tf`` unless it chose another."""
+    for name, value in module.items():  # the prelude's tf counts only if nothing else is bound
+        if value is TF and name not in PRELUDE:
+            return name
+    for name, value in module.items():
+        if value is TV:
+            return name
+    return "tf"
 
 
 @contextlib.contextmanager
@@ -223,7 +249,7 @@ def run(
     if mode == "expression":
         return run_expression(source, specs(variables), budget, started)
     if mode != "script":
-        err = UserCodeError(f"unknown mode {mode!r}: use 'script' or 'expression'", kind="value")
+        err = UserCodeError.of(say("unknown_mode", mode=repr(mode)), kind="value")
         return RunResult("", (), {}, None, 0.0, err)
     created: list[Any] = []
     module: dict[str, Any] = {}
@@ -257,7 +283,7 @@ def run(
     except Invalid as exc:
         error = exc.error
     except BaseException as exc:
-        error = _translated(exc, budget.limits)
+        error = _translated(exc, budget.limits, _alias(module))
     _finish(budget)
     figures = _figures(plots)
     tapes, dropped = _tape_infos(budget, created)
@@ -311,7 +337,7 @@ def run_expression(text: str, table: Sequence[VariableSpec], budget: Budget, sta
     except BaseException as exc:
         error = _translated(exc, budget.limits)
         if error.line is None:
-            error = UserCodeError(error.message, 1, error.col, error.hint, error.kind, error.limit)
+            error = replace(error, line=1)
     tapes = (TapeInfo(tape, ("tape",), 0),) if tape is not None else ()
     return RunResult(
         "".join(budget.output),

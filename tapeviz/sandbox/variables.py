@@ -10,6 +10,7 @@ import numpy as np
 
 from tapeviz.engine import tensor
 from tapeviz.engine.tensor import TensorLike
+from tapeviz.sandbox.messages import MessageError, say
 
 KINDS = ("trainable", "constant", "watched")
 
@@ -29,9 +30,10 @@ class VariableSpec:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise ValueError(f"variable kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+            kinds = ", ".join(KINDS)
+            raise MessageError(say("variable_kind", kinds=kinds, kind=repr(self.kind)))
         if not self.name.isidentifier() or self.name.startswith("__"):
-            raise ValueError(f"{self.name!r} is not a valid variable name")
+            raise MessageError(say("variable_name", name=repr(self.name)))
 
 
 def specs(variables: Mapping[str, Any] | Sequence[Any] | None) -> list[VariableSpec]:

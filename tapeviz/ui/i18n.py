@@ -109,9 +109,11 @@ def fill(tree: ET.ElementTree, table: dict[str, str], extra: dict[str, list[str]
 
 def ui_sources() -> list[Path]:
     """The Python files whose strings are translated."""
-    models = Path(__file__).parents[1] / "models"  # headless sentences, translated
-    extra = [models / "descent" / "divergence.py", models / "descent" / "optimizer_config.py",
-             models / "timeline" / "divergence.py"]  # fmt: skip
+    package = Path(__file__).parents[1]
+    descent = package / "models" / "descent"  # headless sentences, translated
+    extra = [descent / "divergence.py", descent / "optimizer_config.py", descent / "messages.py",
+             package / "models" / "timeline" / "divergence.py",
+             package / "sandbox" / "messages.py"]  # fmt: skip
     return sorted(Path(__file__).parent.rglob("*.py")) + extra
 
 

@@ -232,3 +232,25 @@ def test_where_condition_has_no_rule() -> None:
     assert isinstance(rules, tuple)
     assert rules[0] is None
     assert rules[1] is not None and rules[2] is not None
+
+
+WORDS = (
+    "exp ln sin cos tan tanh max min mean sign round half to even argmax argmin reshape "
+    "transpose broadcast cast gradient stopped zeros with where mod if else lo hi i α Σ "
+    # the TensorFlow names tapeviz.tf added (issue 14)
+    "λ Φ σ β log softmax sinh cosh asin acos atan asinh acosh atanh atan2 erf erfc is nan inf "
+    "finite Π any all running diag diagonal of det einsum pad tile along an axis f its own"
+).split()
+
+
+def test_formulas_name_each_input_as_a_word_of_its_own() -> None:
+    """Views put the inputs' names in place of a, b, c: eᵃ or A @ B would leave an 'a' behind."""
+    import re
+
+    from tapeviz.engine.primitives import PRIMITIVES
+
+    for prim in PRIMITIVES.values():
+        named = re.sub(r"\b([abc])\b", lambda m: "v" + m.group(1), prim.formula)
+        for word in re.findall(r"\w+", named):
+            assert word in ("va", "vb", "vc", *WORDS) or word.isdigit(), (prim.name, word)
+    assert PRIMITIVES["where"].formula == "a ? b : c"  # where(condition, x, y)

@@ -34,6 +34,7 @@ def test_unknown_name_with_a_suggestion() -> None:
     assert err.kind == "name" and err.line == 2 and err.col == 7
     assert err.message == "unknown name 'learning_rat'"
     assert err.hint == "did you mean 'learning_rate'?"
+    assert (err.code, err.fields) == ("unknown_name", (("name", "learning_rat"),))
 
 
 def test_unknown_attribute_with_a_suggestion() -> None:
@@ -121,7 +122,16 @@ def test_mixed_dtypes_name_the_fix() -> None:
         "import numpy as np\n"
         "x = tf.constant(1.0) * tf.constant(np.float64(2.0))\n"
     )
-    assert "multiply of float32 and float64 tensors" in err.message and "tv.cast" in err.message
+    assert "multiply of float32 and float64 tensors" in err.message
+    assert err.hint == "use tf.cast(x, tf.float32)"  # in the script's own spelling
+
+
+def test_an_integer_literal_where_a_float_is_needed_says_write_a_float() -> None:
+    err = error_of("import tensorflow as tf\ny = tf.math.log(-1)\n")
+    assert err.kind == "engine" and err.line == 2
+    assert err.hint == "log needs a float: write -1.0 instead of -1"
+    err = error_of("import tapeviz as tv\nx = tv.constant(2)\ny = tv.exp(x)\n")
+    assert err.hint == "use tv.cast(x, tv.float32)"
 
 
 def test_tensors_are_immutable() -> None:

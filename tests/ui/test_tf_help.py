@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog
 from pytestqt.qtbot import QtBot
 
 from tapeviz.sandbox import run
 from tapeviz.ui import MainWindow
-from tapeviz.ui.window.tf_help import TfHelpDialog, catalog
+from tapeviz.ui.window.help_pages import catalog
 
 
 def test_the_catalog_lists_what_scripts_can_use() -> None:
@@ -21,20 +20,20 @@ def test_the_catalog_lists_what_scripts_can_use() -> None:
             assert run(source).error is None, (source, run(source).error)
 
 
-def test_the_dialog_filters_as_you_type(qtbot: QtBot) -> None:
-    dialog = TfHelpDialog()
-    qtbot.addWidget(dialog)
-    assert "tf.keras.layers: " in dialog.text.toPlainText()
+def test_the_names_page_has_numpy_and_matplotlib_and_filters(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    dialog = window.help.show("names")
+    text = dialog.names.toPlainText()
+    assert "matplotlib.pyplot" in text and "linspace" in text and "tf.keras.layers" in text
     dialog.filter.setText("reduce_sum")
-    lines = dialog.text.toPlainText().splitlines()
-    assert lines == ["tf: reduce_sum", "tf.math: reduce_sum"]
-    dialog.filter.setText("no-such-name")
-    assert dialog.text.toPlainText() == "No name matches."
-
-
-def test_help_opens_it_and_the_hints_point_there(window: MainWindow) -> None:
-    dialog = window.dialogs.tf_help()
-    assert isinstance(dialog, QDialog) and dialog.isVisible()
+    text = dialog.names.toPlainText()
+    assert "reduce_sum" in text and "linspace" not in text
     dialog.close()
+
+
+def test_the_menu_names_the_page_the_hints_point_to(window: MainWindow) -> None:
+    titles = [a.text() for m in window.menuBar().actions() for a in m.menu().actions()]
+    assert "&TensorFlow in tapeviz" in titles
     err = run("tf.compat.v1").error
-    assert err is not None and 'Help → "TensorFlow in tapeviz" (F1)' in (err.hint or "")
+    assert err is not None and 'Help → "TensorFlow in tapeviz"' in (err.hint or "")

@@ -34,6 +34,7 @@ from tapeviz.engine import diagnostics
 from tapeviz.engine.errors import EngineError
 from tapeviz.engine.tape import GradientTape
 from tapeviz.engine.tensor import TensorLike, Variable
+from tapeviz.models.descent.messages import ProblemError, problem_error
 from tapeviz.models.descent.replay import Trace
 from tapeviz.models.descent.script_check import is_loss_def, replay_refusal
 from tapeviz.sandbox import Invalid, Limits, RunResult, VariableSpec, compile_expression, run
@@ -58,10 +59,6 @@ SCRIPT_LIMITS = Limits(wall_time=10.0)
 MAX_HESSIAN = 64  # parameters (scalars) for a dense Hessian
 
 
-class ProblemError(ValueError):
-    """The loss cannot be optimised as given; the message says why, for the status bar."""
-
-
 @dataclass(frozen=True)
 class Problem:
     """A loss (expression or ``def loss():`` script) over a variables table."""
@@ -73,7 +70,7 @@ class Problem:
     def __post_init__(self) -> None:
         object.__setattr__(self, "variables", tuple(self.variables))
         if self.mode not in MODES:
-            raise ProblemError(f"mode must be 'expression' or 'script', got {self.mode!r}")
+            raise problem_error("problem_mode", mode=repr(self.mode))
 
     @property
     def parameters(self) -> tuple[VariableSpec, ...]:
@@ -93,7 +90,7 @@ class Problem:
         """The same problem starting from other parameter values (by name)."""
         unknown = set(values) - set(self.parameter_names)
         if unknown:
-            raise ProblemError(f"no trainable variable named {', '.join(sorted(unknown))}")
+            raise problem_error("no_trainable_named", names=", ".join(sorted(unknown)))
         rows = tuple(
             replace(v, value=_plain(values[v.name])) if v.name in values else v
             for v in self.variables
@@ -103,10 +100,10 @@ class Problem:
     def compile(self) -> Loss:
         """Check the text and the table; the compiled loss evaluates, traces and replays."""
         if not self.parameters:
-            raise ProblemError("no trainable variable: mark at least one row as trainable")
+            raise problem_error("no_trainable")
         for v in self.parameters:
             if not np.issubdtype(np.dtype(v.dtype), np.floating):
-                raise ProblemError(f"the trainable variable {v.name} must be float32 or float64")
+                raise problem_error("trainable_dtype", name=v.name)
         return ExpressionLoss(self) if self.mode == "expression" else ScriptLoss(self)
 
 
@@ -169,14 +166,11 @@ class Loss:
 
 def _check_scalar(value: Any) -> None:
     if not isinstance(value, TensorLike):
-        raise ProblemError("the loss must be a tensor computed from the trainable variables")
+        raise problem_error("loss_not_tensor")
     if np.ndim(value._value) != 0:
-        raise ProblemError(
-            f"the loss must be a single number, but it has shape {tuple(value.shape)}: "
-            "wrap it in sum(...) or mean(...)"
-        )
+        raise problem_error("loss_shape", shape=tuple(value.shape))
     if not value.dtype.is_floating:
-        raise ProblemError(f"the loss must be a float, got {value.dtype.name}")
+        raise problem_error("loss_dtype", dtype=value.dtype.name)
 
 
 def _hessian_blocks(rows: Sequence[Any], sizes: Sequence[int]) -> np.ndarray:
@@ -204,7 +198,7 @@ class ExpressionLoss(Loss):
         try:
             self.compiled = compile_expression(problem.source, [v.name for v in problem.variables])
         except Invalid as exc:
-            raise ProblemError(exc.error.message) from None
+            raise ProblemError.of(exc.error) from None
         self.constants = {
             v.name: make_tensor(replace(v, kind="constant"))
             for v in problem.variables
@@ -257,12 +251,9 @@ class ScriptLoss(Loss):
         try:
             tree = ast.parse(problem.source)
         except SyntaxError as exc:
-            raise ProblemError(f"line {exc.lineno}: {exc.msg}") from None
+            raise ProblemError(exc.msg, exc.lineno) from None  # Python's words
         if not any(is_loss_def(node) for node in tree.body):
-            raise ProblemError(
-                "a script for the optimization studio must define `def loss():` (no "
-                "parameters) returning the loss computed from the variables table"
-            )
+            raise problem_error("script_needs_loss")
         for node in ast.walk(tree):
             targets: list[ast.AST] = []
             if isinstance(node, ast.Assign):
@@ -278,10 +269,7 @@ class ScriptLoss(Loss):
                         and sub.id in self.names
                         and (node in tree.body or isinstance(node, ast.Global))
                     ):
-                        raise ProblemError(
-                            f"the script assigns {sub.id} itself; leave the trainable variables "
-                            "to the variables table"
-                        )
+                        raise problem_error("script_assigns", name=sub.id)
         self.replay_refusal = replay_refusal(tree, self.names)
         self.driver = DRIVER.format(names=", ".join(self.names))
 
@@ -292,17 +280,13 @@ class ScriptLoss(Loss):
             limits=SCRIPT_LIMITS,
         )
         if result.error is not None:
-            where = f"line {result.error.line}: " if result.error.line else ""
-            raise ProblemError(f"{where}{result.error.message}")
+            raise ProblemError.of(result.error)
         for name, value in zip(self.names, values, strict=True):
             held = result.namespace.get(name)
             if not isinstance(held, Variable) or not np.array_equal(
                 held._value, value, equal_nan=True
             ):
-                raise ProblemError(
-                    f"the script assigns {name} itself; leave the trainable variables to the "
-                    "variables table"
-                )
+                raise problem_error("script_assigns", name=name)
         return result
 
     def _evaluate(self, values: Sequence[Any]) -> tuple[Any, list[Any], Any, list[int]]:

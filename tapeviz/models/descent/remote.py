@@ -18,6 +18,7 @@ import numpy as np
 
 from tapeviz.models.descent import divergence as div
 from tapeviz.models.descent.backdrop import Backdrop, make_backdrop, sample_backdrop
+from tapeviz.models.descent.messages import refusal_doc
 from tapeviz.models.descent.optimizer_config import RunConfig
 from tapeviz.models.descent.problem import Loss, Problem, ProblemError
 from tapeviz.models.descent.runs import Cancelled, History, Race, compute_race
@@ -281,8 +282,8 @@ def race_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
         )
     except Cancelled:
         return {"cancelled": True}, writer
-    except (ProblemError, ValueError) as exc:
-        return {"problem": str(exc)[:5000]}, writer
+    except ValueError as exc:  # a ProblemError among them
+        return refusal_doc(exc), writer
     if race.loss_fn is not None:
         _CACHE.clear()
         _CACHE[_key(problem)] = race.loss_fn
@@ -304,8 +305,8 @@ def backdrop_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
             _range(args, "y_range"),
             _values(args, frame),
         )
-    except (ProblemError, ValueError) as exc:
-        return {"problem": str(exc)[:5000]}, writer
+    except ValueError as exc:  # a ProblemError among them
+        return refusal_doc(exc), writer
     return {"backdrop": _backdrop_doc(b, writer)}, writer
 
 
@@ -315,8 +316,8 @@ def tape_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
     writer = Writer()
     try:
         result = _loss(problem).result_at(_values(args, frame))
-    except (ProblemError, ValueError) as exc:
-        return {"problem": str(exc)[:5000]}, writer
+    except ValueError as exc:  # a ProblemError among them
+        return refusal_doc(exc), writer
     return {"result": results.encode(result, writer)}, writer
 
 
@@ -333,7 +334,7 @@ def _answer(frame: Frame) -> Any:
     if not isinstance(doc, dict):
         raise ProtocolError("an answer without a result")
     if "problem" in doc:
-        raise ProblemError(text(doc, "problem", 5000))
+        raise ProblemError.from_doc(doc)
     return doc
 
 
@@ -343,9 +344,7 @@ def _call(op: str, args: Any, writer: Writer, pool: Pool | None, **kw: Any) -> F
     try:
         return pool.call(op, args, writer, **kw)
     except WorkerFailure as exc:
-        raise ProblemError(
-            failure_error(exc, Limits(wall_time=kw.get("timeout", 0))).message
-        ) from None
+        raise ProblemError.of(failure_error(exc, Limits(wall_time=kw.get("timeout", 0)))) from None
 
 
 def race_in_worker(

@@ -30,8 +30,9 @@ import numpy as np
 
 from tapeviz.engine import diagnostics
 from tapeviz.models.descent import divergence as div
+from tapeviz.models.descent.messages import problem_error
 from tapeviz.models.descent.optimizer_config import MAX_RUNS, RunConfig
-from tapeviz.models.descent.problem import Loss, Problem, ProblemError
+from tapeviz.models.descent.problem import Loss, Problem
 from tapeviz.models.descent.replay import Replay, ReplayError
 from tapeviz.sandbox import RunResult
 
@@ -176,16 +177,16 @@ def compute_race(
     """Compute every run's history (see the module docstring); ProblemError if it cannot."""
     started = time.perf_counter()
     if not 1 <= len(runs) <= MAX_RUNS:
-        raise ProblemError(f"a race has 1 to {MAX_RUNS} runs, got {len(runs)}")
+        raise problem_error("race_runs", cap=MAX_RUNS, count=len(runs))
     if not 1 <= steps <= MAX_STEPS:
-        raise ProblemError(f"steps must be between 1 and {MAX_STEPS:,}, got {steps}")
+        raise problem_error("race_steps", cap=f"{MAX_STEPS:,}", steps=steps)
     if method not in METHODS:
-        raise ProblemError(f"method must be one of {', '.join(METHODS)}")
+        raise problem_error("race_method", methods=", ".join(METHODS))
     loss_fn = problem.compile()
     start = problem.start()
     trace = loss_fn.trace(start)
     if all(g is None for g in trace.grads):
-        raise ProblemError("the loss does not depend on any trainable variable")
+        raise problem_error("loss_independent")
     notes: list[str] = []
     for name, g in zip(loss_fn.names, trace.grads, strict=True):
         if g is None:
@@ -246,12 +247,12 @@ def _choose(
             refusal = str(exc)
     if refusal is not None:
         if method != "auto":
-            raise ProblemError(f"this loss cannot be replayed: {refusal}")
+            raise problem_error("replay_refused", why=refusal)
         notes.append(f"re-traced every step ({refusal})")
         return None, "eager"
     assert replay is not None
     if method == "batched" and not replay.batchable:
-        raise ProblemError("only scalar, elementwise losses replay with a run axis")
+        raise problem_error("replay_axis")
     if method == "auto":
         method = "batched" if replay.batchable and runs > 1 else "replay"
     return replay, method

@@ -16,6 +16,7 @@ from tapeviz.engine.tape import GradientTape
 from tapeviz.sandbox.errors import locate, refused
 from tapeviz.sandbox.language import notes
 from tapeviz.sandbox.language.scopes import Scope
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import hints, modules
 from tapeviz.sandbox.runtime.builtins import BUILTINS, FORBIDDEN
 from tapeviz.sandbox.runtime.checks import budget, check_arguments, check_key, counted
@@ -54,7 +55,7 @@ def _pos(node: ast.AST) -> tuple[int | None, int | None]:
 def unknown_name(name: str, frame: Frame) -> BaseException:
     """The error for a name that is not defined anywhere the script can see."""
     if name in FORBIDDEN:
-        return refused(f"{name}() is not available in tapeviz scripts", FORBIDDEN[name])
+        return refused(say("builtin", name=name), FORBIDDEN[name])
     visible: list[str] = list(BUILTINS)
     f: Frame | None = frame
     while f is not None:
@@ -85,7 +86,7 @@ class ExprCompiler:
         """The closure computing ``node``'s value."""
         method = getattr(self, "e_" + type(node).__name__, None)
         if method is None:  # pragma: no cover - the validator refuses these first
-            raise refused(f"{type(node).__name__} is not supported")
+            raise refused(say("not_supported", name=type(node).__name__))
         return method(node)
 
     # -- leaves ----------------------------------------------------------------------------
@@ -296,7 +297,7 @@ class ExprCompiler:
                     if not isinstance(more, dict):
                         raise TypeError("** needs a dict of keyword arguments")
                     if any(not isinstance(k, str) or k.startswith("__") for k in more):
-                        raise refused("keyword arguments must be plain names")
+                        raise refused(say("keyword_names"))
                     kwargs.update(more)
                 else:
                     kwargs[key] = fn(frame)

@@ -12,6 +12,7 @@ from tapeviz import engine as tv
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import UserCodeError, suggest
 from tapeviz.sandbox.language.validate import Invalid, normalize_expression, parse
+from tapeviz.sandbox.messages import Message, say
 
 Env = Mapping[str, Any]
 EvalFn = Callable[[Env], Any]
@@ -109,10 +110,10 @@ class _ExprCompiler:
         self.names: list[str] = []
 
     def fail(
-        self, node: ast.AST, message: str, hint: str | None = None, kind: str = "name"
+        self, node: ast.AST, message: Message, hint: Message | None = None, kind: str = "name"
     ) -> None:
         col = getattr(node, "col_offset", -1) + 1 or None
-        raise Invalid(UserCodeError(message, 1, col, hint, kind))
+        raise Invalid(UserCodeError.of(message, 1, col, hint, kind))
 
     def compile(self, node: ast.AST) -> EvalFn:
         if (
@@ -150,10 +151,7 @@ class _ExprCompiler:
             return lambda env: base(env)[key]
         what = type(node).__name__.lower()
         self.fail(
-            node,
-            f"{what} is not allowed in an expression",
-            "switch to script mode for Python code",
-            "refused",
+            node, say("expression_not_allowed", what=what), say("hint_script_mode"), "refused"
         )
         raise AssertionError  # pragma: no cover
 
@@ -171,11 +169,11 @@ class _ExprCompiler:
             return None
         huge_power = isinstance(node.op, ast.Pow) and type(a) is int and type(b) is int
         if huge_power and abs(a) > 1 and b > 0 and b * math.log2(abs(a)) > 100_000:
-            self.fail(node, "this number is too large to compute", kind="limit")
+            self.fail(node, say("big_constant"), kind="limit")
         try:
             return _BINARY[type(node.op)](a, b)
         except (OverflowError, ZeroDivisionError) as exc:
-            self.fail(node, f"cannot compute this constant: {exc}", kind="value")
+            self.fail(node, say("expression_constant", python=exc), kind="value")
         return None
 
     def name(self, node: ast.Name) -> EvalFn:
@@ -184,24 +182,25 @@ class _ExprCompiler:
             value = CONSTANTS[name]
             return lambda env: value
         if name in FUNCTIONS:
-            self.fail(node, f"'{name}' is a function: call it like {name}(x)", kind="type")
+            self.fail(node, say("expression_function_name", name=name), kind="type")
         if self.known is not None and name not in self.known:
             hint = suggest(name, self.known + list(CONSTANTS))
-            self.fail(node, f"unknown name '{name}' — add it as a variable?", hint)
+            self.fail(node, say("expression_unknown_name", name=name), hint)
         if name not in self.names:
             self.names.append(name)
         return lambda env: env[name]
 
     def call(self, node: ast.Call) -> EvalFn:
         if not isinstance(node.func, ast.Name):
-            self.fail(node, "only plain function names can be called, like sin(x)", kind="refused")
+            self.fail(node, say("expression_call"), kind="refused")
         fname = node.func.id  # type: ignore[attr-defined]
         fn = FUNCTIONS.get(fname)
         if fn is None:
             hint = suggest(fname, FUNCTIONS)
-            self.fail(node, f"unknown function '{fname}'", hint or f"known: {', '.join(FUNCTIONS)}")
+            known = say("hint_known_functions", names=", ".join(FUNCTIONS))
+            self.fail(node, say("expression_function", name=fname), hint or known)
         if node.keywords and any(k.arg != "alpha" for k in node.keywords):
-            self.fail(node, f"{fname}() takes positional arguments only", kind="type")
+            self.fail(node, say("expression_positional", name=fname), kind="type")
         args = [self.compile(a) for a in node.args]
         kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
         if len(args) == 1 and not kw:
@@ -214,7 +213,7 @@ def compile_expression(text: str, names: Sequence[str] | None = None) -> Compile
     """Check and compile an expression; ``names`` are the known variables (None: any)."""
     source, notes = normalize_expression(text)
     if not source.strip():
-        raise Invalid(UserCodeError("the expression is empty", 1, 1, kind="syntax"))
+        raise Invalid(UserCodeError.of(say("empty_expression"), 1, 1, kind="syntax"))
     tree = parse(source.strip(), mode="eval")
     compiler = _ExprCompiler(source, names)
     fn = compiler.compile(tree.body)  # type: ignore[attr-defined]

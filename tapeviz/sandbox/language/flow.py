@@ -14,6 +14,7 @@ from tapeviz.sandbox.errors import refused
 from tapeviz.sandbox.language.display import DisplayCompiler
 from tapeviz.sandbox.language.expr import Fn
 from tapeviz.sandbox.language.scopes import Scope, function_scope
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.builtins import BUILTINS
 from tapeviz.sandbox.runtime.classes import CELL, UserProperty, make_class
 from tapeviz.sandbox.runtime.frames import Frame, Return, Signature, UserFunction
@@ -45,10 +46,7 @@ class FlowCompiler(DisplayCompiler):
         def with_(frame: Frame) -> Any:
             manager = manager_fn(frame)
             if not isinstance(manager, _CONTEXT_MANAGERS):
-                raise refused(
-                    f"with cannot use {type(manager).__name__}",
-                    "with works with tf.GradientTape(...) and tape.stop_recording()",
-                )
+                raise refused(say("with_manager", name=type(manager).__name__), say("hint_with"))
             value = manager.__enter__()
             try:
                 if store is not None:
@@ -176,10 +174,7 @@ class FlowCompiler(DisplayCompiler):
         def decorator(frame: Frame) -> Callable[[Any], Any]:
             deco = target(frame)
             if deco is not tv_function and not _class_decorator(deco):
-                raise refused(
-                    "only @tf.function, @property (and @x.setter), @staticmethod and "
-                    "@classmethod decorators are supported"
-                )
+                raise refused(say("decorator"))
             if arguments is None:
                 return deco
             args, kwargs = arguments(frame)

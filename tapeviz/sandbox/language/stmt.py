@@ -12,6 +12,7 @@ from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import Stop, locate, refused
 from tapeviz.sandbox.language.expr import MISSING, Fn, _pos
 from tapeviz.sandbox.language.flow import FlowCompiler
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import modules
 from tapeviz.sandbox.runtime.checks import budget, check_key, counted
 from tapeviz.sandbox.runtime.frames import BREAK, CONTINUE, Frame, Return
@@ -98,7 +99,7 @@ class Compiler(FlowCompiler):
                             "use a tf.Variable's assign()"
                         )
                     if not item_assignable(obj):
-                        raise refused(f"item assignment is not available on {type(obj).__name__}")
+                        raise refused(say("item_assignment", name=type(obj).__name__))
                     if isinstance(obj, dict):
                         check_key(key)
                     elif isinstance(obj, list) and isinstance(key, slice):
@@ -109,7 +110,7 @@ class Compiler(FlowCompiler):
                     raise locate(exc, line, col) from None
 
             return store_item
-        raise refused(f"cannot assign to {type(target).__name__}")  # pragma: no cover
+        raise refused(say("assign_target", name=type(target).__name__))  # pragma: no cover
 
     def _store_name(self, name: str) -> Store:
         where = self.scope.where(name)
@@ -238,7 +239,7 @@ class Compiler(FlowCompiler):
             def delete_item(frame: Frame) -> None:
                 obj = owner(frame)
                 if not isinstance(obj, list | dict):
-                    raise refused(f"del is not available on {type(obj).__name__} items")
+                    raise refused(say("del_items", name=type(obj).__name__))
                 key = index(frame)
                 try:
                     del obj[key]
@@ -254,7 +255,7 @@ class Compiler(FlowCompiler):
                     d(frame)
 
             return delete_all
-        raise refused("only names, attributes and list/dict items can be deleted")
+        raise refused(say("del_target"))
 
     # -- simple statements -----------------------------------------------------------------
     def s_Expr(self, node: ast.Expr) -> Fn:

@@ -10,6 +10,7 @@ import warnings
 from dataclasses import dataclass
 
 from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.messages import Message, say
 
 _STATEMENTS: tuple[type[ast.AST], ...] = (
     ast.Module,
@@ -90,14 +91,14 @@ def _with_subclasses(types: tuple[type[ast.AST], ...]) -> frozenset[type[ast.AST
 
 _ALLOWED_TYPES = _with_subclasses(ALLOWED)  # exact-type lookups are much faster than isinstance
 
-_NOT_SUPPORTED: dict[type[ast.AST], str] = {
-    ast.AsyncFunctionDef: "async functions are not supported",
-    ast.AsyncFor: "async loops are not supported",
-    ast.AsyncWith: "async with is not supported",
-    ast.Await: "await is not supported",
-    ast.Yield: "generators (yield) are not supported; build a list instead",
-    ast.YieldFrom: "generators (yield from) are not supported",
-    ast.NamedExpr: "the walrus operator := is not supported; assign on its own line",
+_NOT_SUPPORTED: dict[type[ast.AST], Message] = {
+    ast.AsyncFunctionDef: say("async_def"),
+    ast.AsyncFor: say("async_for"),
+    ast.AsyncWith: say("async_with"),
+    ast.Await: say("await"),
+    ast.Yield: say("yield"),
+    ast.YieldFrom: say("yield_from"),
+    ast.NamedExpr: say("walrus"),
 }
 
 
@@ -148,18 +149,14 @@ def check_text(source: str) -> None:
         if at >= 0:
             line = source.count("\n", 0, at) + 1
             col = at - (source.rfind("\n", 0, at) + 1) + 1
-            raise Invalid(UserCodeError(
-                f"the character {name} is a line break to some tools but not to Python",
-                line, col, "replace it with a newline or a space", "syntax",
+            raise Invalid(UserCodeError.of(
+                say("line_break", name=name), line, col, say("hint_line_break"), "syntax",
             ))  # fmt: skip
     first_two = "\n".join(source.split("\n", 2)[:2])
     match = _COOKIE.search(first_two)
     if match:
         line = first_two.count("\n", 0, match.start()) + 1
-        raise Invalid(UserCodeError(
-            "a coding declaration is not allowed: tapeviz code is always UTF-8", line, 1,
-            "remove the '# coding: …' comment", "syntax",
-        ))  # fmt: skip
+        raise Invalid(UserCodeError.of(say("coding"), line, 1, say("hint_coding"), "syntax"))
 
 
 _MAGIC = re.compile(r"^[ \t]*[%!]", re.M)
@@ -217,32 +214,30 @@ def parse(source: str, mode: str = "exec") -> ast.AST:
     try:
         return ast.parse(source, filename="<script>", mode=mode)
     except SyntaxError as exc:
-        msg = exc.msg
-        if isinstance(exc, IndentationError):
-            msg = f"indentation: {msg}"
+        code = "syntax_indent" if isinstance(exc, IndentationError) else "syntax"
         line, col = exc.lineno, exc.offset
         lines = source.splitlines()
         if line and 0 < line <= len(lines) and not col:  # Python says 0 at an unexpected end
             col = len(lines[line - 1].rstrip()) + 1
-            msg = f"{msg} (the code ends too early)"
+            code += "_early_end"
+        message = say(code, python=exc.msg)  # Python's own words stay as they are
         raise Invalid(
-            UserCodeError(
-                f"syntax error: {msg}", line, col, _caret(source, line, col), kind="syntax"
-            )
+            UserCodeError.of(message, line, col, _caret(source, line, col), kind="syntax")
         ) from None
     except (ValueError, RecursionError, MemoryError) as exc:
-        what = "nested too deeply" if isinstance(exc, RecursionError | MemoryError) else str(exc)
-        raise Invalid(UserCodeError(f"cannot read the code: {what}", kind="syntax")) from None
+        deep = isinstance(exc, RecursionError | MemoryError)
+        message = say("unreadable_deep") if deep else say("unreadable", python=str(exc))
+        raise Invalid(UserCodeError.of(message, kind="syntax")) from None
 
 
-def _fail(node: ast.AST, message: str, hint: str | None = None) -> Invalid:
+def _fail(node: ast.AST, message: Message, hint: Message | None = None) -> Invalid:
     col = getattr(node, "col_offset", -1) + 1 or None
-    return Invalid(UserCodeError(message, getattr(node, "lineno", None), col, hint, "refused"))
+    return Invalid(UserCodeError.of(message, getattr(node, "lineno", None), col, hint, "refused"))
 
 
 def _check_name(node: ast.AST, name: str | None, what: str) -> None:
     if name and name.startswith("__"):
-        raise _fail(node, f"{what} '{name}' is not available", "dunder names are off limits")
+        raise _fail(node, say("dunder", what=what, name=name), say("hint_dunder"))
 
 
 # The dunder attributes a script may read; and the special methods a class may define (the
@@ -264,11 +259,11 @@ def _check_class(node: ast.ClassDef, exempt: set[int]) -> None:
     """A class statement: plain bases, no keywords or decorators, public names in its body."""
     _check_name(node, node.name, "the class name")
     if node.keywords:
-        raise _fail(node, "class keywords (metaclass=...) are not supported in tapeviz scripts")
+        raise _fail(node, say("class_keywords"))
     if node.decorator_list:
-        raise _fail(node.decorator_list[0], "class decorators are not supported in tapeviz scripts")
+        raise _fail(node.decorator_list[0], say("class_decorators"))
     if any(isinstance(b, ast.Starred) for b in node.bases):
-        raise _fail(node, "a class's bases must be written out, not unpacked with *")
+        raise _fail(node, say("class_bases"))
     for stmt in node.body:
         if isinstance(stmt, ast.FunctionDef) and stmt.name in SPECIAL_METHODS:
             exempt.add(id(stmt))
@@ -282,16 +277,16 @@ def _check_class(node: ast.ClassDef, exempt: set[int]) -> None:
         for name in names:
             if name.startswith("_"):
                 if name.startswith("__") and name.endswith("__"):
-                    hint = "a tapeviz class may define __init__ and __call__, no other __methods__"
+                    hint = say("hint_class_dunder")
                 else:
-                    hint = "names starting with _ are off limits in tapeviz classes"
-                raise _fail(stmt, f"the class attribute '{name}' is not available", hint)
+                    hint = say("hint_class_private")
+                raise _fail(stmt, say("class_attribute", name=name), hint)
 
 
 def _check_node(node: ast.AST, exempt: set[int]) -> None:
     """Refuse one node outside the allow-list (names, attributes, imports)."""
     if type(node) not in _ALLOWED_TYPES:
-        reason = _NOT_SUPPORTED.get(type(node), f"{type(node).__name__} is not supported")
+        reason = _NOT_SUPPORTED.get(type(node)) or say("not_supported", name=type(node).__name__)
         raise _fail(node, reason)
     if isinstance(node, ast.Name):
         _check_name(node, node.id, "the name")
@@ -302,11 +297,7 @@ def _check_node(node: ast.AST, exempt: set[int]) -> None:
                 node.attr in SPECIAL_METHODS and _is_super_call(node.value)
             )):  # fmt: skip
                 return
-            raise _fail(
-                node,
-                f"the attribute '{node.attr}' is not available",
-                "private and dunder attributes are off limits in tapeviz scripts",
-            )
+            raise _fail(node, say("private_attribute", name=node.attr), say("hint_private"))
     elif isinstance(node, ast.FunctionDef):
         if id(node) not in exempt:
             _check_name(node, node.name, "the function name")
@@ -318,12 +309,12 @@ def _check_node(node: ast.AST, exempt: set[int]) -> None:
         _check_name(node, node.arg, "the keyword")
     elif isinstance(node, ast.alias):
         if node.name == "*":
-            raise _fail(node, "import * is not supported", "import the names you need")
+            raise _fail(node, say("import_star"), say("hint_import_names"))
         _check_name(node, node.asname, "the name")
         for part in node.name.split("."):
             _check_name(node, part, "the module")
     elif isinstance(node, ast.ImportFrom) and node.level:
-        raise _fail(node, "relative imports are not supported")
+        raise _fail(node, say("relative_import"))
     elif isinstance(node, ast.Global | ast.Nonlocal):
         for name in node.names:
             _check_name(node, name, "the name")

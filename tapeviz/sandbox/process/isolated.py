@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.errors import RAISE_LIMIT, UserCodeError
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.process import results
 from tapeviz.sandbox.process.client import POOL, Pool, WorkerFailure
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
@@ -22,7 +23,7 @@ from tapeviz.sandbox.runner import RunResult
 from tapeviz.sandbox.runtime.limits import CancelToken, Limits
 from tapeviz.sandbox.variables import VariableSpec, specs
 
-CRASH = "the run crashed the worker ({why}); your code is kept and the worker was restarted"
+EXITED = "the worker exited (status "  # the client's words for an exit without a signal
 
 
 def variables_doc(table: Sequence[VariableSpec], writer: Writer) -> list[dict[str, Any]]:
@@ -37,23 +38,24 @@ def variables_doc(table: Sequence[VariableSpec], writer: Writer) -> list[dict[st
 
 def failure_error(exc: WorkerFailure, limits: Limits) -> UserCodeError:
     """The user's view of a request that ended without an answer."""
+    line = exc.line
     if exc.reason == "stop":
-        return UserCodeError("stopped by the user", exc.line, kind="cancelled")
+        return UserCodeError.of(say("stopped"), line, kind="cancelled")
     if exc.reason == "time":
-        return UserCodeError(
-            f"the script ran longer than the {limits.wall_time:g} s time limit",
-            exc.line, hint="an endless loop? (or raise the time limit in Preferences)",
-            kind="limit", limit="wall time",
-        )  # fmt: skip
+        message = say("wall_time", seconds=f"{limits.wall_time:g}")
+        hint = say("hint_endless_loop")
+        return UserCodeError.of(message, line, None, hint, "limit", "wall time")
     if exc.reason == "memory":
-        return UserCodeError(
-            f"more than {limits.max_memory_mb:,} MB of memory", exc.line,
-            hint="raise the limit in Preferences if this is intended", kind="limit",
-            limit="memory",
-        )  # fmt: skip
+        message = say("memory", cap=f"{limits.max_memory_mb:,}")
+        return UserCodeError.of(message, line, None, RAISE_LIMIT, "limit", "memory")
     if exc.reason == "crash":
-        return UserCodeError(CRASH.format(why=exc.message), exc.line, kind="crash")
-    return UserCodeError(f"internal error: {exc.message}", exc.line, kind="internal")
+        why = exc.message
+        if why.startswith(EXITED) and why.endswith(")"):
+            message = say("crash_status", status=why[len(EXITED) : -1])
+        else:
+            message = say("crash", why=why)
+        return UserCodeError.of(message, line, kind="crash")
+    return UserCodeError(f"internal error: {exc.message}", line, kind="internal")
 
 
 def run_isolated(

@@ -24,6 +24,7 @@ from tapeviz.engine.core import OpRecord
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable
 from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.messages import checked
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process import plots
 from tapeviz.sandbox.process.remote import RemoteTape, TensorTable
@@ -96,6 +97,10 @@ def _error_doc(err: UserCodeError | None) -> Any:
         "hint": None if err.hint is None else err.hint[:2000],
         "kind": err.kind,
         "limit": err.limit,
+        "code": err.code,
+        "fields": [list(pair) for pair in err.fields],
+        "hint_code": err.hint_code,
+        "hint_fields": [list(pair) for pair in err.hint_fields],
     }
 
 
@@ -320,6 +325,9 @@ def _error(doc: Any) -> UserCodeError | None:
     if doc is None:
         return None
     line, col = need(doc, "line", (int, type(None))), need(doc, "col", (int, type(None)))
+    # tapeviz's wording: used only if it is a known code with exactly its fields
+    message = checked(doc.get("code"), doc.get("fields"))
+    hint = checked(doc.get("hint_code"), doc.get("hint_fields"))
     return UserCodeError(
         text(doc, "message", 20_000),
         line,
@@ -327,6 +335,8 @@ def _error(doc: Any) -> UserCodeError | None:
         text(doc, "hint", 20_000, None),
         text(doc, "kind", 40),
         text(doc, "limit", 40, None),
+        *((message.code, message.fields) if message else (None, ())),
+        *((hint.code, hint.fields) if hint else (None, ())),
     )
 
 

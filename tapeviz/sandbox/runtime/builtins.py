@@ -8,6 +8,7 @@ from typing import Any
 
 from tapeviz.engine.reprs import without_addresses
 from tapeviz.sandbox.errors import limit_hit, refused
+from tapeviz.sandbox.messages import Message, say
 from tapeviz.sandbox.runtime import classes
 from tapeviz.sandbox.runtime.checks import (
     as_count,
@@ -23,16 +24,16 @@ from tapeviz.sandbox.runtime.policy import allow_callables, check_callable, chec
 from tapeviz.sandbox.runtime.typeof import register, type_of
 
 # Builtins that exist in Python but not in a script, with the reason shown to the user.
-FORBIDDEN: dict[str, str] = {
-    **dict.fromkeys(("open", "input", "memoryview", "bytearray"), "no file or memory access"),
+FORBIDDEN: dict[str, Message] = {  # a builtin that is not there, and why (the hint)
+    **dict.fromkeys(("open", "input", "memoryview", "bytearray"), say("hint_no_files")),
     **dict.fromkeys(
         ("eval", "exec", "compile", "__import__", "breakpoint", "help", "exit", "quit"),
-        "no running of other code",
+        say("hint_no_code"),
     ),
     **dict.fromkeys(
         ("getattr", "setattr", "delattr", "hasattr", "vars", "globals", "locals", "dir",
          "__builtins__"),
-        "no introspection",
+        say("hint_no_introspection"),
     ),
 }  # fmt: skip
 
@@ -91,13 +92,13 @@ def _sum(items: Any, start: Any = 0) -> Any:
 
 def _round(number: Any, ndigits: Any = None) -> Any:
     if ndigits is not None and abs(as_count(ndigits)) > 10_000:
-        raise refused("round() with more than 10,000 digits either way is not available")
+        raise refused(say("round_digits"))
     return round(number) if ndigits is None else round(number, ndigits)
 
 
 def _iter(obj: Any, *sentinel: Any) -> Any:
     if sentinel:
-        raise refused("iter(function, sentinel) is not available; use a while loop")
+        raise refused(say("iter_sentinel"))
     return iter(obj)
 
 
@@ -139,7 +140,7 @@ def _range(*args: Any) -> range:
 
 def _type(*args: Any) -> Any:
     if len(args) != 1:
-        raise refused("type() with three arguments is not available: write a class statement")
+        raise refused(say("type_three"))
     return type_of(args[0])
 
 
@@ -152,7 +153,7 @@ def _super(*args: Any) -> Any:
 
 
 def _object(*args: Any) -> Any:
-    raise refused("object() is not available in tapeviz scripts", "object works as a base class")
+    raise refused(say("object_call"), say("hint_object_base"))
 
 
 def sandbox_print(
@@ -160,16 +161,14 @@ def sandbox_print(
 ) -> None:
     """``print`` into the run's output (never to a file)."""
     if file is not None:
-        raise refused("print(file=...) is not available: output goes to the console")
+        raise refused(say("print_file"))
     sep = " " if sep is None else sep
     end = "\n" if end is None else end
     sep, end = str(sep), str(end)
     cap = budget().limits.max_output
     total = text_size(args, cap) + len(sep) * max(len(args) - 1, 0) + len(end)
     if total > cap:
-        raise budget().trip(
-            limit_hit("output", f"print() would write more than {cap:,} characters")
-        )
+        raise budget().trip(limit_hit("output", say("print_output", cap=f"{cap:,}")))
     budget().write(without_addresses(str(sep).join(str(a) for a in args) + str(end)))
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import limit_hit, refused
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.limits import Budget
 
 
@@ -80,14 +81,14 @@ def as_count(value: Any) -> int:
 def _width_limit(width: int, what: str) -> None:
     if width > MAX_WIDTH:
         raise budget().trip(
-            limit_hit("size", f"{what} asks for a width of {width:,} (more than {MAX_WIDTH:,})")
+            limit_hit("size", say("width", what=what, width=f"{width:,}", cap=f"{MAX_WIDTH:,}"))
         )
 
 
 def check_format_spec(spec: str) -> None:
     """Refuse a format spec whose width or precision would build a giant string."""
     if "{" in spec:
-        raise refused("nested {} in a format spec are not available", "write the width itself")
+        raise refused(say("nested_format"), say("hint_width"))
     for digits in re.findall(r"\d+", spec):
         _width_limit(int(digits) if len(digits) < 9 else 10**9, f"the format spec '{spec}'")
 
@@ -96,10 +97,7 @@ def check_format_string(fmt: str) -> None:
     """Refuse ``{0.__class__}``-style lookups and huge widths in a ``str.format`` template."""
     for _, field, spec, _ in _FORMATTER.parse(fmt):
         if field is not None and ("." in field or "[" in field):
-            raise refused(
-                f"format field '{{{field}}}' looks up attributes or items",
-                "format the value itself instead, e.g. f'{x:.3f}'",
-            )
+            raise refused(say("format_lookup", field="{" + field + "}"), say("hint_format_value"))
         if spec:
             check_format_spec(spec)
 
@@ -144,7 +142,7 @@ def check_percent(fmt: str | bytes, args: Any) -> None:
     for spec in _percent_specs(text):
         for width in spec:
             if "*" in width:
-                raise refused("% formatting with * widths is not available")
+                raise refused(say("percent_star"))
             if width:
                 _width_limit(int(width) if len(width) < 9 else 10**9, "the % format")
     check_text(args, "the formatted values")
@@ -186,9 +184,7 @@ def check_text(obj: Any, what: str, printed: bool = False) -> None:
     cap = limits.max_output if printed else limits.max_elements
     if not isinstance(obj, int | float | bool | type(None)) and text_size(obj, cap) > cap:
         name = "output" if printed else "size"
-        raise budget().trip(
-            limit_hit(name, f"{what} would make more than {cap:,} characters of text")
-        )
+        raise budget().trip(limit_hit(name, say("text_size", what=what, cap=f"{cap:,}")))
 
 
 # -- hashing: tuple hashes recurse in C (no depth check, no caching) ---------------------------
@@ -204,9 +200,7 @@ def check_key(key: Any) -> None:
 
 def _tuple_cost(t: tuple[Any, ...], depth: int, memo: dict[int, int]) -> int:
     if depth > MAX_NESTING:
-        raise budget().trip(
-            limit_hit("size", f"a tuple nested more than {MAX_NESTING} levels deep")
-        )
+        raise budget().trip(limit_hit("size", say("tuple_nesting", cap=MAX_NESTING)))
     known = memo.get(id(t))
     if known is not None:
         return known
@@ -215,9 +209,7 @@ def _tuple_cost(t: tuple[Any, ...], depth: int, memo: dict[int, int]) -> int:
         if type(e) is tuple:
             cost += _tuple_cost(e, depth + 1, memo)
             if cost > MAX_HASH_WORK:
-                raise budget().trip(
-                    limit_hit("size", "hashing this tuple would take too long (it shares parts)")
-                )
+                raise budget().trip(limit_hit("size", say("tuple_hash")))
     memo[id(t)] = cost
     return cost
 
@@ -256,8 +248,7 @@ def nested_size(obj: Any, what: str) -> int:
         depth += 1
         if depth > MAX_ARRAY_NESTING:
             raise refused(
-                f"{what}: the list is nested more than {MAX_ARRAY_NESTING} levels deep",
-                "does it contain itself?",
+                say("list_nesting", what=what, cap=MAX_ARRAY_NESTING), say("hint_contains_itself")
             )
         n *= len(obj)
         if n > cap:

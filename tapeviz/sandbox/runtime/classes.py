@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.messages import say
 
 MARK = "_tapeviz_class"  # in the own __dict__ of every class a script defined
 CELL = "<class>"  # the frame key holding the class its methods were defined in (for super())
@@ -185,7 +186,7 @@ def _is_user_function(fn: Any) -> bool:
 
 def _need_user_function(fn: Any, what: str) -> None:
     if not _is_user_function(fn):
-        raise refused(f"{what} works only on functions defined in the script")
+        raise refused(say("functions_only", what=what))
 
 
 def make_property(fget: Any = None, fset: Any = None, doc: Any = None) -> UserProperty:
@@ -235,7 +236,7 @@ def make_class(name: str, bases: tuple[Any, ...], namespace: dict[str, Any]) -> 
                 "names starting with _ are off limits in tapeviz classes",
             )
         if key in SPECIAL and not _is_user_function(value):
-            raise refused(f"{key} must be a method defined with def")
+            raise refused(say("method_def", name=key))
         body[key] = as_class_attribute(value)
     body[MARK] = True
     try:
@@ -286,5 +287,5 @@ def super_attribute(view: Super, name: str, engine_allows: Callable[[type, str],
         raise AttributeError(f"'super' object has no attribute '{name}'")
     engine = owner.__dict__.get(MARK) is not True and name not in SPECIAL
     if engine and (owner is object or not engine_allows(owner, name)):
-        raise refused(f"super().{name} is not available in tapeviz scripts")
+        raise refused(say("super_attribute", name=name))
     return getattr(super(view.cls, view.obj), name)

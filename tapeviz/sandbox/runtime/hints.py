@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from tapeviz.sandbox.errors import refused, suggest
+from tapeviz.sandbox.errors import refused, suggest, with_message
+from tapeviz.sandbox.messages import Message, say
 from tapeviz.sandbox.runtime.known import (
     API,
     ELSEWHERE,
-    HELP,
     IMPORTS,
     OBJECT_API,
     SPELLING,
@@ -22,17 +22,16 @@ from tapeviz.sandbox.runtime.known import (
 )
 
 
-def with_hint(exc: BaseException, hint: str | None) -> BaseException:
-    """Attach a hint to an ordinary exception (the runner shows it beside the message)."""
-    if hint:
-        exc._tapeviz_hint = hint  # type: ignore[attr-defined]
+def with_hint(exc: BaseException, hint: Message | None) -> BaseException:
+    """Attach a hint to an ordinary exception, its own text kept (the runner shows both)."""
+    if hint is not None:
+        with_message(exc, say("python_error", python=str(exc)), hint)
     return exc
 
 
-def hint_of(exc: BaseException) -> str | None:
-    """The hint :func:`with_hint` attached, if any."""
-    hint = getattr(exc, "_tapeviz_hint", None)
-    return hint if isinstance(hint, str) else None
+def _text(sentence: str) -> Message:
+    """One of the fixed English sentences of :mod:`known` as a hint."""
+    return say("hint_text", text=sentence)
 
 
 def spelled(namespace: str) -> str:
@@ -44,22 +43,22 @@ def spelled(namespace: str) -> str:
     return namespace
 
 
-def _lacking_hint(namespace: str, name: str) -> str:
+def _lacking_hint(namespace: str, name: str) -> Message:
     why = WHY_NOT.get(f"{namespace}.{name}")
     if why is not None:
-        return why
+        return _text(why)
     if namespace.startswith("numpy"):
-        return "tapeviz's numpy has maths, random numbers and array creation"
+        return say("hint_numpy_has")
     if namespace.startswith("matplotlib"):
-        return "the Plots tab draws plot, scatter, hist, bar, imshow and contour"
-    return HELP
+        return say("hint_plots_draw")
+    return say("hint_help")
 
 
 def missing_attribute(namespace: str, name: str, allowed: Iterable[str]) -> BaseException:
     """``tf.compat``: not available in tapeviz (real) or no such attribute (with a suggestion)."""
     if name in API.get(namespace, ()):
         return refused(
-            f"{spelled(namespace)}.{name} is not available in tapeviz",
+            say("not_in_tapeviz", name=f"{spelled(namespace)}.{name}"),
             _lacking_hint(namespace, name),
         )
     hint = suggest(name, [n for n in allowed if not n.startswith("_")])
@@ -69,7 +68,7 @@ def missing_attribute(namespace: str, name: str, allowed: Iterable[str]) -> Base
 def missing_object_attribute(type_name: str, name: str, allowed: Iterable[str]) -> BaseException:
     """``x.device`` on a tensor: not in tapeviz (TensorFlow has it) or a typo."""
     if name in OBJECT_API.get(type_name, ()):
-        return refused(f"{type_name}.{name} is not available in tapeviz", HELP)
+        return refused(say("not_in_tapeviz", name=f"{type_name}.{name}"), say("hint_help"))
     hint = suggest(name, allowed)
     return with_hint(AttributeError(f"'{type_name}' object has no attribute '{name}'"), hint)
 
@@ -79,25 +78,29 @@ def unknown_name(
 ) -> BaseException:
     """The NameError for ``name``; ``has(namespace, name)`` says what tapeviz's modules hold."""
     exc = NameError(f"unknown name '{name}'")
+    hint: Message | None = None
     if name in IMPORTS:
-        return with_hint(exc, f"add `{IMPORTS[name]}` above (tf and np are always there)")
-    if name in ELSEWHERE:
-        return with_hint(exc, ELSEWHERE[name])
-    for namespace, prefix in (("tensorflow", "tf"), ("numpy", "np")):
-        if has(namespace, name):
-            return with_hint(exc, f"did you mean '{prefix}.{name}'?")
-    if has("matplotlib.pyplot", name):
-        return with_hint(exc, f"did you mean 'plt.{name}'? (`import matplotlib.pyplot as plt`)")
-    hint = suggest(name, visible)
-    if hint is None and name in API["tensorflow"]:
-        hint = f"tf.{name} is not available in tapeviz; {HELP}"
-    return with_hint(exc, hint)
+        hint = say("hint_add_import", line=IMPORTS[name])
+    elif name in ELSEWHERE:
+        hint = _text(ELSEWHERE[name])
+    elif has("tensorflow", name):
+        hint = say("hint_did_you_mean", name=f"tf.{name}")
+    elif has("numpy", name):
+        hint = say("hint_did_you_mean", name=f"np.{name}")
+    elif has("matplotlib.pyplot", name):
+        hint = say("hint_did_you_mean_plt", name=name)
+    else:
+        hint = suggest(name, visible)
+        if hint is None and name in API["tensorflow"]:
+            hint = say("hint_tf_lacks", name=name)
+    return with_message(exc, say("unknown_name", name=name), hint)
 
 
-def lacking_module(dotted: str) -> tuple[str, str | None]:
+def lacking_module(dotted: str) -> tuple[Message, Message | None]:
     """Message and hint for ``import dotted`` of a module tapeviz does not offer."""
     root = dotted.split(".")[0]
     if root in ("tensorflow", "numpy", "matplotlib") and "." in dotted:
         parent, _, last = dotted.rpartition(".")
-        return f"{dotted} is not available in tapeviz", _lacking_hint(parent, last)
-    return f"import of '{dotted}' is not allowed", ELSEWHERE.get(root)
+        return say("not_in_tapeviz", name=dotted), _lacking_hint(parent, last)
+    elsewhere = ELSEWHERE.get(root)
+    return say("import", module=dotted), None if elsewhere is None else _text(elsewhere)

@@ -249,4 +249,4 @@ ELSEWHERE: dict[str, str] = {
     **dict.fromkeys(("random",), "use np.random or tf.random instead of the random module"),
     **dict.fromkeys(("display",), "display() is IPython's: use print(), or plt.show() for plots"),
 }
-HELP = 'see Help → "TensorFlow in tapeviz" (F1) for what is there'
+HELP = 'see Help → "TensorFlow in tapeviz" for what is there'

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tapeviz.sandbox.errors import Stop, limit_hit
+from tapeviz.sandbox.messages import say
 
 
 @dataclass(frozen=True)
@@ -170,16 +171,16 @@ class Budget:
         self.next_check = self.steps + 16
         err: Stop | None = None
         if self.cancel.cancelled:
-            err = Stop("stopped by the user", "cancelled")
+            err = Stop(say("stopped"), "cancelled")
         elif self.steps > self.limits.max_steps:
-            err = limit_hit("steps", f"more than {self.limits.max_steps:,} steps executed")
+            err = limit_hit("steps", say("steps", cap=f"{self.limits.max_steps:,}"))
         else:
             now = time.perf_counter()
             if now - self.started > self.limits.wall_time:
                 err = limit_hit(
                     "wall time",
-                    f"the script ran longer than the {self.limits.wall_time:g} s time limit",
-                    "an endless loop? (or raise the time limit in Preferences)",
+                    say("wall_time", seconds=f"{self.limits.wall_time:g}"),
+                    say("hint_endless_loop"),
                 )
             elif now - self.memory_checked > 0.01:  # reading the RSS costs a few µs: throttle
                 self.check_memory()
@@ -208,9 +209,7 @@ class Budget:
         if self.output_len > self.limits.max_output:
             keep = len(text) - (self.output_len - self.limits.max_output)
             self.output.append(text[: max(0, keep)])
-            raise self.trip(
-                limit_hit("output", f"more than {self.limits.max_output:,} characters printed")
-            )
+            raise self.trip(limit_hit("output", say("output", cap=f"{self.limits.max_output:,}")))
         self.output.append(text)
 
     def enter_call(self, name: str) -> None:
@@ -221,9 +220,8 @@ class Budget:
             raise self.trip(
                 limit_hit(
                     "recursion",
-                    f"{name}() called itself (or other functions) more than "
-                    f"{self.limits.max_depth} levels deep",
-                    "does the recursion have a base case?",
+                    say("recursion", name=name, cap=self.limits.max_depth),
+                    say("hint_base_case"),
                 )
             )
         self.depth += 1  # the caller decrements it in a finally block
@@ -245,8 +243,7 @@ class Budget:
             raise self.trip(
                 limit_hit(
                     "memory",
-                    f"the script used {grown:,} MB more memory, more than the limit of "
-                    f"{self.limits.max_memory_mb:,} MB",
+                    say("memory_grown", grown=f"{grown:,}", cap=f"{self.limits.max_memory_mb:,}"),
                 )
             )
 
@@ -258,8 +255,7 @@ class Budget:
             raise self.trip(
                 limit_hit(
                     "size",
-                    f"{what} would have {count:,} elements, more than the limit of "
-                    f"{self.limits.max_elements:,}",
+                    say("size", what=what, count=f"{count:,}", cap=f"{self.limits.max_elements:,}"),
                 )
             )
 
@@ -269,8 +265,7 @@ class Budget:
             raise self.trip(
                 limit_hit(
                     "work",
-                    f"{what} would take {count:,} multiply-adds, more than the limit of "
-                    f"{self.limits.max_flops:,}",
+                    say("work", what=what, count=f"{count:,}", cap=f"{self.limits.max_flops:,}"),
                 )
             )
 
@@ -280,7 +275,8 @@ class Budget:
             raise self.trip(
                 limit_hit(
                     "integer size",
-                    f"{what} would be an integer of about {bits:,} bits, more than the limit of "
-                    f"{self.limits.max_int_bits:,}",
+                    say(
+                        "int_bits", what=what, bits=f"{bits:,}", cap=f"{self.limits.max_int_bits:,}"
+                    ),
                 )
             )

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import checks
 from tapeviz.sandbox.runtime.checks import (
     budget,
@@ -105,7 +106,7 @@ def _grow_one(owner: list[Any], *args: Any) -> None:
 
 def _astype(owner: Any, dtype: Any, *args: Any, **kwargs: Any) -> None:
     if np.dtype(dtype).kind not in "biuf":
-        raise refused(f"arrays of dtype {np.dtype(dtype)} are not available")
+        raise refused(say("array_dtype", dtype=np.dtype(dtype)))
 
 
 def _dot(owner: np.ndarray, other: Any, *args: Any) -> None:

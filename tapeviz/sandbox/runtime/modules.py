@@ -19,6 +19,7 @@ from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.printing import tf_print
 from tapeviz.engine.tensor import Tensor, TensorLike, TensorShape
 from tapeviz.sandbox.errors import limit_hit, refused
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import classes, hints
 from tapeviz.sandbox.runtime.checks import budget, check_text, counted
 from tapeviz.sandbox.runtime.numpy_ns import NUMPY
@@ -73,9 +74,7 @@ def sandbox_tf_print(*inputs: Any, summarize: int = 3, **kwargs: Any) -> None:
                 total += 24
     total += len(str(kwargs.get("sep", " "))) * len(inputs)
     if total > cap:
-        raise budget().trip(
-            limit_hit("output", f"tf.print would print more than {cap:,} characters")
-        )
+        raise budget().trip(limit_hit("output", say("tf_print_output", cap=f"{cap:,}")))
     kwargs.pop("output_stream", None)  # output always goes to the console
     tf_print(*inputs, summarize=summarize, **kwargs)
 
@@ -98,7 +97,7 @@ def _bounded(fn: Callable[..., Any], limit: int = 10_000) -> Callable[..., Any]:
     def wrapped(*args: Any) -> Any:
         for a in args:
             if operator.index(a) > limit:
-                raise refused(f"math.{fn.__name__} of a number above {limit:,} is not available")
+                raise refused(say("math_bound", name=fn.__name__, cap=f"{limit:,}"))
         return fn(*args)
 
     wrapped.__name__ = fn.__name__
@@ -159,7 +158,7 @@ def resolve(dotted: str) -> Any:
                 raise ModuleNotFoundError(f"'{dotted}' is not a module")
             return obj
     message, hint = hints.lacking_module(dotted)
-    raise refused(message, hint or f"tapeviz scripts can import {ALLOWED_IMPORTS}")
+    raise refused(message, hint or say("hint_imports"))
 
 
 def _name(ns: Namespace) -> str:

@@ -19,6 +19,7 @@ from tapeviz.engine.guard import shape_size
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.checks import budget, nested_size
 from tapeviz.sandbox.runtime.guards import check_matmul
 from tapeviz.sandbox.runtime.policy import marker
@@ -27,7 +28,7 @@ from tapeviz.sandbox.runtime.policy import marker
 def check_dtype(dtype: Any) -> None:
     """Only bool, integer and float arrays."""
     if dtype is not None and np.dtype(dtype).kind not in "biuf":
-        raise refused(f"numpy arrays of dtype {np.dtype(dtype)} are not available")
+        raise refused(say("numpy_dtype_array", dtype=np.dtype(dtype)))
 
 
 def _dims(shape: Any) -> tuple[int, ...]:
@@ -54,7 +55,7 @@ def as_array(obj: Any, dtype: Any = None) -> Any:
         return obj
     if isinstance(obj, int):
         if obj.bit_length() > 63:
-            raise refused(f"the integer {obj:.3g} is too large for a numpy array")
+            raise refused(say("big_integer", value=f"{obj:.3g}"))
         return obj
     if isinstance(obj, list | tuple | range):
         budget().check_size(_nested_size(obj), "the array")
@@ -78,7 +79,7 @@ def _option(value: Any) -> Any:
     """A non-data argument (axis, shape, decimals): ints, floats, strings, None, int tuples."""
     if isinstance(value, list | tuple):
         if not all(isinstance(v, int | np.integer) for v in value):
-            raise refused("numpy options given as lists or tuples must hold integers")
+            raise refused(say("numpy_option"))
         return value
     if value is None or isinstance(value, int | float | str | np.integer | np.floating):
         return value

@@ -32,6 +32,7 @@ from tapeviz.engine.reprs import short_repr
 from tapeviz.engine.tape import GradientTape, UnconnectedGradients
 from tapeviz.engine.tensor import Tensor, TensorShape, Variable
 from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import classes, hints
 from tapeviz.sandbox.runtime.classes import Super, UserProperty, is_user_class, is_user_instance
 from tapeviz.sandbox.runtime.methods import CHECKED_METHODS, Checked, no_check, wrapper
@@ -181,15 +182,14 @@ def get_attr(obj: Any, name: str) -> Any:
             return Checked(value, no_check)
         return value
     if isinstance(obj, np.generic | np.ndarray) and obj.dtype.kind not in "biuf":
-        raise refused(f"numpy values of dtype {obj.dtype} are not available")
+        raise refused(say("numpy_dtype_value", dtype=obj.dtype))
     allowed = allowed_attrs(obj)
     if name not in allowed:
         if type(obj) is Namespace:
             raise hints.missing_attribute(_type_name(obj), name, allowed)
         if hasattr(type(obj), name) or (not is_user_instance(obj) and hasattr(obj, name)):
             raise refused(
-                f"'{name}' of {_type_name(obj)} is not available in tapeviz scripts",
-                "only the documented public API of tensors, tapes and optimizers is",
+                say("attribute", name=name, owner=_type_name(obj)), say("hint_public_api")
             )
         raise hints.missing_object_attribute(_type_name(obj), name, allowed)
     value = getattr(obj, name)
@@ -236,13 +236,13 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
         ):
             setattr(obj, name, value)
             return
-    raise refused(f"cannot set '{name}' on {_type_name(obj)}", "only opt.learning_rate is settable")
+    raise refused(say("set_attribute", name=name, owner=_type_name(obj)), say("hint_settable"))
 
 
 def del_attr(obj: Any, name: str) -> None:
     """``del obj.name`` on the script's own objects."""
     if not (is_user_instance(obj) or is_user_class(obj)):
-        raise refused(f"cannot delete '{name}' of {_type_name(obj)}")
+        raise refused(say("del_attribute", name=name, owner=_type_name(obj)))
     if is_user_class(obj):
         _USER_CACHE.clear()
     delattr(obj, name)
@@ -287,7 +287,7 @@ def marker(cls: type, name: str | None = None, shown: str | None = None) -> type
     """A stand-in for ``cls`` that works with ``isinstance`` but cannot be constructed."""
 
     def refuse(*_: Any, **__: Any) -> Any:
-        raise refused(f"{cls.__name__} objects cannot be created directly in tapeviz scripts")
+        raise refused(say("construct", name=cls.__name__))
 
     body = {"_real": cls, "_make": staticmethod(refuse), "_shown": shown}
     return _Marker(name or cls.__name__, (), body)
@@ -321,7 +321,7 @@ def check_callable(f: Any) -> None:
             return
     if not callable(f):
         raise TypeError(f"{_type_name(f)} {_short(f)} is not a function and cannot be called")
-    raise refused(f"calling {_short(f)} is not available in tapeviz scripts")
+    raise refused(say("call", name=_short(f)))
 
 
 def _short(obj: Any) -> str:

@@ -65,17 +65,54 @@ class PathSegments:
         self.py = np.stack([cy0[ok], cy1[ok]], axis=1).ravel()
         self.count = np.concatenate([[0], np.cumsum(ok)])  # visible among the first j segments
 
-    def upto(self, k: int) -> tuple[np.ndarray, np.ndarray]:
-        """End points, pairwise, of the path from step 0 to step k."""
+    def upto(self, k: int, t: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        """End points, pairwise, of the path from step 0 to step k (and ``t`` of the next)."""
         j = int(np.searchsorted(self.keep, k, side="right")) - 1
         n = 2 * int(self.count[j])
         xs, ys = self.px[:n], self.py[:n]
         last = int(self.keep[j])
-        if last != k:
-            cx0, cy0, cx1, cy1, ok = clip_segments(
-                self.x[[last]], self.y[[last]], self.x[[k]], self.y[[k]], self.box
-            )
-            if ok[0]:
-                xs = np.concatenate([xs, [cx0[0], cx1[0]]])
-                ys = np.concatenate([ys, [cy0[0], cy1[0]]])
+        ends_x, ends_y = [self.x[k]], [self.y[k]]
+        if t > 0 and k + 1 < len(self.x):  # between two steps: part of the next segment
+            ends_x.append(self.x[k] + t * (self.x[k + 1] - self.x[k]))
+            ends_y.append(self.y[k] + t * (self.y[k + 1] - self.y[k]))
+        starts_x = [self.x[last], *ends_x[:-1]]
+        starts_y = [self.y[last], *ends_y[:-1]]
+        if last == k:
+            starts_x, starts_y, ends_x, ends_y = starts_x[1:], starts_y[1:], ends_x[1:], ends_y[1:]
+        if ends_x:
+            cx0, cy0, cx1, cy1, ok = clip_segments(starts_x, starts_y, ends_x, ends_y, self.box)
+            xs = np.concatenate([xs, np.stack([cx0[ok], cx1[ok]], axis=1).ravel()])
+            ys = np.concatenate([ys, np.stack([cy0[ok], cy1[ok]], axis=1).ravel()])
         return xs, ys
+
+
+def between(values: np.ndarray, k: int, t: float) -> np.ndarray:
+    """``values[k]`` moved ``t`` of the way to ``values[k + 1]`` (a row, or a number)."""
+    a = np.asarray(values[k], dtype=np.float64)
+    if t <= 0 or k + 1 >= len(values):
+        return a
+    return a + t * (np.asarray(values[k + 1], dtype=np.float64) - a)
+
+
+def drawn_steps(
+    x: np.ndarray, y: np.ndarray, steps: int, diverged: int | None,
+    x_range: tuple[float, float], y_range: tuple[float, float],
+) -> int:  # fmt: skip
+    """The last step of a path worth drawing: all of it, unless the run diverged.
+
+    A diverging run zig-zags ever wider before the divergence is detected; its path stops at
+    the divergence step, or earlier at its last point before it first leaves the view (by
+    half a span), so it does not paint long lines over the whole surface.
+    """
+    if diverged is None:
+        return steps
+    stop = min(steps, diverged)
+    sx, sy = x_range[1] - x_range[0], y_range[1] - y_range[0]
+    with np.errstate(all="ignore"):
+        out = ~(
+            (x >= x_range[0] - sx / 2) & (x <= x_range[1] + sx / 2)
+            & (y >= y_range[0] - sy / 2) & (y <= y_range[1] + sy / 2)
+        )  # fmt: skip
+    out[0] = False
+    left = np.flatnonzero(out[: stop + 1])
+    return int(left[0]) - 1 if len(left) else stop

@@ -263,15 +263,18 @@ class StepPlot(pg.PlotWidget):
             item["marker"].setRect(-size / 2, -size / 2, size, size)
             item["marker"].setPen(pg.mkPen(self.theme.background, width=1.5))
 
-    def set_cursor(self, k: int) -> None:
-        """Reveal the played curves up to step k and move the markers."""
+    def set_cursor(self, k: int, t: float = 0.0) -> None:
+        """Reveal the played curves up to step k (``t`` of the next) and move the markers."""
         lo, hi = self.y_range
         span = hi - lo
-        self.cursor.setLine(k, lo - span, k, hi + span)
-        self.clip.setRect(QRectF(-1.0, lo - 100 * span, k + 1.0, 201 * span))
+        at = k + t
+        self.cursor.setLine(at, lo - span, at, hi + span)
+        self.clip.setRect(QRectF(-1.0, lo - 100 * span, at + 1.0, 201 * span))
         for item in self.series:
             kk = min(k, item["last"])
-            move(item["marker"], kk, item["y"][kk])
+            tt = t if k < item["last"] else 0.0
+            y = item["y"]
+            move(item["marker"], kk + tt, y[kk] + tt * (y[kk + 1] - y[kk]) if tt else y[kk])
 
     def restyle(self, theme: Theme, scale: float) -> None:
         """Theme colours and presenter-mode scale."""
@@ -355,10 +358,10 @@ class StepPlots(QWidget):
                 self.legend.addItem(sample, name)
         return log
 
-    def set_cursor(self, k: int) -> None:
-        """Move all three plots to step k."""
+    def set_cursor(self, k: int, t: float = 0.0) -> None:
+        """Move all three plots to step k (and ``t`` of the way to the next)."""
         for p in self.plots:
-            p.set_cursor(k)
+            p.set_cursor(k, t)
 
     def restyle(self, theme: Theme, scale: float) -> None:
         """Theme and presenter-mode scale for all three plots."""

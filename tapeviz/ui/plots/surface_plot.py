@@ -24,15 +24,25 @@ from PySide6.QtWidgets import (
 
 from tapeviz.models.descent.backdrop import Backdrop
 from tapeviz.models.descent.runs import Race
-from tapeviz.ui.plots.paths import PathSegments
-from tapeviz.ui.plots.step_plots import dot, move, set_legend_text_size, style_plot, translate
+from tapeviz.ui.plots.paths import PathSegments, between, drawn_steps
+from tapeviz.ui.plots.run_legend import RunLegend
+from tapeviz.ui.plots.step_plots import dot, move, style_plot, translate
 from tapeviz.ui.plots.title import set_title
 from tapeviz.ui.theme import LIGHT, Theme
 
-LEGEND_MARGIN = 14  # px between the legend and the plot's left edge (it hangs 10 px from the right)
-MIN_LEGEND_POINTS = 7.0
 HEAT = {"light": ("#FFFFFF", "#E4E4E4", "#B8B8B8"), "dark": ("#161616", "#2E2E2E", "#4E4E4E")}
 ARROW = 0.09  # arrow length, as a fraction of the view's diagonal
+
+
+def tidy(value: float, pixel: float) -> float:
+    """``value`` rounded to the last digit one ``pixel`` of the view can tell apart."""
+    if not (math.isfinite(value) and math.isfinite(pixel) and pixel > 0):
+        return value
+    return round(value, max(0, -math.floor(math.log10(pixel))))
+
+
+def _diverged(h: Any) -> int | None:
+    return h.divergence.step if h.divergence is not None else None
 
 
 def arrow_head(color: str, size: float) -> QGraphicsPolygonItem:
@@ -66,9 +76,9 @@ class _Base(pg.PlotWidget):
         self.theme, self.scale = LIGHT, 1.0
         self.race: Race | None = None
         self.backdrop: Backdrop | None = None
-        self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="10pt")
+        self.run_legend = RunLegend(self)  # above the data: it hides no part of the surface
+        self.legend = self.run_legend.legend
         view = self.getPlotItem().getViewBox()
-        self.legend.setParentItem(view)
         view.geometryChanged.connect(self.fit_legend)  # the axes change the data area's width too
         self.runs: list[dict] = []
 
@@ -79,32 +89,19 @@ class _Base(pg.PlotWidget):
             self.fit_legend()
 
     def fit_legend(self) -> None:
-        """Legend text at the presenter size, or smaller where the legend would not fit.
+        """The legend above the data, at the presenter size (smaller only if it cannot fit)."""
+        self.run_legend.fit(10 * self.scale)
 
-        The legend hangs from the plot's top right corner: wider than the plot, it would lose
-        its colour samples (the key to the runs) past the left edge.
-        """
-        points = 10 * self.scale
-        self._legend_points(points)
-        room = self.getPlotItem().getViewBox().width() - LEGEND_MARGIN
-        for _ in range(10):  # the samples and padding do not shrink with the text: iterate
-            width = self.legend.width()
-            if not self.legend.items or room <= 0 or width <= room or points <= MIN_LEGEND_POINTS:
-                break
-            points = max(MIN_LEGEND_POINTS, points * room / width * 0.95)
-            self._legend_points(points)
-        # Still too wide at the smallest size: hang it from the left, so the colour samples
-        # stay in view and the end of the longest name is cut instead.
-        fits = self.legend.width() <= room
-        corner = (1, 0) if fits else (0, 0)
-        if corner != getattr(self, "_legend_corner", None):
-            self._legend_corner = corner
-            self.legend.anchor(corner, corner, offset=(-10, 10) if fits else (4, 10))
-
-    def _legend_points(self, points: float) -> None:
-        size = f"{points:.1f}pt"
-        if size != self.legend.opts["labelTextSize"]:
-            set_legend_text_size(self.legend, size)
+    def set_titles(self, titles: list[str]) -> None:
+        """Name the runs at once (a new learning rate, before its race is computed)."""
+        if len(titles) != len(self.legend.items):
+            return
+        for (_, label), title in zip(self.legend.items, titles, strict=True):
+            if label.text != title:
+                label.setText(title)
+                label.resize(label.minimumSize())
+        self.legend.updateSize()
+        self.fit_legend()
 
     def _clear_runs(self) -> None:
         for parts in self.runs:
@@ -205,6 +202,9 @@ class SurfacePlot(_Base):
                     "y": y,
                     "segments": PathSegments(x, y, backdrop.x_range, backdrop.y_range),
                     "h": h,
+                    "stop": drawn_steps(
+                        x, y, h.steps, _diverged(h), backdrop.x_range, backdrop.y_range
+                    ),
                 }
             )
         h0 = race.runs[0]
@@ -215,19 +215,23 @@ class SurfacePlot(_Base):
         self.setXRange(*backdrop.x_range, padding=0)
         self.setYRange(*backdrop.y_range, padding=0)
 
-    def set_cursor(self, k: int) -> None:
-        """Paths up to step k, current points, −∇f arrows."""
+    def set_cursor(self, k: int, t: float = 0.0) -> None:
+        """Paths up to step k (and ``t`` of the way to k + 1), current points, −∇f arrows.
+
+        A diverged run's path ends where :func:`drawn_steps` says; its arrow goes with it.
+        """
         if self.backdrop is None:
             return
         vb = self.getPlotItem().getViewBox()
         (vx0, vx1), (vy0, vy1) = vb.viewRange()
         for run in self.runs:
             h = run["h"]
-            kk = min(k, h.steps)
-            run["path"].setData(*run["segments"].upto(kk), connect="pairs")
-            px, py = run["x"][kk], run["y"][kk]
-            g = h.grads[kk, [self.backdrop.ex, self.backdrop.ey]].astype(np.float64)
-            shown = bool(np.isfinite([px, py]).all())
+            kk, stop = min(k, run["stop"]), run["stop"]
+            tt = t if k < stop else 0.0
+            run["path"].setData(*run["segments"].upto(kk, tt), connect="pairs")
+            px, py = float(between(run["x"], kk, tt)), float(between(run["y"], kk, tt))
+            g = between(h.grads[:, [self.backdrop.ex, self.backdrop.ey]], kk, tt)
+            shown = bool(np.isfinite([px, py]).all()) and (k <= stop or stop == h.steps)
             move(run["marker"], px, py)
             nx, ny = -g[0] / (vx1 - vx0), -g[1] / (vy1 - vy0)
             norm = math.hypot(nx, ny)
@@ -249,7 +253,8 @@ class SurfacePlot(_Base):
         if not left or not vb.sceneBoundingRect().contains(pos):
             return
         point = vb.mapSceneToView(pos)
-        self.startPicked.emit(float(point.x()), float(point.y()))
+        px, py = vb.viewPixelSize()  # a start as exact as a click can aim: 2.796, not 2.79585…
+        self.startPicked.emit(tidy(float(point.x()), px), tidy(float(point.y()), py))
 
 
 class CurvePlot(_Base):
@@ -291,23 +296,40 @@ class CurvePlot(_Base):
                     "f": f,
                     "segments": PathSegments(x, f, backdrop.x_range, backdrop.y_range),
                     "h": h,
+                    "stop": drawn_steps(
+                        x, f, h.steps, _diverged(h), backdrop.x_range, backdrop.y_range
+                    ),
                 }
             )
         self.setXRange(*backdrop.x_range, padding=0)
         self.setYRange(*backdrop.y_range, padding=0)
 
-    def set_cursor(self, k: int) -> None:
-        """Each run's point at step k, its trail and its tangent."""
+    def set_cursor(self, k: int, t: float = 0.0) -> None:
+        """Each run's point at step k (``t`` of the way to k + 1, along f), trail and tangent."""
         if self.backdrop is None:
             return
         half = np.ptp(self.backdrop.x_range) / 7
         for run in self.runs:
             h = run["h"]
-            kk = min(k, h.steps)
-            run["trail"].setData(*run["segments"].upto(kk), connect="pairs")
-            x, f, g = run["x"][kk], run["f"][kk], float(h.grads[kk, 0])
+            kk, stop = min(k, run["stop"]), run["stop"]
+            tt = t if k < stop else 0.0
+            run["trail"].setData(*run["segments"].upto(kk, tt), connect="pairs")
+            x, g = float(between(run["x"], kk, tt)), float(between(h.grads[:, 0], kk, tt))
+            f = self._on_curve(run, kk, tt, x)
             move(run["marker"], x, f)
             ok = bool(np.isfinite([x, f, g]).all())
             if ok:
                 run["tangent"].setLine(x - half, f - g * half, x + half, f + g * half)
-            run["tangent"].setVisible(ok)
+            run["tangent"].setVisible(ok and (k <= stop or stop == h.steps))
+
+    def _on_curve(self, run: dict, k: int, t: float, x: float) -> float:
+        """The loss between two steps, along the sampled curve (exact at the steps)."""
+        f = run["f"]
+        curve = self.backdrop.curve if self.backdrop is not None else None
+        if t <= 0 or k + 1 >= len(f) or curve is None:
+            return float(between(f, k, t))
+        cx, cy = curve
+        with np.errstate(all="ignore"):
+            at = np.interp([run["x"][k], x, run["x"][k + 1]], cx, cy)
+            value = at[1] + (1 - t) * (f[k] - at[0]) + t * (f[k + 1] - at[2])
+        return float(value) if np.isfinite(value) else float(between(f, k, t))

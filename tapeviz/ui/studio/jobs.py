@@ -20,6 +20,7 @@ from tapeviz.models.descent.remote import backdrop_in_worker, race_in_worker
 from tapeviz.models.descent.runs import Cancelled, Race
 from tapeviz.models.descent.studio_config import StudioConfig
 from tapeviz.ui import workers
+from tapeviz.ui.messages import problem_text
 from tapeviz.ui.studio.optimizer_panel import OptimizerPanel
 
 translate = QCoreApplication.translate  # lupdate reads translate("OptimizationStudio", "…")
@@ -63,17 +64,17 @@ def compute(
     except Cancelled:
         return "cancelled", None, None
     except ProblemError as exc:
-        return "error", str(exc), None
+        return "error", exc, None  # worded in the UI thread, in the interface language
     finally:
         job.done.set()
 
 
-def _resample(race: Race, backdrop: Backdrop, at: Any) -> Backdrop | str:
-    """The pool thread's part of a slice: sampled in a worker process (a message on failure)."""
+def _resample(race: Race, backdrop: Backdrop, at: Any) -> Backdrop | ProblemError:
+    """The pool thread's part of a slice: sampled in a worker process (the error on failure)."""
     try:
         return backdrop_in_worker(race, backdrop, at)
     except ProblemError as exc:
-        return str(exc)
+        return exc
 
 
 def slice_point(race: Race | None, config: StudioConfig, k: int) -> Any:
@@ -175,9 +176,9 @@ class JobRunner(QObject):
             _resample, race, ranges, at, on_done=lambda new: self._on_slice_done(race, new)
         )
 
-    def _on_slice_done(self, race: Race, new: Backdrop | str) -> None:
-        if isinstance(new, str):
-            self.report(new)
+    def _on_slice_done(self, race: Race, new: Backdrop | ProblemError) -> None:
+        if isinstance(new, ProblemError):
+            self.report(problem_text(new))
         else:
             self.sliceReady.emit(race, new)
 
@@ -199,7 +200,7 @@ class JobRunner(QObject):
         kind, race, backdrop = result
         if kind == "error":
             message = translate("OptimizationStudio", "The loss cannot be optimized: {message}")
-            self.report(message.format(message=race))
+            self.report(message.format(message=problem_text(race)))
         elif kind == "ok":
             self.raceReady.emit(race, backdrop)
         self.busyChanged.emit(False)  # after the plots show the new race

@@ -7,7 +7,6 @@ connects to.
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal
@@ -33,9 +32,9 @@ from tapeviz.models.descent.optimizer_config import KINDS, MAX_RUNS, HyperParame
 from tapeviz.models.descent.runs import MAX_STEPS
 from tapeviz.models.descent.studio_config import MAX_SPEED, MIN_SPEED, StudioConfig
 from tapeviz.ui.elided_combo import ElidedComboBox
+from tapeviz.ui.studio.lr_control import LearningRateControl
 
 PANEL_WIDTH = 330  # px at font scale 1
-LR_TICKS = 100  # slider positions per decade of learning rate
 EXPORTS = ("gif", "mp4", "png", "svg", "csv")
 
 
@@ -124,9 +123,14 @@ class OptimizerPanel(QWidget):
         self.kind = self._named(QComboBox(self), "optimizerKindCombo")
         self.kind.addItems(list(KINDS))
         self.form = QFormLayout()
-        self.lr_slider = self._named(QSlider(Qt.Orientation.Horizontal, self), "optimizerLrSlider")
-        self.lr_slider.setRange(-9 * LR_TICKS, 2 * LR_TICKS)
-        self.lr_slider.setToolTip(translate("OptimizationStudio", "Learning rate on a log scale"))
+        self.lr_slider = LearningRateControl(self)  # objectName optimizerLrSlider
+        self.lr_slider.setToolTip(
+            translate(
+                "OptimizationStudio",
+                "Learning rate on a log scale: drag (a decade per 100 px, Shift finer), "
+                "← → small steps, Page Up/Down a decade; or type it above",
+            )
+        )
         self.steps = self._named(QSpinBox(self), "optimizerStepsSpin")
         self.steps.setRange(1, MAX_STEPS)
         self.steps.setKeyboardTracking(False)
@@ -271,7 +275,7 @@ class OptimizerPanel(QWidget):
             editor.blockSignals(True)
             editor.setValue(optimizer.get(name))
             editor.blockSignals(False)
-        self.lr_slider.setValue(round(math.log10(optimizer.learning_rate) * LR_TICKS))
+        self.lr_slider.setValue(optimizer.learning_rate)
         self.steps.setValue(config.steps)
         self.speed.setValue(config.speed)
         self.log_scale.setChecked(config.log_scale)
@@ -309,8 +313,7 @@ class OptimizerPanel(QWidget):
             return
         self._edit(self.config.with_run(self.config.selected, replace(run, optimizer=optimizer)))
 
-    def _on_lr_slider_changed(self, position: int) -> None:
-        lr = float(f"{10 ** (position / LR_TICKS):.3g}")
+    def _on_lr_slider_changed(self, lr: float) -> None:
         self._on_param_changed("learning_rate", lr)
 
     def set_parameters(self, names: tuple[str, ...], pair: tuple[str, str] | None) -> None:

@@ -37,6 +37,7 @@ PANEL_SHARE = 0.34  # of the studio's width, at most, for the panel (its text ma
 DEBOUNCE_MS = 150  # a burst of hyper-parameter edits starts one computation
 SLICE_MS = 250  # a paused, scrubbed slice is recomputed this long after the last move
 TAPE_EVERY = 0.25  # s between stepTape signals while playing
+SMOOTH_BELOW = 30.0  # steps/s: slower than this, every frame moves the dots between steps
 __all__ = ["OptimizationStudio", "StudioConfig"]
 
 
@@ -277,11 +278,14 @@ class OptimizationStudio(QWidget):
             if self.backdrop is not None and self.backdrop.sliced:
                 self.slice_timer.start()  # the slice follows the selected run when paused
 
-    def show_step(self, k: int) -> None:
-        """Draw step k everywhere (no tape signal: exports use this per frame)."""
+    def show_step(self, k: int, t: float = 0.0) -> None:
+        """Draw step k everywhere, the dots ``t`` of the way to k + 1 (no tape signal)."""
+        moved = k != self.k or not t
         self.k = k
-        self.left.currentWidget().set_cursor(k)
-        self.steps.set_cursor(k)
+        self.left.currentWidget().set_cursor(k, t)
+        self.steps.set_cursor(k, t)
+        if not moved:  # the same step, the dots further along: nothing else to say
+            return
         if self.race is not None:
             self.panel.set_position(k, self.race.length)
             self._announce_divergence(k)
@@ -340,10 +344,12 @@ class OptimizationStudio(QWidget):
         self._pos += self._config.speed * (now - self._last_tick)
         self._last_tick = now
         k = min(int(self._pos), self.race.length)
-        if k != self.k:
-            self.show_step(k)
-            if now - self._last_tape >= TAPE_EVERY:
-                self._emit_tape()
+        t = self._pos - k if k < self.race.length else 0.0
+        changed = k != self.k
+        if changed or self._config.speed <= SMOOTH_BELOW:
+            self.show_step(k, t)  # slow playback: the dots glide between the steps
+        if changed and now - self._last_tape >= TAPE_EVERY:
+            self._emit_tape()
         if k >= self.race.length:
             self.pause()
 
@@ -358,6 +364,8 @@ class OptimizationStudio(QWidget):
         old, self._config = self._config, config
         if (old.runs, old.steps) != (config.runs, config.steps):
             self.debounce.start()  # hyper-parameters: re-run in the background
+            if self.race is not None:  # the legend says the new values now, not after the race
+                self.left.currentWidget().set_titles([run.title for run in config.runs])
         elif old.log_scale != config.log_scale and self.race is not None:
             self.steps.set_race(self.race, config.log_scale)
             self.show_step(self.k)

@@ -15,13 +15,14 @@ from PySide6.QtCore import QObject, Signal
 from tapeviz.models.descent.problem import ProblemError
 from tapeviz.models.descent.runs import Race
 from tapeviz.ui import workers
+from tapeviz.ui.messages import problem_text
 
 
 def _fetch(race: Race, run: int, k: int) -> Any:
     try:
         return race.tape_at(run, k)
     except ProblemError as exc:
-        return str(exc)
+        return exc  # worded in the UI thread
 
 
 class StepTapes(QObject):
@@ -63,8 +64,8 @@ class StepTapes(QObject):
     def _on_done(self, wanted: tuple[Race, int, int], result: Any) -> None:
         self._busy = False
         if self._wanted is None and wanted[0] is self._current:  # still the newest wanted
-            if isinstance(result, str):
-                self.report(result)
+            if isinstance(result, ProblemError | str):
+                self.report(problem_text(result))
             else:
                 self.ready.emit(result)
         self._next()

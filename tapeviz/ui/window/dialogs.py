@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from PySide6.QtCore import QCoreApplication, QObject, QSettings
+from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt
 from PySide6.QtGui import QActionGroup
-from PySide6.QtWidgets import QDialog, QMainWindow, QMenu, QMessageBox
+from PySide6.QtWidgets import QMainWindow, QMenu, QMessageBox
 
 from tapeviz.models.session.file import Session
 from tapeviz.models.session.presets import PRESETS
@@ -61,7 +61,7 @@ class Rebuildable(Protocol):
 
 
 class DialogsController(QObject):
-    """The Language menu and switch, Preferences, code export, TensorFlow in tapeviz, About.
+    """The Language menu and switch, Preferences, code export, About.
 
     ``window`` parents the dialogs; a language switch replaces it by a new window of its type
     with the same work (see :class:`Rebuildable`). After Preferences, ``restore_preferences``
@@ -169,16 +169,8 @@ class DialogsController(QObject):
         dialog.show()
         return dialog
 
-    def tf_help(self) -> QDialog:
-        """Help → TensorFlow in tapeviz: the names a script can use (what hints point to)."""
-        from tapeviz.ui.window.tf_help import TfHelpDialog
-
-        dialog = TfHelpDialog(self.window)
-        dialog.show()
-        return dialog
-
-    def about(self) -> None:
-        """Versions of tapeviz and what it runs on."""
+    def about(self) -> QMessageBox:
+        """Versions of tapeviz and what it runs on (in the window's theme and text size)."""
         import platform
 
         import numpy
@@ -187,9 +179,17 @@ class DialogsController(QObject):
 
         from tapeviz import __version__
 
-        QMessageBox.about(self.window, self.tr("About tapeviz"), (
+        box = QMessageBox(self.window)
+        box.setObjectName("aboutDialog")
+        box.setAttribute(Qt.WidgetAttribute.WA_WindowPropagation)  # the window's font and palette
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.setWindowTitle(self.tr("About tapeviz"))
+        box.setIconPixmap(self.window.windowIcon().pixmap(64))
+        box.setText(
             f"<b>tapeviz {__version__}</b><br>"
             + self.tr("Automatic differentiation and optimization, made visible.")
             + f"<br><br>Python {platform.python_version()} · PySide6 {PySide6.__version__} · "
             f"pyqtgraph {pyqtgraph.__version__} · numpy {numpy.__version__}"
-        ))  # fmt: skip
+        )
+        box.open()  # window-modal, and the event loop goes on
+        return box

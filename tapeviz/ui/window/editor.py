@@ -6,8 +6,8 @@ from pygments.lexers import PythonLexer
 from pygments.token import Token, _TokenType
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import (
-    QColor,
     QFont,
+    QKeyEvent,
     QPainter,
     QPaintEvent,
     QResizeEvent,
@@ -36,6 +36,14 @@ SYNTAX = {  # contrast >= 4.5:1 on the editor background of each theme
     "dark": {"keyword": "#7CC4FA", "builtin": "#3FD1A3", "function": "#7CC4FA",
              "string": "#F0B060", "number": "#F5A3D3", "comment": "#A0A0A0", "gutter": "#2A2A2A"},
 }  # fmt: skip
+INDENT = 4  # spaces per indentation level, as PEP 8 writes Python
+# The error line's background: the text and every syntax colour on it keep >= 4.5:1 contrast.
+ERROR_BACKGROUND = {"light": "#FADBC9", "dark": "#5A2410"}
+
+
+def error_background(theme: Theme) -> str:
+    """The error line's background colour in ``theme``."""
+    return ERROR_BACKGROUND.get(theme.name, ERROR_BACKGROUND["light"])
 
 
 class PythonHighlighter(QSyntaxHighlighter):
@@ -88,6 +96,7 @@ class CodeEditor(QPlainTextEdit):
         self.setObjectName("functionEditor")
         self.theme = theme
         self.error_line: int | None = None
+        self.error_col: int | None = None
         self.setFont(font(13, mono=True))
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.setTabChangesFocus(False)
@@ -137,33 +146,84 @@ class CodeEditor(QPlainTextEdit):
             block = block.next()
         painter.end()
 
+    # -- typing Python -----------------------------------------------------------------------
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Qt override: Return keeps the indentation (one level more after ':'), Tab indents.
+
+        Tab inserts spaces; Backspace in the indentation removes one level.
+        """
+        key, mods = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        plain = mods == Qt.KeyboardModifier.NoModifier
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain:
+            self.textCursor().insertText("\n" + self._next_indent())
+            self.ensureCursorVisible()
+            return
+        cursor = self.textCursor()
+        before = cursor.block().text()[: cursor.positionInBlock()]
+        if key == Qt.Key.Key_Tab and plain and not cursor.hasSelection():
+            cursor.insertText(" " * (INDENT - len(before) % INDENT))
+            return
+        in_indent = bool(before) and not before.strip(" ")
+        if key == Qt.Key.Key_Backspace and plain and not cursor.hasSelection() and in_indent:
+            remove = (len(before) - 1) % INDENT + 1  # back one level
+            cursor.movePosition(QTextCursor.MoveOperation.Left,
+                                QTextCursor.MoveMode.KeepAnchor, remove)  # fmt: skip
+            cursor.removeSelectedText()
+            return
+        super().keyPressEvent(event)
+
+    def _next_indent(self) -> str:
+        """The indentation of a new line after the caret: the line's own, plus one after ':'."""
+        cursor = self.textCursor()
+        line = cursor.block().text()
+        before = line[: cursor.positionInBlock()]
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        indent = indent[: len(before)]  # Return inside the indentation keeps only what is left
+        code = before.split("#", 1)[0].rstrip()
+        if code.endswith(":"):
+            indent += " " * INDENT
+        return indent
+
     # -- errors ----------------------------------------------------------------------------
     def mark_error(self, line: int | None, col: int | None, message: str) -> None:
-        """Underline the error's line (and put the cursor at it); the text is never changed."""
+        """Highlight the error's line; the text, the caret, the selection and the scroll stay.
+
+        Live re-runs mark errors while the lecturer types: moving the caret here would send
+        the next keys elsewhere. :meth:`go_to_error` moves it when the user asks.
+        """
         self.error_line = line
+        self.error_col = col
         selections = []
         if line is not None and 1 <= line <= self.blockCount():
             block = self.document().findBlockByNumber(line - 1)
             whole = QTextEdit.ExtraSelection()
-            whole.format.setBackground(QColor(self.theme.warning).lighter(185))
+            whole.format.setBackground(self.theme.color(error_background(self.theme)))
             whole.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
             whole.cursor = QTextCursor(block)
             selections.append(whole)
-            cursor = QTextCursor(block)
-            if col:
-                cursor.movePosition(
-                    QTextCursor.MoveOperation.Right,
-                    n=min(max(col - 1, 0), max(block.length() - 1, 0)),
-                )
-            self.setTextCursor(cursor)
-            self.ensureCursorVisible()
         self.setExtraSelections(selections)
         self.setToolTip(message)
         self.gutter.update()
 
+    def go_to_error(self) -> bool:
+        """Put the caret at the marked error (the user asked); False if there is none."""
+        line = self.error_line
+        if line is None or not 1 <= line <= self.blockCount():
+            return False
+        block = self.document().findBlockByNumber(line - 1)
+        cursor = QTextCursor(block)
+        col = self.error_col
+        if col:
+            steps = min(max(col - 1, 0), max(block.length() - 1, 0))
+            cursor.movePosition(QTextCursor.MoveOperation.Right, n=steps)
+        self.setTextCursor(cursor)
+        self.ensureCursorVisible()
+        self.setFocus()
+        return True
+
     def clear_error(self) -> None:
         """Remove the error mark."""
-        self.error_line = None
+        self.error_line = self.error_col = None
         self.setExtraSelections([])
         self.setToolTip("")
         self.gutter.update()
@@ -176,7 +236,9 @@ class CodeEditor(QPlainTextEdit):
         self.gutter.update()
 
     def set_theme(self, theme: Theme) -> None:
-        """Recolour the highlighting and the gutter."""
+        """Recolour the highlighting, the gutter and a marked error line."""
         self.theme = theme
         self.highlighter.set_theme(theme)
+        if self.error_line is not None:
+            self.mark_error(self.error_line, self.error_col, self.toolTip())
         self.gutter.update()

@@ -1,16 +1,16 @@
 """A user-code error as the window shows it: where, what kind, the message, and the hint.
 
-The frame (line, kind, tapeviz's own hints) is translated; the message itself stays as Python
-or TensorFlow would word it, since that is what the lecturer will meet in the real tools.
+All of it is in the interface language: tapeviz's own sentences come as message codes with
+fields (:mod:`tapeviz.ui.messages`). Python's and TensorFlow's own texts stay as the real tools
+word them, since that is what the lecturer will meet there.
 """
 
 from __future__ import annotations
 
-import re
-
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from tapeviz.sandbox import UserCodeError
+from tapeviz.ui.messages import error_hint, error_message
 
 KINDS = {
     "syntax": QT_TRANSLATE_NOOP("ErrorText", "Syntax error"),
@@ -25,22 +25,37 @@ KINDS = {
     "crash": QT_TRANSLATE_NOOP("ErrorText", "The worker crashed"),
     "internal": QT_TRANSLATE_NOOP("ErrorText", "Internal error"),
 }
-HINTS = (
-    QT_TRANSLATE_NOOP("ErrorText", "raise the limit in Preferences if this is intended"),
-    QT_TRANSLATE_NOOP("ErrorText", "did you mean '%1'?"),
-)
-DID_YOU_MEAN = re.compile(r"did you mean '([^']*)'\?")
+# Messages that begin by naming their kind ("syntax error: …", "unknown name 'x'"): the head
+# says the kind already, so these shorter sentences follow it.
+AFTER_KIND = {
+    "syntax": QT_TRANSLATE_NOOP("ErrorText", "{python}"),
+    "syntax_indent": QT_TRANSLATE_NOOP("ErrorText", "indentation: {python}"),
+    "syntax_early_end": QT_TRANSLATE_NOOP("ErrorText", "{python} (the code ends too early)"),
+    "syntax_indent_early_end": QT_TRANSLATE_NOOP(
+        "ErrorText", "indentation: {python} (the code ends too early)"
+    ),
+    "unknown_name": QT_TRANSLATE_NOOP("ErrorText", "'{name}'"),
+    "expression_unknown_name": QT_TRANSLATE_NOOP("ErrorText", "'{name}' — add it as a variable?"),
+}
 translate = QCoreApplication.translate  # lupdate reads translate("ErrorText", "…")
 
 
-def hint_text(hint: str | None) -> str:
-    """Tapeviz's hint in the interface language (other hints as they are)."""
-    if not hint:
-        return ""
-    match = DID_YOU_MEAN.fullmatch(hint)
-    if match:
-        return translate("ErrorText", "did you mean '%1'?").replace("%1", match.group(1))
-    return translate("ErrorText", hint) if hint in HINTS else hint
+def unknown_name(err: UserCodeError) -> str | None:
+    """The name an expression used but the variables table lacks (offered as a new row)."""
+    if err.code == "expression_unknown_name" and err.msg is not None:
+        return err.msg.field("name")
+    return None
+
+
+def _message(err: UserCodeError) -> str:
+    msg = err.msg
+    if msg is not None and msg.code in AFTER_KIND:
+        return translate("ErrorText", AFTER_KIND[msg.code]).format_map(dict(msg.fields))
+    text = error_message(err)
+    label = KINDS.get(err.kind, KINDS["runtime"])
+    if msg is None and text.lower().startswith(label.lower() + ": "):  # a plain-text message
+        text = text[len(label) + 2 :]
+    return text
 
 
 def describe(err: UserCodeError) -> str:
@@ -49,11 +64,5 @@ def describe(err: UserCodeError) -> str:
     kind = translate("ErrorText", label)
     where = translate("ErrorText", "line %1").replace("%1", str(err.line)) if err.line else ""
     head = f"{where} · {kind}" if where else kind
-    message = err.message
-    lower = message.lower()
-    if lower.startswith(label.lower() + ": "):  # "syntax error: invalid syntax"
-        message = message[len(label) + 2 :]
-    elif err.kind == "name" and lower.startswith("unknown name '"):  # "unknown name 'x'"
-        message = message[len("unknown name ") :]
-    hint = hint_text(err.hint)
-    return f"{head}: {message}" + (f"\n{hint}" if hint else "")
+    hint = error_hint(err)
+    return f"{head}: {_message(err)}" + (f"\n{hint}" if hint else "")

@@ -112,14 +112,14 @@ class LowerTabs(QTabWidget):
             self.setCurrentIndex(STEPPER_TAB)
 
     def _size_by_front_tab(self) -> None:
-        """Only the tab in front sets how small the tabs may get (not the hidden studio)."""
+        """Only the tab in front sets how small the tabs may get (not a hidden one)."""
         for i in range(self.count()):
             page = self.widget(i)
             policy = page.sizePolicy()
             front = i == self.currentIndex()
-            policy.setVerticalPolicy(
-                QSizePolicy.Policy.Preferred if front else QSizePolicy.Policy.Ignored
-            )
+            kind = QSizePolicy.Policy.Preferred if front else QSizePolicy.Policy.Ignored
+            policy.setVerticalPolicy(kind)
+            policy.setHorizontalPolicy(kind)  # the timeline's wide transport row, hidden
             page.setSizePolicy(policy)
 
     def _on_current_changed(self, index: int) -> None:

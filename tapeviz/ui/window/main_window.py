@@ -44,6 +44,7 @@ from tapeviz.ui.window.code_export_dialog import CodeExportDialog
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.dialogs import DialogsController
 from tapeviz.ui.window.forwarding import forward, forward_value
+from tapeviz.ui.window.help import HelpController
 from tapeviz.ui.window.lower_tabs import STUDIO_TAB, LowerTabs
 from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
@@ -90,6 +91,7 @@ class MainWindow(QMainWindow):
         self.dark_action = self.presenter.dark_action
         self.clean_action = self.presenter.clean_action
         self.dialogs = DialogsController(self, self.presenter.restore_preferences, settings)
+        self.help = HelpController(self)
         self._build_menus()
         self._wire()
         self.resize(1360, 760)
@@ -226,7 +228,8 @@ class MainWindow(QMainWindow):
                 action = add(sub, title, lambda _=False, n=name: self.load_preset(n))
                 action.setObjectName(f"preset:{name}")
         help_menu = bar.addMenu(self.tr("&Help"))
-        add(help_menu, self.tr("&TensorFlow in tapeviz…"), self.dialogs.tf_help, "F1")
+        self.help.add_actions(help_menu)
+        help_menu.addSeparator()
         add(help_menu, self.tr("&About tapeviz"), self.dialogs.about)
 
     def _wire(self) -> None:
@@ -365,7 +368,7 @@ class MainWindow(QMainWindow):
         self.variables.blockSignals(False)
         self.runner.mark_seen(session.source, session.mode)  # nothing to re-run
         self.code.clear_error()
-        self.notes_label.setText(preset_note(session.notes))
+        self.code.set_notes(preset_note(session.notes), session.source)
         graph = session.settings.get("graph")
         if isinstance(graph, dict):
             self.set_graph_settings(**graph)

@@ -7,7 +7,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, QSettings, Qt
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QShortcut
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QToolTip, QWidget
 
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.studio.studio import OptimizationStudio
@@ -56,6 +56,13 @@ def palette(theme: Theme) -> QPalette:
         QPalette.ColorRole.HighlightedText: QColor("#FFFFFF"),
         QPalette.ColorRole.PlaceholderText: QColor(theme.muted),
         QPalette.ColorRole.BrightText: QColor("#FF7A45"),
+        QPalette.ColorRole.Link: QColor("#7CC4FA"),  # 8.5:1 on the base
+        QPalette.ColorRole.LinkVisited: QColor("#C9A8F0"),
+        QPalette.ColorRole.Light: QColor("#555555"),  # frames and bevels (Fusion draws with them)
+        QPalette.ColorRole.Midlight: QColor("#444444"),
+        QPalette.ColorRole.Mid: QColor("#333333"),
+        QPalette.ColorRole.Dark: QColor("#1A1A1A"),
+        QPalette.ColorRole.Shadow: QColor("#101010"),
     }
     for role, colour in roles.items():
         pal.setColor(role, colour)
@@ -126,6 +133,7 @@ class PresenterController(QObject):
         self.status, self.store = status, store
         self.font_scale = 1.0
         self.theme: Theme = LIGHT
+        self._themed = False  # set_theme has not dressed the application yet
         self.full_screen_action = self._new_action(self.tr("Full &screen"), "F11")
         self.full_screen_action.triggered.connect(self.toggle_full_screen)
         self.larger_action = self._new_action(self.tr("&Larger text"), "Ctrl++")
@@ -182,9 +190,14 @@ class PresenterController(QObject):
             self.set_font_scale(steps[0] if direction > 0 else steps[-1])
 
     def set_theme(self, theme: Theme) -> None:
-        """Light or dark, for the whole window."""
+        """Light or dark, for the whole window and every dialog and tooltip it opens.
+
+        The palette is the application's, so dialogs (About, Help, Preferences, code export,
+        file dialogs) get it too; in the dark theme the file dialogs are Qt's own, which
+        follow the palette (a desktop's native dialog would stay light).
+        """
         self.theme = theme
-        self.window.setPalette(palette(theme))
+        self._dress(theme)
         self.graph.set_theme(theme)
         self.studio.set_theme(theme)
         self.editor.set_theme(theme)
@@ -192,6 +205,17 @@ class PresenterController(QObject):
             view.set_theme(theme)
         self.dark_action.setChecked(theme.name == "dark")
         self.store().setValue("prefs/theme", theme.name)
+
+    def _dress(self, theme: Theme) -> None:
+        """The palette of the application, its tooltips and the window; which file dialogs."""
+        self._themed = True
+        pal = palette(theme)
+        QApplication.setPalette(pal)
+        QToolTip.setPalette(pal)
+        QApplication.setAttribute(
+            Qt.ApplicationAttribute.AA_DontUseNativeDialogs, theme.name == "dark"
+        )
+        self.window.setPalette(pal)
 
     def _on_dark_action_triggered(self, checked: bool) -> None:
         self.set_theme(DARK if checked else LIGHT)
@@ -213,6 +237,8 @@ class PresenterController(QObject):
         theme = THEMES.get(str(store.value("prefs/theme", "light")), LIGHT)
         if theme is not self.theme:
             self.set_theme(theme)
+        elif not self._themed:  # the application's palette may be another window's
+            self._dress(theme)
         try:
             scale = float(store.value("prefs/font_scale", 1.0))  # type: ignore[arg-type]
         except (TypeError, ValueError):

@@ -17,10 +17,11 @@ from tapeviz.sandbox import CancelToken, Limits, RunResult
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui import workers
 from tapeviz.ui.window.code_pane import CodePane
-from tapeviz.ui.window.error_text import describe
+from tapeviz.ui.window.error_text import describe, unknown_name
 from tapeviz.ui.window.variables_table import VariablesTable
 
 LIVE_MS = 300  # expression mode re-runs this long after the last keystroke
+ADDED_VALUE = 1.0  # a name added from the error frame starts here (products stay non-zero)
 
 
 def _run_job(
@@ -79,6 +80,7 @@ class RunController(QObject):
         code.editor.textChanged.connect(self.on_edited)
         variables.changed.connect(self.on_edited)
         code.mode.currentIndexChanged.connect(lambda _: self.on_edited())
+        code.addVariableRequested.connect(self.add_variable)
 
     @property
     def running(self) -> bool:
@@ -155,7 +157,10 @@ class RunController(QObject):
         self.last_result = result
         self.console.setPlainText(result.output)
         studio = self.studio_in_front() and result.error is None
-        if not studio:  # under the studio, the graph shows the tape of the studio's step
+        recorded = any(len(info.tape.records) for info in result.tapes)
+        # Under the studio the graph shows the tape of the studio's step; after an error that
+        # came before any op was recorded, the last good graph stays (dimmed), never a blank.
+        if not studio and (result.error is None or recorded):
             self.show_tapes(result)
         script = self.submitted is not None and self.submitted.mode == "script"
         if script and self.show_figures is not None:  # (live expressions draw no figures)
@@ -163,7 +168,7 @@ class RunController(QObject):
         self.dim_graph(result.error is not None)
         if result.error is not None:
             err = result.error
-            self.show_error(describe(err), err.line, err.col)
+            self.show_error(describe(err), err.line, err.col, unknown_name(err))
         else:
             self.code.clear_error()
             self.status(
@@ -175,7 +180,15 @@ class RunController(QObject):
             self.start_studio(self.submitted)
         self._finish_run()
 
-    def show_error(self, message: str, line: int | None, col: int | None) -> None:
-        """Mark an error in the code pane and the status line."""
-        self.code.show_error(message, line, col)
+    def show_error(
+        self, message: str, line: int | None, col: int | None, unknown: str | None = None
+    ) -> None:
+        """Mark an error in the code pane and the status line (``unknown``: a name to add)."""
+        self.code.show_error(message, line, col, unknown)
         self.status("⚠ " + message.splitlines()[0])
+
+    def add_variable(self, name: str) -> None:
+        """The error frame's "Add as a variable": a new trainable row ``name``, and run."""
+        if name not in [s[0] for s in self.variables.snapshot()]:
+            self.variables.add_row(name, ADDED_VALUE)
+        self.run_code()

@@ -18,7 +18,9 @@ from PySide6.QtWidgets import (
 )
 
 from tapeviz.models.values import format_value, parse_value
+from tapeviz.sandbox.messages import MessageError, say
 from tapeviz.sandbox.variables import KINDS, VariableSpec
+from tapeviz.ui.messages import translated
 
 KIND_LABELS = {
     "trainable": QT_TRANSLATE_NOOP("VariablesTable", "trainable"),
@@ -47,7 +49,7 @@ class VariablesTable(QWidget):
         self.add_button.setObjectName("addVariableButton")
         self.remove_button = QPushButton(self.tr("Remove"), self)
         self.remove_button.setObjectName("removeVariableButton")
-        self.add_button.clicked.connect(lambda: self.add_row(self._free_name(), 0.0))
+        self.add_button.clicked.connect(self.add_new)
         self.remove_button.clicked.connect(self.remove_selected)
         self.table.itemChanged.connect(lambda _: self.changed.emit())
         self.table.itemSelectionChanged.connect(self._update_buttons)
@@ -86,6 +88,16 @@ class VariablesTable(QWidget):
         self.table.setCellWidget(row, 2, combo)
         self.table.blockSignals(False)
         self.changed.emit()
+
+    def add_new(self) -> None:
+        """Add a row with a free name, scroll to it and start editing its name."""
+        self.add_row(self._free_name(), 0.0)
+        row = self.table.rowCount() - 1
+        item = self.table.item(row, 0)
+        self.table.scrollToItem(item)
+        self.table.setCurrentCell(row, 0)
+        self.table.setFocus()
+        self.table.editItem(item)
 
     def remove_selected(self) -> None:
         """Remove the selected rows."""
@@ -126,9 +138,10 @@ class VariablesTable(QWidget):
             try:
                 value = parse_value(self.table.item(row, 1).text())
                 if any(s.name == name for s in out):
-                    raise ValueError(f"the name {name!r} is used twice")
+                    raise MessageError(say("variable_twice", name=repr(name)))
                 out.append(VariableSpec(name, value, kind, dtypes.get(name, "float32")))
             except ValueError as exc:
+                why = translated(exc.msg) if isinstance(exc, MessageError) else str(exc)
                 raise ValueError(self.tr("Variable row %1: %2").replace("%1", str(row + 1))
-                                 .replace("%2", str(exc))) from None  # fmt: skip
+                                 .replace("%2", why)) from None  # fmt: skip
         return out
