@@ -2379,171 +2379,236 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="315" />
+      <source>tapeviz scripts have no file access</source>
+      <translation>tapeviz 脚本不能访问文件</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="316" />
+      <source>it would run Python code or expose memory outside tapeviz's checks</source>
+      <translation>它会在 tapeviz 的检查之外运行 Python 代码或暴露内存</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="317" />
+      <source>pandas is not available in tapeviz: use numpy arrays</source>
+      <translation>tapeviz 中没有 pandas:请用 numpy 数组</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="318" />
+      <source>PyTorch is not available in tapeviz: write it with tf</source>
+      <translation>tapeviz 中没有 PyTorch:请用 tf 来写</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
+      <source>JAX is not available in tapeviz: write it with tf or np</source>
+      <translation>tapeviz 中没有 JAX:请用 tf 或 np 来写</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="320" />
+      <source>seaborn is not available in tapeviz: use plt</source>
+      <translation>tapeviz 中没有 seaborn:请用 plt</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="321" />
+      <source>scipy is not available in tapeviz: use np and tf</source>
+      <translation>tapeviz 中没有 scipy:请用 np 和 tf</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
+      <source>scikit-learn is not available in tapeviz</source>
+      <translation>tapeviz 中没有 scikit-learn</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
+      <source>TensorFlow Probability is not available in tapeviz</source>
+      <translation>tapeviz 中没有 TensorFlow Probability</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
+      <source>TensorFlow Datasets is not available in tapeviz (no downloads)</source>
+      <translation>tapeviz 中没有 TensorFlow Datasets(不能下载)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
+      <source>tapeviz scripts have no access to files, the system or the clock</source>
+      <translation>tapeviz 脚本不能访问文件、系统或时钟</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
+      <source>use np.random or tf.random instead of the random module</source>
+      <translation>请用 np.random 或 tf.random 代替 random 模块</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
+      <source>display() is IPython's: use print(), or plt.show() for plots</source>
+      <translation>display() 属于 IPython:请用 print(),绘图请用 plt.show()</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="329" />
       <source>the array</source>
       <translation>数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="316" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
       <source>the list</source>
       <translation>列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="317" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
       <source>the dict</source>
       <translation>字典</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="318" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
       <source>the set</source>
       <translation>集合</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
       <source>the collection</source>
       <translation>容器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="320" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
       <source>the slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="321" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
       <source>the display</source>
       <translation>字面量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
       <source>the comprehension</source>
       <translation>推导式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
       <source>the f-string</source>
       <translation>f 字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
       <source>the formatted values</source>
       <translation>要格式化的值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
       <source>the replaced string</source>
       <translation>替换后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
       <source>the joined string</source>
       <translation>拼接后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
       <source>the result of +</source>
       <translation>+ 的结果</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="328" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
       <source>the repeated sequence</source>
       <translation>重复后的序列</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="329" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
       <source>the matrix product</source>
       <translation>矩阵乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
       <source>the range scan</source>
       <translation>range 扫描</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
       <source>the * arguments</source>
       <translation>* 参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
       <source>the product</source>
       <translation>乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
       <source>the shifted integer</source>
       <translation>移位后的整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
       <source>the power</source>
       <translation>幂</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
       <source>the code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
       <source>the name</source>
       <translation>名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
       <source>the function name</source>
       <translation>函数名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
       <source>the parameter</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
       <source>the keyword</source>
       <translation>关键字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
       <source>the module</source>
       <translation>模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
       <source>segmentation fault</source>
       <translation>段错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
       <source>bus error</source>
       <translation>总线错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
       <source>aborted</source>
       <translation>已中止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
       <source>floating-point exception</source>
       <translation>浮点异常</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
       <source>illegal instruction</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
       <source>killed</source>
       <translation>被终止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
       <source>CPU time limit</source>
       <translation>CPU 时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
     </message>

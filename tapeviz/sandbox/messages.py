@@ -311,6 +311,24 @@ TEMPLATES: dict[str, str] = {
 }
 
 PHRASES: tuple[str, ...] = (
+    # why a name is not there (sandbox.runtime.known: WHY_NOT, ELSEWHERE; a test keeps them equal)
+    QT_TRANSLATE_NOOP("UserCode", "tapeviz scripts have no file access"),
+    QT_TRANSLATE_NOOP(
+        "UserCode", "it would run Python code or expose memory outside tapeviz's checks"
+    ),
+    QT_TRANSLATE_NOOP("UserCode", "pandas is not available in tapeviz: use numpy arrays"),
+    QT_TRANSLATE_NOOP("UserCode", "PyTorch is not available in tapeviz: write it with tf"),
+    QT_TRANSLATE_NOOP("UserCode", "JAX is not available in tapeviz: write it with tf or np"),
+    QT_TRANSLATE_NOOP("UserCode", "seaborn is not available in tapeviz: use plt"),
+    QT_TRANSLATE_NOOP("UserCode", "scipy is not available in tapeviz: use np and tf"),
+    QT_TRANSLATE_NOOP("UserCode", "scikit-learn is not available in tapeviz"),
+    QT_TRANSLATE_NOOP("UserCode", "TensorFlow Probability is not available in tapeviz"),
+    QT_TRANSLATE_NOOP("UserCode", "TensorFlow Datasets is not available in tapeviz (no downloads)"),
+    QT_TRANSLATE_NOOP(
+        "UserCode", "tapeviz scripts have no access to files, the system or the clock"
+    ),
+    QT_TRANSLATE_NOOP("UserCode", "use np.random or tf.random instead of the random module"),
+    QT_TRANSLATE_NOOP("UserCode", "display() is IPython's: use print(), or plt.show() for plots"),
     # the {what} of the size limits
     QT_TRANSLATE_NOOP("UserCode", "the array"),
     QT_TRANSLATE_NOOP("UserCode", "the list"),

@@ -37,3 +37,15 @@ def test_the_menu_names_the_page_the_hints_point_to(window: MainWindow) -> None:
     assert "&TensorFlow in tapeviz" in titles
     err = run("tf.compat.v1").error
     assert err is not None and 'Help → "TensorFlow in tapeviz"' in (err.hint or "")
+
+
+def test_why_a_name_is_missing_is_a_translated_phrase() -> None:
+    """The sentences of known.py reach the window as phrases, so they are worded in Chinese too."""
+    from tapeviz.sandbox.messages import PHRASES
+    from tapeviz.sandbox.runtime.known import ELSEWHERE, WHY_NOT
+
+    missing = [v for v in [*WHY_NOT.values(), *ELSEWHERE.values()] if v not in PHRASES]
+    assert not missing
+    err = run("import pandas as pd").error
+    assert err is not None and err.hint_msg is not None
+    assert dict(err.hint_msg.fields)["text"] == ELSEWHERE["pandas"]
