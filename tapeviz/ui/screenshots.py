@@ -69,7 +69,7 @@ def stepper_frames(out: Path) -> list[Path]:
 
 
 def main_window(out: Path) -> list[Path]:
-    """The whole window at projector size (1366×768) on the quadratic, light and dark."""
+    """The whole window at projector size (1366×768) on the quadratic: light, dark, text at 1.5×."""
     import tempfile
 
     from PySide6.QtCore import QSettings
@@ -91,12 +91,18 @@ def main_window(out: Path) -> list[Path]:
     QTest.qWait(300)
     window.stepper.jump(3)
     QTest.qWait(200)
-    paths = [out / "main_window_light.png", out / "main_window_dark.png"]
+    paths = [out / "main_window_light.png", out / "main_window_dark.png",
+             out / "main_window_presenter_1_5.png"]  # fmt: skip
     window.grab().save(str(paths[0]))
     window.dark_action.trigger()
     window.stepper.jump(4)
     QTest.qWait(300)
     window.grab().save(str(paths[1]))
+    window.dark_action.trigger()
+    window.presenter.set_font_scale(1.5)  # a lecturer's Ctrl + Ctrl +: the back row reads it
+    QTest.qWait(500)
+    window.grab().save(str(paths[2]))
+    window.presenter.set_font_scale(1.0)
     window.close()
     return paths
 
