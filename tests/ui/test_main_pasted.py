@@ -179,3 +179,15 @@ def test_a_run_without_figures_clears_the_tab_and_expressions_leave_it(
     window.apply_session(Session(source="x**2", mode="expression"), run_now=True)
     qtbot.waitUntil(lambda: window._cancel is None, timeout=10_000)
     assert len(window.plots.panels) == 1  # a live expression leaves the last script's plots
+
+
+def test_a_failed_run_keeps_the_last_plots_unless_it_drew_its_own(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    paste_and_run(qtbot, window, "import matplotlib.pyplot as plt\nplt.plot([1, 2])\n")
+    assert len(window.plots.panels) == 1
+    paste_and_run(qtbot, window, "y = pd.DataFrame([1])\n")  # fails before drawing
+    assert window.last_result.error is not None and len(window.plots.panels) == 1
+    failing = "import matplotlib.pyplot as plt\nplt.plot([1])\nplt.figure()\nplt.plot([2])\n1 / 0\n"
+    paste_and_run(qtbot, window, failing)  # drew two figures, then failed: a notebook shows them
+    assert window.last_result.error is not None and len(window.plots.panels) == 2

@@ -42,7 +42,8 @@ class RunController(QObject):
     window takes part through callables: ``studio_in_front()`` (then the checked text goes to
     ``start_studio(problem)`` and the graph keeps the studio's tape), ``show_tapes(result)``,
     ``dim_graph(dimmed)``, ``running_changed(running)`` and ``show_figures(result)`` (after
-    every script run: the figures it drew, none included).
+    every script run: the figures it drew, none included; a run that failed before drawing
+    leaves the last figures, as it leaves the last good graph).
     """
 
     def __init__(
@@ -163,7 +164,8 @@ class RunController(QObject):
         if not studio and (result.error is None or recorded):
             self.show_tapes(result)
         script = self.submitted is not None and self.submitted.mode == "script"
-        if script and self.show_figures is not None:  # (live expressions draw no figures)
+        drew = result.error is None or bool(result.figures)  # a failed run keeps the last plots
+        if script and drew and self.show_figures is not None:  # (expressions draw no figures)
             self.show_figures(result)
         self.dim_graph(result.error is not None)
         if result.error is not None:
