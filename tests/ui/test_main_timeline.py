@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QTabWidget
+from PySide6.QtWidgets import QLabel, QTabWidget
 from pytestqt.qtbot import QtBot
 
 from tapeviz.ui import MainWindow
@@ -171,3 +171,19 @@ def test_a_failing_timeline_still_shows_the_run(
     assert window.tape_list.count() == 200 and window.model.nodes  # the tapes, as before
     assert any("Internal error: ValueError: a bug" in m for m in messages)
     assert not window.lower_tabs.isTabEnabled(TIMELINE_TAB)
+
+
+def test_the_timeline_in_front_fits_a_small_window(qtbot: QtBot, window: MainWindow) -> None:
+    """Its controls take two rows and a long step line is cut (all of it in the tooltip)."""
+    window.load_preset("training-2-1-sgd-apply-gradients")
+    ran(qtbot, window)
+    assert window.timeline_view
+    assert window.timeline.minimumSizeHint().width() < 600
+
+    def resized() -> bool:
+        window.resize(900, 600)
+        return window.width() == 900
+
+    qtbot.waitUntil(resized, timeout=10_000)
+    label = window.timeline.findChild(QLabel, "timelineStepLabel")
+    assert label.text().startswith("step 0 of 199") and label.toolTip() == label.text()

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QToolButton,
     QVBoxLayout,
@@ -82,17 +83,22 @@ class TimelineControls(QWidget):
         self.divergence.setWordWrap(True)
         self.divergence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.divergence.hide()
+        # Two rows, so the tab fits a small window (800 px): the transport above the scrubber,
+        # the step's values and the plots' options below it.
         row = QHBoxLayout()
-        for w in (self.loop_combo, self.reset, self.back, self.play, self.step, self.speed,
-                  self.log_scale, self.tensor_mode, self.element):  # fmt: skip
+        for w in (self.loop_combo, self.reset, self.back, self.play, self.step, self.speed):
             row.addWidget(w)
         row.addStretch(1)
-        row.addWidget(self.export)
+        options = QHBoxLayout()
+        self.step_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        options.addWidget(self.step_label, 1)  # a long line is cut, never widens the window
+        for w in (self.log_scale, self.tensor_mode, self.element, self.export):
+            options.addWidget(w)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(row)
         box.addWidget(self.scrubber)
-        box.addWidget(self.step_label)
+        box.addLayout(options)
         box.addWidget(self.divergence)
         self.tensor_mode.currentIndexChanged.connect(lambda _: self._show_element())
         self.set_enabled(False)
@@ -175,6 +181,7 @@ class TimelineControls(QWidget):
         self.scrubber.setValue(k)
         self.scrubber.blockSignals(False)
         self.step_label.setText(label)
+        self.step_label.setToolTip(label)  # all of it, where the line is cut
 
     def set_playing(self, playing: bool) -> None:
         """The play button's state and text (no signal)."""
