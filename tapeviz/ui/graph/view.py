@@ -113,6 +113,11 @@ class GraphView(QGraphicsView):
         self.refresh_gradients()
 
     # -- building --------------------------------------------------------------------------
+    @property
+    def building(self) -> bool:
+        """Whether a new scene is being laid out or built (the items shown are the old ones)."""
+        return self._job is not None or self._builder is not None
+
     def rebuild(self) -> None:
         """Lay out the model's graph (in a worker above 300 nodes), then build its scene.
 

@@ -362,7 +362,9 @@ class StepperPanel(QWidget):
         self.back_button.setEnabled(k > 0)
         self.reset_button.setEnabled(k > 0)
         self.step_button.setEnabled(stepper is not None and k < len(stepper))
-        if isinstance(stepper, BackwardStepper):
+        if self.view.building:  # the old graph's items: the new ones are styled once built
+            self.detail.setText("")
+        elif isinstance(stepper, BackwardStepper):
             self._show_backward(stepper)
         elif isinstance(stepper, ForwardStepper):
             self._show_forward(stepper)
