@@ -99,9 +99,15 @@ class NodeItem(QGraphicsPathItem):
         scale: float = 1.0,
         gradient: Any = None,
         size: tuple[float, float] | None = None,
+        lazy_text: bool = False,
     ) -> None:
-        """``size`` is the box the layout measured (measured again when not given)."""
+        """``size`` is the box the layout measured (measured again when not given).
+
+        With ``lazy_text`` the text items are made only by :meth:`show_text` (a big graph
+        gives text to the nodes that come into view).
+        """
         super().__init__()
+        self.text_pending = lazy_text
         self.node = node
         self.theme = theme
         self.scale_factor = scale
@@ -132,6 +138,9 @@ class NodeItem(QGraphicsPathItem):
         """Rebuild the node's text for its current content (the box grows only if it must)."""
         lines = self.lines()
         s = self.scale_factor
+        if self.text_pending:  # the box and the look now; the text once the node is in view
+            self._relayout_box(lines)
+            return
         while len(self._texts) < len(lines):
             self._texts.append(QGraphicsSimpleTextItem(self))
         for extra in self._texts[len(lines) :]:
@@ -164,6 +173,31 @@ class NodeItem(QGraphicsPathItem):
         self._bad = (nonfinite(self.node.value), grad is not None and nonfinite(grad))
         self._roles = [role for _, role in lines]
         self._restyle(self._roles)
+
+    def _relayout_box(self, lines: list[tuple[str, str]]) -> None:
+        """The box (grown if the lines need it) and the look, without text items."""
+        s = self.scale_factor
+        faces = ["title" if role == "title" else "value" for _, role in lines]
+        width = max(FONTS.width(f, s, text) for (text, _), f in zip(lines, faces, strict=True))
+        height = sum(FONTS.height(f, s) for f in faces)
+        rect = self._rect
+        if width + 2 * PAD_X > rect.width() or height + 2 * PAD_Y > rect.height():
+            w = max(rect.width(), width + 2 * PAD_X)
+            h = max(rect.height(), height + 2 * PAD_Y)
+            self._rect = QRectF(-w / 2, -h / 2, w, h)
+            self.setPath(self._outline())
+        elif self.path().isEmpty():
+            self.setPath(self._outline())
+        grad = self.gradient
+        self._bad = (nonfinite(self.node.value), grad is not None and nonfinite(grad))
+        self._roles = [role for _, role in lines]
+        self._restyle(self._roles)
+
+    def show_text(self) -> None:
+        """Make the text items of a node built with ``lazy_text`` (it came into view)."""
+        if self.text_pending:
+            self.text_pending = False
+            self.relayout()
 
     _detail = True
 

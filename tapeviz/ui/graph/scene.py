@@ -23,6 +23,7 @@ from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem, measure
 from tapeviz.ui.theme import Theme, font
 
 BUILD_SLICE_S = 0.012  # seconds of item building per event-loop turn for a big scene
+LAZY_TEXT = 300  # nodes: above this, a node's text items are made when it comes into view
 
 
 @dataclass(frozen=True)
@@ -200,6 +201,7 @@ class SceneBuilder:
         self._todo_edges = list(incoming.items())
         self._todo_edges.reverse()
         self.total = len(self._todo_nodes) + len(model.edges)
+        self.lazy_text = len(plan.nodes) > LAZY_TEXT
         self.slices = 0  # event-loop turns the build took (1 when built at once)
 
     @property
@@ -236,7 +238,8 @@ class SceneBuilder:
             if n % 25 == 0 and time.perf_counter() > end:
                 return True
             nid, node = self._todo_nodes.pop()
-            item = NodeItem(node, look.theme, look.scale, grads.get(nid), sizes.get(nid))
+            item = NodeItem(node, look.theme, look.scale, grads.get(nid), sizes.get(nid),
+                            self.lazy_text)  # fmt: skip
             x, y = lay.positions[nid]
             item.setPos(self.old.get(nid, QPointF(x, y)))
             self.scene.addItem(item)

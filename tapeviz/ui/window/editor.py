@@ -63,9 +63,16 @@ class PythonHighlighter(QSyntaxHighlighter):
 
     def __init__(self, document: QTextDocument, theme: Theme = LIGHT) -> None:
         super().__init__(document)
-        self.lexer = PythonLexer(stripnl=False, ensurenl=False)
+        self._lexer: PythonLexer | None = None  # compiling its rules takes ~0.1 s: when used
         self.formats: list[tuple[_TokenType, QTextCharFormat]] = []
         self.set_theme(theme)
+
+    @property
+    def lexer(self) -> PythonLexer:
+        """Pygments' Python lexer, made the first time a line is highlighted."""
+        if self._lexer is None:
+            self._lexer = PythonLexer(stripnl=False, ensurenl=False)
+        return self._lexer
 
     def set_theme(self, theme: Theme) -> None:
         """Recolour for a theme."""
