@@ -127,7 +127,12 @@ class NodeItem(QGraphicsPathItem):
         self._bad = (False, False)  # the value, the gradient: nan or ±inf
         w, h = size if size is not None else measure(node, scale, gradient)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
-        self.relayout()
+        if lazy_text and size is not None:  # the layout measured these lines: the box fits
+            self.setPath(self._outline())
+            self._bad = (nonfinite(node.value), gradient is not None and nonfinite(gradient))
+            self._restyle([])
+        else:
+            self.relayout()
 
     # -- text and geometry -----------------------------------------------------------------
     def lines(self) -> list[tuple[str, str]]:
@@ -333,6 +338,9 @@ class NodeItem(QGraphicsPathItem):
         return "<br>".join(rows)
 
 
+HEAD = tuple((11.0 * math.cos(a), 11.0 * math.sin(a)) for a in (-0.45, 0.45))  # arrowhead
+
+
 class EdgeItem(QGraphicsPathItem):
     """An arrow from a node's output to one input port of an op."""
 
@@ -404,21 +412,9 @@ class EdgeItem(QGraphicsPathItem):
             dx = max(20.0, (b.x() - a.x()) / 2)
             path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b)
         self.setPath(path)
-        angle = math.atan2(t.y() - end.y(), t.x() - end.x())
-        size = 11.0
-        self.head.setPolygon(
-            QPolygonF(
-                [
-                    t,
-                    QPointF(
-                        t.x() - size * math.cos(angle - 0.45), t.y() - size * math.sin(angle - 0.45)
-                    ),
-                    QPointF(
-                        t.x() - size * math.cos(angle + 0.45), t.y() - size * math.sin(angle + 0.45)
-                    ),
-                ]
-            )
-        )
+        (ax, ay), (bx, by) = HEAD  # the edge always ends heading right, into the port
+        x, y = t.x(), t.y()
+        self.head.setPolygon(QPolygonF([t, QPointF(x - ax, y - ay), QPointF(x - bx, y - by)]))
         if self._text is not None and self._text.isVisible():
             mid = path.pointAtPercent(0.5)
             box = self.text.boundingRect()
