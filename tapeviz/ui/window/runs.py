@@ -22,19 +22,19 @@ from tapeviz.ui.window.error_text import describe
 from tapeviz.ui.window.variables_table import VariablesTable
 
 LIVE_MS = 300  # the longest pause before expression mode re-runs (after a slow run)
-LIVE_MIN_MS = 25  # the shortest pause (after a quick run: the graph follows the keys)
+LIVE_MIN_MS = 15  # the shortest pause (after a quick run: the graph follows the keys)
 
 
 def live_delay(last_run_s: float | None) -> int:
     """The pause (ms) after a keystroke before a live re-run, from how long the last run took.
 
-    Half the last run's time, between :data:`LIVE_MIN_MS` and :data:`LIVE_MS`: a quick run
+    A quarter of the last run's time, between :data:`LIVE_MIN_MS` and :data:`LIVE_MS`: a quick run
     re-runs almost at once; a slow one waits for a pause in the typing, so a run started
     mid-word rarely delays the one the last key asks for. Unknown (no run yet): the longest.
     """
     if last_run_s is None:
         return LIVE_MS
-    return int(min(LIVE_MS, max(LIVE_MIN_MS, 500 * last_run_s)))
+    return int(min(LIVE_MS, max(LIVE_MIN_MS, 250 * last_run_s)))
 
 
 def _run_job(
