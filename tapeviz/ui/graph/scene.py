@@ -45,13 +45,16 @@ def plan_layout(
     engine: str,
     compact: bool = False,
     framed: Sequence[str] = (),
+    sizes: dict[str, tuple[float, float]] | None = None,
 ) -> Plan:
     """Measure every node and lay the graph out (runs in a worker thread for big graphs).
 
     ``compact`` narrows the gaps of the layered layout (for a graph too big for its view);
-    the ``framed`` nodes (inside a nested tape's frame) get room for the frame's label.
+    the ``framed`` nodes (inside a nested tape's frame) get room for the frame's label;
+    ``sizes`` are the nodes' boxes when already measured (a compact re-layout of a plan).
     """
-    sizes = {nid: measure(n, scale, gradients.get(nid)) for nid, n in nodes.items()}
+    if sizes is None:
+        sizes = {nid: measure(n, scale, gradients.get(nid)) for nid, n in nodes.items()}
     room = dict(sizes)
     pad = frame_padding(scale)
     for nid in framed:

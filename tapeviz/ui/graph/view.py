@@ -168,7 +168,7 @@ class GraphView(QGraphicsView):
             plan = plan_layout(plan.nodes, dict(model.gradients),
                                [(e.source, e.target) for e in model.edges], old_places,
                                self.font_scale, self.engine, True,
-                               framed if self.show_groups else [])  # fmt: skip
+                               framed if self.show_groups else [], plan.sizes)  # fmt: skip
         look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
         old = {nid: it.pos() for nid, it in self.items.items()}
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self)
