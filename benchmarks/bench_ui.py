@@ -155,7 +155,7 @@ def keystrokes(w: object, sizes: list[int], repeats: int) -> None:
             w.graph.layoutFinished.connect(lambda d=done: d.append(time.perf_counter()))  # type: ignore[attr-defined]
             t0 = time.perf_counter()
             QTest.keyClicks(editor, "+x" if i % 2 == 0 else "*1")
-            own.append(time.perf_counter() - t0)
+            own.append((time.perf_counter() - t0) / 2)  # two keys: per keystroke
             wait(lambda d=done: bool(d), 30)
             w.graph.viewport().repaint()  # type: ignore[attr-defined]
             times.append(time.perf_counter() - t0)
@@ -212,6 +212,8 @@ def studio_change(w: object) -> None:
 
 def big_graphs(w: object, sizes: list[int]) -> None:
     """G1: a script recording ``n`` ops → graph on screen."""
+    from tapeviz.models.graph.model import TOO_LARGE
+
     targets = {3000: 1.0, 10000: 3.0}
     for ops in sizes:
         source = (
@@ -223,13 +225,20 @@ def big_graphs(w: object, sizes: list[int]) -> None:
         w.editor.setPlainText(source)  # type: ignore[attr-defined]
         done: list[float] = []
         w.graph.layoutFinished.connect(lambda d=done: d.append(time.perf_counter()))  # type: ignore[attr-defined]
+        banner = w.graph._banner  # type: ignore[attr-defined]
         with Gaps() as gaps:
             t0 = time.perf_counter()
             w.run_code()  # type: ignore[attr-defined]
-            wait(lambda d=done: bool(d), 120)
+            wait(lambda d=done, b=banner: bool(d) or b.isVisible(), 120)
             w.graph.viewport().repaint()  # type: ignore[attr-defined]
             took = time.perf_counter() - t0
         w.graph.layoutFinished.disconnect()  # type: ignore[attr-defined]
+        if banner.isVisible():  # over the model's TOO_LARGE cap: the folded-view offer instead
+            print(
+                f"   G1 {ops:,} ops: not drawn in full (over the {TOO_LARGE:,}-op cap); the "
+                f"folded-view offer on screen in {took:.2f} s (no figure: the target is unmet)"
+            )
+            took = float("inf")
         report(f"G1 {ops:,}-op script -> graph on screen", took, "s", targets.get(ops, 3.0))
         report(f"G1 longest UI-thread block ({ops:,} ops)", gaps.worst_ms, "ms", 50.0)
 
@@ -308,16 +317,24 @@ def main() -> int:
     """Run every figure (fewer in --quick)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    quick = parser.parse_args().quick
+    parser.add_argument("--only", default="K1,S1,G1,M1,X1,C1", help="figures, e.g. K1,G1")
+    args = parser.parse_args()
+    quick, only = args.quick, args.only.upper().split(",")
     w = window()
     wait(lambda: False, 1.0)  # the worker warms up
-    keystrokes(w, [20, 300] if quick else [20, 300, 1000], 3 if quick else 7)
-    big_graphs(w, [3000] if quick else [3000, 10000])
+    if "K1" in only:
+        keystrokes(w, [20, 300] if quick else [20, 300, 1000], 3 if quick else 7)
+    if "G1" in only:
+        big_graphs(w, [3000] if quick else [3000, 10000])
     if not quick:
-        studio_change(w)
-        memory(w, 3)
-        exports()
-    cold_start(1 if quick else 3)
+        if "S1" in only:
+            studio_change(w)
+        if "M1" in only:
+            memory(w, 3)
+        if "X1" in only:
+            exports()
+    if "C1" in only:
+        cold_start(1 if quick else 3)
     w.close()  # type: ignore[attr-defined]
     print(f"{sum('PASS' in r for r in RESULTS)} of {len(RESULTS)} figures within target")
     return 0

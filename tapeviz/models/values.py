@@ -6,6 +6,7 @@ Distinct values stay distinct: 2013 and 2014 never both read ``2.01e+03``.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,7 @@ def as_array(value: Any) -> np.ndarray:
 INTEGER_TEXT = 1e6  # integral floats below this read as integers: 2013, 12000, -3
 FIXED_TEXT = 1e6  # non-integral values from 1 up to this read in fixed notation: 2013.5
 MAX_DIGITS = 9  # float32 needs at most 9 significant digits to tell two values apart
+_INF = float("inf")
 
 
 def number(v: Any, digits: int = 4) -> str:
@@ -33,16 +35,19 @@ def number(v: Any, digits: int = 4) -> str:
     from 1 up to a million keep their integer part whole (``20135.5``, never ``2.014e+04``), so
     rounding to ``digits`` significant digits never turns one integer into another.
     """
-    v = np.asarray(v)[()]
-    kind = np.asarray(v).dtype.kind
-    if kind == "b":
-        return str(bool(v))
-    if kind in "iu":
-        return str(int(v))
-    f = float(v)
-    if np.isnan(f):
+    if isinstance(v, float | np.floating):  # the common case, without numpy's dispatch
+        f = float(v)
+    else:
+        v = np.asarray(v)[()]
+        kind = np.asarray(v).dtype.kind
+        if kind == "b":
+            return str(bool(v))
+        if kind in "iu":
+            return str(int(v))
+        f = float(v)
+    if f != f:
         return "nan"
-    if np.isinf(f):
+    if f in (_INF, -_INF):
         return "inf" if f > 0 else "-inf"
     size = abs(f)
     if f.is_integer() and size < INTEGER_TEXT:
@@ -76,9 +81,11 @@ def short(value: Any, digits: int = 4, items: int = 3) -> str:
 
     The preview uses as many digits as its distinct elements need to read differently.
     """
+    if isinstance(value, float | np.floating):
+        return number(value, digits)
     arr = as_array(value)
     if arr.ndim == 0:
-        return number(arr, digits)
+        return number(arr[()], digits)
     flat = arr.reshape(-1)
     shown = flat[:items]
     d = distinct_digits(shown, 3)
@@ -107,8 +114,12 @@ def same_value(a: Any, b: Any) -> bool:
 
 def nonfinite(value: Any) -> bool:
     """Whether any element is nan or ±inf (drawn in a warning colour)."""
+    if isinstance(value, float | np.floating):
+        return not math.isfinite(value)
     arr = as_array(value)
-    return arr.dtype.kind == "f" and not bool(np.all(np.isfinite(arr)))
+    if arr.ndim == 0:
+        return arr.dtype.kind == "f" and not math.isfinite(arr[()])
+    return arr.dtype.kind == "f" and not bool(np.isfinite(arr).all())
 
 
 MAX_VALUE_TEXT = 100_000

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import ast
-import bisect
 import contextlib
-import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -27,6 +25,7 @@ from tapeviz.sandbox.language.expression import compile_expression
 from tapeviz.sandbox.language.stmt import Compiler
 from tapeviz.sandbox.language.validate import Invalid, parse, validate, without_magics
 from tapeviz.sandbox.messages import Message, say
+from tapeviz.sandbox.result import RunResult, TapeInfo
 from tapeviz.sandbox.runtime.checks import CURRENT
 from tapeviz.sandbox.runtime.classes import is_user_instance
 from tapeviz.sandbox.runtime.frames import Frame
@@ -36,49 +35,6 @@ from tapeviz.sandbox.runtime.numpy_ns import reset_random
 from tapeviz.sandbox.runtime.plotting.recorder import Recorder, recording
 from tapeviz.sandbox.runtime.policy import public_api
 from tapeviz.sandbox.variables import VariableSpec, make_tensor, make_variables, specs
-
-
-@dataclass(frozen=True)
-class TapeInfo:
-    """A GradientTape the code created, with the names it was bound to (in creation order)."""
-
-    tape: GradientTape
-    names: tuple[str, ...]
-    index: int
-
-    @property
-    def name(self) -> str:
-        """The first name the tape was bound to, or ``tape #k``."""
-        return self.names[0] if self.names else f"tape #{self.index + 1}"
-
-
-@dataclass(frozen=True)
-class RunResult:
-    """Everything a run produced; ``error`` is None when the code ran to the end."""
-
-    output: str
-    tapes: tuple[TapeInfo, ...]
-    namespace: dict[str, Any]
-    value: Any
-    elapsed: float
-    error: UserCodeError | None
-    notes: tuple[str, ...] = ()
-    gradients: dict[str, Any] = field(default_factory=dict)
-    dropped_tapes: int = 0
-    # (offset, tapes): the output from ``offset`` on was written once ``tapes`` tapes had been
-    # created (``print`` and ``tf.print`` alike); offsets and counts never decrease.
-    output_marks: tuple[tuple[int, int], ...] = ()
-    figures: tuple[Figure, ...] = ()  # what the code drew with matplotlib.pyplot, as data
-
-    def tapes_at(self, offset: int) -> int:
-        """How many tapes had been created when the output's character ``offset`` was written."""
-        k = bisect.bisect_right(self.output_marks, (offset, math.inf)) - 1
-        return self.output_marks[k][1] if k >= 0 else 0
-
-    @property
-    def ok(self) -> bool:
-        """Whether the code ran without an error."""
-        return self.error is None
 
 
 def _text_of(exc: BaseException, limit: int = 500) -> str:

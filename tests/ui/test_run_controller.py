@@ -13,7 +13,7 @@ from tapeviz.sandbox import Limits
 from tapeviz.sandbox import VariableSpec as V
 from tapeviz.ui import workers
 from tapeviz.ui.window.code_pane import CodePane
-from tapeviz.ui.window.runs import RunController
+from tapeviz.ui.window.runs import LIVE_MIN_MS, LIVE_MS, RunController, live_delay
 from tapeviz.ui.window.variables_table import VariablesTable
 
 
@@ -122,3 +122,34 @@ def test_expression_edits_rerun_live_but_seen_work_does_not(
     assert runner.problem().mode == "script"
     parts.variables.table.item(0, 1).setText("not a number")
     assert runner.problem() is None
+
+
+def test_the_live_pause_follows_the_last_runs_time() -> None:
+    assert live_delay(None) == LIVE_MS  # nothing known yet: the longest pause
+    assert live_delay(0.005) == LIVE_MIN_MS  # a quick run: re-run almost at once
+    assert live_delay(0.2) == 50  # a quarter of the run's time
+    assert live_delay(0.8) == 200
+    assert live_delay(5.0) == LIVE_MS  # never longer than the longest pause
+
+
+def test_a_quick_run_shortens_the_pause_after_the_next_key(
+    qtbot: QtBot, parts: SimpleNamespace
+) -> None:
+    runner = parts.runner
+    assert runner.last_run_s is None
+    parts.code.editor.setPlainText("x*3")
+    assert runner.live_timer.interval() == LIVE_MS  # no run yet
+    runner.live_timer.stop()
+    work(parts, "x*x", table=(V("x", 2.0),))
+    runner.live_timer.stop()
+    runner.run_code()
+    done(qtbot, parts)
+    assert runner.last_run_s is not None and runner.last_run_s > 0
+    parts.code.editor.setPlainText("x*x*x")
+    assert runner.live_timer.isActive()
+    assert runner.live_timer.interval() == live_delay(runner.last_run_s) < LIVE_MS
+    cursor = parts.code.editor.textCursor().position()
+    qtbot.waitUntil(lambda: not runner.live_timer.isActive() and not runner.running, timeout=10_000)
+    assert parts.code.editor.toPlainText() == "x*x*x"  # the live run left the text alone
+    assert parts.code.editor.textCursor().position() == cursor  # and the caret
+    assert runner.last_result.value is not None and float(runner.last_result.value) == 8.0

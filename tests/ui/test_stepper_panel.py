@@ -169,3 +169,28 @@ def test_the_control_row_wraps_instead_of_cutting_the_mode_box(qtbot: QtBot) -> 
     assert panel.slider.width() >= 60
     window.resize(1600, 800)
     qtbot.waitUntil(lambda: not in_second())
+
+
+def test_a_long_tape_explains_only_the_steps_the_log_shows(qtbot: QtBot) -> None:
+    source = (
+        "import tensorflow as tf\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
+        "    y = x\n    for i in range(400):\n        y = y * 1.0001 + 0.001\n"
+        "g = t.gradient(y, x)\n"
+    )
+    panel, view, _ = setup(qtbot, source, mode="script")
+    qtbot.waitUntil(lambda: not view.building and bool(view.items), timeout=20_000)
+    qtbot.wait(50)  # the log lays out and paints
+    infos = panel.backward.infos
+    assert len(infos) == 800 and panel.log.count() == 800
+    explained = [k for k in range(len(infos)) if infos.explained(k)]
+    assert 0 < len(explained) < 100  # the lines on screen (the end: gradient() is done)
+    assert explained[-1] == 799
+    spacing = panel.log.fontMetrics().lineSpacing()
+    for k in (0, 1, 400):  # the step's line and one per input with a gradient (y, not 0.001)
+        assert panel.log.model_.lines(k) == 2
+        assert panel.log.sizeHintForIndex(panel.log.model_.index(k)).height() == 2 * spacing + 4
+    assert panel.log.line(0).count("\n") == 1  # the text spans the lines it was sized for
+    panel.jump(3)  # Home, then three steps: those get explained when shown
+    qtbot.wait(50)
+    assert all(infos.explained(k) for k in range(3))
+    assert panel.log.line(2).startswith("  3. ")

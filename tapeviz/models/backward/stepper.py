@@ -189,6 +189,10 @@ class Explanations(Sequence[StepInfo]):
     def __len__(self) -> int:
         return len(self._steps)
 
+    def explained(self, k: int) -> bool:
+        """Whether step ``k``'s explanation is built already (reading it costs nothing)."""
+        return self._done[k] is not None
+
     def __getitem__(self, k: Any) -> Any:
         if isinstance(k, slice):
             return [self[i] for i in range(*k.indices(len(self)))]

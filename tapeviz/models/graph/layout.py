@@ -191,8 +191,8 @@ def _center_sources(rows: list[list[str]], succs: dict, sizes: Mapping[str, Size
             wanted.append(sum(near) / len(near) if near else None)
         if all(w is None for w in wanted):
             continue
-        before = dict(y)
-        _place(row, [w if w is not None else before[n] for n, w in zip(row, wanted, strict=True)],
+        # (only this row's places: copying every place per row made big graphs quadratic)
+        _place(row, [w if w is not None else y[n] for n, w in zip(row, wanted, strict=True)],
                sizes, y, True, v_gap)  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.process import results
 from tapeviz.sandbox.process.client import POOL, Pool, WorkerFailure
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
-from tapeviz.sandbox.runner import RunResult
+from tapeviz.sandbox.result import RunResult
 from tapeviz.sandbox.runtime.limits import CancelToken, Limits
 from tapeviz.sandbox.variables import VariableSpec, specs
 

@@ -29,7 +29,7 @@ from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process import plots
 from tapeviz.sandbox.process.remote import RemoteTape, TensorTable
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer, items, need, text
-from tapeviz.sandbox.runner import RunResult, TapeInfo
+from tapeviz.sandbox.result import RunResult, TapeInfo
 
 DTYPE_CODES = {
     name: i

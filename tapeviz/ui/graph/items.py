@@ -9,11 +9,10 @@ from __future__ import annotations
 import html
 import itertools
 import math
-import threading
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QFontMetricsF, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
@@ -25,29 +24,12 @@ from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.engine.vjp_rules import RULE_TEXT
 from tapeviz.models.graph.model import Node
 from tapeviz.models.values import full, nonfinite, same_value, short
+from tapeviz.ui.graph.item_styles import FONTS, EdgeStyle, edge_style, node_style
 from tapeviz.ui.graph.nonfinite_text import describe
 from tapeviz.ui.theme import Theme, font
 
 PAD_X, PAD_Y = 14.0, 8.0
 RESERVED_GRADIENT = "∂ = -0.0000"  # room kept for a gradient line, so nodes never grow
-
-
-class _Fonts(threading.local):
-    """Fonts and metrics per (role, scale), per thread (sizes are measured in a worker)."""
-
-    def __init__(self) -> None:
-        self.cache: dict[tuple[str, float], tuple[QFont, QFontMetricsF]] = {}
-
-    def get(self, role: str, scale: float) -> tuple[QFont, QFontMetricsF]:
-        key = (role, scale)
-        hit = self.cache.get(key)
-        if hit is None:
-            f = font(13 * scale, bold=True) if role == "title" else font(10.5 * scale)
-            hit = self.cache[key] = (f, QFontMetricsF(f))
-        return hit
-
-
-FONTS = _Fonts()
 
 
 def node_lines(
@@ -84,9 +66,9 @@ def measure(node: Node, scale: float = 1.0, gradient: Any = None) -> tuple[float
         lines.append((RESERVED_GRADIENT, "gradient"))
     width = height = 0.0
     for text, role in lines:
-        fm = FONTS.get("title" if role == "title" else "value", scale)[1]
-        width = max(width, fm.horizontalAdvance(text))
-        height += fm.height()
+        face = "title" if role == "title" else "value"
+        width = max(width, FONTS.width(face, scale, text))
+        height += FONTS.height(face, scale)
     w, h = max(width + 2 * PAD_X, 64 * scale), height + 2 * PAD_Y
     if node.kind == "variable":
         w, h = w * 1.12, h * 1.08
@@ -110,8 +92,22 @@ def restyling(attr: str, doc: str) -> property:
 class NodeItem(QGraphicsPathItem):
     """One node: the op symbol or variable name, its value and (once known) its gradient."""
 
-    def __init__(self, node: Node, theme: Theme, scale: float = 1.0, gradient: Any = None) -> None:
+    def __init__(
+        self,
+        node: Node,
+        theme: Theme,
+        scale: float = 1.0,
+        gradient: Any = None,
+        size: tuple[float, float] | None = None,
+        lazy_text: bool = False,
+    ) -> None:
+        """``size`` is the box the layout measured (measured again when not given).
+
+        With ``lazy_text`` the text items are made only by :meth:`show_text` (a big graph
+        gives text to the nodes that come into view).
+        """
         super().__init__()
+        self.text_pending = lazy_text
         self.node = node
         self.theme = theme
         self.scale_factor = scale
@@ -125,11 +121,18 @@ class NodeItem(QGraphicsPathItem):
         self.setAcceptHoverEvents(True)
         self.setZValue(1)
         self._texts: list[QGraphicsSimpleTextItem] = []
-        self._inner = QGraphicsPathItem(self)  # the target's double border
-        self._tick = QGraphicsPathItem(self)  # "done" mark of the backward stepper
-        w, h = measure(node, scale, gradient)
+        self._inner: QGraphicsPathItem | None = None  # the target's double border (made if used)
+        self._tick: QGraphicsPathItem | None = None  # the stepper's "done" mark (made if used)
+        self._roles: list[str] = []
+        self._bad = (False, False)  # the value, the gradient: nan or ±inf
+        w, h = size if size is not None else measure(node, scale, gradient)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
-        self.relayout()
+        if lazy_text and size is not None:  # the layout measured these lines: the box fits
+            self.setPath(self._outline())
+            self._bad = (nonfinite(node.value), gradient is not None and nonfinite(gradient))
+            self._restyle([])
+        else:
+            self.relayout()
 
     # -- text and geometry -----------------------------------------------------------------
     def lines(self) -> list[tuple[str, str]]:
@@ -139,33 +142,67 @@ class NodeItem(QGraphicsPathItem):
     def relayout(self) -> None:
         """Rebuild the node's text for its current content (the box grows only if it must)."""
         lines = self.lines()
+        s = self.scale_factor
+        if self.text_pending:  # the box and the look now; the text once the node is in view
+            self._relayout_box(lines)
+            return
         while len(self._texts) < len(lines):
             self._texts.append(QGraphicsSimpleTextItem(self))
         for extra in self._texts[len(lines) :]:
             extra.setVisible(False)
-        metrics = [
-            FONTS.get("title" if role == "title" else "value", self.scale_factor)
-            for _, role in lines
-        ]
-        pairs = zip(lines, metrics, strict=True)
-        widths = [fm.horizontalAdvance(text) for (text, _), (_, fm) in pairs]
-        width = max(widths)
-        height = sum(fm.height() for _, fm in metrics)
-        if width + 2 * PAD_X > self._rect.width() or height + 2 * PAD_Y > self._rect.height():
-            w = max(self._rect.width(), width + 2 * PAD_X)
-            h = max(self._rect.height(), height + 2 * PAD_Y)
+        faces = ["title" if role == "title" else "value" for _, role in lines]
+        widths = [FONTS.width(face, s, text) for (text, _), face in zip(lines, faces, strict=True)]
+        heights = [FONTS.height(face, s) for face in faces]
+        width, height = max(widths), sum(heights)
+        rect = self._rect
+        grown = width + 2 * PAD_X > rect.width() or height + 2 * PAD_Y > rect.height()
+        if grown:
+            w = max(rect.width(), width + 2 * PAD_X)
+            h = max(rect.height(), height + 2 * PAD_Y)
             self._rect = QRectF(-w / 2, -h / 2, w, h)
         y = -height / 2
-        for item, (text, _), (f, fm), w in zip(self._texts, lines, metrics, widths, strict=False):
-            item.setVisible(self._detail)
+        for item, (text, _), face, w, lh in zip(self._texts, lines, faces, widths, heights,
+                                                strict=False):  # fmt: skip
+            if item.isVisible() != self._detail:
+                item.setVisible(self._detail)
+            f = FONTS.get(face, s)[0]
             if item.font() != f:  # setFont costs more than the comparison
                 item.setFont(f)
             if item.text() != text:
                 item.setText(text)
             item.setPos(-w / 2, y)
-            y += fm.height()
-        self.setPath(self._outline())
-        self._restyle([role for _, role in lines])
+            y += lh
+        if grown or self.path().isEmpty():
+            self.setPath(self._outline())
+        grad = self.gradient
+        self._bad = (nonfinite(self.node.value), grad is not None and nonfinite(grad))
+        self._roles = [role for _, role in lines]
+        self._restyle(self._roles)
+
+    def _relayout_box(self, lines: list[tuple[str, str]]) -> None:
+        """The box (grown if the lines need it) and the look, without text items."""
+        s = self.scale_factor
+        faces = ["title" if role == "title" else "value" for _, role in lines]
+        width = max(FONTS.width(f, s, text) for (text, _), f in zip(lines, faces, strict=True))
+        height = sum(FONTS.height(f, s) for f in faces)
+        rect = self._rect
+        if width + 2 * PAD_X > rect.width() or height + 2 * PAD_Y > rect.height():
+            w = max(rect.width(), width + 2 * PAD_X)
+            h = max(rect.height(), height + 2 * PAD_Y)
+            self._rect = QRectF(-w / 2, -h / 2, w, h)
+            self.setPath(self._outline())
+        elif self.path().isEmpty():
+            self.setPath(self._outline())
+        grad = self.gradient
+        self._bad = (nonfinite(self.node.value), grad is not None and nonfinite(grad))
+        self._roles = [role for _, role in lines]
+        self._restyle(self._roles)
+
+    def show_text(self) -> None:
+        """Make the text items of a node built with ``lazy_text`` (it came into view)."""
+        if self.text_pending:
+            self.text_pending = False
+            self.relayout()
 
     _detail = True
 
@@ -173,7 +210,7 @@ class NodeItem(QGraphicsPathItem):
         """Show or hide the text (hidden when zoomed far out: faster, and unreadable anyway)."""
         if shown != self._detail:
             self._detail = shown
-            for item, _ in zip(self._texts, self.lines(), strict=False):
+            for item, _ in zip(self._texts, self._roles, strict=False):
                 item.setVisible(shown)
 
     def move_to(self, point: QPointF) -> None:
@@ -203,7 +240,10 @@ class NodeItem(QGraphicsPathItem):
 
     def set_node(self, node: Node, gradient: Any = None) -> None:
         """Show ``node``'s (new) value and ``gradient`` in place: a loop's next step."""
+        kind = self.node.kind
         self.node, self.gradient, self.gradient_text = node, gradient, None
+        if node.kind != kind:
+            self.setPath(self._outline())
         self.relayout()
 
     def set_value_hidden(self, hidden: bool) -> None:
@@ -230,46 +270,43 @@ class NodeItem(QGraphicsPathItem):
 
     def _restyle(self, roles: list[str] | None = None) -> None:
         t, kind, s = self.theme, self.node.kind, self.scale_factor
-        roles = roles if roles is not None else [role for _, role in self.lines()]
-        bad_value = nonfinite(self.node.value)
-        bad_grad = self.gradient is not None and nonfinite(self.gradient)
-        marked = self.isSelected() or self._highlighted
-        key = (t.name, kind, s, self._state, marked, self._rect.getRect(), bad_value, bad_grad,
-               len(self._texts), tuple(roles))  # fmt: skip
+        roles = roles if roles is not None else self._roles
+        bad_value, bad_grad = self._bad
+        marked = self.isSelected() or self._highlighted or self._state == "current"
+        origin = self.node.note is not None and self.node.note.origin
+        look = (kind, s, self._state, marked, origin, bad_value, bad_grad)
+        key = (id(t), look, self._rect.getRect(), len(self._texts), tuple(roles))
         if key == self._style:  # a loop's next step: new numbers, the same look
             return
         self._style = key
-        fill = t.color(t.fills.get(kind, t.fills["op"]), 110 if self._state == "pending" else 255)
-        self.setBrush(QBrush(fill))
-        border, width = t.color(t.borders.get(kind, t.borders["op"])), 2.0 * s
-        if self.isSelected() or self._highlighted or self._state == "current":
-            border, width = t.color(t.highlight), 4.0 * s
-        elif self.node.note is not None and self.node.note.origin:
-            border, width = t.color(t.warning), 3.5 * s  # this op made a nan or ±inf
-        pen = QPen(border, width)
-        if kind == "watched":
-            pen.setStyle(Qt.PenStyle.DashLine)
+        brush, pen, inner_pen, tick_pen, text_brushes = node_style(t, look)
+        self.setBrush(brush)
         self.setPen(pen)
-        inner = QPainterPath()
-        if kind == "target":
-            inner.addRoundedRect(self._rect.adjusted(4, 4, -4, -4), 9, 9)
-        self._inner.setPath(inner)
-        self._inner.setPen(QPen(border, 1.5 * s))
-        tick = QPainterPath()
-        if self._state == "done":
-            r = self._rect  # just above the top-right corner, clear of the title
-            tick.moveTo(r.right() - 6 * s, r.top() - 8 * s)
-            tick.lineTo(r.right(), r.top() - 2 * s)
-            tick.lineTo(r.right() + 10 * s, r.top() - 15 * s)
-        self._tick.setPath(tick)
-        self._tick.setPen(QPen(t.color(t.gradient), 2.5 * s))
-        colours = {
-            "title": t.text,
-            "value": t.warning if bad_value else t.muted,
-            "gradient": t.warning if bad_grad else t.gradient,
-        }
+        if kind == "target" or self._inner is not None:
+            inner = QPainterPath()
+            if kind == "target":
+                inner.addRoundedRect(self._rect.adjusted(4, 4, -4, -4), 9, 9)
+            self._child("_inner").setPath(inner)
+            self._child("_inner").setPen(inner_pen)
+        if self._state == "done" or self._tick is not None:
+            tick = QPainterPath()
+            if self._state == "done":
+                r = self._rect  # just above the top-right corner, clear of the title
+                tick.moveTo(r.right() - 6 * s, r.top() - 8 * s)
+                tick.lineTo(r.right(), r.top() - 2 * s)
+                tick.lineTo(r.right() + 10 * s, r.top() - 15 * s)
+            self._child("_tick").setPath(tick)
+            self._child("_tick").setPen(tick_pen)
         for item, role in zip(self._texts, roles, strict=False):
-            item.setBrush(QBrush(t.color(colours[role])))
+            item.setBrush(text_brushes[role])
+
+    def _child(self, attr: str) -> QGraphicsPathItem:
+        """The inner border or the tick, made the first time it is drawn."""
+        item = getattr(self, attr)
+        if item is None:
+            item = QGraphicsPathItem(self)
+            setattr(self, attr, item)
+        return item
 
     def restyle(self) -> None:
         """Redraw the border after the selection changed (the view calls it for changed items)."""
@@ -301,6 +338,9 @@ class NodeItem(QGraphicsPathItem):
         return "<br>".join(rows)
 
 
+HEAD = tuple((11.0 * math.cos(a), 11.0 * math.sin(a)) for a in (-0.45, 0.45))  # arrowhead
+
+
 class EdgeItem(QGraphicsPathItem):
     """An arrow from a node's output to one input port of an op."""
 
@@ -317,9 +357,7 @@ class EdgeItem(QGraphicsPathItem):
         self.route: list[QPointF] = []  # bend points between the layers the edge crosses
         self.model_edge: Any = None  # the GraphModel edge drawn
         self.head = QGraphicsPolygonItem(self)
-        self.text = QGraphicsSimpleTextItem(self)
-        self.text.setFont(font(9.5 * source.scale_factor))
-        self.text.setVisible(False)
+        self._text: QGraphicsSimpleTextItem | None = None  # the label, made when first shown
         source.edges.append(self)
         target.edges.append(self)
         self.setZValue(0)
@@ -331,23 +369,34 @@ class EdgeItem(QGraphicsPathItem):
         "_glowing", "Whether the edge carries gradient in the current backward step."
     )
 
+    @property
+    def text(self) -> QGraphicsSimpleTextItem:
+        """The label's text item (hidden until :meth:`set_label` gives it a text)."""
+        if self._text is None:
+            self._text = QGraphicsSimpleTextItem(self)
+            self._text.setFont(font(9.5 * self.source.scale_factor))
+            self._text.setVisible(False)
+            self._text.setBrush(self._style()[3])
+        return self._text
+
     def set_label(self, text: str | None) -> None:
         """Show a label at the middle of the edge (e.g. the local derivative); None hides it."""
+        if not text and self._text is None:
+            return
         self.text.setVisible(bool(text))
         self.text.setText(text or "")
         self.adjust()
 
+    def _style(self) -> EdgeStyle:
+        return edge_style(self.theme, self.source.scale_factor, self._glowing, self._highlighted)
+
     def _restyle(self) -> None:
-        t = self.theme
-        color, width = t.color(t.edge), 1.6
-        if self._glowing:
-            color, width = t.color(t.gradient), 4.5
-        elif self._highlighted:
-            color, width = t.color(t.highlight), 3.5
-        self.setPen(QPen(color, width * self.source.scale_factor))
-        self.head.setPen(QPen(color, 1.0))
-        self.head.setBrush(QBrush(color))
-        self.text.setBrush(QBrush(t.color(t.gradient if self._glowing else t.muted)))
+        pen, head_pen, head_brush, label = self._style()
+        self.setPen(pen)
+        self.head.setPen(head_pen)
+        self.head.setBrush(head_brush)
+        if self._text is not None:
+            self._text.setBrush(label)
         self.setZValue(0.5 if self._glowing or self._highlighted else 0)
 
     def adjust(self) -> None:
@@ -363,22 +412,10 @@ class EdgeItem(QGraphicsPathItem):
             dx = max(20.0, (b.x() - a.x()) / 2)
             path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b)
         self.setPath(path)
-        angle = math.atan2(t.y() - end.y(), t.x() - end.x())
-        size = 11.0
-        self.head.setPolygon(
-            QPolygonF(
-                [
-                    t,
-                    QPointF(
-                        t.x() - size * math.cos(angle - 0.45), t.y() - size * math.sin(angle - 0.45)
-                    ),
-                    QPointF(
-                        t.x() - size * math.cos(angle + 0.45), t.y() - size * math.sin(angle + 0.45)
-                    ),
-                ]
-            )
-        )
-        if self.text.isVisible():
+        (ax, ay), (bx, by) = HEAD  # the edge always ends heading right, into the port
+        x, y = t.x(), t.y()
+        self.head.setPolygon(QPolygonF([t, QPointF(x - ax, y - ay), QPointF(x - bx, y - by)]))
+        if self._text is not None and self._text.isVisible():
             mid = path.pointAtPercent(0.5)
             box = self.text.boundingRect()
             self.text.setPos(mid.x() - box.width() / 2, mid.y() - box.height() - 2)

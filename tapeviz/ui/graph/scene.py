@@ -9,6 +9,7 @@ loop's next step), :func:`update_items` puts the new values on the items instead
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,8 @@ from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, Node
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem, measure
 from tapeviz.ui.theme import Theme, font
 
-BUILD_CHUNK = 100  # items created per event-loop turn when building a big scene
+BUILD_SLICE_S = 0.012  # seconds of item building per event-loop turn for a big scene
+LAZY_TEXT = 300  # nodes: above this, a node's text items are made when it comes into view
 
 
 @dataclass(frozen=True)
@@ -43,13 +45,16 @@ def plan_layout(
     engine: str,
     compact: bool = False,
     framed: Sequence[str] = (),
+    sizes: dict[str, tuple[float, float]] | None = None,
 ) -> Plan:
     """Measure every node and lay the graph out (runs in a worker thread for big graphs).
 
     ``compact`` narrows the gaps of the layered layout (for a graph too big for its view);
-    the ``framed`` nodes (inside a nested tape's frame) get room for the frame's label.
+    the ``framed`` nodes (inside a nested tape's frame) get room for the frame's label;
+    ``sizes`` are the nodes' boxes when already measured (a compact re-layout of a plan).
     """
-    sizes = {nid: measure(n, scale, gradients.get(nid)) for nid, n in nodes.items()}
+    if sizes is None:
+        sizes = {nid: measure(n, scale, gradients.get(nid)) for nid, n in nodes.items()}
     room = dict(sizes)
     pad = frame_padding(scale)
     for nid in framed:
@@ -185,25 +190,39 @@ class SceneBuilder:
         self.plan, self.model, self.look, self.old = plan, model, look, old
         self.on_built = on_built
         self.scene = QGraphicsScene(parent)
+        # no BSP index: indexing every added item (and re-indexing as the scene grows) is what
+        # made big graphs slow; a scene of a few thousand items is searched fast enough linearly
+        self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
         self.items: dict[str, NodeItem] = {}
         self.edges: list[EdgeItem] = []
         self.cancelled = False
         self._todo_nodes = list(plan.nodes.items())
+        self._todo_nodes.reverse()  # popped from the end: O(1) each
         incoming: dict[str, list[Any]] = {}
         for e in model.edges:
             incoming.setdefault(e.target, []).append(e)
         self._todo_edges = list(incoming.items())
+        self._todo_edges.reverse()
+        self.total = len(self._todo_nodes) + len(model.edges)
+        self.lazy_text = len(plan.nodes) > LAZY_TEXT
+        self.slices = 0  # event-loop turns the build took (1 when built at once)
+
+    @property
+    def progress(self) -> float:
+        """How much of the scene is built, 0 to 1."""
+        left = len(self._todo_nodes) + sum(len(edges) for _, edges in self._todo_edges)
+        return 1.0 - left / self.total if self.total else 1.0
 
     def cancel(self) -> None:
         """Stop building (a newer plan replaces this one); ``on_built`` is not called."""
         self.cancelled = True
 
     def run(self, chunked: bool) -> None:
-        """Build everything now, or a chunk per event-loop turn (the UI stays responsive)."""
-        while self._step(BUILD_CHUNK if chunked else 10**9):
-            if chunked:
-                QTimer.singleShot(0, self._continue)
-                return
+        """Build everything now, or a slice per event-loop turn (the UI stays responsive)."""
+        self.slices += 1
+        if self._step(BUILD_SLICE_S if chunked else float("inf")):
+            QTimer.singleShot(0, self._continue)
+            return
         groups = self._frame_groups() if self.look.groups else []
         lay = self.plan.layout
         self.on_built(Built(self.scene, self.items, self.edges, groups, lay, self.old))
@@ -212,19 +231,27 @@ class SceneBuilder:
         if not self.cancelled:
             self.run(chunked=True)
 
-    def _step(self, budget: int) -> bool:
-        """Create up to ``budget`` items; True while work remains."""
+    def _step(self, seconds: float) -> bool:
+        """Create items for about ``seconds``; True while work remains."""
         look, lay, grads = self.look, self.plan.layout, self.model.gradients
-        while self._todo_nodes and budget > 0:
-            nid, node = self._todo_nodes.pop(0)
-            item = NodeItem(node, look.theme, look.scale, grads.get(nid))
+        sizes, end = self.plan.sizes, time.perf_counter() + seconds
+        n = 0
+        while self._todo_nodes:
+            n += 1
+            if n % 25 == 0 and time.perf_counter() > end:
+                return True
+            nid, node = self._todo_nodes.pop()
+            item = NodeItem(node, look.theme, look.scale, grads.get(nid), sizes.get(nid),
+                            self.lazy_text)  # fmt: skip
             x, y = lay.positions[nid]
             item.setPos(self.old.get(nid, QPointF(x, y)))
             self.scene.addItem(item)
             self.items[nid] = item
-            budget -= 1
-        while not self._todo_nodes and self._todo_edges and budget > 0:
-            target, edges = self._todo_edges.pop(0)
+        while self._todo_edges:
+            n += 1
+            if n % 25 == 0 and time.perf_counter() > end:
+                return True
+            target, edges = self._todo_edges.pop()
             # ports top to bottom in the order of their sources: inputs never cross at the node
             edges.sort(key=lambda e: (lay.positions[e.source][1], e.position))
             for port, e in enumerate(edges):
@@ -238,8 +265,7 @@ class SceneBuilder:
                     edge.set_label(self.model.edge_label(e))
                 self.scene.addItem(edge)
                 self.edges.append(edge)
-                budget -= 1
-        return bool(self._todo_nodes or self._todo_edges)
+        return False
 
     def _frame_groups(self) -> list[GroupItem]:
         """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""

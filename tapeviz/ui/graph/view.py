@@ -74,6 +74,8 @@ class GraphView(QGraphicsView):
         self._press_scroll: tuple[int, int] | None = None
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
             bar.sliderMoved.connect(self._on_scroll_bar_slider_moved)
+            bar.valueChanged.connect(self._on_scroll_bar_value_changed)
+        self._text_pending = 0  # nodes of a big graph still without their text items
         self._styled_selected: list[str] = []  # nodes drawn with the selection border
         self._animation: QVariantAnimation | None = None
         self._banner = TooLargeBanner(self)
@@ -113,6 +115,11 @@ class GraphView(QGraphicsView):
         self.refresh_gradients()
 
     # -- building --------------------------------------------------------------------------
+    @property
+    def building(self) -> bool:
+        """Whether a new scene is being laid out or built (the items shown are the old ones)."""
+        return self._job is not None or self._builder is not None
+
     def rebuild(self) -> None:
         """Lay out the model's graph (in a worker above 300 nodes), then build its scene.
 
@@ -161,7 +168,7 @@ class GraphView(QGraphicsView):
             plan = plan_layout(plan.nodes, dict(model.gradients),
                                [(e.source, e.target) for e in model.edges], old_places,
                                self.font_scale, self.engine, True,
-                               framed if self.show_groups else [])  # fmt: skip
+                               framed if self.show_groups else [], plan.sizes)  # fmt: skip
         look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
         old = {nid: it.pos() for nid, it in self.items.items()}
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self)
@@ -190,6 +197,7 @@ class GraphView(QGraphicsView):
         selected = [nid for nid, it in self.items.items() if it.isSelected()]
         old.selectionChanged.disconnect(self._on_scene_selection_changed)
         self.items, self.edge_items, self.layout = items, edges, lay
+        self._text_pending = sum(it.text_pending for it in items.values())
         self.setScene(scene)
         scene.selectionChanged.connect(self._on_scene_selection_changed)
         old.deleteLater()
@@ -298,12 +306,35 @@ class GraphView(QGraphicsView):
         shown = self.transform().m11() * self.font_scale >= DETAIL_SCALE
         for item in self.items.values():
             item.set_detail(shown)
+        self.show_visible_text()
+
+    def show_visible_text(self) -> None:
+        """Give their text to the nodes of a big graph that are in view (or nearly)."""
+        if not self._text_pending or self.transform().m11() * self.font_scale < DETAIL_SCALE:
+            return
+        margin = self.viewport().width() / 2
+        rect = self.mapToScene(self.viewport().rect()).boundingRect()
+        rect = rect.adjusted(-margin, -margin, margin, margin)
+        for item in self.scene().items(rect):
+            if isinstance(item, NodeItem) and item.text_pending:
+                item.show_text()
+                self._text_pending -= 1
+
+    def show_all_text(self) -> None:
+        """Give every node its text (before an export draws the whole graph)."""
+        for item in self.items.values():
+            item.show_text()
+        self._text_pending = 0
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Qt override: a fitted graph is fitted again to the new size (clean mode, F11)."""
         super().resizeEvent(event)
         if self.fitting.auto and self.items:
             self.fit()
+        self.show_visible_text()
+
+    def _on_scroll_bar_value_changed(self, _value: int) -> None:
+        self.show_visible_text()  # scrolled (by hand, a fit or the stepper following a node)
 
     def _on_scroll_bar_slider_moved(self, _value: int) -> None:
         self.fitting.auto = False  # scrolled by hand: the lecturer's view stays
@@ -393,10 +424,12 @@ class GraphView(QGraphicsView):
     # -- export ----------------------------------------------------------------------------
     def export_png(self, path: str | Path, scale: float = 2.0) -> Path:
         """Render the whole graph to a PNG at ``scale`` × its natural size."""
+        self.show_all_text()
         return exports.write_png(self.scene(), self.theme, path, scale)
 
     def export_svg(self, path: str | Path) -> Path:
         """Write the graph as SVG (QSvgGenerator; pyqtgraph's exporter is broken on Qt 6.11)."""
+        self.show_all_text()
         return exports.write_svg(self.scene(), self.theme, path)
 
     def dot_text(self) -> str:

@@ -10,9 +10,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QListView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QWidget,
+)
 
 from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
 
@@ -34,6 +47,9 @@ class StepLogModel(QAbstractListModel):
         """Show ``stepper``'s steps (a model reset)."""
         self.beginResetModel()
         self.stepper, self.names = stepper, names
+        delegate = self.parent().itemDelegate() if isinstance(self.parent(), QListView) else None
+        if isinstance(delegate, LineDelegate):
+            delegate.widest = 0
         self.position = stepper.position if stepper is not None else 0
         self.endResetModel()
 
@@ -61,6 +77,20 @@ class StepLogModel(QAbstractListModel):
             return f"{row + 1:>3}. {stepper.text(row + 1, self.names)}"
         return ""
 
+    def lines(self, row: int) -> int:
+        """How many lines line ``row`` spans, known without building its text."""
+        stepper = self.stepper
+        if isinstance(stepper, BackwardStepper):
+            return 1 + len(stepper.steps[row].contributions)  # the step, then one per input
+        return 1
+
+    def built(self, row: int) -> str | None:
+        """Line ``row``'s text if it costs nothing (explained already), else None."""
+        stepper = self.stepper
+        if isinstance(stepper, BackwardStepper) and not stepper.infos.explained(row):
+            return None
+        return self.text(row)
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < self.rowCount():
             return None
@@ -69,6 +99,35 @@ class StepLogModel(QAbstractListModel):
         if role == Qt.ItemDataRole.ForegroundRole:
             return self.pending_color if index.row() >= self.position else self.done_color
         return None
+
+
+class LineDelegate(QStyledItemDelegate):
+    """Sizes a line from its line count, so laying out the log never builds every step's text.
+
+    A line not explained yet is as wide as the widest seen so far (at least the view); once
+    painted (explained), a wider line asks for its real width.
+    """
+
+    def __init__(self, view: StepLog) -> None:
+        super().__init__(view)
+        self.view = view
+        self.widest = 0
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        model = self.view.model_
+        fm = option.fontMetrics
+        text = model.built(index.row())
+        width = self.widest or self.view.viewport().width()
+        if text is not None:
+            width = max(fm.horizontalAdvance(line) for line in text.split("\n")) + 2 * fm.height()
+            self.widest = max(self.widest, width)
+        return QSize(width, model.lines(index.row()) * fm.lineSpacing() + 4)
+
+    def paint(self, painter: Any, option: QStyleOptionViewItem, index: Index) -> None:
+        known = self.view.model_.built(index.row()) is not None
+        super().paint(painter, option, index)  # (builds the text)
+        if not known and self.sizeHint(option, index).width() > option.rect.width():
+            self.sizeHintChanged.emit(index)  # it is wider than the guess: scroll to it
 
 
 class StepLog(QListView):
@@ -80,10 +139,13 @@ class StepLog(QListView):
         super().__init__(parent)
         self.model_ = StepLogModel(self)
         self.setModel(self.model_)
-        # Steps span two or three lines (one per input): sizes differ, so lay out in batches
-        # (a 3,000-step log never lays out all at once on the UI thread).
+        # Steps span two or three lines (one per input): the delegate sizes them from the
+        # step's inputs, so only the lines shown are ever explained (a 3,000-step tape shows a
+        # few); laid out in batches all the same.
+        self.lines = LineDelegate(self)
+        self.setItemDelegate(self.lines)
         self.setLayoutMode(QListView.LayoutMode.Batched)
-        self.setBatchSize(200)
+        self.setBatchSize(500)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.clicked.connect(lambda index: self.stepClicked.emit(index.row() + 1))

@@ -177,7 +177,15 @@ class StepperPanel(QWidget):
         """
         if self.isHidden() and self.parentWidget() is not None:
             self._stale = True
+        elif self.view.building:  # a big graph: rebuild in an event-loop turn of its own
+            self._stale = True
+            QTimer.singleShot(0, self, self._on_catch_up)
         else:
+            self._rebuild()
+
+    def _on_catch_up(self) -> None:
+        if self._stale and not (self.isHidden() and self.parentWidget() is not None):
+            self._stale = False
             self._rebuild()
 
     def showEvent(self, event: QShowEvent) -> None:
@@ -362,7 +370,9 @@ class StepperPanel(QWidget):
         self.back_button.setEnabled(k > 0)
         self.reset_button.setEnabled(k > 0)
         self.step_button.setEnabled(stepper is not None and k < len(stepper))
-        if isinstance(stepper, BackwardStepper):
+        if self.view.building:  # the old graph's items: the new ones are styled once built
+            self.detail.setText("")
+        elif isinstance(stepper, BackwardStepper):
             self._show_backward(stepper)
         elif isinstance(stepper, ForwardStepper):
             self._show_forward(stepper)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import builtins
+import keyword
+import re
+
 from pygments.lexers import PythonLexer
 from pygments.token import Token, _TokenType
 from PySide6.QtCore import QRect, QSize, Qt
@@ -21,6 +25,22 @@ from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from tapeviz.ui.theme import LIGHT, Theme, font
 
+LONG_LINE = 300  # characters: a longer line is highlighted by a regex instead of Pygments
+_WORD = r"(?<![\w.])(?:{})(?!\w)"
+_LONG_TOKENS = re.compile(
+    "|".join(
+        (
+            r"(?P<comment>#.*)",
+            r"(?P<string>'[^'\\\n]*(?:\\.[^'\\\n]*)*'|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\")",
+            r"(?P<number>(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[jJ]?)",
+            "(?P<kw>" + _WORD.format("|".join(keyword.kwlist)) + ")",
+            "(?P<builtin>"
+            + _WORD.format("|".join(n for n in dir(builtins) if n.islower() and n[0] != "_"))
+            + ")",
+            r"(?P<name>\w+)",
+        )
+    )
+)
 STYLES: tuple[tuple[_TokenType, str, bool], ...] = (  # token, colour role, bold
     (Token.Keyword, "keyword", True),
     (Token.Name.Builtin, "builtin", False),
@@ -51,9 +71,16 @@ class PythonHighlighter(QSyntaxHighlighter):
 
     def __init__(self, document: QTextDocument, theme: Theme = LIGHT) -> None:
         super().__init__(document)
-        self.lexer = PythonLexer(stripnl=False, ensurenl=False)
+        self._lexer: PythonLexer | None = None  # compiling its rules takes ~0.1 s: when used
         self.formats: list[tuple[_TokenType, QTextCharFormat]] = []
         self.set_theme(theme)
+
+    @property
+    def lexer(self) -> PythonLexer:
+        """Pygments' Python lexer, made the first time a line is highlighted."""
+        if self._lexer is None:
+            self._lexer = PythonLexer(stripnl=False, ensurenl=False)
+        return self._lexer
 
     def set_theme(self, theme: Theme) -> None:
         """Recolour for a theme."""
@@ -67,6 +94,9 @@ class PythonHighlighter(QSyntaxHighlighter):
         self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:
+        if len(text) > LONG_LINE:  # Pygments takes ~0.1 s per key on a 1,000-op expression
+            self._highlight_long(text)
+            return
         pos = 0
         for token, value in self.lexer.get_tokens(text):
             for kind, fmt in self.formats:
@@ -74,6 +104,17 @@ class PythonHighlighter(QSyntaxHighlighter):
                     self.setFormat(pos, len(value), fmt)
                     break
             pos += len(value)
+
+    def _highlight_long(self, text: str) -> None:
+        """Keywords, builtins, numbers, strings and comments of a long line, by one regex."""
+        formats = dict(self.formats)
+        roles = {"kw": Token.Keyword, "builtin": Token.Name.Builtin,
+                 "string": Token.Literal.String, "number": Token.Literal.Number,
+                 "comment": Token.Comment}  # fmt: skip
+        for m in _LONG_TOKENS.finditer(text):
+            kind = m.lastgroup
+            if kind in roles:
+                self.setFormat(m.start(), m.end() - m.start(), formats[roles[kind]])
 
 
 class _Gutter(QWidget):

@@ -6,6 +6,7 @@ thread pool only waits for it and decodes the result, so the window itself never
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -20,7 +21,22 @@ from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.error_text import describe, unknown_name
 from tapeviz.ui.window.variables_table import VariablesTable
 
-LIVE_MS = 300  # expression mode re-runs this long after the last keystroke
+LIVE_MS = 300  # the longest pause before expression mode re-runs (after a slow run)
+LIVE_MIN_MS = 15  # the shortest pause (after a quick run: the graph follows the keys)
+
+
+def live_delay(last_run_s: float | None) -> int:
+    """The pause (ms) after a keystroke before a live re-run, from how long the last run took.
+
+    A quarter of the last run's time, between :data:`LIVE_MIN_MS` and :data:`LIVE_MS`: a quick run
+    re-runs almost at once; a slow one waits for a pause in the typing, so a run started
+    mid-word rarely delays the one the last key asks for. Unknown (no run yet): the longest.
+    """
+    if last_run_s is None:
+        return LIVE_MS
+    return int(min(LIVE_MS, max(LIVE_MIN_MS, 250 * last_run_s)))
+
+
 ADDED_VALUE = 1.0  # a name added from the error frame starts here (products stay non-zero)
 
 
@@ -37,13 +53,14 @@ class RunController(QObject):
     """Runs the work of ``code`` and ``variables`` in the sandbox, in the thread pool.
 
     One run at a time: a run asked for meanwhile starts when this one ends. In expression mode
-    an edit re-runs after :data:`LIVE_MS`. What the run printed goes to ``console``, its error to
-    ``code`` and ``status``; ``limits()`` are the preferences' sandbox limits. The rest of the
-    window takes part through callables: ``studio_in_front()`` (then the checked text goes to
-    ``start_studio(problem)`` and the graph keeps the studio's tape), ``show_tapes(result)``,
-    ``dim_graph(dimmed)``, ``running_changed(running)`` and ``show_figures(result)`` (after
-    every script run: the figures it drew, none included; a run that failed before drawing
-    leaves the last figures, as it leaves the last good graph).
+    an edit re-runs after a pause that follows the last run's time (:func:`live_delay`). What
+    the run printed goes to ``console``, its error to ``code`` and ``status``; ``limits()`` are
+    the preferences' sandbox limits. The rest of the window takes part through callables:
+    ``studio_in_front()`` (then the checked text goes to ``start_studio(problem)`` and the
+    graph keeps the studio's tape), ``show_tapes(result)``, ``dim_graph(dimmed)``,
+    ``running_changed(running)`` and ``show_figures(result)`` (after every script run: the
+    figures it drew, none included; a run that failed before drawing leaves the last figures,
+    as it leaves the last good graph).
     """
 
     def __init__(
@@ -73,6 +90,8 @@ class RunController(QObject):
         self.pending = False  # a run was asked for while one was running
         self.seen: tuple = ()  # (text, mode, variables) last seen by the live re-run
         self.last_result: RunResult | None = None
+        self.last_run_s: float | None = None  # Run to graph, the last time (the live pause)
+        self._started = 0.0
         self.submitted: Problem | None = None  # the text and table of the running sandbox run
         self.live_timer = QTimer(self)
         self.live_timer.setSingleShot(True)
@@ -104,7 +123,7 @@ class RunController(QObject):
             return
         self.seen = key
         if self.code.current_mode() == "expression":
-            self.live_timer.start()
+            self.live_timer.start(live_delay(self.last_run_s))
 
     def mark_seen(self, source: str | None = None, mode: str | None = None) -> None:
         """The work as it is now (or with ``source`` and ``mode``) needs no live re-run."""
@@ -133,6 +152,7 @@ class RunController(QObject):
         self.submitted = Problem(source, tuple(variables), mode)  # what the studio may take
         self.running_changed(True)
         self.status(self.tr("Running…"))
+        self._started = time.perf_counter()
         workers.submit(_run_job, source, mode, variables, self.limits(), cancel,
                        on_done=self._on_run_done, on_error=self._on_run_failed)  # fmt: skip
 
@@ -180,6 +200,7 @@ class RunController(QObject):
             )
         if studio and not self.pending:  # edited meanwhile: the queued run starts the studio
             self.start_studio(self.submitted)
+        self.last_run_s = time.perf_counter() - self._started
         self._finish_run()
 
     def show_error(

@@ -1,0 +1,102 @@
+"""What the graph's items share, made once: fonts, text widths, node and edge brushes and pens.
+
+A big graph repeats a few looks and texts thousands of times; each is made or measured once.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QFont, QFontMetricsF, QPen
+
+from tapeviz.ui.theme import Theme, font
+
+WIDTH_CACHE = 50_000  # text widths kept per thread before the cache starts again
+
+
+class Fonts(threading.local):
+    """Fonts, metrics and text widths per (role, scale), per thread (a worker measures sizes)."""
+
+    def __init__(self) -> None:
+        self.cache: dict[tuple[str, float], tuple[QFont, QFontMetricsF]] = {}
+        self.widths: dict[tuple[str, float, str], float] = {}
+
+    def get(self, role: str, scale: float) -> tuple[QFont, QFontMetricsF]:
+        key = (role, scale)
+        hit = self.cache.get(key)
+        if hit is None:
+            f = font(13 * scale, bold=True) if role == "title" else font(10.5 * scale)
+            hit = self.cache[key] = (f, QFontMetricsF(f))
+        return hit
+
+    def width(self, role: str, scale: float, text: str) -> float:
+        """The advance of ``text`` in the font of ``role`` (cached: big graphs repeat texts)."""
+        key = (role, scale, text)
+        w = self.widths.get(key)
+        if w is None:
+            if len(self.widths) > WIDTH_CACHE:
+                self.widths.clear()
+            w = self.widths[key] = self.get(role, scale)[1].horizontalAdvance(text)
+        return w
+
+    def height(self, role: str, scale: float) -> float:
+        """The line height of the font of ``role``."""
+        return self.get(role, scale)[1].height()
+
+
+FONTS = Fonts()
+
+Style = tuple[QBrush, QPen, QPen, QPen, dict[str, QBrush]]
+NODE_STYLES: dict[tuple[Any, ...], tuple[Theme, Style]] = {}  # (the theme kept: its id is the key)
+
+
+def node_style(t: Theme, look: tuple[Any, ...]) -> Style:
+    """Brushes and pens of a node's look (kind, scale, state, marked, ...), made once."""
+    hit = NODE_STYLES.get((id(t), *look))
+    if hit is not None:
+        return hit[1]
+    kind, s, state, marked, origin, bad_value, bad_grad = look
+    fill = t.color(t.fills.get(kind, t.fills["op"]), 110 if state == "pending" else 255)
+    border, width = t.color(t.borders.get(kind, t.borders["op"])), 2.0 * s
+    if marked:
+        border, width = t.color(t.highlight), 4.0 * s
+    elif origin:
+        border, width = t.color(t.warning), 3.5 * s  # this op made a nan or ±inf
+    pen = QPen(border, width)
+    if kind == "watched":
+        pen.setStyle(Qt.PenStyle.DashLine)
+    colours = {
+        "title": t.text,
+        "value": t.warning if bad_value else t.muted,
+        "gradient": t.warning if bad_grad else t.gradient,
+    }
+    texts = {role: QBrush(t.color(c)) for role, c in colours.items()}
+    style = (QBrush(fill), pen, QPen(border, 1.5 * s), QPen(t.color(t.gradient), 2.5 * s), texts)
+    if len(NODE_STYLES) > 1000:
+        NODE_STYLES.clear()
+    NODE_STYLES[(id(t), *look)] = (t, style)
+    return style
+
+
+EdgeStyle = tuple[QPen, QPen, QBrush, QBrush]
+EDGE_STYLES: dict[tuple[Any, ...], tuple[Theme, EdgeStyle]] = {}
+
+
+def edge_style(t: Theme, scale: float, glowing: bool, highlighted: bool) -> EdgeStyle:
+    """The pen, the head's pen and brush, and the label's brush of an edge's look, made once."""
+    key = (id(t), scale, glowing, highlighted)
+    hit = EDGE_STYLES.get(key)
+    if hit is None:
+        color, width = t.color(t.edge), 1.6
+        if glowing:
+            color, width = t.color(t.gradient), 4.5
+        elif highlighted:
+            color, width = t.color(t.highlight), 3.5
+        label = QBrush(t.color(t.gradient if glowing else t.muted))
+        if len(EDGE_STYLES) > 1000:
+            EDGE_STYLES.clear()
+        style = (QPen(color, width * scale), QPen(color, 1.0), QBrush(color), label)
+        hit = EDGE_STYLES[key] = (t, style)
+    return hit[1]

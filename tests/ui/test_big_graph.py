@@ -1,0 +1,88 @@
+"""Big graphs: built in slices (a newer model cancels a build under way), text when in view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+import tapeviz as tv
+from tapeviz.models.graph.model import GraphModel
+from tapeviz.ui import workers
+from tapeviz.ui.graph import scene
+from tapeviz.ui.graph.view import GraphView
+
+
+def chain(n: int, start: float = 1.0) -> tv.GradientTape:
+    """A tape of ``n`` sin ops in a row (``n + 1`` nodes)."""
+    x = tv.Variable(start)
+    with tv.GradientTape() as tape:
+        y = x
+        for _ in range(n):
+            y = tv.sin(y)
+    tape.gradient(y, x)
+    return tape
+
+
+def big_view(qtbot: QtBot) -> GraphView:
+    view = GraphView()
+    view.animation_ms = 0
+    view.resize(900, 500)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
+
+
+def test_a_big_scene_is_built_in_slices_and_a_newer_model_cancels_it(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    builders: list[scene.SceneBuilder] = []
+    monkeypatch.setattr(scene, "BUILD_SLICE_S", 0.0)  # one small slice per event-loop turn
+    real = scene.SceneBuilder.__init__
+
+    def keep(self: scene.SceneBuilder, *args: object, **kwargs: object) -> None:
+        real(self, *args, **kwargs)
+        builders.append(self)
+
+    monkeypatch.setattr(scene.SceneBuilder, "__init__", keep)
+    view = big_view(qtbot)
+    finished: list[int] = []
+    view.layoutFinished.connect(lambda: finished.append(len(view.items)))
+    model = GraphModel([chain(400)])
+    view.set_model(model)
+    qtbot.waitUntil(lambda: bool(builders) and 0 < builders[0].progress < 1, timeout=20_000)
+    assert view.building and finished == []  # the first build is under way
+    model.set_tapes([chain(500, 0.5)])  # a new run arrives mid-build
+    qtbot.waitUntil(lambda: bool(finished), timeout=20_000)
+    qtbot.wait(50)
+    assert finished == [501]  # only the newer graph was handed over
+    assert builders[0].cancelled and builders[0].progress < 1
+    assert builders[-1].progress == 1 and builders[-1].slices > 1
+    assert not view.building and len(view.items) == 501
+    workers.wait_all()
+
+
+def test_a_big_graph_gives_text_to_the_nodes_in_view(qtbot: QtBot, tmp_path: Path) -> None:
+    view = big_view(qtbot)
+    with qtbot.waitSignal(view.layoutFinished, timeout=20_000):
+        view.set_model(GraphModel([chain(600)]))
+    items = view.items
+    shown = [nid for nid, it in items.items() if not it.text_pending]
+    assert 0 < len(shown) < len(items) // 2  # the fitted view shows one end of the chain
+    far = next(nid for nid, it in items.items() if it.text_pending)
+    assert items[far]._texts == [] and items[far].size()[0] > 0  # a box, and its look
+    view.follow(far)  # the stepper follows a node: it gets its text as it comes into view
+    assert not items[far].text_pending
+    assert [t.text() for t in items[far]._texts[:2]] == [t for t, _ in items[far].lines()][:2]
+    view.export_png(tmp_path / "big.png")  # an export draws every node with its text
+    assert not any(it.text_pending for it in items.values())
+    workers.wait_all()
+
+
+def test_a_small_graph_is_built_at_once_with_all_its_text(qtbot: QtBot) -> None:
+    view = big_view(qtbot)
+    view.set_model(GraphModel([chain(20)]))
+    assert len(view.items) == 21 and not view.building
+    assert not any(it.text_pending for it in view.items.values())
