@@ -172,8 +172,12 @@ def compute_race(
     progress: Callable[[float], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     method: str = "auto",
+    loss_fn: Loss | None = None,
 ) -> Race:
-    """Compute every run's history (see the module docstring); ProblemError if it cannot."""
+    """Compute every run's history (see the module docstring); ProblemError if it cannot.
+
+    ``loss_fn`` is ``problem``'s compiled loss when the caller keeps one (else compiled here).
+    """
     started = time.perf_counter()
     if not 1 <= len(runs) <= MAX_RUNS:
         raise ProblemError(f"a race has 1 to {MAX_RUNS} runs, got {len(runs)}")
@@ -181,7 +185,7 @@ def compute_race(
         raise ProblemError(f"steps must be between 1 and {MAX_STEPS:,}, got {steps}")
     if method not in METHODS:
         raise ProblemError(f"method must be one of {', '.join(METHODS)}")
-    loss_fn = problem.compile()
+    loss_fn = loss_fn or problem.compile()
     start = problem.start()
     trace = loss_fn.trace(start)
     if all(g is None for g in trace.grads):
