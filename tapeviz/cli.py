@@ -91,8 +91,8 @@ def export_parser() -> argparse.ArgumentParser:
     files.add_argument("--graph-svg", metavar="PATH", help="the computational graph as SVG")
     files.add_argument("--dot", metavar="PATH", help="the computational graph as graphviz DOT")
     p.add_argument("--step", type=int, help="the step shown in PNG/SVG and graphs (default: last)")
-    p.add_argument("--frames", type=_positive, help="frames in the animation (default: GIF 120, "
-                   "MP4 300)")  # fmt: skip
+    p.add_argument("--frames", type=_positive, help="frames in the animation (default: GIF 80, "
+                   "MP4 120)")  # fmt: skip
     p.add_argument("--width", type=_positive, help="animation width in pixels")
     p.add_argument("--loop", type=_positive, default=1,
                    help="which loop of a script with several (default: 1)")  # fmt: skip

@@ -14,8 +14,10 @@ def run_app(session_file: str | None = None, preset: str | None = None) -> int:
     if preset and not session_file and preset not in PRESETS:
         print(f"tapeviz: no preset {preset!r}; 'tapeviz presets' lists them", file=sys.stderr)
         return 2
+    from tapeviz.ui import memory
     from tapeviz.ui.window.main_window import MainWindow
 
+    memory.tune_allocator()  # before Qt and the thread pool allocate
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName("tapeviz")
     app.setOrganizationName("tapeviz")

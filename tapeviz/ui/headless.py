@@ -78,15 +78,25 @@ def _app() -> Any:
 
 
 def _wait(until: Callable[[], bool], what: str) -> None:
-    """Process Qt events until ``until()`` holds (ExportError after TIMEOUT_MS)."""
-    from PySide6.QtCore import QDeadlineTimer, QEventLoop
+    """Process Qt events until ``until()`` holds (ExportError after TIMEOUT_MS).
+
+    It sleeps until the next event (a tick at least every 50 ms) instead of spinning: the
+    worker process and the video encoder need the cores.
+    """
+    from PySide6.QtCore import QDeadlineTimer, QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
 
+    flags = QEventLoop.ProcessEventsFlag.AllEvents | QEventLoop.ProcessEventsFlag.WaitForMoreEvents
+    tick = QTimer()
+    tick.start(50)
     deadline = QDeadlineTimer(TIMEOUT_MS)
-    while not until():
-        if deadline.hasExpired():
-            raise ExportError(f"timed out waiting for {what}")
-        QApplication.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 50)
+    try:
+        while not until():
+            if deadline.hasExpired():
+                raise ExportError(f"timed out waiting for {what}")
+            QApplication.processEvents(flags)
+    finally:
+        tick.stop()
 
 
 def run_export(request: ExportRequest, log: TextIO | None = None) -> list[Path]:
@@ -210,6 +220,8 @@ def _studio_export(studio: Any, kind: str, request: ExportRequest) -> Path:
 
     path = request.outputs[kind]
     options = {k: v for k, v in (("frames", request.frames), ("width", request.width)) if v}
+    if kind in ("gif", "mp4"):
+        studio.hide()  # laid out; no one watches: frames are rendered, not also painted
     out = studio_export.export(studio, kind, path, **options)  # raises if it cannot write
     if kind not in ("gif", "mp4"):
         return Path(out)

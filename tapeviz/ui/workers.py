@@ -16,6 +16,7 @@ interval (:data:`SWITCH_S`), which brought that repaint under 100 ms.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 import threading
@@ -25,9 +26,10 @@ from collections.abc import Callable
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, QTimer, Signal
 
 from tapeviz.sandbox.runtime import limits
+from tapeviz.ui import memory
 
 GC_MS = 50  # how often the UI thread collects young garbage (often: each pass stays short)
 FULL_GC_S = 60.0  # and the oldest generation at most this often: a full pass can take 100 ms
@@ -43,27 +45,35 @@ class WorkerSignals(QObject):
 
     finished = Signal(object)
     failed = Signal(str)
+    ended = Signal()  # after either, or after a cancelled job (whose result is dropped)
 
 
-class Worker(QRunnable):
-    """Runs ``fn(*args)`` in the pool; a cancelled job's result is dropped."""
+class Worker:
+    """Runs ``fn(*args)`` in the pool; a cancelled job's result is dropped.
+
+    A plain object whose ``run`` the pool calls: a QRunnable subclass handed to the pool stays
+    owned by C++ for good (without auto-delete), and with it its Python wrapper.
+    """
 
     def __init__(self, fn: Callable[..., Any], *args: Any) -> None:
-        super().__init__()
-        self.fn, self.args = fn, args
+        self.fn: Callable[..., Any] | None = fn
+        self.args = args
         self.signals = WorkerSignals()
         self.cancelled = False
-        self.setAutoDelete(False)
 
     def run(self) -> None:
         try:
-            result = self.fn(*self.args)
-        except Exception:  # reported to the UI, never lost
+            try:
+                assert self.fn is not None
+                result = self.fn(*self.args)
+            except Exception:  # reported to the UI, never lost
+                if not self.cancelled:
+                    self.signals.failed.emit(traceback.format_exc(limit=3))
+                return
             if not self.cancelled:
-                self.signals.failed.emit(traceback.format_exc(limit=3))
-            return
-        if not self.cancelled:
-            self.signals.finished.emit(result)
+                self.signals.finished.emit(result)
+        finally:
+            self.signals.ended.emit()
 
 
 _ACTIVE: list[Worker] = []
@@ -93,13 +103,30 @@ def submit(
 
     worker.signals.finished.connect(done)
     worker.signals.failed.connect(failed)
-    QThreadPool.globalInstance().start(worker)
+    worker.signals.ended.connect(lambda: _release(worker))
+    QThreadPool.globalInstance().start(worker.run)
     return worker
 
 
 def _forget(worker: Worker) -> None:
     if worker in _ACTIVE:
         _ACTIVE.remove(worker)
+
+
+def _release(worker: Worker) -> None:
+    """A job has ended (in the UI thread): drop what it holds.
+
+    Its signals' connections hold the closures above, which hold the worker: a cycle through
+    C++ that the garbage collector cannot see, so without this every job (its arguments and
+    its result) would stay in memory for good, cancelled ones too.
+    """
+    _forget(worker)
+    worker.fn, worker.args = None, ()
+    signals = worker.signals
+    for signal in (signals.finished, signals.failed, signals.ended):
+        with contextlib.suppress(RuntimeError, TypeError):
+            signal.disconnect()
+    signals.deleteLater()
 
 
 def wait_all(timeout_ms: int = 10_000) -> bool:
@@ -116,6 +143,7 @@ def collect_in_ui_thread() -> bool:
     app = QCoreApplication.instance()
     if app is None:
         return False
+    memory.tune_allocator()  # before the pool's threads allocate
     gc.disable()
     timer = QTimer(app)
     timer.setInterval(GC_MS)
@@ -148,6 +176,7 @@ _RECLAIMED = [float("-inf"), 0.0]  # when the last requested collection ended, h
 def _full_collection() -> None:
     t0 = time.monotonic()
     gc.collect()
+    memory.trim()
     now = time.monotonic()
     _RECLAIMED[:] = [now, now - t0]
     _LAST_FULL[0] = now
@@ -194,3 +223,5 @@ def _collect() -> None:
                 break
             _LAST_FULL[0] = now
         gc.collect(generation)
+        if generation == 2:
+            memory.trim()

@@ -181,3 +181,20 @@ def test_a_diverging_nesterov_stops_drawing_where_it_leaves_the_view(qtbot, stud
     x = np.array([0.0, 0.5, 1.0, 50.0, -900.0])
     assert drawn_steps(x, x * 0, 4, 4, (-1.0, 1.0), (-1.0, 1.0)) == 2
     assert drawn_steps(x, x * 0, 4, None, (-1.0, 1.0), (-1.0, 1.0)) == 4  # not diverged: all
+
+
+def test_an_edit_that_makes_a_run_diverge_stops_its_kept_path_too(qtbot, studio) -> None:
+    """A hyper-parameter edit keeps the plots' items: the kept path learns where it stops."""
+    config = PRESETS["rosenbrock"].config
+    run = config.runs[1]
+    calm = run.optimizer.with_kind("Nesterov").with_value("learning_rate", 0.0001)
+    load(qtbot, studio, "rosenbrock", config.with_run(1, replace(run, optimizer=calm)))
+    assert studio.race.runs[1].divergence is None
+    kept = studio.surface.runs[1]["path"]
+    optimizer = run.optimizer.with_kind("Nesterov").with_value("learning_rate", 0.004)
+    load(qtbot, studio, "rosenbrock", config.with_run(1, replace(run, optimizer=optimizer)))
+    assert studio.surface.runs[1]["path"] is kept  # the same item, new data
+    assert studio.race.runs[1].divergence is not None
+    studio.set_step(studio.race.length)
+    assert studio.surface.runs[1]["stop"] < studio.race.runs[1].steps
+    assert not studio.surface.runs[1]["line"].isVisible()  # no arrow after it stopped

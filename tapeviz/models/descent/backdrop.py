@@ -8,7 +8,7 @@ Computed in a worker: sampling and contour lines take a few tens of milliseconds
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,13 +55,18 @@ def make_backdrop(
     pair: Sequence[str] | None = None,
     at: Sequence[Any] | None = None,
     n: int = 200,
+    sample: Callable[..., Backdrop] | None = None,
 ) -> Backdrop:
-    """Sample the loss for the studio's left plot (curve, surface or slice)."""
+    """Sample the loss for the studio's left plot (curve, surface or slice).
+
+    ``sample`` stands in for :func:`sample_backdrop` (same arguments), e.g. to reuse samplings.
+    """
+    sample = sample or sample_backdrop
     loss = race.loss_fn or race.problem.compile()
     names = race.runs[0].names
     if len(names) == 1:
         xr = x_range or auto_range([_path(h, 0) for h in race.runs])
-        b = sample_backdrop(loss, race.problem.start(), "curve", 0, -1, xr, (0.0, 1.0), (), n)
+        b = sample(loss, race.problem.start(), "curve", 0, -1, xr, (0.0, 1.0), (), n)
         assert b.curve is not None
         shown = [h.loss[: (h.divergence.step if h.divergence else h.steps) + 1] for h in race.runs]
         yr = y_range or auto_range(
@@ -72,7 +77,7 @@ def make_backdrop(
     xr = x_range or auto_range([_path(h, ex) for h in race.runs])
     yr = y_range or auto_range([_path(h, ey) for h in race.runs])
     where = tuple(at) if at is not None else tuple(race.problem.start())
-    return sample_backdrop(loss, race.problem.start(), "surface", ex, ey, xr, yr, where, n)
+    return sample(loss, race.problem.start(), "surface", ex, ey, xr, yr, where, n)
 
 
 def sample_backdrop(

@@ -17,11 +17,12 @@ from typing import Any
 import numpy as np
 
 from tapeviz.models.descent import divergence as div
-from tapeviz.models.descent.backdrop import Backdrop, make_backdrop, sample_backdrop
+from tapeviz.models.descent.backdrop import Backdrop, sample_backdrop
 from tapeviz.models.descent.messages import refusal_doc
 from tapeviz.models.descent.optimizer_config import RunConfig
 from tapeviz.models.descent.problem import Loss, Problem, ProblemError
-from tapeviz.models.descent.runs import Cancelled, History, Race, compute_race
+from tapeviz.models.descent.race_cache import RaceCache
+from tapeviz.models.descent.runs import Cancelled, History, Race
 from tapeviz.models.descent.surface import Grid
 from tapeviz.sandbox import RunResult, VariableSpec
 from tapeviz.sandbox.process import results
@@ -32,7 +33,7 @@ from tapeviz.sandbox.runtime.limits import Limits
 
 RACE_TIMEOUT = 600.0  # seconds: a race of 200,000 steps is long; Stop ends it sooner
 STEP_TIMEOUT = 30.0
-_CACHE: dict[Any, Loss] = {}  # in the worker: the last problems' compiled losses
+CACHE = RaceCache()  # in the worker: the last problem's loss, histories and backdrops
 
 
 # -- problems -------------------------------------------------------------------------------
@@ -64,22 +65,8 @@ def decode_problem(doc: Any, frame: Frame) -> Problem:
     return Problem(text(doc, "source", 20_000_000), tuple(rows), text(doc, "mode", 20))
 
 
-def _key(problem: Problem) -> Any:
-    return (
-        problem.source,
-        problem.mode,
-        tuple((v.name, v.kind, v.dtype, np.asarray(v.value).tobytes()) for v in problem.variables),
-    )
-
-
 def _loss(problem: Problem) -> Loss:
-    key = _key(problem)
-    loss = _CACHE.get(key)
-    if loss is None:
-        loss = problem.compile()
-        _CACHE.clear()
-        _CACHE[key] = loss
-    return loss
+    return CACHE.loss(problem)
 
 
 # -- races ----------------------------------------------------------------------------------
@@ -264,12 +251,12 @@ def _opt_range(doc: Any, key: str) -> tuple[float, float] | None:
 
 
 def race_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
-    """``race``: compute every run and the backdrop."""
+    """``race``: the runs not computed before (:data:`CACHE`) and the backdrop."""
     problem = decode_problem(need(args, "problem", dict), frame)
     writer = Writer()
     try:
         runs = [RunConfig.from_dict(r) for r in need(args, "runs", list)]
-        race = compute_race(
+        race = CACHE.race(
             problem,
             runs,
             need(args, "steps", int),
@@ -277,16 +264,13 @@ def race_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
             cancelled=ctx.cancelled,
         )
         at = _values(args, frame) if args.get("values") is not None else None
-        backdrop = make_backdrop(
+        backdrop = CACHE.backdrop(
             race, _opt_range(args, "x_range"), _opt_range(args, "y_range"), _pair(args), at
         )
     except Cancelled:
         return {"cancelled": True}, writer
     except ValueError as exc:  # a ProblemError among them
         return refusal_doc(exc), writer
-    if race.loss_fn is not None:
-        _CACHE.clear()
-        _CACHE[_key(problem)] = race.loss_fn
     return {"race": _race_doc(race, writer), "backdrop": _backdrop_doc(backdrop, writer)}, writer
 
 
@@ -342,7 +326,7 @@ def _call(op: str, args: Any, writer: Writer, pool: Pool | None, **kw: Any) -> F
     pool = pool or POOL
     pool.require("tapeviz.models.kernel")  # the module that registers these requests
     try:
-        return pool.call(op, args, writer, **kw)
+        return pool.call(op, args, writer, affinity="descent", **kw)  # the worker's CACHE
     except WorkerFailure as exc:
         raise ProblemError.of(failure_error(exc, Limits(wall_time=kw.get("timeout", 0)))) from None
 

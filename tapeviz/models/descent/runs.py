@@ -173,8 +173,12 @@ def compute_race(
     progress: Callable[[float], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     method: str = "auto",
+    loss_fn: Loss | None = None,
 ) -> Race:
-    """Compute every run's history (see the module docstring); ProblemError if it cannot."""
+    """Compute every run's history (see the module docstring); ProblemError if it cannot.
+
+    ``loss_fn`` is ``problem``'s compiled loss when the caller keeps one (else compiled here).
+    """
     started = time.perf_counter()
     if not 1 <= len(runs) <= MAX_RUNS:
         raise problem_error("race_runs", cap=MAX_RUNS, count=len(runs))
@@ -182,7 +186,7 @@ def compute_race(
         raise problem_error("race_steps", cap=f"{MAX_STEPS:,}", steps=steps)
     if method not in METHODS:
         raise problem_error("race_method", methods=", ".join(METHODS))
-    loss_fn = problem.compile()
+    loss_fn = loss_fn or problem.compile()
     start = problem.start()
     trace = loss_fn.trace(start)
     if all(g is None for g in trace.grads):

@@ -292,6 +292,7 @@ class Pool:
         self._idle: list[Worker] = []
         self._busy: list[Worker] = []
         self._closed = False
+        self._affine: dict[str, Worker] = {}  # the worker that last served an affinity key
 
     def configure(
         self, handlers: tuple[str, ...] | None = None, memory_mb: int | None = None
@@ -322,7 +323,7 @@ class Pool:
             if not self._closed and len(self._idle) < self.spares:
                 self._idle.append(Worker(self.handlers, self.memory_mb))
 
-    def _acquire(self) -> Worker:
+    def _acquire(self, affinity: str | None = None) -> Worker:
         with self._lock:
             if self._closed:
                 raise WorkerFailure("crash", "the application is closing")
@@ -330,6 +331,9 @@ class Pool:
                 self._idle.remove(dead)
                 dead.close()
             ready = [w for w in self._idle if w.ready]  # a started one before one still starting
+            last = self._affine.get(affinity) if affinity is not None else None
+            if last is not None and last in ready:
+                ready.insert(0, last)  # the worker that keeps this key's caches
             if ready or self._idle:
                 w = (ready or self._idle)[0]
                 self._idle.remove(w)
@@ -348,17 +352,30 @@ class Pool:
             keep = w.alive and not self._closed and len(self._idle) < self.spares + 1
             if keep:
                 self._idle.append(w)
+            else:
+                self._affine = {k: v for k, v in self._affine.items() if v is not w}
         if not keep:
             w.close()
 
-    def call(self, op: str, args: Any, writer: Writer | None = None, **kw: Any) -> Frame:
+    def call(
+        self,
+        op: str,
+        args: Any,
+        writer: Writer | None = None,
+        affinity: str | None = None,
+        **kw: Any,
+    ) -> Frame:
         """Run one request in a worker (see :meth:`Worker.call`).
 
         A worker that died before it began the request (killed while idle) is replaced and
-        the request sent again (a few times: every idle worker may have been killed).
+        the request sent again (a few times: every idle worker may have been killed). Requests
+        with the same ``affinity`` go to the same worker while it is idle (its caches).
         """
         for attempt in (1, 2, 3, 4):
-            w = self._acquire()
+            w = self._acquire(affinity)
+            if affinity is not None:
+                with self._lock:
+                    self._affine[affinity] = w
             try:
                 return w.call(op, args, writer, **kw)
             except WorkerFailure as exc:
@@ -373,7 +390,7 @@ class Pool:
         with self._lock:
             self._closed = True
             workers = self._idle + self._busy
-            self._idle, self._busy = [], []
+            self._idle, self._busy, self._affine = [], [], {}
         for w in workers:
             w.close()
 

@@ -12,7 +12,10 @@ brings), which keeps files small. SVG uses QSvgGenerator and each plot's ``scene
 from __future__ import annotations
 
 import contextlib
+import time
+from collections import deque
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -23,6 +26,8 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
+from tapeviz.ui.plots.gif import GifWriter, palette_of
+
 FILTERS = {
     "gif": "GIF (*.gif)",
     "mp4": "MP4 (*.mp4)",
@@ -31,7 +36,9 @@ FILTERS = {
     "csv": "CSV (*.csv)",
 }
 FPS = {"gif": 20, "mp4": 30}
-MAX_FRAMES = {"gif": 120, "mp4": 300}
+MAX_SECONDS = {"gif": 4, "mp4": 4}  # the animation's default length: the race, sampled
+MAX_FRAMES = {kind: FPS[kind] * seconds for kind, seconds in MAX_SECONDS.items()}  # 80, 120
+TICK_S = 0.03  # frames rendered per timer tick for about this long (one screen repaint)
 NO_CACHE = QGraphicsItem.CacheMode.NoCache
 GIF_WIDTH = 720  # px: GIF frames are scaled down to keep files small
 translate = QCoreApplication.translate  # the studio's sentences, shared
@@ -149,6 +156,44 @@ def image_array(image: QImage, even: bool) -> np.ndarray:
     return arr.copy()
 
 
+def pixels(image: QImage) -> np.ndarray:
+    """An (h, w) uint32 array of 0xAARRGGBB pixels of a QImage (a copy)."""
+    rgb = image.convertToFormat(QImage.Format.Format_RGB32)
+    w, h = rgb.width(), rgb.height()
+    arr = np.frombuffer(rgb.constBits(), np.uint32).reshape(h, rgb.bytesPerLine() // 4)
+    return arr[:, :w].copy()
+
+
+class Encoder:
+    """The writer's ``append_data`` in a thread, so encoding overlaps the next frame's render.
+
+    Frames keep their order; at most ``depth`` wait. An encoder error surfaces at the next
+    :meth:`put` or at :meth:`drain`.
+    """
+
+    def __init__(self, writer: Any, depth: int = 3) -> None:
+        self.writer, self.depth = writer, depth
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="tapeviz-encoder")
+        self.pending: deque[Future[None]] = deque()
+
+    def put(self, frame: np.ndarray) -> None:
+        """Queue one frame (blocks while ``depth`` frames wait)."""
+        while self.pending and (self.pending[0].done() or len(self.pending) >= self.depth):
+            self.pending.popleft().result()  # raises the encoder's error
+        self.pending.append(self.pool.submit(self.writer.append_data, frame))
+
+    def drain(self) -> None:
+        """Wait for every queued frame; the first error is raised."""
+        try:
+            while self.pending:
+                self.pending.popleft().result()
+        finally:
+            for f in self.pending:
+                f.cancel()
+            self.pending.clear()
+            self.pool.shutdown(wait=True)
+
+
 class AnimationExport(QObject):
     """Plays a player's steps 0 … ``length`` into a GIF or MP4, one frame per timer tick."""
 
@@ -178,18 +223,17 @@ class AnimationExport(QObject):
         self.restore = player.k
         self.cancelled = False
         fps = FPS[kind]
-        if kind == "gif":
-            self.writer = imageio.get_writer(path, mode="I", duration=1000 / fps, loop=0)
+        self.writer: Any
+        if kind == "gif":  # one palette for all frames, from the last (fullest) one
+            last = self.frame(self.steps[-1])
+            rgb = np.stack([(last >> 16) & 255, (last >> 8) & 255, last & 255], axis=-1)
+            self.writer = GifWriter(path, fps, palette_of(rgb.astype(np.uint8)))
         else:
             self.writer = imageio.get_writer(
-                path, fps=fps, codec="libx264", quality=7, macro_block_size=2
-            )
-        self.palette: Any = None
-        if kind == "gif":  # one palette for all frames, from the last (fullest) one
-            from PIL import Image  # Pillow comes with imageio
-
-            last = Image.fromarray(self.frame(self.steps[-1]))
-            self.palette = last.quantize(colors=128, dither=Image.Dither.NONE)
+                path, fps=fps, codec="libx264", quality=7, macro_block_size=2,
+                ffmpeg_params=["-preset", "ultrafast"],
+            )  # fmt: skip
+        self.encoder = Encoder(self.writer)
         self.timer = QTimer(self)
         self.timer.setInterval(0)
         self.timer.timeout.connect(self._on_timer_timeout)
@@ -205,15 +249,20 @@ class AnimationExport(QObject):
         self.cancelled = True
 
     def _on_timer_timeout(self) -> None:
-        if self.cancelled or self.index >= len(self.steps):
-            self._finish()
-            return
-        try:
-            self.writer.append_data(self.frame(self.steps[self.index]))
-        except Exception as exc:  # an encoder failure must not leave the player busy
-            self._fail(exc)
-            return
-        self.index += 1
+        """Render frames for about TICK_S, then let the window repaint (and Cancel work)."""
+        until = time.perf_counter() + TICK_S
+        while True:
+            if self.cancelled or self.index >= len(self.steps):
+                self._finish()
+                return
+            try:
+                self.encoder.put(self.frame(self.steps[self.index]))
+            except Exception as exc:  # an encoder failure must not leave the player busy
+                self._fail(exc)
+                return
+            self.index += 1
+            if time.perf_counter() >= until:
+                break
         fraction = self.index / len(self.steps)
         self.progress.emit(fraction)
         self.player.show_status(
@@ -223,24 +272,24 @@ class AnimationExport(QObject):
         )
 
     def frame(self, k: int) -> np.ndarray:
-        """Step k of the area as an RGB array."""
+        """Step k of the area: an RGB array for video, 0xAARRGGBB pixels (h × w) for a GIF.
+
+        A GIF's frames all go on one palette, undithered (:mod:`tapeviz.ui.plots.gif`):
+        unchanged pixels stay identical, so the file stores mostly what moved.
+        """
         self.player.show_step(k)
         image = render_image(self.area)
         if self.width is not None and image.width() > self.width:
             image = image.scaledToWidth(self.width, Qt.TransformationMode.SmoothTransformation)
-        frame = image_array(image, even=self.kind == "mp4")
-        if self.kind == "gif" and getattr(self, "palette", None) is not None:
-            # Every frame on the same palette, undithered: unchanged pixels stay identical,
-            # so the GIF stores mostly what moved (a few hundred kB instead of megabytes).
-            from PIL import Image
-
-            shared = Image.fromarray(frame).quantize(palette=self.palette, dither=Image.Dither.NONE)
-            frame = np.asarray(shared.convert("RGB"))
-        return frame
+        if self.kind == "gif":
+            return pixels(image)
+        return image_array(image, even=True)
 
     def _fail(self, exc: BaseException) -> None:
         """Stop, close what can be closed, and report (the player is never left busy)."""
         self.timer.stop()
+        with contextlib.suppress(Exception):
+            self.encoder.drain()
         with contextlib.suppress(Exception):
             self.writer.close()
         with contextlib.suppress(Exception):  # else its __del__ tries (and fails) once more
@@ -255,6 +304,7 @@ class AnimationExport(QObject):
     def _finish(self) -> None:
         self.timer.stop()
         try:
+            self.encoder.drain()  # the frames still being encoded
             self.writer.close()  # a GIF is written only now: this is where a bad path fails
         except Exception as exc:
             self._fail(exc)

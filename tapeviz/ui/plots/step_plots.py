@@ -212,18 +212,40 @@ class StepPlot(pg.PlotWidget):
         length: int,
         shown: Sequence[int],
     ) -> bool:
-        """(values, colour, dash index, last step) per curve; returns whether log applies."""
-        for item in self.series:
-            self.removeItem(item["full"])
-            self.removeItem(item["marker"])
-            item["played"].setParentItem(None)
+        """(values, colour, dash index, last step) per curve; returns whether log applies.
+
+        The same curves again (colours and dashes) keep their items: only curves whose values
+        changed get new data (a hyper-parameter edit redraws one run, not the race).
+        """
+        old, old_view = self.series, (self.log, self.y_range)
+        reuse = len(old) == len(series) and all(
+            o["color"] == s[1] and o["dash"] == s[2] for o, s in zip(old, series, strict=True)
+        )
+        if not reuse:
+            for item in old:
+                self.removeItem(item["full"])
+                self.removeItem(item["marker"])
+                item["played"].setParentItem(None)
         values, self.log = log_or_linear([s[0] for s in series], log)
         self.series = []
         self.y_range = value_range([y[: s + 1] for y, s in zip(values, shown, strict=True)])
         lo, hi = self.y_range
-        self.getPlotItem().getAxis("left").setTicks(log_ticks(lo, hi) if self.log else None)
+        if not reuse or old_view != (self.log, self.y_range):
+            self.getPlotItem().getAxis("left").setTicks(log_ticks(lo, hi) if self.log else None)
         far = 100 * (hi - lo)  # Qt cannot draw 1e31 or inf: clamp far off the view (nan stays)
-        for y, (_, color, dash, last) in zip(values, series, strict=True):
+        for i, (y, (raw, color, dash, last)) in enumerate(zip(values, series, strict=True)):
+            if reuse:
+                item = old[i]
+                same = old_view == (self.log, self.y_range) and np.array_equal(
+                    item["raw"], raw, equal_nan=True
+                )
+                if not same:
+                    x, yd = peak_decimate(np.clip(y, lo - far, hi + far))
+                    item["full"].setData(x, yd, connect="finite")
+                    item["played"].setData(x, yd, connect="finite")
+                item.update(y=y, last=last, raw=raw)
+                self.series.append(item)
+                continue
             x, yd = peak_decimate(np.clip(y, lo - far, hi + far))
             full = pg.PlotCurveItem(x, yd, connect="finite")
             played = pg.PlotCurveItem(x, yd, connect="finite")
@@ -242,11 +264,13 @@ class StepPlot(pg.PlotWidget):
                     "color": color,
                     "dash": dash,
                     "last": last,
+                    "raw": raw,
                 }
             )
         self.setXRange(0, max(length, 1), padding=0.02)
         self.setYRange(*self.y_range, padding=0)
-        self._pens()
+        if not reuse:
+            self._pens()
         return self.log
 
     def _pen(self, color: str, dash: int, played: bool) -> Any:
@@ -349,6 +373,10 @@ class StepPlots(QWidget):
             length,
             shown,
         )
+        key = (tuple(names), self.params.theme.text)
+        if key == getattr(self, "_legend_key", None):
+            return log  # the same parameters: the same legend
+        self._legend_key = key
         self.legend.clear()
         if len(names) > 1:
             for j, name in enumerate(names[: len(DASHES)]):

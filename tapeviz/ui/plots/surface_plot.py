@@ -67,6 +67,47 @@ def star_polygon(radius: float = 9.0) -> QPolygonF:
     return QPolygonF(points)
 
 
+def same_colors(runs: list[dict], race: Race) -> bool:
+    """Whether ``race`` has as many runs as the items ``runs``, in the same colours."""
+    return len(runs) == len(race.runs) and all(
+        r["h"].run.color == h.run.color for r, h in zip(runs, race.runs, strict=True)
+    )
+
+
+def same_surface(a: Backdrop | None, b: Backdrop) -> bool:
+    """Whether two backdrops draw the same picture (the same ranges, values and curve)."""
+    if a is None or (a.kind, a.ex, a.ey, a.x_range, a.y_range) != (
+        b.kind, b.ex, b.ey, b.x_range, b.y_range
+    ):  # fmt: skip
+        return False
+    if (a.grid is None) != (b.grid is None) or (a.curve is None) != (b.curve is None):
+        return False
+    if a.grid is not None and not np.array_equal(a.grid.z, b.grid.z, equal_nan=True):  # type: ignore[union-attr]
+        return False
+    return a.curve is None or all(
+        np.array_equal(u, v, equal_nan=True)
+        for u, v in zip(a.curve, b.curve, strict=True)  # type: ignore[arg-type]
+    )
+
+
+def same_path(run: dict, x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether a run's drawn path (``x``, ``y``) is the same as the new one."""
+    return np.array_equal(run["x"], x, equal_nan=True) and np.array_equal(
+        run["y"], y, equal_nan=True
+    )
+
+
+def retitle(legend: pg.LegendItem, i: int, title: str) -> bool:
+    """Give the legend's entry ``i`` the text ``title``; whether it had another."""
+    if i >= len(legend.items) or legend.items[i][1].text == title:
+        return False
+    label = legend.items[i][1]
+    label.setText(title)
+    label.resize(label.minimumSize())
+    legend.updateSize()
+    return True
+
+
 class _Base(pg.PlotWidget):
     def __init__(self, name: str, parent: QWidget | None) -> None:
         super().__init__(parent)
@@ -159,14 +200,21 @@ class SurfacePlot(_Base):
         self.scene().sigMouseClicked.connect(self._on_scene_clicked)
 
     def set_race(self, race: Race, backdrop: Backdrop) -> None:
-        """Draw the backdrop and one path per run (nothing played yet)."""
+        """Draw the backdrop and one path per run (nothing played yet).
+
+        A new race of the same runs (colours) keeps the items: only changed paths are new, and
+        an unchanged backdrop is not drawn again (a hyper-parameter edit).
+        """
+        reuse = race is not self.race and same_colors(self.runs, race)
+        same_backdrop = reuse and same_surface(self.backdrop, backdrop)
         self.race, self.backdrop = race, backdrop
-        self._clear_runs()
+        if not reuse:
+            self._clear_runs()
         names = race.runs[0].names
         self.setLabel("bottom", names[backdrop.ex])
         self.setLabel("left", names[backdrop.ey])
         grid = backdrop.grid
-        if grid is not None:
+        if grid is not None and not same_backdrop:
             stops = HEAT.get(self.theme.name, HEAT["light"])
             cmap = pg.ColorMap(np.linspace(0, 1, len(stops)), [pg.mkColor(c) for c in stops])
             bands = len(grid.levels) + 1
@@ -179,9 +227,21 @@ class SurfacePlot(_Base):
             self.contours.setData(
                 xs, ys, connect="pairs", pen=self._pen(self.theme.muted, 1.0, 170)
             )
-        for h in race.runs:
+        for i, h in enumerate(race.runs):
             x = h.params[:, backdrop.ex].astype(np.float64)
             y = h.params[:, backdrop.ey].astype(np.float64)
+            if reuse:
+                run = self.runs[i]
+                if not (same_backdrop and same_path(run, x, y)):
+                    segments = PathSegments(x, y, backdrop.x_range, backdrop.y_range)
+                    run.update(x=x, y=y, segments=segments)
+                run["h"] = h
+                run["stop"] = drawn_steps(  # a diverging run stops where it leaves the view
+                    x, y, h.steps, _diverged(h), backdrop.x_range, backdrop.y_range
+                )
+                if retitle(self.legend, i, h.run.title):
+                    self.fit_legend()
+                continue
             path = pg.PlotCurveItem(connect="pairs", pen=self._pen(h.run.color))
             path.setZValue(10)
             self.addItem(path)

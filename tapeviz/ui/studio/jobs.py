@@ -8,6 +8,7 @@ loss is user code, so the window never evaluates it.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -111,6 +112,8 @@ class JobRunner(QObject):
         self._slice_worker: workers.Worker | None = None
         self._count = 0  # jobs started: each job's number
         self._runs = 0  # runs in the running job (for the messages)
+        self._started = 0.0
+        self.last_seconds = float("inf")  # how long the last finished race took, end to end
         self.progress = Progress()
         self.progress.changed.connect(self._on_progress_changed)
 
@@ -128,6 +131,7 @@ class JobRunner(QObject):
             self.job.cancelled = True
         self._count += 1
         job = self.job = Job(self._count)
+        self._started = time.perf_counter()
         self.panel.set_busy(True, 0.0)
         self.busyChanged.emit(True)
         self._runs = n = len(config.runs)
@@ -198,6 +202,8 @@ class JobRunner(QObject):
         self.job = None
         self.panel.set_busy(False)
         kind, race, backdrop = result
+        if kind == "ok":
+            self.last_seconds = time.perf_counter() - self._started
         if kind == "error":
             message = translate("OptimizationStudio", "The loss cannot be optimized: {message}")
             self.report(message.format(message=problem_text(race)))

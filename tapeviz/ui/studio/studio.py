@@ -35,6 +35,8 @@ from tapeviz.ui.theme import LIGHT, Theme
 FRAME_MS = 16
 PANEL_SHARE = 0.34  # of the studio's width, at most, for the panel (its text may need more)
 DEBOUNCE_MS = 150  # a burst of hyper-parameter edits starts one computation
+QUICK_DEBOUNCE_MS = 15  # … or this, when the last race took less than QUICK_RACE s
+QUICK_RACE = 0.1
 SLICE_MS = 250  # a paused, scrubbed slice is recomputed this long after the last move
 TAPE_EVERY = 0.25  # s between stepTape signals while playing
 SMOOTH_BELOW = 30.0  # steps/s: slower than this, every frame moves the dots between steps
@@ -363,6 +365,8 @@ class OptimizationStudio(QWidget):
     def _on_panel_config_changed(self, config: StudioConfig) -> None:
         old, self._config = self._config, config
         if (old.runs, old.steps) != (config.runs, config.steps):
+            quick = self.jobs.last_seconds < QUICK_RACE  # a quick race: follow the edit at once
+            self.debounce.setInterval(QUICK_DEBOUNCE_MS if quick else DEBOUNCE_MS)
             self.debounce.start()  # hyper-parameters: re-run in the background
             if self.race is not None:  # the legend says the new values now, not after the race
                 self.left.currentWidget().set_titles([run.title for run in config.runs])

@@ -1,0 +1,136 @@
+"""Animation exports: the race sampled to a frame rate and a length, one palette, encoded aside."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+
+from tapeviz.models.descent.demos import studio_presets
+from tapeviz.ui.plots import gif
+from tapeviz.ui.plots.export import FPS, MAX_FRAMES, MAX_SECONDS, Encoder, pixels, render_image
+from tapeviz.ui.studio.studio import OptimizationStudio
+
+RACE = studio_presets()["rosenbrock-race"]
+
+
+@pytest.fixture
+def studio(qtbot) -> OptimizationStudio:
+    s = OptimizationStudio()
+    qtbot.addWidget(s)
+    s.resize(1000, 600)
+    s.show()
+    s.set_config(replace(RACE.config, steps=2000))
+    with qtbot.waitSignal(s.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
+        s.set_problem(RACE.problem)
+    yield s
+    s.shutdown()
+
+
+def test_the_default_length_is_a_few_seconds_at_the_frame_rate() -> None:
+    assert {k: FPS[k] * MAX_SECONDS[k] for k in FPS} == MAX_FRAMES
+    assert MAX_FRAMES["gif"] == 80 and MAX_FRAMES["mp4"] == 120
+
+
+def test_a_2000_step_race_is_sampled_to_the_default_frames_ending_at_its_end(
+    qtbot, studio, tmp_path
+) -> None:
+    iio = pytest.importorskip("imageio.v3")
+    path = tmp_path / "race.gif"
+    rendered: list[int] = []
+    real = studio.show_step
+    studio.show_step = lambda k: rendered.append(k) or real(k)  # type: ignore[method-assign]
+    exporter = studio.export("gif", path)
+    assert exporter.steps[0] == 0 and exporter.steps[-1] == studio.race.length == 2000
+    assert len(exporter.steps) == MAX_FRAMES["gif"]
+    assert np.diff(exporter.steps).min() >= 25  # evenly spread: 2,000 steps in 80 frames
+    with qtbot.waitSignal(exporter.finished, timeout=60_000):
+        pass
+    studio.show_step = real  # type: ignore[method-assign]
+    # The palette's frame first, then every step once, then the cursor back where it was.
+    assert rendered == [2000, *exporter.steps, 0]
+    frames = iio.imread(path, index=None)
+    assert frames.shape[0] == MAX_FRAMES["gif"]
+    # The last frame is the end of the paths: the studio at step 2,000, on the file's palette.
+    studio.show_step(2000)
+    image = render_image(studio.plot_area)
+    if image.width() > exporter.width:
+        image = image.scaledToWidth(exporter.width, Qt.TransformationMode.SmoothTransformation)
+    end = pixels(image)
+    want = np.stack([(end >> 16) & 255, (end >> 8) & 255, end & 255], axis=-1)
+
+    def off(frame: np.ndarray) -> int:  # pixels further from the end's picture than a palette step
+        return int((np.abs(frame.astype(int) - want.astype(int)).max(axis=-1) > 24).sum())
+
+    assert off(frames[-1]) * 20 < off(frames[0])  # the last frame is step 2,000, not step 0
+    assert (frames[-1] != frames[0]).any(axis=-1).sum() > 500  # the paths grew
+
+
+def test_the_palette_lookup_maps_its_own_colours_exactly() -> None:
+    rng = np.random.default_rng(3)
+    frame = rng.integers(0, 256, (40, 60, 3), dtype=np.uint8)
+    frame[:20] = [255, 255, 255]
+    frame[20:25] = [213, 94, 0]
+    palette = gif.palette_of(frame, colors=64)
+    table = gif.lookup_table(palette)
+    idx = gif.indices(frame, table)
+    assert idx.shape == (40, 60) and idx.max() < len(palette)
+    on_palette = palette[idx]
+    remapped = gif.indices(on_palette, table)
+    np.testing.assert_array_equal(palette[remapped], on_palette)  # palette colours stay put
+    packed = (
+        0xFF000000
+        | frame[..., 0].astype(np.uint32) << 16
+        | frame[..., 1].astype(np.uint32) << 8
+        | frame[..., 2].astype(np.uint32)
+    )
+    np.testing.assert_array_equal(gif.indices(packed, table), idx)  # QImage pixels: the same
+    # Every colour goes to (nearly) its nearest palette entry.
+    err = np.abs(on_palette.astype(int) - frame.astype(int)).sum(axis=-1)
+    best = np.abs(frame[..., None, :].astype(int) - palette[None, None].astype(int)).sum(-1)
+    assert (err <= best.min(axis=-1) + 3 * 8 * 2).all()
+
+
+def test_the_gif_writer_keeps_frames_and_unchanged_pixels(tmp_path) -> None:
+    iio = pytest.importorskip("imageio.v3")
+    base = np.full((30, 50, 3), 255, np.uint8)
+    base[:, :10] = [0, 114, 178]
+    frames = []
+    for i in range(6):
+        f = base.copy()
+        f[5 + 3 * i : 8 + 3 * i, 20:40] = [213, 94, 0]
+        frames.append(f)
+    writer = gif.GifWriter(tmp_path / "x.gif", 20, gif.palette_of(frames[-1]))
+    for f in frames:
+        writer.append_data(f)
+    writer.close()
+    writer.close()  # a second time: nothing
+    back = iio.imread(tmp_path / "x.gif", index=None)[..., :3]
+    assert back.shape == (6, 30, 50, 3)
+    np.testing.assert_array_equal(back, np.stack(frames))
+
+
+def test_frames_are_encoded_in_order_off_the_ui_thread_and_errors_surface() -> None:
+    seen: list[tuple[int, str]] = []
+
+    class Writer:
+        def append_data(self, frame: np.ndarray) -> None:
+            if int(frame[0]) == 7:
+                raise OSError("disk full")
+            seen.append((int(frame[0]), threading.current_thread().name))
+
+    encoder = Encoder(Writer(), depth=2)
+    for i in range(5):
+        encoder.put(np.array([i]))
+    encoder.drain()
+    assert [i for i, _ in seen] == [0, 1, 2, 3, 4]
+    assert all(name.startswith("tapeviz-encoder") for _, name in seen)
+    failing = Encoder(Writer())
+    failing.put(np.array([7]))
+    with pytest.raises(OSError, match="disk full"):
+        for i in range(10):
+            failing.put(np.array([i]))
+        failing.drain()
