@@ -12,14 +12,14 @@ collector enabled, as users run; the "tv gc-off" column repeats tapeviz with gc 
 Workloads (tapeviz always records on a ``GradientTape`` and calls ``tape.gradient``):
 
 - W1a: a chain of n scalar ops (mul/add/relu/pow, which micrograd supports) recorded then
-  differentiated; µs per op. Target: tapeviz ≤ 0.5x micrograd.
+  differentiated; µs per op. Guard (issue 17; issue 2's 0.5x was withdrawn): ≤ 1.2x micrograd.
   (pow alternates 2 and 0.5 so values only grow linearly from x = 0.5.)
 - W1b: the same with the issue's mix mul/add/sin/exp/tanh (micrograd has no sin/exp/tanh).
   Values stay bounded; the gradient decays to 0, so it is also checked on a 40-op prefix.
 - W2: 1,000 elementwise ops on a (100,) float32 vector, then reduce_sum, differentiated; µs per
   op. Target: ≤ 0.8x torch, or ≤ 8x raw numpy doing the forward maths only if torch is absent.
 - W3: the seed SGD loop minimising x² - 2x + 1 from x = 0 (lr 0.01); µs per step.
-  Target: ≤ 0.5x micrograd (fresh graph per step, manual update).
+  Guard (issue 17): ≤ 3x micrograd (fresh graph per step, manual update).
 - W5: second derivative of x³ at x = 3 through nested tapes; µs per computation. Target: < 60 µs.
 - W6: a Keras ``Dense(10)`` layer on a (100, 10) float32 batch, forward and backward (gradients of
   a mean-squared loss for kernel and bias) on a GradientTape, against the same forward and
@@ -317,6 +317,9 @@ def ratio(row: Row, peer: str) -> float | None:
     return row.us["tapeviz"] / row.us[peer] if peer in row.us else None
 
 
+GUARDS = {"W1": 1.2, "W3": 3.0}  # tapeviz / micrograd, same run
+
+
 def result_line(row: Row, peer: str, target: float | None, note: str = "") -> str:
     """One pasteable summary line: tapeviz vs ``peer`` and the issue's target ratio."""
     r = row.us["tapeviz"] / row.us[peer]
@@ -359,8 +362,8 @@ def main() -> None:
           "scalar op and ~12 µs/seed SGD step;\nTensorFlow eager ~67 µs/op and ~1.4 ms/step on "
           "this class of machine.\n")  # fmt: skip
     for r in rows:
-        if r.key.startswith(("W1a", "W3")):
-            print(result_line(r, "micrograd", 0.5))
+        if r.key.startswith(("W1a", "W3")):  # issue 17's guards (the 0.5x target is withdrawn)
+            print(result_line(r, "micrograd", GUARDS[r.key[:2]]))
         elif r.key.startswith("W1b"):
             print(result_line(r, "autograd", None, " — micrograd lacks sin/exp/tanh"))
         elif r.key.startswith("W2"):
