@@ -44,3 +44,10 @@ def test_the_graph_path_does_not_load_the_interpreter_or_tapeviz_tf() -> None:
 def test_the_interpreter_loads_when_first_used() -> None:
     then = "from tapeviz.sandbox import run\n"
     assert loaded_after(["tapeviz.sandbox"], then) == list(HEAVY)
+
+
+def test_the_whole_window_starts_without_the_interpreter() -> None:
+    """Studio, timeline, exports and all: the window's start loads none of it (cold start)."""
+    then = "from PySide6.QtWidgets import QApplication\napp = QApplication([])\n"
+    then += "w = tapeviz.ui.window.main_window.MainWindow()\n"
+    assert loaded_after(["tapeviz.ui.window.main_window"], then) == []

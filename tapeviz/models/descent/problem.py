@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+import tapeviz.sandbox as sandbox  # its interpreter loads on first use (not at the window's start)
 from tapeviz.engine import diagnostics
 from tapeviz.engine.errors import EngineError
 from tapeviz.engine.tape import GradientTape
@@ -37,7 +38,7 @@ from tapeviz.engine.tensor import TensorLike, Variable
 from tapeviz.models.descent.messages import ProblemError, problem_error
 from tapeviz.models.descent.replay import Trace
 from tapeviz.models.descent.script_check import is_loss_def, replay_refusal
-from tapeviz.sandbox import Invalid, Limits, RunResult, VariableSpec, compile_expression, run
+from tapeviz.sandbox import Limits, RunResult, VariableSpec
 from tapeviz.sandbox.variables import make_tensor
 
 MODES = ("expression", "script")
@@ -196,8 +197,9 @@ class ExpressionLoss(Loss):
     def __init__(self, problem: Problem) -> None:
         super().__init__(problem)
         try:
-            self.compiled = compile_expression(problem.source, [v.name for v in problem.variables])
-        except Invalid as exc:
+            names = [v.name for v in problem.variables]
+            self.compiled = sandbox.compile_expression(problem.source, names)
+        except sandbox.Invalid as exc:
             raise ProblemError.of(exc.error) from None
         self.constants = {
             v.name: make_tensor(replace(v, kind="constant"))
@@ -222,7 +224,7 @@ class ExpressionLoss(Loss):
 
     def result_at(self, values: Sequence[Any]) -> RunResult:
         """The expression run by the sandbox, exactly as the expression panel runs it."""
-        return run(self.problem.source, mode="expression", variables=self.table(values))
+        return sandbox.run(self.problem.source, mode="expression", variables=self.table(values))
 
     def hessian(self, values: Sequence[Any]) -> np.ndarray | None:
         """Nested tapes: the inner one gives the gradient, the outer one its Jacobian."""
@@ -274,7 +276,7 @@ class ScriptLoss(Loss):
         self.driver = DRIVER.format(names=", ".join(self.names))
 
     def _run(self, values: Sequence[Any], driver: str) -> RunResult:
-        result = run(
+        result = sandbox.run(
             self.problem.source + "\n" + driver,
             variables=self.table(values),
             limits=SCRIPT_LIMITS,

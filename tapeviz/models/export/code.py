@@ -33,7 +33,6 @@ from tapeviz.sandbox.language.validate import (
     validate,
     without_magics,
 )
-from tapeviz.sandbox.runtime.modules import prelude_imports
 
 FRAMEWORKS = ("tensorflow", "pytorch", "jax")
 TITLES = {"tensorflow": "TensorFlow", "pytorch": "PyTorch", "jax": "JAX"}
@@ -373,3 +372,10 @@ def _script_tensorflow(
     trainable = _trainable(session)
     lines += tensorflow_loop(train[0], train[1], trainable, "loss()", f"{prefix}f", prefix)
     return "\n".join(lines) + "\n"
+
+
+def prelude_imports(tree: ast.Module) -> list[str]:
+    """The imports a script leaves to tapeviz's prelude (loaded when an export needs them)."""
+    from tapeviz.sandbox.runtime.modules import prelude_imports as imports
+
+    return imports(tree)
