@@ -17,6 +17,7 @@ from tapeviz.sandbox import Limits, RunResult, run
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui.timeline.output_link import OutputLink
 from tapeviz.ui.timeline.panel import StepTapes, TimelinePanel
+from tapeviz.ui.timeline.plots import TimelinePlots
 
 SEEDS = Path(__file__).resolve().parents[2] / "assets" / "seeds"
 SGD = (SEEDS / "003_2_1_sgd_apply_gradients.py").read_text("utf-8")
@@ -249,3 +250,20 @@ def test_an_empty_run_clears_the_panel(panel: TimelinePanel) -> None:
     panel.set_step(3)
     panel.start()
     assert not panel.playing and panel.export("csv", "unused.csv") is None
+
+
+def test_the_plots_are_built_for_the_first_loop_not_at_the_start(
+    qtbot: QtBot, sgd: RunResult
+) -> None:
+    """A hidden Timeline tab costs the window's start nothing: no pyqtgraph plots until a loop."""
+    from tapeviz.ui.theme import DARK
+
+    p = TimelinePanel()
+    qtbot.addWidget(p)
+    p.restyle(DARK, 1.5)
+    p.set_run([])
+    assert p._plots is None and not p.findChildren(TimelinePlots)
+    p.set_run(timelines_of(sgd))
+    (plots,) = p.findChildren(TimelinePlots)
+    assert plots is p.plot_area and plots.isVisibleTo(p)
+    assert (plots.theme, plots.scale) == (DARK, 1.5)  # styled as the panel was meanwhile

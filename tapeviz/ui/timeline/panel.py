@@ -60,14 +60,15 @@ class TimelinePanel(QWidget):
         self._graph_cost, self._last_graph = 0.0, 0.0
         self._announced = False
         self.controls = TimelineControls(self)
-        self.plot_area = TimelinePlots(self)
+        self._plots: TimelinePlots | None = None  # built when first needed (see plot_area)
+        self._plots_slot = QWidget(self)
         self.status = QLabel(self)
         self.status.setObjectName("timelineStatus")
         self.status.setWordWrap(True)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 4, 4, 4)
         box.addWidget(self.controls)
-        box.addWidget(self.plot_area, 1)
+        box.addWidget(self._plots_slot, 1)
         box.addWidget(self.status)
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)
@@ -83,9 +84,20 @@ class TimelinePanel(QWidget):
         c.tensor_mode.currentIndexChanged.connect(lambda _: self.redraw())
         c.element.valueChanged.connect(lambda _: self.redraw())
         c.exportRequested.connect(self.export)
-        self.plot_area.stepClicked.connect(self._on_plots_step_clicked)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.restyle(LIGHT, 1.0)
+
+    @property
+    def plot_area(self) -> TimelinePlots:
+        """The step plots, built when first needed (a hidden tab costs the start nothing)."""
+        if self._plots is None:
+            plots = TimelinePlots(self)
+            plots.restyle(self.theme, self.scale)
+            plots.stepClicked.connect(self._on_plots_step_clicked)
+            self.layout().replaceWidget(self._plots_slot, plots)
+            self._plots_slot.hide()
+            self._plots = plots
+        return self._plots
 
     # -- the run ---------------------------------------------------------------------------
     def set_run(self, timelines: Sequence[Timeline], lines: OutputLines | None = None) -> None:
@@ -97,7 +109,8 @@ class TimelinePanel(QWidget):
             self.select(0)
         else:
             self.timeline, self.links, self.k = None, None, 0
-            self.plot_area.draw(None, False, None)
+            if self._plots is not None:
+                self._plots.draw(None, False, None)
             self.controls.clear()
 
     def select(self, index: int) -> None:
@@ -118,6 +131,8 @@ class TimelinePanel(QWidget):
 
     def redraw(self, keep: bool = True) -> None:
         """Draw the selected loop's series again (log scale, tensor element); keep the cursor."""
+        if self.timeline is None and self._plots is None:
+            return  # nothing to draw, and no plots to clear yet
         c = self.controls
         self.plot_area.draw(self.timeline, c.log_scale.isChecked(), c.element_index())
         if keep and self.timeline is not None:
@@ -275,7 +290,8 @@ class TimelinePanel(QWidget):
     def restyle(self, theme: Theme, scale: float) -> None:
         """Theme colours and presenter-mode scale."""
         self.theme, self.scale = theme, float(scale)
-        self.plot_area.restyle(theme, scale)
+        if self._plots is not None:
+            self._plots.restyle(theme, scale)
         self.controls.restyle(theme, scale)
         self.redraw()
 
