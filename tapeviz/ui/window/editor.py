@@ -94,6 +94,8 @@ class PythonHighlighter(QSyntaxHighlighter):
         self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:
+        if not text.strip():  # nothing to colour (the empty editor at start: no lexer yet)
+            return
         if len(text) > LONG_LINE:  # Pygments takes ~0.1 s per key on a 1,000-op expression
             self._highlight_long(text)
             return
