@@ -261,9 +261,12 @@ def test_the_plots_are_built_for_the_first_loop_not_at_the_start(
     p = TimelinePanel()
     qtbot.addWidget(p)
     p.restyle(DARK, 1.5)
+    p.resize(1200, 420)
+    p.show()  # the tab in front when the first loop arrives
+    qtbot.waitExposed(p)
     p.set_run([])
     assert p._plots is None and not p.findChildren(TimelinePlots)
     p.set_run(timelines_of(sgd))
     (plots,) = p.findChildren(TimelinePlots)
-    assert plots is p.plot_area and plots.isVisibleTo(p)
+    assert plots is p.plot_area and plots.isVisible() and plots.height() > 100
     assert (plots.theme, plots.scale) == (DARK, 1.5)  # styled as the panel was meanwhile

@@ -96,6 +96,7 @@ class TimelinePanel(QWidget):
             plots.stepClicked.connect(self._on_plots_step_clicked)
             self.layout().replaceWidget(self._plots_slot, plots)
             self._plots_slot.hide()
+            plots.show()  # a child made after its parent was shown stays hidden otherwise
             self._plots = plots
         return self._plots
 
