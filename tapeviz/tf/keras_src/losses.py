@@ -144,56 +144,41 @@ class CosineSimilarity(Loss):
         super().__init__(name, reduction, dtype, axis=axis)
 
 
-class BinaryCrossentropy(Loss):
+class _Crossentropy(Loss):
+    """Binary and categorical cross-entropy take the same arguments (Keras's signature)."""
+
+    def __init__(
+        self,
+        from_logits: bool = False,
+        label_smoothing: float = 0.0,
+        axis: int = -1,
+        reduction: str = "sum_over_batch_size",
+        name: str | None = None,
+        dtype: Any = None,
+    ) -> None:
+        super().__init__(
+            name,  # Loss falls back to default_name
+            reduction,
+            dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
+        self.from_logits = from_logits
+
+
+class BinaryCrossentropy(_Crossentropy):
     """Binary cross-entropy of probabilities (or of logits with ``from_logits=True``)."""
 
     fn = staticmethod(binary_crossentropy)
     default_name = "binary_crossentropy"
 
-    def __init__(
-        self,
-        from_logits: bool = False,
-        label_smoothing: float = 0.0,
-        axis: int = -1,
-        reduction: str = "sum_over_batch_size",
-        name: str = "binary_crossentropy",
-        dtype: Any = None,
-    ) -> None:
-        super().__init__(
-            name,
-            reduction,
-            dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-        )
-        self.from_logits = from_logits
 
-
-class CategoricalCrossentropy(Loss):
+class CategoricalCrossentropy(_Crossentropy):
     """Cross-entropy of one-hot labels and class probabilities (or logits)."""
 
     fn = staticmethod(categorical_crossentropy)
     default_name = "categorical_crossentropy"
-
-    def __init__(
-        self,
-        from_logits: bool = False,
-        label_smoothing: float = 0.0,
-        axis: int = -1,
-        reduction: str = "sum_over_batch_size",
-        name: str = "categorical_crossentropy",
-        dtype: Any = None,
-    ) -> None:
-        super().__init__(
-            name,
-            reduction,
-            dtype,
-            from_logits=from_logits,
-            label_smoothing=label_smoothing,
-            axis=axis,
-        )
-        self.from_logits = from_logits
 
 
 class SparseCategoricalCrossentropy(Loss):
