@@ -125,3 +125,21 @@ def test_a_weight_reused_across_a_deep_chain_stays_linear() -> None:
     assert all(len(r) < layout.MAX_SPAN for r in lay.routes.values())
     for a, b in edges:
         assert lay.positions[a][0] < lay.positions[b][0]
+
+
+
+def test_the_nodes_already_shown_keep_their_places() -> None:
+    """A re-layout puts the graph where it was on screen, not back at the origin."""
+    ids, edges, sizes = inputs(graph(30))
+    first = layout.layered(ids, edges, sizes)
+    shown = {n: (x + 37.0, y - 55.0) for n, (x, y) in first.positions.items()}  # (scrolled)
+
+    def near(a: tuple[float, float], b: tuple[float, float]) -> bool:
+        return abs(a[0] - b[0]) < 1e-6 and abs(a[1] - b[1]) < 1e-6
+
+    again = layout.layered(ids, edges, sizes, previous=shown)
+    assert all(near(again.positions[n], shown[n]) for n in ids)
+    bigger = inputs(graph(31))  # one op more: the others stay where they were
+    grown = layout.layered(*bigger, previous=shown)
+    stayed = [n for n in shown if near(grown.positions[n], shown[n])]
+    assert len(stayed) >= len(shown) - 2

@@ -123,3 +123,21 @@ def test_variable_table_rows_are_validated() -> None:
         VariableSpec("x", 1.0, "frozen")
     with pytest.raises(ValueError, match="valid variable name"):
         VariableSpec("__x", 1.0)
+
+
+def test_a_long_chain_folds_each_subexpression_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiling ``x + sin(x) + …`` asks for every prefix's folded value: each is computed once."""
+    from tapeviz.sandbox.language import expression
+
+    calls: list[int] = []
+    real = expression._ExprCompiler._fold
+
+    def counted(self: object, node: object) -> object:
+        calls.append(1)
+        return real(self, node)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(expression._ExprCompiler, "_fold", counted)
+    terms = 150
+    compiled = compile_expression(" + ".join(["x"] + ["sin(x)"] * terms), ["x"])
+    assert len(calls) <= 3 * terms  # once per node: linear (it was quadratic: ~11,000 here)
+    assert compiled is not None

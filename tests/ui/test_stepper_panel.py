@@ -194,3 +194,24 @@ def test_a_long_tape_explains_only_the_steps_the_log_shows(qtbot: QtBot) -> None
     qtbot.wait(50)
     assert all(infos.explained(k) for k in range(3))
     assert panel.log.line(2).startswith("  3. ")
+
+
+def test_new_lines_are_laid_out_after_the_graph_is_drawn(qtbot: QtBot) -> None:
+    """Selecting a line of a new log lays every line out: that waits for the next event turn."""
+    panel, view, model = setup(qtbot)
+    sized: list[int] = []
+    real = panel.log.lines.sizeHint
+
+    def counting(option: object, index: object) -> object:
+        sized.append(1)
+        return real(option, index)  # type: ignore[arg-type]
+
+    panel.log.lines.sizeHint = counting  # type: ignore[method-assign]
+    result = run("a*x**2 + b*x + c" + " + sin(x)" * 40, mode="expression", variables=QUAD)
+    model.set_tapes(result.tapes, names_of(result))  # the stepper and its log are rebuilt
+    assert panel.log.count() > 80
+    assert len(sized) < 10  # not laid out yet: the graph's turn comes first
+    qtbot.waitUntil(lambda: len(sized) >= panel.log.count())  # then every line
+    assert panel.log.currentRow() == panel.log.count() - 1  # the last step (gradient() done)
+    panel.step_back()  # later steps select at once: the lines are laid out already
+    assert panel.log.currentRow() == panel.log.count() - 2

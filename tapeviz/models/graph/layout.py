@@ -152,11 +152,31 @@ def layered(
         _place(row, wanted, sizes, y, li == 0, v_gap)
     _center_sources(rows, succs, sizes, y, v_gap)
     top = min((y[n] - sizes[n][1] / 2 for n in all_ids), default=0.0)
-    positions = {n: (xs[layer[n]], y[n] - top) for n in ids}
-    routes = {ab: [(xs[layer[d]], y[d] - top) for d in chain] for ab, chain in chains.items()}
     height = max((y[n] - top + sizes[n][1] / 2 for n in all_ids), default=0.0)
+    left = 0.0
+    if previous:  # the nodes that stay keep their places: the graph grows around them
+        left, top = _anchor(ids, xs, layer, y, previous, (0.0, top))
+    positions = {n: (xs[layer[n]] - left, y[n] - top) for n in ids}
+    routes = {
+        ab: [(xs[layer[d]] - left, y[d] - top) for d in chain] for ab, chain in chains.items()
+    }
     real_layers = {n: layer[n] for n in ids}
     return Layout(positions, real_layers, max(x - h_gap, 0.0), height, "layered", routes)
+
+
+def _anchor(ids: Sequence[str], xs: list[float], layer: dict, y: dict,
+            previous: Mapping[str, Point], default: Point) -> Point:  # fmt: skip
+    """The shift (left, top) that puts the nodes already shown back where they were.
+
+    The median of their moves: a node that really moved (a new input came before it) does
+    not drag the others along. Without such nodes, ``default``.
+    """
+    kept = [n for n in ids if n in previous]
+    if not kept:
+        return default
+    dx = sorted(xs[layer[n]] - previous[n][0] for n in kept)
+    dy = sorted(y[n] - previous[n][1] for n in kept)
+    return dx[len(dx) // 2], dy[len(dy) // 2]
 
 
 def _place(row: list[str], wanted: list[float | None], sizes: Mapping[str, Size],

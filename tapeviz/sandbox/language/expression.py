@@ -108,6 +108,7 @@ class _ExprCompiler:
         self.text = text
         self.known = list(known) if known is not None else None
         self.names: list[str] = []
+        self._folded: dict[int, int | float | None] = {}  # id(ast node) -> its folded value
 
     def fail(
         self, node: ast.AST, message: Message, hint: Message | None = None, kind: str = "name"
@@ -156,7 +157,16 @@ class _ExprCompiler:
         raise AssertionError  # pragma: no cover
 
     def fold(self, node: ast.AST) -> int | float | None:
-        """The value of a constant subexpression like ``2**10``, computed once with checks."""
+        """The value of a constant subexpression like ``2**10``, computed once with checks.
+
+        Remembered per node: compiling a long chain ``a + b + c + …`` asks for every prefix.
+        """
+        key = id(node)
+        if key not in self._folded:
+            self._folded[key] = self._fold(node)
+        return self._folded[key]
+
+    def _fold(self, node: ast.AST) -> int | float | None:
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
             return node.value
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:

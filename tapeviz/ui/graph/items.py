@@ -124,6 +124,7 @@ class NodeItem(QGraphicsPathItem):
         self._inner: QGraphicsPathItem | None = None  # the target's double border (made if used)
         self._tick: QGraphicsPathItem | None = None  # the stepper's "done" mark (made if used)
         self._roles: list[str] = []
+        self._shown: list[tuple[str, str]] = []  # the lines the text items (or box) were made for
         self._bad = (False, False)  # the value, the gradient: nan or ±inf
         w, h = size if size is not None else measure(node, scale, gradient)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
@@ -177,6 +178,7 @@ class NodeItem(QGraphicsPathItem):
         grad = self.gradient
         self._bad = (nonfinite(self.node.value), grad is not None and nonfinite(grad))
         self._roles = [role for _, role in lines]
+        self._shown = lines
         self._restyle(self._roles)
 
     def _relayout_box(self, lines: list[tuple[str, str]]) -> None:
@@ -196,6 +198,7 @@ class NodeItem(QGraphicsPathItem):
         grad = self.gradient
         self._bad = (nonfinite(self.node.value), grad is not None and nonfinite(grad))
         self._roles = [role for _, role in lines]
+        self._shown = lines
         self._restyle(self._roles)
 
     def show_text(self) -> None:
@@ -245,6 +248,26 @@ class NodeItem(QGraphicsPathItem):
         if node.kind != kind:
             self.setPath(self._outline())
         self.relayout()
+
+    def reuse(self, node: Node, gradient: Any, size: tuple[float, float] | None) -> None:
+        """Draw ``node`` (the same id after a re-run) here, in a box of the layout's ``size``.
+
+        The text is laid out again only if it reads differently; the stepper's marks go (the
+        stepper puts its own on once the graph is laid out).
+        """
+        kind = self.node.kind
+        self.node, self.gradient, self.gradient_text = node, gradient, None
+        self.value_hidden = False
+        self.state = ""
+        changed = node.kind != kind
+        if size is not None and self.size() != size:
+            w, h = size
+            self._rect = QRectF(-w / 2, -h / 2, w, h)
+            changed = True
+        if changed:
+            self.setPath(self._outline())
+        if changed or self.lines() != self._shown:
+            self.relayout()
 
     def set_value_hidden(self, hidden: bool) -> None:
         """Show ``= ?`` instead of the value (before the forward pass computes it)."""
@@ -363,6 +386,19 @@ class EdgeItem(QGraphicsPathItem):
         self.setZValue(0)
         self._restyle()
         self.adjust()
+
+    def reroute(self, port: int, ports: int, route: list[QPointF]) -> bool:
+        """Take the port and bend points of a new layout; True if they changed."""
+        if (port, ports, route) == (self.port, self.ports, self.route):
+            return False
+        self.port, self.ports, self.route = port, ports, route
+        return True
+
+    def detach(self) -> None:
+        """Leave the edge lists of both ends (the edge is no longer drawn)."""
+        for end in (self.source, self.target):
+            if self in end.edges:
+                end.edges.remove(self)
 
     highlighted = restyling("_highlighted", "Whether the edge is on the highlighted path.")
     glowing = restyling(

@@ -24,6 +24,7 @@ from tapeviz.ui.theme import Theme, font
 
 BUILD_SLICE_S = 0.012  # seconds of item building per event-loop turn for a big scene
 LAZY_TEXT = 300  # nodes: above this, a node's text items are made when it comes into view
+ANIMATED_MAX = 300  # nodes: when more move, they jump to their places (a frame stays cheap)
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ class Built:
     groups: list[GroupItem]  # the frames of nested tapes
     layout: layouts.Layout
     old: dict[str, QPointF]
+    look: Look | None = None  # what the items were drawn for
 
 
 class TooLargeBanner(QFrame):
@@ -198,10 +200,7 @@ class SceneBuilder:
         self.cancelled = False
         self._todo_nodes = list(plan.nodes.items())
         self._todo_nodes.reverse()  # popped from the end: O(1) each
-        incoming: dict[str, list[Any]] = {}
-        for e in model.edges:
-            incoming.setdefault(e.target, []).append(e)
-        self._todo_edges = list(incoming.items())
+        self._todo_edges = incoming(model)
         self._todo_edges.reverse()
         self.total = len(self._todo_nodes) + len(model.edges)
         self.lazy_text = len(plan.nodes) > LAZY_TEXT
@@ -225,7 +224,7 @@ class SceneBuilder:
             return
         groups = self._frame_groups() if self.look.groups else []
         lay = self.plan.layout
-        self.on_built(Built(self.scene, self.items, self.edges, groups, lay, self.old))
+        self.on_built(Built(self.scene, self.items, self.edges, groups, lay, self.old, self.look))
 
     def _continue(self) -> None:
         if not self.cancelled:
@@ -252,36 +251,76 @@ class SceneBuilder:
             if n % 25 == 0 and time.perf_counter() > end:
                 return True
             target, edges = self._todo_edges.pop()
-            # ports top to bottom in the order of their sources: inputs never cross at the node
-            edges.sort(key=lambda e: (lay.positions[e.source][1], e.position))
+            sort_ports(edges, lay)
             for port, e in enumerate(edges):
-                edge = EdgeItem(
-                    self.items[e.source], self.items[target], port, len(edges), look.theme
-                )
-                edge.input_position = e.position
-                edge.route = [QPointF(*p) for p in lay.routes.get((e.source, target), ())]
-                edge.model_edge = e
-                if look.edge_labels:
-                    edge.set_label(self.model.edge_label(e))
+                edge = make_edge(self.items, target, e, port, len(edges), self.model, lay, look)
                 self.scene.addItem(edge)
                 self.edges.append(edge)
         return False
 
     def _frame_groups(self) -> list[GroupItem]:
-        """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
-        model, lay, look, frames = self.model, self.plan.layout, self.look, []
-        side, top = FRAME_SIDE * look.scale, frame_padding(look.scale)
-        for j, members in frames_of(model).items():
-            rect = QRectF()
-            for nid in members:
-                x, y = lay.positions[nid]
-                w, h = self.items[nid].size()
-                rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
-            name = model.entries[j].name
-            frame = GroupItem(rect.adjusted(-side, -top, side, side), name, look.theme, look.scale)
-            self.scene.addItem(frame)
-            frames.append(frame)
-        return frames
+        return frame_groups(self.scene, self.items, self.model, self.plan.layout, self.look)
+
+
+def incoming(model: GraphModel) -> list[tuple[str, list[Any]]]:
+    """(target, its incoming edges) in the model's edge order."""
+    out: dict[str, list[Any]] = {}
+    for e in model.edges:
+        out.setdefault(e.target, []).append(e)
+    return list(out.items())
+
+
+def sort_ports(edges: list[Any], lay: layouts.Layout) -> None:
+    """Ports top to bottom in the order of their sources: inputs never cross at the node."""
+    edges.sort(key=lambda e: (lay.positions[e.source][1], e.position))
+
+
+def route_of(lay: layouts.Layout, source: str, target: str) -> list[QPointF]:
+    """The bend points the layout gave an edge."""
+    return [QPointF(*p) for p in lay.routes.get((source, target), ())]
+
+
+def make_edge(
+    items: dict[str, NodeItem],
+    target: str,
+    e: Any,
+    port: int,
+    ports: int,
+    model: GraphModel,
+    lay: layouts.Layout,
+    look: Look,
+) -> EdgeItem:
+    """The item of model edge ``e`` into ``target``'s input ``port`` of ``ports``."""
+    edge = EdgeItem(items[e.source], items[target], port, ports, look.theme)
+    edge.input_position = e.position
+    edge.route = route_of(lay, e.source, target)
+    edge.model_edge = e
+    if look.edge_labels:
+        edge.set_label(model.edge_label(e))
+    return edge
+
+
+def frame_groups(
+    scene: QGraphicsScene,
+    items: dict[str, NodeItem],
+    model: GraphModel,
+    lay: layouts.Layout,
+    look: Look,
+) -> list[GroupItem]:
+    """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
+    frames = []
+    side, top = FRAME_SIDE * look.scale, frame_padding(look.scale)
+    for j, members in frames_of(model).items():
+        rect = QRectF()
+        for nid in members:
+            x, y = lay.positions[nid]
+            w, h = items[nid].size()
+            rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
+        name = model.entries[j].name
+        frame = GroupItem(rect.adjusted(-side, -top, side, side), name, look.theme, look.scale)
+        scene.addItem(frame)
+        frames.append(frame)
+    return frames
 
 
 def animate_nodes(
@@ -297,9 +336,13 @@ def animate_nodes(
         for nid, it in items.items()
         if nid in old and it.pos() != QPointF(*lay.positions[nid])
     ]
-    if not moving or ms <= 0:
+    if not moving or ms <= 0 or len(moving) > ANIMATED_MAX:
+        edges: dict[int, EdgeItem] = {}
         for it, _, end in moving:
-            it.move_to(end)
+            it.setPos(end)
+            edges.update((id(e), e) for e in it.edges)
+        for e in edges.values():  # each edge once, though both its ends moved
+            e.adjust()
         return None
     anim = QVariantAnimation(parent)
     anim.setStartValue(0.0)

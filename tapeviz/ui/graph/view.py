@@ -34,6 +34,7 @@ from tapeviz.ui.graph.scene import (
     plan_layout,
     update_items,
 )
+from tapeviz.ui.graph.scene_update import reusable, update_scene
 from tapeviz.ui.theme import LIGHT, Theme
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
@@ -70,6 +71,8 @@ class GraphView(QGraphicsView):
         self.layout: layouts.Layout | None = None
         self._job: workers.Worker | None = None
         self._builder: SceneBuilder | None = None
+        self._look: Look | None = None  # what the items on screen were drawn for
+        self._dimmed = False
         self.fitting = Fitting(self)
         self._press_scroll: tuple[int, int] | None = None
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
@@ -170,6 +173,10 @@ class GraphView(QGraphicsView):
                                self.font_scale, self.engine, True,
                                framed if self.show_groups else [], plan.sizes)  # fmt: skip
         look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
+        if look == self._look and reusable(self.items, plan):  # a keystroke's re-run
+            self._on_scene_built(update_scene(self.scene(), self.items, self.edge_items,
+                                              self.group_items, plan, model, look))  # fmt: skip
+            return
         old = {nid: it.pos() for nid, it in self.items.items()}
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self)
         self._builder.run(chunked=len(plan.nodes) > BACKGROUND_LAYOUT)
@@ -177,8 +184,11 @@ class GraphView(QGraphicsView):
     def _on_scene_built(self, built: Built) -> None:
         lay = built.layout
         self._builder = None
+        self._look = built.look
         self.group_items = built.groups
         self._swap_scene(built.scene, built.items, built.edges, lay)
+        if self._dimmed:
+            self.set_dimmed(True)
         built.scene.setSceneRect(self.fitting.content())  # the fit widens it if it must scroll
         self._animate_to(lay, built.old)
         self._update_detail()
@@ -195,9 +205,12 @@ class GraphView(QGraphicsView):
     ) -> None:
         old = self.scene()
         selected = [nid for nid, it in self.items.items() if it.isSelected()]
-        old.selectionChanged.disconnect(self._on_scene_selection_changed)
         self.items, self.edge_items, self.layout = items, edges, lay
         self._text_pending = sum(it.text_pending for it in items.values())
+        if scene is old:  # updated in place: the selection stays, its paths may not
+            self._on_scene_selection_changed()
+            return
+        old.selectionChanged.disconnect(self._on_scene_selection_changed)
         self.setScene(scene)
         scene.selectionChanged.connect(self._on_scene_selection_changed)
         old.deleteLater()
@@ -248,6 +261,7 @@ class GraphView(QGraphicsView):
 
     def set_dimmed(self, dimmed: bool) -> None:
         """Dim the graph (the editor's text does not parse; this is the last good graph)."""
+        self._dimmed = dimmed  # a scene built later is dimmed too
         for item in [*self.items.values(), *self.edge_items, *self.group_items]:
             item.setOpacity(0.35 if dimmed else 1.0)
 

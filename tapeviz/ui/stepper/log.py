@@ -16,6 +16,7 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     QSize,
     Qt,
+    QTimer,
     Signal,
 )
 from PySide6.QtGui import QPalette
@@ -165,10 +166,31 @@ class StepLog(QListView):
     def set_stepper(self, stepper: BackwardStepper | ForwardStepper | None, names: Namer) -> None:
         """Show the steps of ``stepper``."""
         self.model_.set_stepper(stepper, names)
+        self._fresh = True
+
+    _fresh = False  # the lines were just replaced: none is laid out yet
+    _wanted: int | None = None  # the step to select in the next event-loop turn
 
     def show_position(self, k: int) -> None:
-        """Grey out the steps not done yet and select the one just done."""
+        """Grey out the steps not done yet and select the one just done.
+
+        Right after new lines came, selecting one lays them all out (a 300-step tape takes
+        ~15 ms): that waits for the next event-loop turn, so the new graph is drawn first.
+        """
         self.model_.set_position(k)
+        if self._fresh:
+            if self._wanted is None:
+                QTimer.singleShot(0, self, self._select_wanted)
+            self._wanted = k
+            return
+        self._select(k)
+
+    def _select_wanted(self) -> None:
+        if self._wanted is not None:
+            k, self._wanted, self._fresh = self._wanted, None, False
+            self._select(k)
+
+    def _select(self, k: int) -> None:
         if k:
             index = self.model_.index(k - 1)
             self.setCurrentIndex(index)
@@ -183,6 +205,7 @@ class StepLog(QListView):
 
     def currentRow(self) -> int:
         """The selected line (-1 if none)."""
+        self._select_wanted()
         index = self.currentIndex()
         return index.row() if index.isValid() and self.selectionModel().isSelected(index) else -1
 

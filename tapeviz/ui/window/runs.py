@@ -22,7 +22,7 @@ from tapeviz.ui.window.error_text import describe, unknown_name
 from tapeviz.ui.window.variables_table import VariablesTable
 
 LIVE_MS = 300  # the longest pause before expression mode re-runs (after a slow run)
-LIVE_MIN_MS = 15  # the shortest pause (after a quick run: the graph follows the keys)
+LIVE_MIN_MS = 5  # the shortest pause (after a quick run: the graph follows the keys)
 
 
 def live_delay(last_run_s: float | None) -> int:

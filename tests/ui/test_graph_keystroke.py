@@ -1,0 +1,123 @@
+"""A re-run that changed little (a keystroke) updates the graph's scene in place."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tapeviz.models.graph.model import GraphModel
+from tapeviz.sandbox import VariableSpec
+from tapeviz.sandbox.process.isolated import run_isolated
+from tapeviz.ui.graph import scene_update
+from tapeviz.ui.graph.expression_panel import names_of
+from tapeviz.ui.graph.items import EdgeItem, NodeItem
+from tapeviz.ui.graph.view import GraphView
+
+X = [VariableSpec("x", 0.5)]
+
+
+def _show(model: GraphModel, source: str) -> None:
+    result = run_isolated(source, mode="expression", variables=X)
+    assert result.error is None
+    model.set_tapes([t.tape for t in result.tapes], names_of(result), source=source)
+
+
+def _view(qtbot: QtBot) -> tuple[GraphModel, GraphView, list[bool]]:
+    model = GraphModel()
+    view = GraphView(model)
+    view.animation_ms = 0
+    qtbot.addWidget(view)
+    view.resize(900, 600)
+    view.show()
+    done: list[bool] = []
+    view.layoutFinished.connect(lambda: done.append(True))
+    return model, view, done
+
+
+def _consistent(view: GraphView) -> None:
+    """Every item drawn belongs to the model, every edge to both its ends; nothing stale."""
+    scene_items = view.scene().items()
+    nodes = [it for it in scene_items if isinstance(it, NodeItem)]
+    edges = [it for it in scene_items if isinstance(it, EdgeItem)]
+    assert sorted(it.node.id for it in nodes) == sorted(view.model.nodes)
+    assert len(edges) == len(view.edge_items) == len(view.model.edges)
+    for nid, item in view.items.items():
+        assert item.node is view.model.nodes[nid]
+        assert all(e.source is item or e.target is item for e in item.edges)
+        assert all(e in view.edge_items for e in item.edges)
+    drawn = sorted((e.source.node.id, e.target.node.id, e.input_position) for e in edges)
+    wanted = sorted((e.source, e.target, e.position) for e in view.model.edges)
+    assert drawn == wanted
+
+
+def test_a_keystroke_keeps_the_items_of_the_ops_that_stay(qtbot: QtBot) -> None:
+    model, view, done = _view(qtbot)
+    _show(model, "sin(x) + x*x + exp(-x)")
+    qtbot.waitUntil(lambda: len(done) == 1)
+    before = dict(view.items)
+    scene = view.scene()
+    _show(model, "sin(x) + x*x + exp(-x) + x")  # one more op (and its target moves)
+    qtbot.waitUntil(lambda: len(done) == 2)
+    assert view.scene() is scene  # no new scene
+    kept = [nid for nid in before if nid in view.items]
+    assert len(kept) == len(before)
+    assert all(view.items[nid] is before[nid] for nid in kept)
+    assert len(view.items) == len(before) + 1
+    _consistent(view)
+    target = next(it for it in view.items.values() if it.node.kind == "target")
+    assert target.lines()[0][0].endswith("add") or "+" in target.lines()[0][0]
+    _show(model, "sin(x) + x*x")  # ops go: their items and edges leave the scene
+    qtbot.waitUntil(lambda: len(done) == 3)
+    assert view.scene() is scene
+    _consistent(view)
+
+
+def test_the_updated_scene_reads_as_a_fresh_one(qtbot: QtBot) -> None:
+    source = "sin(x) + x*x + exp(-x)*tanh(x) + x*1.5"
+    model, view, done = _view(qtbot)
+    _show(model, "sin(x) + x*x")
+    qtbot.waitUntil(lambda: len(done) == 1)
+    _show(model, source)
+    qtbot.waitUntil(lambda: len(done) == 2)
+    updated = {nid: (it.lines(), it.node.kind, it.size()) for nid, it in view.items.items()}
+    fresh_model, fresh, fresh_done = _view(qtbot)
+    _show(fresh_model, source)
+    qtbot.waitUntil(lambda: len(fresh_done) == 1)
+    assert {nid: (it.lines(), it.node.kind) for nid, it in fresh.items.items()} == {
+        nid: (lines, kind) for nid, (lines, kind, _) in updated.items()
+    }
+    assert all(fresh.items[nid].size() == size for nid, (_, _, size) in updated.items())
+
+
+def test_a_different_graph_gets_a_fresh_scene(qtbot: QtBot) -> None:
+    model, view, done = _view(qtbot)
+    _show(model, "sin(x)")
+    qtbot.waitUntil(lambda: len(done) == 1)
+    scene = view.scene()
+    _show(model, "sin(x) + x*x + exp(-x) * tanh(x)")  # mostly new: not worth updating
+    qtbot.waitUntil(lambda: len(done) == 2)
+    assert view.scene() is not scene
+    _consistent(view)
+
+
+def test_reusable_wants_most_nodes_kept() -> None:
+    class _Plan:
+        def __init__(self, ids: list[str]) -> None:
+            self.nodes = dict.fromkeys(ids)
+
+    items = dict.fromkeys(["o0", "o1", "o2", "o3"])
+    assert scene_update.reusable(items, _Plan(["o0", "o1", "o2", "o3", "o4"]))  # type: ignore[arg-type]
+    assert not scene_update.reusable(items, _Plan(["o0", "a", "b", "c"]))  # type: ignore[arg-type]
+    assert not scene_update.reusable({}, _Plan(["o0"]))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("dim", [True, False])
+def test_a_scene_built_later_keeps_the_dimming(qtbot: QtBot, dim: bool) -> None:
+    model, view, done = _view(qtbot)
+    _show(model, "sin(x)")
+    qtbot.waitUntil(lambda: len(done) == 1)
+    view.set_dimmed(dim)
+    _show(model, "tanh(x) * exp(x)")  # a fresh scene, built after the dimming
+    qtbot.waitUntil(lambda: len(done) == 2)
+    assert view.dimmed is dim
+    assert all(it.opacity() == (0.35 if dim else 1.0) for it in view.items.values())
