@@ -198,7 +198,7 @@ def test_a_long_tape_explains_only_the_steps_the_log_shows(qtbot: QtBot) -> None
 
 def test_new_lines_are_laid_out_after_the_graph_is_drawn(qtbot: QtBot) -> None:
     """Selecting a line of a new log lays every line out: that waits for the next event turn."""
-    panel, view, model = setup(qtbot)
+    panel, _view, model = setup(qtbot)
     sized: list[int] = []
     real = panel.log.lines.sizeHint
 
