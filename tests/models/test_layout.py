@@ -127,7 +127,6 @@ def test_a_weight_reused_across_a_deep_chain_stays_linear() -> None:
         assert lay.positions[a][0] < lay.positions[b][0]
 
 
-
 def test_the_nodes_already_shown_keep_their_places() -> None:
     """A re-layout puts the graph where it was on screen, not back at the origin."""
     ids, edges, sizes = inputs(graph(30))
