@@ -36,6 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's tapeviz
 
 import itertools
 
@@ -145,6 +146,8 @@ def keystrokes(w: object, sizes: list[int], repeats: int) -> None:
     for ops in sizes:
         w.apply_session(_session(expression(ops)), run_now=True)  # type: ignore[attr-defined]
         wait(lambda: bool(w.model.nodes) and w._cancel is None, 60)  # type: ignore[attr-defined]
+        wait(lambda: not w.graph.building, 60)  # type: ignore[attr-defined]
+        wait(lambda: False, 0.3)  # (the first graph's layout is not the keystroke's)
         times, own = [], []
         for i in range(repeats):
             editor = w.editor  # type: ignore[attr-defined]
@@ -232,6 +235,8 @@ def big_graphs(w: object, sizes: list[int]) -> None:
             wait(lambda d=done, b=banner: bool(d) or b.isVisible(), 120)
             w.graph.viewport().repaint()  # type: ignore[attr-defined]
             took = time.perf_counter() - t0
+            wait(lambda b=banner: w.graph._filling is None or b.isVisible(), 120)  # type: ignore[attr-defined]
+            filled = time.perf_counter() - t0
         w.graph.layoutFinished.disconnect()  # type: ignore[attr-defined]
         if banner.isVisible():  # over the model's TOO_LARGE cap: the folded-view offer instead
             print(
@@ -240,7 +245,10 @@ def big_graphs(w: object, sizes: list[int]) -> None:
             )
             took = float("inf")
         report(f"G1 {ops:,}-op script -> graph on screen", took, "s", targets.get(ops, 3.0))
-        report(f"G1 longest UI-thread block ({ops:,} ops)", gaps.worst_ms, "ms", 50.0)
+        if filled > took + 0.05:  # the part in view came first; the rest was built meanwhile
+            print(f"   (every node and edge built {filled:.2f} s after Run)")
+        report(f"G1 longest UI-thread block ({ops:,} ops, until every item is built)",
+               gaps.worst_ms, "ms", 50.0)  # fmt: skip
 
 
 def resident_mb() -> float:

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 import tapeviz as tv
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui import workers
-from tapeviz.ui.graph import scene
+from tapeviz.ui.graph import builder as scene
 from tapeviz.ui.graph.view import GraphView
 
 
@@ -53,22 +53,25 @@ def test_a_big_scene_is_built_in_slices_and_a_newer_model_cancels_it(
     model = GraphModel([chain(400)])
     view.set_model(model)
     qtbot.waitUntil(lambda: bool(builders) and 0 < builders[0].progress < 1, timeout=20_000)
-    assert view.building and finished == []  # the first build is under way
+    assert not builders[0].filled  # the first build is under way
+    shown = len(finished)  # (its end may be on screen already: the rest is being built)
     model.set_tapes([chain(500, 0.5)])  # a new run arrives mid-build
-    qtbot.waitUntil(lambda: bool(finished), timeout=20_000)
+    with qtbot.waitSignal(view.filled, timeout=20_000):
+        qtbot.waitUntil(lambda: len(finished) > shown, timeout=20_000)
     qtbot.wait(50)
-    assert finished == [501]  # only the newer graph was handed over
+    assert len(finished) == shown + 1 and 0 < finished[-1] < 501  # the newer one, its end first
     assert builders[0].cancelled and builders[0].progress < 1
     assert builders[-1].progress == 1 and builders[-1].slices > 1
-    assert not view.building and len(view.items) == 501
+    assert not view.building and len(view.items) == 501 and len(view.edge_items) == 500
     workers.wait_all()
 
 
 def test_a_big_graph_gives_text_to_the_nodes_in_view(qtbot: QtBot, tmp_path: Path) -> None:
     view = big_view(qtbot)
-    with qtbot.waitSignal(view.layoutFinished, timeout=20_000):
+    with qtbot.waitSignal(view.filled, timeout=20_000):
         view.set_model(GraphModel([chain(600)]))
     items = view.items
+    assert len(items) == 601
     shown = [nid for nid, it in items.items() if not it.text_pending]
     assert 0 < len(shown) < len(items) // 2  # the fitted view shows one end of the chain
     far = next(nid for nid, it in items.items() if it.text_pending)

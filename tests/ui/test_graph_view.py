@@ -188,7 +188,7 @@ def test_too_large_tape_offers_the_folded_view(qtbot: QtBot) -> None:
     assert model.too_large == 6000 and view.items == {}
     banner = view.findChild(type(view._banner), "graphTooLarge")
     assert banner is not None and banner.isVisible() and "6,000 ops" in banner.label.text()
-    with qtbot.waitSignal(view.layoutFinished, timeout=10_000):
+    with qtbot.waitSignal(view.filled, timeout=10_000):
         qtbot.mouseClick(banner.button, Qt.MouseButton.LeftButton)
     assert not banner.isVisible()
     assert "f0" in view.items and len([n for n in model.nodes if n.startswith("o")]) == 400
@@ -204,7 +204,7 @@ def test_big_graphs_are_laid_out_in_a_worker(qtbot: QtBot) -> None:
     view = GraphView()
     view.animation_ms = 0
     qtbot.addWidget(view)
-    with qtbot.waitSignal(view.layoutFinished, timeout=10_000):
+    with qtbot.waitSignal(view.filled, timeout=10_000):
         view.set_model(model)
         assert view.items == {}  # not laid out yet: the UI thread returned at once
     assert len(view.items) == 401

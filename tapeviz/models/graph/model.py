@@ -37,6 +37,11 @@ TOO_LARGE = 5_000  # ops: more than this is not drawn in full unless folded (Gra
 FOLDED_OPS = 400  # ops kept (half at each end) in the folded view
 
 
+# what set_tapes() builds (adopt() takes it over from a model built elsewhere)
+ADOPTED = ("entries", "inside", "names", "current", "nodes", "edges", "too_large", "gradients",
+           "_by_tensor", "_succ", "_pred", "_holders", "_sources")  # fmt: skip
+
+
 @dataclass(frozen=True)
 class GraphOptions:
     """Display options: fold scalar constants into op labels, hide what no source reaches."""
@@ -119,6 +124,18 @@ class GraphModel:
         else:
             self.current = max(0, min(int(current), len(self.entries) - 1))
         self._rebuild()
+
+    def adopt(self, other: GraphModel) -> None:
+        """Show what ``other`` shows: a model built from a run's tapes off the UI thread.
+
+        ``other`` must have this model's options; it is not used afterwards.
+        """
+        before = self._structure()
+        for name in ADOPTED:
+            setattr(self, name, getattr(other, name))
+        self.generation += 1
+        self.same_structure = bool(self.nodes) and self._structure() == before
+        self.changed.emit()
 
     def _name_watched(self) -> None:
         """Unnamed watched tensors read ``t1``, ``t2``… (per tape), never ``?`` or a number."""

@@ -142,10 +142,25 @@ class Fitting:
             return ()
         return (tuple((nid, n.label) for nid, n in model.nodes.items()), len(model.edges))
 
-    def content(self) -> QRectF:
-        """The graph's bounding box with the fit's margin."""
+    def content(self, scene: Any = None) -> QRectF:
+        """The graph's bounding box with the fit's margin (of the view's scene, or ``scene``)."""
         m = FIT_MARGIN
-        return self.view.scene().itemsBoundingRect().adjusted(-m, -m, m, m)
+        extent = getattr(self.view, "extent", None)  # a big graph built in part: all of it
+        if extent is not None:
+            return QRectF(extent).adjusted(-m, -m, m, m)
+        scene = self.view.scene() if scene is None else scene
+        return scene.itemsBoundingRect().adjusted(-m, -m, m, m)
+
+    _boxes: tuple[Any, list[tuple[float, float, float, float]]] = (None, [])
+
+    def boxes(self) -> list[tuple[float, float, float, float]]:
+        """Each node's (x, y, width, height), measured once per layout."""
+        view = self.view
+        key = (id(view.layout), id(view.items), len(view.items))
+        if self._boxes[0] != key:
+            items = view.items.values()
+            self._boxes = (key, [(it.pos().x(), it.pos().y(), *it.size()) for it in items])
+        return self._boxes[1]
 
     def fits(self) -> bool:
         """Whether the whole graph is in view at the current zoom."""
@@ -163,7 +178,7 @@ class Fitting:
             return
         port = view.viewport().rect()
         end = self.end_point(rect)
-        boxes = [(it.pos().x(), it.pos().y(), *it.size()) for it in view.items.values()]
+        boxes = self.boxes()
         z, x, y = fit_view(
             (rect.left(), rect.top(), rect.width(), rect.height()),
             (port.width(), port.height()), (end.x(), end.y()), smallest, FIT_MAX, boxes,

@@ -1,20 +1,17 @@
-"""Building the graph view's scene: the layout plan, the chunked scene builder, the banner.
+"""The graph view's scene: the layout plan, the look, the pieces items are made from, the banner.
 
-:func:`plan_layout` runs in a worker thread for big graphs; :class:`SceneBuilder` turns its plan
-into items on the UI thread, a chunk per event-loop turn, and hands the finished scene to its
-``on_built`` callback (the view swaps it in whole). The builder knows nothing of the view: it gets
-the model, the look and the items' previous places. When the model keeps its structure (a
-loop's next step), :func:`update_items` puts the new values on the items instead, in place.
+:func:`plan_layout` runs in a worker thread for big graphs; :mod:`tapeviz.ui.graph.builder`
+turns its plan into items. When the model keeps its structure (a loop's next step),
+:func:`update_items` puts the new values on the items instead, in place.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QTimer, QVariantAnimation, Signal
+from PySide6.QtCore import QObject, QPointF, QRectF, QVariantAnimation, Signal
 from PySide6.QtWidgets import QFrame, QGraphicsScene, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from tapeviz.models.graph import layout as layouts
@@ -135,6 +132,7 @@ class Built:
     layout: layouts.Layout
     old: dict[str, QPointF]
     look: Look | None = None  # what the items were drawn for
+    extent: QRectF | None = None  # the whole planned graph, while only part of it is built
 
 
 class TooLargeBanner(QFrame):
@@ -171,95 +169,6 @@ class TooLargeBanner(QFrame):
         self.setGeometry(20, 20, min(520, max(320, self.parentWidget().width() - 40)), 140)
         self.show()
         self.raise_()
-
-
-class SceneBuilder:
-    """Builds a planned graph into a fresh scene, in chunks for big graphs, then hands it over.
-
-    ``old`` holds the nodes' current places (new items start there and the view animates them
-    to the plan); ``on_built`` receives the :class:`Built` scene unless :meth:`cancel` came first.
-    """
-
-    def __init__(
-        self,
-        plan: Plan,
-        model: GraphModel,
-        look: Look,
-        old: dict[str, QPointF],
-        on_built: Callable[[Built], None],
-        parent: QObject | None = None,
-    ) -> None:
-        self.plan, self.model, self.look, self.old = plan, model, look, old
-        self.on_built = on_built
-        self.scene = QGraphicsScene(parent)
-        # no BSP index: indexing every added item (and re-indexing as the scene grows) is what
-        # made big graphs slow; a scene of a few thousand items is searched fast enough linearly
-        self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
-        self.items: dict[str, NodeItem] = {}
-        self.edges: list[EdgeItem] = []
-        self.cancelled = False
-        self._todo_nodes = list(plan.nodes.items())
-        self._todo_nodes.reverse()  # popped from the end: O(1) each
-        self._todo_edges = incoming(model)
-        self._todo_edges.reverse()
-        self.total = len(self._todo_nodes) + len(model.edges)
-        self.lazy_text = len(plan.nodes) > LAZY_TEXT
-        self.slices = 0  # event-loop turns the build took (1 when built at once)
-
-    @property
-    def progress(self) -> float:
-        """How much of the scene is built, 0 to 1."""
-        left = len(self._todo_nodes) + sum(len(edges) for _, edges in self._todo_edges)
-        return 1.0 - left / self.total if self.total else 1.0
-
-    def cancel(self) -> None:
-        """Stop building (a newer plan replaces this one); ``on_built`` is not called."""
-        self.cancelled = True
-
-    def run(self, chunked: bool) -> None:
-        """Build everything now, or a slice per event-loop turn (the UI stays responsive)."""
-        self.slices += 1
-        if self._step(BUILD_SLICE_S if chunked else float("inf")):
-            QTimer.singleShot(0, self._continue)
-            return
-        groups = self._frame_groups() if self.look.groups else []
-        lay = self.plan.layout
-        self.on_built(Built(self.scene, self.items, self.edges, groups, lay, self.old, self.look))
-
-    def _continue(self) -> None:
-        if not self.cancelled:
-            self.run(chunked=True)
-
-    def _step(self, seconds: float) -> bool:
-        """Create items for about ``seconds``; True while work remains."""
-        look, lay, grads = self.look, self.plan.layout, self.model.gradients
-        sizes, end = self.plan.sizes, time.perf_counter() + seconds
-        n = 0
-        while self._todo_nodes:
-            n += 1
-            if n % 25 == 0 and time.perf_counter() > end:
-                return True
-            nid, node = self._todo_nodes.pop()
-            item = NodeItem(node, look.theme, look.scale, grads.get(nid), sizes.get(nid),
-                            self.lazy_text)  # fmt: skip
-            x, y = lay.positions[nid]
-            item.setPos(self.old.get(nid, QPointF(x, y)))
-            self.scene.addItem(item)
-            self.items[nid] = item
-        while self._todo_edges:
-            n += 1
-            if n % 25 == 0 and time.perf_counter() > end:
-                return True
-            target, edges = self._todo_edges.pop()
-            sort_ports(edges, lay)
-            for port, e in enumerate(edges):
-                edge = make_edge(self.items, target, e, port, len(edges), self.model, lay, look)
-                self.scene.addItem(edge)
-                self.edges.append(edge)
-        return False
-
-    def _frame_groups(self) -> list[GroupItem]:
-        return frame_groups(self.scene, self.items, self.model, self.plan.layout, self.look)
 
 
 def incoming(model: GraphModel) -> list[tuple[str, list[Any]]]:

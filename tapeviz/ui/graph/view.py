@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPointF, Qt, QVariantAnimation, Signal
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QColor,
     QKeyEvent,
@@ -21,13 +23,15 @@ from tapeviz.models.graph.dot import to_dot
 from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
 from tapeviz.ui import workers
 from tapeviz.ui.graph import exports, navigation
+from tapeviz.ui.graph.builder import SceneBuilder
 from tapeviz.ui.graph.fitting import FIT_MIN, Fitting
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
 from tapeviz.ui.graph.scene import (
+    BUILD_SLICE_S,
+    LAZY_TEXT,
     Built,
     Look,
     Plan,
-    SceneBuilder,
     TooLargeBanner,
     animate_nodes,
     frames_of,
@@ -46,6 +50,7 @@ class GraphView(QGraphicsView):
 
     nodeSelected = Signal(str)  # node id, "" when nothing is selected
     layoutFinished = Signal()
+    filled = Signal()  # every item is built (after layoutFinished; later for a big graph)
 
     def __init__(
         self, model: GraphModel | None = None, theme: Theme = LIGHT, parent: QWidget | None = None
@@ -73,6 +78,10 @@ class GraphView(QGraphicsView):
         self._builder: SceneBuilder | None = None
         self._look: Look | None = None  # what the items on screen were drawn for
         self._dimmed = False
+        self._restyling = 0  # counts restyle_items calls (a newer one stops older slices)
+        self._last_style: Callable[[NodeItem], None] | None = None
+        self._filling: SceneBuilder | None = None  # builds the rest of a graph shown in part
+        self.extent: QRectF | None = None  # the whole graph's box while only part is built
         self.fitting = Fitting(self)
         self._press_scroll: tuple[int, int] | None = None
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):
@@ -108,8 +117,8 @@ class GraphView(QGraphicsView):
 
     def _on_model_changed(self) -> None:
         model = self.model
-        if (model is not None and model.same_structure and self._job is None
-                and self._builder is None and self.items.keys() == model.nodes.keys()):  # fmt: skip
+        if (model is not None and model.same_structure and not self.building
+                and self._filling is None and self.items.keys() == model.nodes.keys()):  # fmt: skip
             update_items(self.items, self.edge_items, model, self.show_edge_labels)
         else:
             self.rebuild()
@@ -132,9 +141,10 @@ class GraphView(QGraphicsView):
         if self._job is not None:
             self._job.cancelled = True
             self._job = None
-        if self._builder is not None:
-            self._builder.cancel()
-            self._builder = None
+        for builder in (self._builder, self._filling):
+            if builder is not None:
+                builder.cancel()
+        self._builder = self._filling = None
         if model is None:
             return
         self._banner.show_for(model.too_large)
@@ -178,23 +188,66 @@ class GraphView(QGraphicsView):
                                               self.group_items, plan, model, look))  # fmt: skip
             return
         old = {nid: it.pos() for nid, it in self.items.items()}
-        self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self)
-        self._builder.run(chunked=len(plan.nodes) > BACKGROUND_LAYOUT)
+        big = len(plan.nodes) > BACKGROUND_LAYOUT
+        near = self._near(plan) if big else None
+        self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self, near,
+                                     self._on_filled)  # fmt: skip
+        self._builder.run(chunked=big)
+
+    def _near(self, plan: Plan) -> QRectF:
+        """Where the view will look after this layout: its items are built first.
+
+        Around the target (a big graph is fitted from there at its natural size), and what
+        the view shows now if the lecturer moved it.
+        """
+        port = self.viewport().rect()
+        zoom = max(self.transform().m11(), 0.05) if not self.fitting.auto else 1.0
+        w, h = 1.5 * port.width() / zoom, 1.5 * port.height() / zoom
+        ends = [nid for nid, n in plan.nodes.items() if n.kind == "target"] or list(plan.nodes)[-1:]
+        x, y = plan.layout.positions[ends[-1]] if ends else (0.0, 0.0)
+        near = QRectF(x - w, y - h, 2 * w, 2 * h)
+        if not self.fitting.auto:
+            near = near.united(self.mapToScene(port).boundingRect())
+        return near
+
+    def _on_filled(self, groups: list[GroupItem]) -> None:
+        """The rest of a big graph is built: frames, dimming, detail, the last styling."""
+        self._filling = None
+        self.extent = None
+        self.group_items = groups
+        self._text_pending = sum(it.text_pending for it in self.items.values())
+        if self._dimmed:
+            self.set_dimmed(True)
+        self._update_detail()
+        if self._last_style is not None:
+            self.restyle_items(self._last_style)
+        self._on_scene_selection_changed()
+        self.filled.emit()
+
+    def finish_building(self) -> None:
+        """Build the rest of a graph shown in part now (before an export draws it whole)."""
+        if self._filling is not None:
+            self._filling.complete()
 
     def _on_scene_built(self, built: Built) -> None:
         lay = built.layout
+        self._filling = self._builder if built.extent is not None else None
         self._builder = None
         self._look = built.look
+        self.extent = built.extent
         self.group_items = built.groups
+        # the rect first: a view given a scene without one measures every item, growing it
+        built.scene.setSceneRect(self.fitting.content(built.scene))  # (the fit may widen it)
         self._swap_scene(built.scene, built.items, built.edges, lay)
         if self._dimmed:
             self.set_dimmed(True)
-        built.scene.setSceneRect(self.fitting.content())  # the fit widens it if it must scroll
         self._animate_to(lay, built.old)
         self._update_detail()
         self.layoutFinished.emit()  # the stepper restyles the nodes first, then the fit
         self.fitting.after_layout()
         self._update_detail()
+        if self._filling is None:
+            self.filled.emit()  # (every item was built before the scene was shown)
 
     def _swap_scene(
         self,
@@ -222,6 +275,47 @@ class GraphView(QGraphicsView):
         if self._animation is not None:
             self._animation.stop()
         self._animation = animate_nodes(self.items, lay, old, self.animation_ms, self)
+
+    def restyle_items(self, style: Callable[[NodeItem], None]) -> None:
+        """Call ``style`` on every node item: now for a small graph, else in view first.
+
+        A big graph's nodes are restyled from the next event-loop turn (after the fit), those
+        in view first, then the rest in slices: the window never waits for 6,000 restyles. A
+        newer call replaces the slices of an older one.
+        """
+        self._restyling += 1
+        self._last_style = style
+        if len(self.items) <= LAZY_TEXT:
+            for item in self.items.values():
+                style(item)
+            return
+        QTimer.singleShot(0, self, lambda n=self._restyling: self._restyle_slices(style, n))
+
+    def _restyle_slices(self, style: Callable[[NodeItem], None], generation: int) -> None:
+        if generation != self._restyling:
+            return  # a newer restyle (or none of this scene's items) took over
+        seen = self._visible_nodes()
+        todo = [*seen, *(it for it in self.items.values() if it not in seen)]
+        todo.reverse()
+
+        def step() -> None:
+            if generation != self._restyling:
+                return
+            end = time.perf_counter() + BUILD_SLICE_S
+            while todo and time.perf_counter() < end:
+                for _ in range(min(50, len(todo))):
+                    style(todo.pop())
+            if todo:
+                QTimer.singleShot(0, self, step)
+
+        step()
+
+    def _visible_nodes(self) -> dict[NodeItem, None]:
+        """The node items in (or near) the view, in drawing order."""
+        rect = self.mapToScene(self.viewport().rect()).boundingRect()
+        m = self.viewport().width() / 4
+        near = self.scene().items(rect.adjusted(-m, -m, m, m))
+        return dict.fromkeys(it for it in near if isinstance(it, NodeItem))
 
     def refresh_gradients(self) -> None:
         """Put the model's gradients on the nodes (hidden where the model has none)."""
@@ -303,6 +397,8 @@ class GraphView(QGraphicsView):
 
     def follow(self, nid: str) -> None:
         """Scroll node ``nid`` into view if it is out of it (the stepper's current node)."""
+        if nid not in self.items:
+            self.finish_building()  # a node of the part not built yet
         item = self.items.get(nid)
         if item is not None:
             self.ensureVisible(item, 40, 40)
@@ -336,6 +432,7 @@ class GraphView(QGraphicsView):
 
     def show_all_text(self) -> None:
         """Give every node its text (before an export draws the whole graph)."""
+        self.finish_building()
         for item in self.items.values():
             item.show_text()
         self._text_pending = 0

@@ -31,6 +31,10 @@ from PySide6.QtWidgets import (
 from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
 
 Index = QModelIndex | QPersistentModelIndex
+# A log longer than this has every line as tall as its tallest step (up to MAX_LINES text
+# lines): the view then lays it out at once instead of asking each of thousands of lines.
+UNIFORM_ROWS = 500
+MAX_LINES = 6
 
 
 class StepLogModel(QAbstractListModel):
@@ -52,6 +56,9 @@ class StepLogModel(QAbstractListModel):
         if isinstance(delegate, LineDelegate):
             delegate.widest = 0
         self.position = stepper.position if stepper is not None else 0
+        self.uniform = 0
+        if isinstance(stepper, BackwardStepper) and len(stepper) > UNIFORM_ROWS:
+            self.uniform = min(MAX_LINES, max(1 + len(s.contributions) for s in stepper.steps))
         self.endResetModel()
 
     def set_position(self, k: int) -> None:
@@ -78,8 +85,12 @@ class StepLogModel(QAbstractListModel):
             return f"{row + 1:>3}. {stepper.text(row + 1, self.names)}"
         return ""
 
+    uniform = 0  # every line spans this many text lines (a long log: laid out at once), or 0
+
     def lines(self, row: int) -> int:
         """How many lines line ``row`` spans, known without building its text."""
+        if self.uniform:
+            return self.uniform
         stepper = self.stepper
         if isinstance(stepper, BackwardStepper):
             return 1 + len(stepper.steps[row].contributions)  # the step, then one per input
@@ -166,6 +177,7 @@ class StepLog(QListView):
     def set_stepper(self, stepper: BackwardStepper | ForwardStepper | None, names: Namer) -> None:
         """Show the steps of ``stepper``."""
         self.model_.set_stepper(stepper, names)
+        self.setUniformItemSizes(bool(self.model_.uniform))
         self._fresh = True
 
     _fresh = False  # the lines were just replaced: none is laid out yet

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui.elided_combo import ElidedComboBox
+from tapeviz.ui.graph.items import NodeItem
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.stepper.gradcheck_panel import GradCheckPanel
 from tapeviz.ui.stepper.log import StepLog
@@ -36,6 +37,30 @@ FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
 
 LOG_LINES = 2.5  # lines of the chain-rule log always shown (unless compact)
 DETAIL_LINES = 3  # lines of the current step shown (a longer one scrolls)
+
+
+Steppers = tuple[Namer, ForwardStepper, BackwardStepper]
+
+
+def build_steppers(model: GraphModel) -> Steppers | None:
+    """The steppers of the model's shown tape and pass, at the end (as gradient() left it).
+
+    Pure: the thread pool builds them for a big run's model before the window shows it.
+    """
+    entry = model.entry
+    if entry is None or model.too_large:
+        return None
+    records = list(entry.tape.records)
+    names = Namer(records, model.names)
+    targets = entry.targets  # exactly what the shown gradient() call seeded
+    if not targets and records:
+        targets = (records[-1].outputs[0].id,)
+    tracked = entry.tape._tracked
+    asked = tuple(s for s in entry.sources if s in tracked)  # unwatched: no gradient
+    sources = asked if entry.sources else tuple(model.source_tensor_ids())
+    backward = BackwardStepper(records, targets, sources, names.names)
+    backward.run_to_end()  # as tape.gradient() left it; Home starts the lesson
+    return names, ForwardStepper(records), backward
 
 
 class StepperPanel(QWidget):
@@ -147,7 +172,7 @@ class StepperPanel(QWidget):
         self.timer.timeout.connect(self._on_timer_timeout)
         self.model.changed.connect(self._on_model_changed)
         self.view.nodeSelected.connect(self._on_view_node_selected)
-        self.view.layoutFinished.connect(self._show)
+        self.view.layoutFinished.connect(self._on_view_layout_finished)
         shortcuts = {
             Qt.Key.Key_Right: self.step_forward,
             Qt.Key.Key_Left: self.step_back,
@@ -175,18 +200,19 @@ class StepperPanel(QWidget):
 
         (The graph changes every step while the studio or the timeline plays.)
         """
-        if self.isHidden() and self.parentWidget() is not None:
+        hidden = self.isHidden() and self.parentWidget() is not None
+        if hidden or self.view.building:  # (a big graph: rebuilt once it is laid out)
             self._stale = True
-        elif self.view.building:  # a big graph: rebuild in an event-loop turn of its own
-            self._stale = True
-            QTimer.singleShot(0, self, self._on_catch_up)
         else:
             self._rebuild()
 
-    def _on_catch_up(self) -> None:
+    def _on_view_layout_finished(self) -> None:
+        """The graph is laid out: catch up with its tape (a big one), else restyle it."""
         if self._stale and not (self.isHidden() and self.parentWidget() is not None):
             self._stale = False
             self._rebuild()
+        else:
+            self._show()
 
     def showEvent(self, event: QShowEvent) -> None:
         """Qt override: catch up with the graph's tape if it changed while hidden."""
@@ -195,22 +221,19 @@ class StepperPanel(QWidget):
             self._stale = False
             self._rebuild()
 
+    prepared: tuple[Any, Steppers] | None = None  # (tape entry, its steppers) built elsewhere
+
     def _rebuild(self) -> None:
         entry = self.model.entry
         self.backward = self.forward = None
         self.revealed = set()
-        if entry is not None and not self.model.too_large:
-            records = list(entry.tape.records)
-            self.names = Namer(records, self.model.names)
-            targets = entry.targets  # exactly what the shown gradient() call seeded
-            if not targets and records:
-                targets = (records[-1].outputs[0].id,)
-            tracked = entry.tape._tracked
-            asked = tuple(s for s in entry.sources if s in tracked)  # unwatched: no gradient
-            sources = asked if entry.sources else tuple(self.model.source_tensor_ids())
-            self.forward = ForwardStepper(records)
-            self.backward = BackwardStepper(records, targets, sources, self.names.names)
-            self.backward.run_to_end()  # as tape.gradient() left it; Home starts the lesson
+        prepared, self.prepared = self.prepared, None
+        if prepared is not None and prepared[0] is entry:  # built in the thread pool
+            built: Steppers | None = prepared[1]
+        else:
+            built = build_steppers(self.model)
+        if built is not None:
+            self.names, self.forward, self.backward = built
             if self.mode.currentText() == self.tr(FORWARD):
                 self.forward.jump(0)  # the forward lesson starts with only the inputs known
             self.backward.step_changed.connect(lambda _k: self._on_step_changed())
@@ -389,20 +412,24 @@ class StepperPanel(QWidget):
                 (self.model.node_for_tensor(c.tensor_id), op, c.position)
                 for c in current.contributions
             }
-        predicting = self.predict.isChecked()
-        for item in self.view.items.values():
+        predicting, revealed, seeds = self.predict.isChecked(), self.revealed, stepper.seeds
+        now = current.record.id if current is not None else None
+
+        def style(item: NodeItem) -> None:
             node = item.node
             value = adjoints.get(node.tensor_id)
-            hidden = predicting and value is not None and node.tensor_id not in self.revealed
-            hidden = hidden and node.tensor_id not in stepper.seeds
+            hidden = predicting and value is not None and node.tensor_id not in revealed
+            hidden = hidden and node.tensor_id not in seeds
             item.set_gradient(value, "?" if hidden else None)
             item.set_value_hidden(False)
-            if current is not None and node.record == current.record.id:
+            if now is not None and node.record == now:
                 item.state = "current"
             elif node.record is not None and node.record in done_records:
                 item.state = "done"
             else:
                 item.state = ""
+
+        self.view.restyle_items(style)
         for edge in self.view.edge_items:
             key = (edge.source.node.id, edge.target.node.id, edge.input_position)
             edge.glowing = key in glowing
@@ -414,7 +441,8 @@ class StepperPanel(QWidget):
 
     def _show_forward(self, stepper: ForwardStepper) -> None:
         k = stepper.position
-        for item in self.view.items.values():
+
+        def style(item: NodeItem) -> None:
             record = item.node.record
             item.set_gradient(None)
             item.set_value_hidden(record is not None and record >= k)
@@ -423,6 +451,8 @@ class StepperPanel(QWidget):
                 if record == k - 1
                 else ("pending" if record is not None and record >= k else "")
             )
+
+        self.view.restyle_items(style)
         for edge in self.view.edge_items:
             edge.glowing = False
         self.detail.setText(

@@ -38,6 +38,7 @@ from tapeviz.sandbox import RunResult
 from tapeviz.ui import workers
 from tapeviz.ui.graph.pane import GraphPane
 from tapeviz.ui.i18n import preset_note
+from tapeviz.ui.stepper.panel import build_steppers
 from tapeviz.ui.theme import font
 from tapeviz.ui.window.carried_view import CarriedView
 from tapeviz.ui.window.code_export_dialog import CodeExportDialog
@@ -80,7 +81,8 @@ class MainWindow(QMainWindow):
             limits=lambda: limits_from(settings()), status=self.show_status,
             studio_in_front=lambda: self.studio_view, show_tapes=self._show_run,
             dim_graph=self.graph.set_dimmed, start_studio=self.studio_link.start,
-            running_changed=self._set_running, show_figures=self._on_run_figures, parent=self,
+            running_changed=self._set_running, show_figures=self._on_run_figures,
+            prepare=self._prepare_graph, prepared=self._on_graph_prepared, parent=self,
         )  # fmt: skip
         self.live_timer = self.runner.live_timer
         docks = [self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock]
@@ -290,6 +292,18 @@ class MainWindow(QMainWindow):
         """The code of the run being shown (it names its functions' locals in the graph)."""
         submitted = self.runner.submitted
         return submitted.source if submitted is not None else ""
+
+    def _prepare_graph(self, result: RunResult, source: str) -> tuple[GraphModel, Any] | None:
+        """In the thread pool: a big run's graph and steppers, with the graph's options now."""
+        model = TapeList.prepare(result, source, self.model.options)
+        return (model, build_steppers(model)) if model is not None else None
+
+    def _on_graph_prepared(self, result: RunResult, built: tuple[GraphModel, Any]) -> None:
+        model, steppers = built
+        if model.options == self.model.options:  # (not changed while it was built)
+            self.tape_list.prepared = (result, model)
+            if steppers is not None:
+                self.stepper.prepared = (model.entry, steppers)
 
     def _show_run(self, result: RunResult) -> None:
         """An editor run: its loop on the timeline, or its tapes in the graph."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QPlainTextEdit
@@ -37,16 +38,26 @@ def live_delay(last_run_s: float | None) -> int:
     return int(min(LIVE_MS, max(LIVE_MIN_MS, 250 * last_run_s)))
 
 
+DECODED_TAPES = 8  # a run with at most this many tapes has them decoded in the thread pool
 ADDED_VALUE = 1.0  # a name added from the error frame starts here (products stay non-zero)
 
 
 def _run_job(
-    source: str, mode: str, variables: list, limits: Limits, cancel: CancelToken
-) -> RunResult:
+    source: str,
+    mode: str,
+    variables: list,
+    limits: Limits,
+    cancel: CancelToken,
+    prepare: Callable[[RunResult, str], Any] | None,
+) -> tuple[RunResult, Any]:
     if mode == "expression":  # live evaluation while typing: short, whatever the preferences
         limits = replace(limits, wall_time=2.0)
     # In a worker process: nothing the code does can crash, freeze or bloat the window.
-    return run_isolated(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
+    result = run_isolated(source, mode=mode, variables=variables, limits=limits, cancel=cancel)
+    if len(result.tapes) <= DECODED_TAPES:  # the graph's tapes decoded here, not in the window
+        for info in result.tapes:
+            _ = info.tape.records
+    return result, (prepare(result, source) if prepare is not None else None)
 
 
 class RunController(QObject):
@@ -60,7 +71,9 @@ class RunController(QObject):
     graph keeps the studio's tape), ``show_tapes(result)``, ``dim_graph(dimmed)``,
     ``running_changed(running)`` and ``show_figures(result)`` (after every script run: the
     figures it drew, none included; a run that failed before drawing leaves the last figures,
-    as it leaves the last good graph).
+    as it leaves the last good graph). ``prepare(result, source)`` runs in the thread pool after
+    the run (the graph of a big run built there) and ``prepared(result, what)`` takes what it
+    made, before ``show_tapes``.
     """
 
     def __init__(
@@ -77,6 +90,8 @@ class RunController(QObject):
         start_studio: Callable[[Problem], None],
         running_changed: Callable[[bool], None],
         show_figures: Callable[[RunResult], None] | None = None,
+        prepare: Callable[[RunResult, str], Any] | None = None,
+        prepared: Callable[[RunResult, Any], None] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -86,6 +101,7 @@ class RunController(QObject):
         self.dim_graph, self.start_studio = dim_graph, start_studio
         self.running_changed = running_changed
         self.show_figures = show_figures
+        self.prepare, self.prepared = prepare, prepared
         self.cancel_token: CancelToken | None = None  # the running run's; None when idle
         self.pending = False  # a run was asked for while one was running
         self.seen: tuple = ()  # (text, mode, variables) last seen by the live re-run
@@ -153,7 +169,7 @@ class RunController(QObject):
         self.running_changed(True)
         self.status(self.tr("Running…"))
         self._started = time.perf_counter()
-        workers.submit(_run_job, source, mode, variables, self.limits(), cancel,
+        workers.submit(_run_job, source, mode, variables, self.limits(), cancel, self.prepare,
                        on_done=self._on_run_done, on_error=self._on_run_failed)  # fmt: skip
 
     def stop(self) -> None:
@@ -174,7 +190,10 @@ class RunController(QObject):
         self.show_error(self.tr("Internal error: %1").replace("%1", text), None, None)
         self._finish_run()
 
-    def _on_run_done(self, result: RunResult) -> None:
+    def _on_run_done(self, done: tuple[RunResult, Any]) -> None:
+        result, prepared = done
+        if prepared is not None and self.prepared is not None:
+            self.prepared(result, prepared)  # what the thread pool built for the graph
         self.last_result = result
         self.console.setPlainText(result.output)
         studio = self.studio_in_front() and result.error is None

@@ -8,9 +8,12 @@ from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QListWidget, QToolTip, QWidget
 
-from tapeviz.models.graph.model import GraphModel
+from tapeviz.models.graph.model import GraphModel, GraphOptions
 from tapeviz.sandbox import RunResult
 from tapeviz.ui.graph.expression_panel import names_of
+
+PREPARED_TAPES = 8  # a run of at most this many tapes ...
+PREPARED_OPS = 500  # ... recording at least this many ops has its graph built off the UI thread
 
 
 def op_count(tape: Any) -> int:
@@ -45,10 +48,26 @@ class TapeList(QListWidget):
         ``source``, the code that ran, names the locals its gradient() calls differentiate.
         """
         self.list_result(result)
+        prepared, self.prepared = self.prepared, None
         if result.tapes:
             self.drives_graph = True
-            self.model.set_tapes(list(result.tapes), names_of(result), source=source)
+            if prepared is not None and prepared[0] is result:  # built in the thread pool
+                self.model.adopt(prepared[1])
+            else:
+                self.model.set_tapes(list(result.tapes), names_of(result), source=source)
         self._on_model_changed()
+
+    prepared: tuple[RunResult, GraphModel] | None = None  # the next result's model, built
+
+    @staticmethod
+    def prepare(result: RunResult, source: str, options: GraphOptions) -> GraphModel | None:
+        """The graph of a big run's tapes, built in the thread pool (None: not worth it)."""
+        tapes = result.tapes
+        if not tapes or len(tapes) > PREPARED_TAPES:
+            return None
+        if sum(len(info.tape.records) for info in tapes) < PREPARED_OPS:
+            return None
+        return GraphModel(list(tapes), names_of(result), options, source)
 
     def viewportEvent(self, event: QEvent) -> bool:
         """Qt override: a row's tooltip lists its tape's gradient() calls (built on demand)."""

@@ -1,0 +1,182 @@
+"""The scene builder: a planned graph's items, in slices for a big graph, in view first.
+
+:class:`SceneBuilder` turns a :class:`~tapeviz.ui.graph.scene.Plan` into items on the UI thread,
+a slice per event-loop turn, and hands the scene to its ``on_built`` callback (the view swaps it
+in whole). A big graph given a ``near`` rectangle (where the view will look) is built in two
+parts: the nodes there and the edges between them first, handed over as soon as they are made
+(the graph is on screen), then the rest into the same scene, slice by slice, and
+``on_filled(frames)`` when every item is there. The builder knows nothing of the view: it gets
+the model, the look and the items' previous places.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QPointF, QRectF, QTimer
+from PySide6.QtWidgets import QGraphicsScene
+
+from tapeviz.models.graph.model import GraphModel
+from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
+from tapeviz.ui.graph.scene import (
+    BUILD_SLICE_S,
+    LAZY_TEXT,
+    Built,
+    Look,
+    Plan,
+    frame_groups,
+    incoming,
+    make_edge,
+    sort_ports,
+)
+
+Port = tuple[str, Any, int, int]  # (target, model edge, port, ports)
+
+
+def planned_extent(plan: Plan) -> QRectF:
+    """The box of every planned node (what the finished scene will hold)."""
+    left = top = float("inf")
+    right = bottom = float("-inf")
+    for nid, (x, y) in plan.layout.positions.items():
+        w, h = plan.sizes.get(nid, (0.0, 0.0))
+        left, right = min(left, x - w / 2), max(right, x + w / 2)
+        top, bottom = min(top, y - h / 2), max(bottom, y + h / 2)
+    return QRectF(left, top, right - left, bottom - top) if right >= left else QRectF()
+
+
+class SceneBuilder:
+    """Builds a planned graph into a fresh scene, in slices for big graphs, then hands it over.
+
+    ``old`` holds the nodes' current places (new items start there and the view animates them
+    to the plan); ``on_built`` receives the :class:`Built` scene unless :meth:`cancel` came first.
+    With ``near``, the nodes planned inside it come first and the scene is handed over with
+    only them (``Built.extent`` is then the whole graph's box); ``on_filled`` follows.
+    """
+
+    def __init__(
+        self,
+        plan: Plan,
+        model: GraphModel,
+        look: Look,
+        old: dict[str, QPointF],
+        on_built: Callable[[Built], None],
+        parent: QObject | None = None,
+        near: QRectF | None = None,
+        on_filled: Callable[[list[GroupItem]], None] | None = None,
+    ) -> None:
+        self.plan, self.model, self.look, self.old = plan, model, look, old
+        self.on_built, self.on_filled = on_built, on_filled
+        self.scene = QGraphicsScene(parent)
+        # no BSP index: indexing every added item (and re-indexing as the scene grows) is what
+        # made big graphs slow; a scene of a few thousand items is searched fast enough linearly
+        self.scene.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.items: dict[str, NodeItem] = {}
+        self.edges: list[EdgeItem] = []
+        self.cancelled = False
+        self.handed = False  # on_built was called (with part of the graph, or all of it)
+        self.filled = False  # every item is made
+        lay = plan.layout
+        ports: list[Port] = []
+        for target, edges in incoming(model):
+            sort_ports(edges, lay)
+            ports.extend((target, e, k, len(edges)) for k, e in enumerate(edges))
+        nodes = list(plan.nodes.items())
+        self._later: tuple[list[Any], list[Port]] | None = None
+        if near is not None and on_filled is not None:
+            inside = {nid for nid, (x, y) in lay.positions.items() if near.contains(x, y)}
+            if 0 < len(inside) < len(nodes):
+                first = [e for e in ports if e[0] in inside and e[1].source in inside]
+                self._later = (
+                    [(nid, n) for nid, n in nodes if nid not in inside],
+                    [e for e in ports if not (e[0] in inside and e[1].source in inside)],
+                )
+                nodes = [(nid, n) for nid, n in nodes if nid in inside]
+                ports = first
+        self._load(nodes, ports)
+        self.total = len(plan.nodes) + len(model.edges)
+        self.lazy_text = len(plan.nodes) > LAZY_TEXT
+        self.slices = 0  # event-loop turns the build took (1 when built at once)
+
+    def _load(self, nodes: list[Any], ports: list[Port]) -> None:
+        self._todo_nodes, self._todo_edges = nodes[::-1], ports[::-1]  # popped from the end
+
+    @property
+    def progress(self) -> float:
+        """How much of the scene is built, 0 to 1."""
+        return (len(self.items) + len(self.edges)) / self.total if self.total else 1.0
+
+    def cancel(self) -> None:
+        """Stop building (a newer plan replaces this one); no callback is called after."""
+        self.cancelled = True
+
+    def run(self, chunked: bool) -> None:
+        """Build everything now, or a slice per event-loop turn (the UI stays responsive)."""
+        self.slices += 1
+        if self._step(BUILD_SLICE_S if chunked else float("inf")):
+            QTimer.singleShot(0, self.scene, self._continue)  # (none once the scene is gone)
+            return
+        self._part_done()
+        if self._todo_nodes or self._todo_edges:  # the rest of a graph handed over in part
+            QTimer.singleShot(0, self.scene, self._continue)  # (none once the scene is gone)
+
+    def complete(self) -> None:
+        """Build whatever is left now (an export draws the whole graph)."""
+        while not self.cancelled and not self.filled:
+            self._step(float("inf"))
+            self._part_done()
+
+    def _part_done(self) -> None:
+        lay, later = self.plan.layout, self._later
+        if not self.handed:
+            self.handed = True
+            if later is not None:  # the part in view first: the rest follows
+                self._later = None
+                self._load(*later)
+                extent = planned_extent(self.plan)
+                self.on_built(Built(self.scene, self.items, self.edges, [], lay, self.old,
+                                    self.look, extent))  # fmt: skip
+                return
+            self.filled = True
+            groups = self._frame_groups() if self.look.groups else []
+            self.on_built(Built(self.scene, self.items, self.edges, groups, lay, self.old,
+                                self.look))  # fmt: skip
+            return
+        self.filled = True
+        if self.on_filled is not None:
+            self.on_filled(self._frame_groups() if self.look.groups else [])
+
+    def _continue(self) -> None:
+        if not self.cancelled and not self.filled:
+            self.run(chunked=True)
+
+    def _step(self, seconds: float) -> bool:
+        """Create items for about ``seconds``; True while work remains in this part."""
+        look, lay, grads = self.look, self.plan.layout, self.model.gradients
+        sizes, end = self.plan.sizes, time.perf_counter() + seconds
+        old = {} if self.handed else self.old  # the rest appears in place (no animation)
+        n = 0
+        while self._todo_nodes:
+            n += 1
+            if n % 25 == 0 and time.perf_counter() > end:
+                return True
+            nid, node = self._todo_nodes.pop()
+            item = NodeItem(node, look.theme, look.scale, grads.get(nid), sizes.get(nid),
+                            self.lazy_text)  # fmt: skip
+            x, y = lay.positions[nid]
+            item.setPos(old.get(nid, QPointF(x, y)))
+            self.scene.addItem(item)
+            self.items[nid] = item
+        while self._todo_edges:
+            n += 1
+            if n % 25 == 0 and time.perf_counter() > end:
+                return True
+            target, e, port, ports = self._todo_edges.pop()
+            edge = make_edge(self.items, target, e, port, ports, self.model, lay, look)
+            self.scene.addItem(edge)
+            self.edges.append(edge)
+        return False
+
+    def _frame_groups(self) -> list[GroupItem]:
+        return frame_groups(self.scene, self.items, self.model, self.plan.layout, self.look)
