@@ -86,18 +86,11 @@ class OptimizationStudio(QWidget):
         self._sized = False
         self._resume: int | None = None  # a step to show when the next race is ready
         self.panel = OptimizerPanel(self)
-        self.surface = SurfacePlot()
-        self.curve = CurvePlot()
-        self.steps = StepPlots()
         self.left = QStackedWidget()
-        self.left.addWidget(self.surface)
-        self.left.addWidget(self.curve)
         self.plot_area = QSplitter(Qt.Orientation.Horizontal)
         self.plot_area.setObjectName("studioPlots")
         self.plot_area.addWidget(self.left)
-        self.plot_area.addWidget(self.steps)
-        self.plot_area.setStretchFactor(0, 3)
-        self.plot_area.setStretchFactor(1, 2)
+        self._plots: tuple[SurfacePlot, CurvePlot, StepPlots] | None = None  # made when used
         # The panel scrolls when presenter-size text makes it taller than the studio.
         self.panel_scroll = QScrollArea(self)
         self.panel_scroll.setObjectName("optimizerPanelScroll")
@@ -135,7 +128,6 @@ class OptimizationStudio(QWidget):
         p.scrubber.valueChanged.connect(self.set_step)
         p.cancel.clicked.connect(self.cancel)
         p.exportRequested.connect(self.export)
-        self.surface.startPicked.connect(self._on_surface_start_picked)
         self.jobs.busyChanged.connect(self.busyChanged)
         self.jobs.progressChanged.connect(self.progressChanged)
         self.jobs.raceReady.connect(self._show_race)
@@ -188,6 +180,39 @@ class OptimizationStudio(QWidget):
         self.tapes.forget()
         self.jobs.shutdown()
 
+    # -- the plots, made when first shown or used (a window starts without the studio) -----
+    def _made(self) -> tuple[SurfacePlot, CurvePlot, StepPlots]:
+        if self._plots is None:
+            self._plots = surface, curve, steps = SurfacePlot(), CurvePlot(), StepPlots()
+            self.left.addWidget(surface)
+            self.left.addWidget(curve)
+            self.plot_area.addWidget(steps)
+            self.plot_area.setStretchFactor(0, 3)
+            self.plot_area.setStretchFactor(1, 2)
+            surface.startPicked.connect(self._on_surface_start_picked)
+            self._restyle()
+        return self._plots
+
+    def _shown_plot(self) -> Any:
+        """The surface or the curve, whichever is in front."""
+        self._made()
+        return self.left.currentWidget()
+
+    @property
+    def surface(self) -> SurfacePlot:
+        """The loss surface (2-D problems) with the runs' paths."""
+        return self._made()[0]
+
+    @property
+    def curve(self) -> CurvePlot:
+        """The loss curve (1-D problems) with the runs' points."""
+        return self._made()[1]
+
+    @property
+    def steps(self) -> StepPlots:
+        """Loss, parameters and gradient norm per step."""
+        return self._made()[2]
+
     def set_theme(self, theme: Theme) -> None:
         """Light or dark colours for every plot."""
         self.theme = theme
@@ -221,6 +246,7 @@ class OptimizationStudio(QWidget):
     def showEvent(self, event: Any) -> None:
         """Qt override: on first show, give the surface 60 % of the plots' width."""
         super().showEvent(event)
+        self._made()
         if not self._sized:
             self._sized = True
             width = max(self.plot_area.width(), 500)
@@ -284,7 +310,7 @@ class OptimizationStudio(QWidget):
         """Draw step k everywhere, the dots ``t`` of the way to k + 1 (no tape signal)."""
         moved = k != self.k or not t
         self.k = k
-        self.left.currentWidget().set_cursor(k, t)
+        self._shown_plot().set_cursor(k, t)
         self.steps.set_cursor(k, t)
         if not moved:  # the same step, the dots further along: nothing else to say
             return
@@ -369,7 +395,7 @@ class OptimizationStudio(QWidget):
             self.debounce.setInterval(QUICK_DEBOUNCE_MS if quick else DEBOUNCE_MS)
             self.debounce.start()  # hyper-parameters: re-run in the background
             if self.race is not None:  # the legend says the new values now, not after the race
-                self.left.currentWidget().set_titles([run.title for run in config.runs])
+                self._shown_plot().set_titles([run.title for run in config.runs])
         elif old.log_scale != config.log_scale and self.race is not None:
             self.steps.set_race(self.race, config.log_scale)
             self.show_step(self.k)
@@ -407,9 +433,12 @@ class OptimizationStudio(QWidget):
         self.statusMessage.emit(text)
 
     def _restyle(self) -> None:
-        for plot in (self.surface, self.curve):
+        if self._plots is None:  # made later, with the theme and scale of then
+            return
+        surface, curve, steps = self._plots
+        for plot in (surface, curve):
             plot.restyle(self.theme, self.scale)
-        self.steps.restyle(self.theme, self.scale)
+        steps.restyle(self.theme, self.scale)
         if self.race is not None:
             self.show_step(self.k)
 
