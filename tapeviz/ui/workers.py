@@ -207,6 +207,11 @@ def collect_now(timeout_s: float = RECLAIM_WAIT_S) -> bool:
     return done.wait(timeout_s)
 
 
+def postpone_full_collection() -> None:
+    """No full collection for the next FULL_GC_S (a big graph is being built: ~150 ms each)."""
+    _LAST_FULL[0] = time.monotonic()
+
+
 def _collect() -> None:
     """What automatic collection would have done by now, generation by generation.
 

@@ -13,7 +13,7 @@ from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
 import tapeviz as tv
-from tapeviz.models.graph.model import GraphModel, GraphOptions
+from tapeviz.models.graph.model import TOO_LARGE, GraphModel, GraphOptions
 from tapeviz.sandbox import VariableSpec, run
 from tapeviz.ui import workers
 from tapeviz.ui.graph.expression_panel import ExpressionPanel, names_of
@@ -181,13 +181,14 @@ def test_too_large_tape_offers_the_folded_view(qtbot: QtBot) -> None:
     x = tv.Variable(1.0)
     with tv.GradientTape() as tape:
         y = x
-        for _ in range(6000):
+        for _ in range(TOO_LARGE + 1):
             y = y * 1.0001
     model = GraphModel([tape])
     view = make_view(qtbot, model)
-    assert model.too_large == 6000 and view.items == {}
+    assert model.too_large == TOO_LARGE + 1 and view.items == {}
     banner = view.findChild(type(view._banner), "graphTooLarge")
-    assert banner is not None and banner.isVisible() and "6,000 ops" in banner.label.text()
+    assert banner is not None and banner.isVisible()
+    assert f"{TOO_LARGE + 1:,} ops" in banner.label.text()
     with qtbot.waitSignal(view.filled, timeout=10_000):
         qtbot.mouseClick(banner.button, Qt.MouseButton.LeftButton)
     assert not banner.isVisible()

@@ -27,9 +27,8 @@ from tapeviz.ui.graph.scene import (
     Look,
     Plan,
     frame_groups,
-    incoming,
     make_edge,
-    sort_ports,
+    ports_of,
 )
 
 Port = tuple[str, Any, int, int]  # (target, model edge, port, ports)
@@ -37,13 +36,15 @@ Port = tuple[str, Any, int, int]  # (target, model edge, port, ports)
 
 def planned_extent(plan: Plan) -> QRectF:
     """The box of every planned node (what the finished scene will hold)."""
-    left = top = float("inf")
-    right = bottom = float("-inf")
-    for nid, (x, y) in plan.layout.positions.items():
-        w, h = plan.sizes.get(nid, (0.0, 0.0))
-        left, right = min(left, x - w / 2), max(right, x + w / 2)
-        top, bottom = min(top, y - h / 2), max(bottom, y + h / 2)
-    return QRectF(left, top, right - left, bottom - top) if right >= left else QRectF()
+    places, sizes = plan.layout.positions, plan.sizes
+    if not places:
+        return QRectF()
+    half = [(x, y, *sizes.get(nid, (0.0, 0.0))) for nid, (x, y) in places.items()]
+    left = min(x - w / 2 for x, _, w, _ in half)
+    right = max(x + w / 2 for x, _, w, _ in half)
+    top = min(y - h / 2 for _, y, _, h in half)
+    bottom = max(y + h / 2 for _, y, _, h in half)
+    return QRectF(left, top, right - left, bottom - top)
 
 
 class SceneBuilder:
@@ -78,10 +79,8 @@ class SceneBuilder:
         self.handed = False  # on_built was called (with part of the graph, or all of it)
         self.filled = False  # every item is made
         lay = plan.layout
-        ports: list[Port] = []
-        for target, edges in incoming(model):
-            sort_ports(edges, lay)
-            ports.extend((target, e, k, len(edges)) for k, e in enumerate(edges))
+        same = plan.ports is not None and len(plan.ports) == len(model.edges)
+        ports: list[Port] = plan.ports if same else ports_of(model.edges, lay)  # type: ignore[assignment]
         nodes = list(plan.nodes.items())
         self._later: tuple[list[Any], list[Port]] | None = None
         if near is not None and on_filled is not None:

@@ -32,6 +32,7 @@ class Plan:
     sizes: dict[str, tuple[float, float]]
     layout: layouts.Layout
     compact: bool = False  # laid out with the compact gaps
+    ports: list[tuple[str, Any, int, int]] | None = None  # (target, edge, port, ports) in order
 
 
 def plan_layout(
@@ -44,12 +45,14 @@ def plan_layout(
     compact: bool = False,
     framed: Sequence[str] = (),
     sizes: dict[str, tuple[float, float]] | None = None,
+    model_edges: Sequence[Any] | None = None,
 ) -> Plan:
     """Measure every node and lay the graph out (runs in a worker thread for big graphs).
 
     ``compact`` narrows the gaps of the layered layout (for a graph too big for its view);
     the ``framed`` nodes (inside a nested tape's frame) get room for the frame's label;
-    ``sizes`` are the nodes' boxes when already measured (a compact re-layout of a plan).
+    ``sizes`` are the nodes' boxes when already measured (a compact re-layout of a plan);
+    with the ``model_edges``, the plan also gives each edge its port (:func:`ports_of`).
     """
     if sizes is None:
         sizes = {nid: measure(n, scale, gradients.get(nid)) for nid, n in nodes.items()}
@@ -65,7 +68,20 @@ def plan_layout(
         lay = layouts.layered(ids, edges, room, previous or None, gaps=gaps)
     else:
         lay = layouts.ENGINES[engine](ids, edges, room)
-    return Plan(nodes, sizes, lay, compact and engine == "layered")
+    ports = ports_of(model_edges, lay) if model_edges is not None else None
+    return Plan(nodes, sizes, lay, compact and engine == "layered", ports)
+
+
+def ports_of(edges: Sequence[Any], lay: layouts.Layout) -> list[tuple[str, Any, int, int]]:
+    """Each model edge with its target, its port there and the target's port count."""
+    into: dict[str, list[Any]] = {}
+    for e in edges:
+        into.setdefault(e.target, []).append(e)
+    out: list[tuple[str, Any, int, int]] = []
+    for target, ins in into.items():
+        sort_ports(ins, lay)
+        out.extend((target, e, k, len(ins)) for k, e in enumerate(ins))
+    return out
 
 
 FRAME_SIDE = 16.0  # room between a framed node and its frame's side (at scale 1)

@@ -165,8 +165,9 @@ class GraphView(QGraphicsView):
             False,
             framed,
         )
-        if len(model.nodes) > BACKGROUND_LAYOUT:
-            self._job = workers.submit(plan_layout, *args, on_done=self._on_plan_done)
+        if len(model.nodes) > BACKGROUND_LAYOUT:  # (the ports of the edges found there too)
+            self._job = workers.submit(plan_layout, *args, None, list(model.edges),
+                                       on_done=self._on_plan_done)  # fmt: skip
         else:
             self._on_plan_done(plan_layout(*args))
 
@@ -189,6 +190,8 @@ class GraphView(QGraphicsView):
             return
         old = {nid: it.pos() for nid, it in self.items.items()}
         big = len(plan.nodes) > BACKGROUND_LAYOUT
+        if big:  # a full collection would stop the build (and find nothing to free)
+            workers.postpone_full_collection()
         near = self._near(plan) if big else None
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self, near,
                                      self._on_filled)  # fmt: skip
@@ -221,7 +224,8 @@ class GraphView(QGraphicsView):
         self._update_detail()
         if self._last_style is not None:
             self.restyle_items(self._last_style)
-        self._on_scene_selection_changed()
+        if self._styled_selected or self.scene().selectedItems():  # the new items' highlights
+            self._on_scene_selection_changed()
         self.filled.emit()
 
     def finish_building(self) -> None:
