@@ -12,20 +12,18 @@ scene of plain rectangles for a graph, an empty window for a cold start).
 
 - K1 keystroke → graph repainted, expression mode, at 20 / 300 / 1,000 ops (median of N), and
   the editor's own keystroke (the synchronous part). Targets ≤ 60 / 150 / 400 ms; ≤ 5 ms.
-- S1 a learning-rate change in the studio → that run's new path on screen, 2,000 steps.
-  Target ≤ 100 ms; the longest UI-thread block meanwhile, target ≤ 16 ms per frame.
-- G1 a script recording 3,000 / 10,000 ops → its graph on screen (from Run), and the longest
-  the UI thread was blocked meanwhile. Targets ≤ 1.0 / 3.0 s; ≤ 50 ms.
-- M1 resident memory over passes over every preset (growth per pass; target ≤ 2 MB) and after
-  every preset and a 6 × 10,000-step race (target ≤ 250 MB).
+- G1 a script recording 3,000 / 10,000 ops → its graph on screen (from Run; a big graph shows
+  the part in view first), when every item is built, and the longest the UI thread was blocked
+  until then. Targets ≤ 1.0 / 3.0 s; ≤ 50 ms.
 - C1 cold start to the first paint, tapeviz against the bare window (target ≤ 1.3x).
-- X1 export of the Rosenbrock race: GIF ≤ 2 s, MP4 ≤ 2.5 s (``tapeviz export`` in-process).
+
+The studio's figures (S1 a learning-rate change, M1 memory, X1 exports) are measured by
+``bench_studio_ui.py``.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import statistics
 import subprocess
@@ -40,7 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's 
 
 import itertools
 
-import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSettings, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
@@ -187,32 +184,6 @@ def _session(source: str) -> object:
     return Session(source=source, mode="expression", variables=(VariableSpec("x", 0.5),))
 
 
-def studio_change(w: object) -> None:
-    """S1: a learning-rate change → that run's new path drawn."""
-    w.load_preset("rosenbrock-race")  # type: ignore[attr-defined]
-    studio = w.studio  # type: ignore[attr-defined]
-    wait(lambda: studio.race is not None and not studio.busy, 120)
-    curve = pg.PlotWidget()
-    curve.show()
-    data = [(i, i * i) for i in range(2001)]
-    t0 = time.perf_counter()
-    item = curve.plot([d[0] for d in data], [d[1] for d in data])
-    curve.repaint()
-    peer = (time.perf_counter() - t0) * 1e3
-    del item
-    panel = studio.panel
-    old = studio.race
-    with Gaps() as gaps:
-        t0 = time.perf_counter()
-        panel.lr_box.setValue(panel.lr_box.value() * 0.9) if hasattr(panel, "lr_box") else (
-            panel.lr_slider.setValue(panel.lr_slider.value() - 1)
-        )
-        took = wait(lambda: studio.race is not old and not studio.busy, 120)
-        studio.repaint()
-    report("S1 lr change -> new path on screen (2,000 steps)", took * 1e3, "ms", 100.0, peer)
-    report("S1 longest UI-thread block meanwhile", gaps.worst_ms, "ms", 16.0)
-
-
 def big_graphs(w: object, sizes: list[int]) -> None:
     """G1: a script recording ``n`` ops → graph on screen."""
     from tapeviz.models.graph.model import TOO_LARGE
@@ -257,22 +228,6 @@ def resident_mb() -> float:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def memory(w: object, passes: int) -> None:
-    """M1: memory over passes over the presets, and after a big race."""
-    from tapeviz.models.session.presets import PRESETS
-
-    sizes = []
-    for _ in range(passes):
-        for name in PRESETS:
-            w.load_preset(name)  # type: ignore[attr-defined]
-            wait(lambda: w._cancel is None and not w.studio.busy, 120)  # type: ignore[attr-defined]
-        gc.collect()
-        sizes.append(resident_mb())
-    growth = (sizes[-1] - sizes[0]) / max(len(sizes) - 1, 1)
-    report("M1 resident memory growth per pass over the presets", growth, "MB", 2.0)
-    report("M1 resident memory after every preset", sizes[-1], "MB", 250.0)
-
-
 def cold_start(repeats: int) -> None:
     """C1: a fresh process to the first paint, tapeviz vs a bare PySide6 + pyqtgraph window."""
     bare = (
@@ -306,26 +261,11 @@ def cold_start(repeats: int) -> None:
     print(f"   (tapeviz {t * 1e3:.0f} ms, bare window {b * 1e3:.0f} ms)")
 
 
-def exports() -> None:
-    """X1: GIF and MP4 of the Rosenbrock race through tapeviz export."""
-    from tapeviz import cli
-
-    folder = Path(tempfile.mkdtemp(prefix="tapeviz-export-"))
-    for kind, target in (("gif", 2.0), ("mp4", 2.5)):
-        t0 = time.perf_counter()
-        code = cli.main(
-            ["export", "--preset", "rosenbrock-race", f"--{kind}", str(folder / f"race.{kind}")]
-        )
-        took = time.perf_counter() - t0
-        assert code == 0
-        report(f"X1 {kind.upper()} export of the Rosenbrock race", took, "s", target)
-
-
 def main() -> int:
     """Run every figure (fewer in --quick)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="K1,S1,G1,M1,X1,C1", help="figures, e.g. K1,G1")
+    parser.add_argument("--only", default="K1,G1,C1", help="figures, e.g. K1,G1")
     args = parser.parse_args()
     quick, only = args.quick, args.only.upper().split(",")
     w = window()
@@ -334,13 +274,6 @@ def main() -> int:
         keystrokes(w, [20, 300] if quick else [20, 300, 1000], 3 if quick else 7)
     if "G1" in only:
         big_graphs(w, [3000] if quick else [3000, 10000])
-    if not quick:
-        if "S1" in only:
-            studio_change(w)
-        if "M1" in only:
-            memory(w, 3)
-        if "X1" in only:
-            exports()
     if "C1" in only:
         cold_start(1 if quick else 3)
     w.close()  # type: ignore[attr-defined]
