@@ -89,3 +89,23 @@ def test_a_small_graph_is_built_at_once_with_all_its_text(qtbot: QtBot) -> None:
     view.set_model(GraphModel([chain(20)]))
     assert len(view.items) == 21 and not view.building
     assert not any(it.text_pending for it in view.items.values())
+
+
+def test_the_log_of_a_long_tape_shows_its_last_step(qtbot: QtBot) -> None:
+    """A 3,000-step log (uniform lines) is scrolled to the step gradient() ended with."""
+    from tapeviz.ui.stepper.panel import StepperPanel
+
+    view = big_view(qtbot)
+    model = GraphModel([chain(3000)])
+    panel = StepperPanel(model, view)
+    qtbot.addWidget(panel)
+    panel.resize(800, 400)
+    panel.show()
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(model)
+    log = panel.log
+    qtbot.waitUntil(lambda: log.selectionModel().hasSelection(), timeout=5_000)
+    assert log.count() == 3000 and log.uniformItemSizes()
+    last = log.visualRect(log.model_.index(2999))
+    assert log.currentRow() == 2999 and log.viewport().rect().intersects(last)
+    workers.wait_all()

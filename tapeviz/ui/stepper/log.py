@@ -153,11 +153,12 @@ class StepLog(QListView):
         self.setModel(self.model_)
         # Steps span two or three lines (one per input): the delegate sizes them from the
         # step's inputs, so only the lines shown are ever explained (a 3,000-step tape shows a
-        # few); laid out in batches all the same.
+        # few).
         self.lines = LineDelegate(self)
         self.setItemDelegate(self.lines)
-        self.setLayoutMode(QListView.LayoutMode.Batched)
-        self.setBatchSize(500)
+        # one pass: a long log (over UNIFORM_ROWS) has uniform lines, a short one few lines; a
+        # batched layout would reset the scroll to the selected line as each batch came in
+        self.setLayoutMode(QListView.LayoutMode.SinglePass)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.clicked.connect(lambda index: self.stepClicked.emit(index.row() + 1))
