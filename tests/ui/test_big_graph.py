@@ -109,3 +109,39 @@ def test_the_log_of_a_long_tape_shows_its_last_step(qtbot: QtBot) -> None:
     last = log.visualRect(log.model_.index(2999))
     assert log.currentRow() == 2999 and log.viewport().rect().intersects(last)
     workers.wait_all()
+
+
+def test_a_big_run_is_modelled_in_the_thread_pool(
+    window: object, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its graph and steppers are built off the UI thread; the window adopts them."""
+    import threading
+
+    from tapeviz.ui.stepper import panel as stepper_panel
+
+    built_in: list[bool] = []
+    real_build = stepper_panel.build_steppers
+
+    def build(model: GraphModel) -> object:
+        built_in.append(threading.current_thread() is threading.main_thread())
+        return real_build(model)
+
+    monkeypatch.setattr(stepper_panel, "build_steppers", build)
+    import tapeviz.ui.window.main_window as main_window
+
+    monkeypatch.setattr(main_window, "build_steppers", build)
+    adopted: list[int] = []
+    real_adopt = GraphModel.adopt
+    monkeypatch.setattr(GraphModel, "adopt", lambda m, o: (adopted.append(1), real_adopt(m, o)))
+    w = window  # type: ignore[assignment]
+    w.mode.setCurrentIndex(1)  # type: ignore[attr-defined]
+    w.editor.setPlainText(  # type: ignore[attr-defined]
+        "import tensorflow as tf\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
+        "    y = x\n    for i in range(400):\n        y = y * 1.0001 + 0.001\n"
+        "g = t.gradient(y, x)\n"
+    )
+    with qtbot.waitSignal(w.graph.filled, timeout=30_000):  # type: ignore[attr-defined]
+        w.run_code()  # type: ignore[attr-defined]
+    assert adopted == [1] and built_in == [False]  # built once, in a pool thread
+    assert len(w.model.nodes) == 1601 and w.stepper.backward is not None  # type: ignore[attr-defined]
+    assert w.stepper.backward.done and w.stepper.log.count() == 800  # type: ignore[attr-defined]

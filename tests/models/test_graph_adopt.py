@@ -1,0 +1,36 @@
+"""GraphModel.adopt: a model built elsewhere (the thread pool) is shown as if set_tapes built it."""
+
+from __future__ import annotations
+
+import tapeviz as tv
+from tapeviz.models.graph.model import GraphModel
+
+
+def _tape(n: int) -> tv.GradientTape:
+    x = tv.Variable(1.0, name="x")
+    with tv.GradientTape() as tape:
+        y = x
+        for _ in range(n):
+            y = tv.sin(y)
+    tape.gradient(y, x)
+    return tape
+
+
+def test_adopt_shows_what_set_tapes_would() -> None:
+    tape = _tape(5)
+    built = GraphModel([tape])
+    shown = GraphModel()
+    events: list[bool] = []
+    shown.changed.connect(lambda: events.append(shown.same_structure))
+    generation = shown.generation
+    shown.adopt(built)
+    direct = GraphModel([tape])
+    assert events == [False] and shown.generation == generation + 1
+    assert list(shown.nodes) == list(direct.nodes)
+    assert [(e.source, e.target, e.position) for e in shown.edges] == [
+        (e.source, e.target, e.position) for e in direct.edges
+    ]
+    assert shown.gradients.keys() == direct.gradients.keys()
+    assert shown.entry is built.entry and shown.pass_labels() == direct.pass_labels()
+    shown.adopt(GraphModel([_tape(5)]))  # the same graph again: a view may update in place
+    assert events == [False, True]
