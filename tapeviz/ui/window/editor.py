@@ -37,8 +37,7 @@ _LONG_TOKENS = re.compile(
             "(?P<builtin>"
             + _WORD.format("|".join(n for n in dir(builtins) if n.islower() and n[0] != "_"))
             + ")",
-            r"(?P<name>\w+)",
-        )
+        )  # (whole words only, by the look-arounds: no need to match every other name)
     )
 )
 STYLES: tuple[tuple[_TokenType, str, bool], ...] = (  # token, colour role, bold
