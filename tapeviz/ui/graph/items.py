@@ -175,11 +175,7 @@ class NodeItem(QGraphicsPathItem):
             y += lh
         if grown or self.path().isEmpty():
             self.setPath(self._outline())
-        grad = self.gradient
-        self._bad = (nonfinite(self.node.value), grad is not None and nonfinite(grad))
-        self._roles = [role for _, role in lines]
-        self._shown = lines
-        self._restyle(self._roles)
+        self._settle(lines)
 
     def _relayout_box(self, lines: list[tuple[str, str]]) -> None:
         """The box (grown if the lines need it) and the look, without text items."""
@@ -195,6 +191,10 @@ class NodeItem(QGraphicsPathItem):
             self.setPath(self._outline())
         elif self.path().isEmpty():
             self.setPath(self._outline())
+        self._settle(lines)
+
+    def _settle(self, lines: list[tuple[str, str]]) -> None:
+        """After a layout of ``lines``: remember them, mark nan/inf, and restyle."""
         grad = self.gradient
         self._bad = (nonfinite(self.node.value), grad is not None and nonfinite(grad))
         self._roles = [role for _, role in lines]
