@@ -187,14 +187,6 @@ class TooLargeBanner(QFrame):
         self.raise_()
 
 
-def incoming(model: GraphModel) -> list[tuple[str, list[Any]]]:
-    """(target, its incoming edges) in the model's edge order."""
-    out: dict[str, list[Any]] = {}
-    for e in model.edges:
-        out.setdefault(e.target, []).append(e)
-    return list(out.items())
-
-
 def sort_ports(edges: list[Any], lay: layouts.Layout) -> None:
     """Ports top to bottom in the order of their sources: inputs never cross at the node."""
     edges.sort(key=lambda e: (lay.positions[e.source][1], e.position))

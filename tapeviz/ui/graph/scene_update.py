@@ -20,10 +20,9 @@ from tapeviz.ui.graph.scene import (
     Look,
     Plan,
     frame_groups,
-    incoming,
     make_edge,
+    ports_of,
     route_of,
-    sort_ports,
 )
 
 REUSE_NEW_MAX = 250  # nodes a re-run may add for its scene to be updated in place
@@ -66,22 +65,20 @@ def update_scene(
             scene.removeItem(item)
     by_key = {(e.source.node.id, e.target.node.id, e.input_position): e for e in edges}
     new_edges: list[EdgeItem] = []
-    for target, ins in incoming(model):
-        sort_ports(ins, lay)
-        for port, e in enumerate(ins):
-            edge = by_key.pop((e.source, target, e.position), None)
-            ends = (kept[e.source], kept[target])
-            if edge is not None and (edge.source, edge.target) == ends:
-                edge.model_edge = e
-                moved = edge.reroute(port, len(ins), route_of(lay, e.source, target))
-                if look.edge_labels:
-                    edge.set_label(model.edge_label(e))  # (it adjusts the edge)
-                elif moved:
-                    edge.adjust()
-            else:
-                edge = make_edge(kept, target, e, port, len(ins), model, lay, look)
-                scene.addItem(edge)
-            new_edges.append(edge)
+    for target, e, port, ports in ports_of(model.edges, lay):  # (the builder's own order)
+        edge = by_key.pop((e.source, target, e.position), None)
+        ends = (kept[e.source], kept[target])
+        if edge is not None and (edge.source, edge.target) == ends:
+            edge.model_edge = e
+            moved = edge.reroute(port, ports, route_of(lay, e.source, target))
+            if look.edge_labels:
+                edge.set_label(model.edge_label(e))  # (it adjusts the edge)
+            elif moved:
+                edge.adjust()
+        else:
+            edge = make_edge(kept, target, e, port, ports, model, lay, look)
+            scene.addItem(edge)
+        new_edges.append(edge)
     for edge in by_key.values():
         edge.detach()
         if edge.scene() is scene:
