@@ -24,6 +24,7 @@ The studio's figures (S1 a learning-rate change, M1 memory, X1 exports) are meas
 from __future__ import annotations
 
 import argparse
+import compileall
 import os
 import statistics
 import subprocess
@@ -243,6 +244,14 @@ def cold_start(repeats: int) -> None:
         "w.repaint(); print(time.perf_counter() - t)\n"
     )
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    # An installed tapeviz has its bytecode (pip compiles a wheel's modules at install), as the
+    # peer's PySide6 and pyqtgraph do; a checkout run with PYTHONDONTWRITEBYTECODE=1 (this
+    # machine's environment) would compile ~180 modules from source at every start instead.
+    where = subprocess.run(
+        [sys.executable, "-c", "import tapeviz; print(tapeviz.__path__[0])"],
+        capture_output=True, text=True, env=env, check=True,
+    ).stdout.strip()  # fmt: skip
+    compileall.compile_dir(where, quiet=1)
 
     def once(code: str) -> float:
         out = subprocess.run(

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from tapeviz.models import derivatives
-from tapeviz.models.descent import remote
 from tapeviz.sandbox.process.client import POOL, Pool
 from tapeviz.sandbox.process.wire import Frame, Writer, need, text
 from tapeviz.sandbox.variables import VariableSpec
@@ -20,6 +18,8 @@ MODULE = __name__
 
 def grad_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
     """``grad``: the lines ``tapeviz grad`` prints."""
+    from tapeviz.models import derivatives
+
     rows = []
     for v in need(args, "variables", list):
         value = frame.array(need(v, "value", dict))
@@ -34,15 +34,18 @@ def grad_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
 
 def register(handlers: dict[str, Any]) -> None:
     """Add this module's requests to a worker's table."""
+    from tapeviz.models.descent import remote  # the worker's import: the window needs none
+
     remote.register(handlers)
     handlers["grad"] = grad_handler
 
 
-def start(pool: Pool | None = None) -> Pool:
+def start(pool: Pool | None = None, *, warm: bool = True) -> Pool:
     """Configure ``pool`` (the application's by default) with these handlers and warm it."""
     pool = pool or POOL
     pool.require(MODULE)
-    pool.warm()
+    if warm:
+        pool.warm()
     return pool
 
 

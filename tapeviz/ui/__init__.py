@@ -13,6 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from tapeviz.ui.pyside_imports import quicken_feature_check
+
+quicken_feature_check()  # before the window's ~200 imports
+
 __all__ = ["MainWindow"]
 
 

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 )
 
 from tapeviz.sandbox import figures as F
-from tapeviz.ui.figures.canvas import FigureCanvas
 from tapeviz.ui.theme import LIGHT, Theme, font
 
 MIN_HEIGHT = 220  # px of a figure's canvas, whatever its aspect
@@ -42,6 +41,8 @@ class FigurePanel(QFrame):
         self.svg_button = QPushButton(self.tr("SVG…"), self)
         self.svg_button.setObjectName("exportSvgButton")
         self.svg_button.setToolTip(self.tr("Export this figure as an SVG drawing"))
+        from tapeviz.ui.figures.canvas import FigureCanvas  # pyqtgraph: when a figure comes
+
         self.canvas = FigureCanvas(figure, theme, scale, self)
         row = QHBoxLayout()
         row.addWidget(self.heading, 1)

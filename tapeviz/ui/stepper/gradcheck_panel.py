@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -21,6 +20,9 @@ from tapeviz.models.backward import gradient_check
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.models.values import short
 from tapeviz.ui import workers
+
+if TYPE_CHECKING:
+    import pyqtgraph as pg
 
 
 class GradCheckPanel(QWidget):
@@ -46,24 +48,43 @@ class GradCheckPanel(QWidget):
         )
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.plot = pg.PlotWidget(self)
-        self.plot.setObjectName("gradCheckPlot")
-        self.plot.setLogMode(x=True, y=True)
-        self.plot.setLabel("bottom", "step h")
-        self.plot.setLabel("left", self.tr("relative error"))
-        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self._plot: pg.PlotWidget | None = None  # made when the tab is first shown (see plot)
+        self._plot_slot = QWidget(self)
         top = QHBoxLayout()
         top.addWidget(self.button)
         top.addWidget(self.status, 1)
         box = QVBoxLayout(self)
         box.addLayout(top)
-        row = QHBoxLayout()
+        self._row = row = QHBoxLayout()
         row.addWidget(self.table, 3)
-        row.addWidget(self.plot, 2)
+        row.addWidget(self._plot_slot, 2)
         box.addLayout(row)
         self.button.clicked.connect(self.run_check)
         self.table.itemSelectionChanged.connect(self._on_table_selection_changed)
         self.model.changed.connect(self._on_model_changed)
+
+    @property
+    def plot(self) -> pg.PlotWidget:
+        """The log-log error plot, made when first shown or used (pyqtgraph is not a start cost)."""
+        if self._plot is None:
+            import pyqtgraph as pg
+
+            plot = pg.PlotWidget(self)
+            plot.setObjectName("gradCheckPlot")
+            plot.setLogMode(x=True, y=True)
+            plot.setLabel("bottom", "step h")
+            plot.setLabel("left", self.tr("relative error"))
+            plot.showGrid(x=True, y=True, alpha=0.3)
+            self._row.replaceWidget(self._plot_slot, plot)
+            self._plot_slot.hide()
+            plot.setVisible(self.isVisible())  # a child made after its parent was shown
+            self._plot = plot
+        return self._plot
+
+    def showEvent(self, event: Any) -> None:
+        """Qt override: the plot is made on first show."""
+        super().showEvent(event)
+        self.plot.show()
 
     def _inputs(self) -> tuple[list[Any], int, dict[int, Any], dict[int, str]] | None:
         entry = self.model.entry
@@ -129,6 +150,8 @@ class GradCheckPanel(QWidget):
         )
 
     def _on_curve_done(self, curve: list[tuple[float, float]]) -> None:
+        import pyqtgraph as pg
+
         self.plot.clear()
         hs = np.array([h for h, _ in curve])
         errors = np.maximum(np.array([e for _, e in curve]), 1e-17)
@@ -140,5 +163,6 @@ class GradCheckPanel(QWidget):
     def _on_model_changed(self) -> None:
         self.rows = []
         self.table.setRowCount(0)
-        self.plot.clear()
+        if self._plot is not None:
+            self._plot.clear()
         self.status.clear()

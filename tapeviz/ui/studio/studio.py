@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import SIGNAL, QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QPixmapCache
@@ -23,14 +23,15 @@ from tapeviz.models.descent.backdrop import Backdrop
 from tapeviz.models.descent.problem import Problem
 from tapeviz.models.descent.runs import Race
 from tapeviz.models.descent.studio_config import StudioConfig
-from tapeviz.ui.plots.step_plots import StepPlots
-from tapeviz.ui.plots.surface_plot import CurvePlot, SurfacePlot
-from tapeviz.ui.studio import export as studio_export
 from tapeviz.ui.studio import text as studio_text
 from tapeviz.ui.studio.jobs import JobRunner, slice_point
 from tapeviz.ui.studio.optimizer_panel import PANEL_WIDTH, OptimizerPanel
 from tapeviz.ui.studio.tapes import StepTapes
 from tapeviz.ui.theme import LIGHT, Theme
+
+if TYPE_CHECKING:  # pyqtgraph is imported when the plots are made, not at start
+    from tapeviz.ui.plots.step_plots import StepPlots
+    from tapeviz.ui.plots.surface_plot import CurvePlot, SurfacePlot
 
 FRAME_MS = 16
 PANEL_SHARE = 0.34  # of the studio's width, at most, for the panel (its text may need more)
@@ -183,6 +184,9 @@ class OptimizationStudio(QWidget):
     # -- the plots, made when first shown or used (a window starts without the studio) -----
     def _made(self) -> tuple[SurfacePlot, CurvePlot, StepPlots]:
         if self._plots is None:
+            from tapeviz.ui.plots.step_plots import StepPlots
+            from tapeviz.ui.plots.surface_plot import CurvePlot, SurfacePlot
+
             self._plots = surface, curve, steps = SurfacePlot(), CurvePlot(), StepPlots()
             self.left.addWidget(surface)
             self.left.addWidget(curve)
@@ -326,6 +330,8 @@ class OptimizationStudio(QWidget):
         exporter (``finished``/``failed`` signals); the others return the path written. A file
         that cannot be written is reported in the status line and gives None.
         """
+        from tapeviz.ui.studio import export as studio_export
+
         try:
             return studio_export.export(self, kind, path, **options)
         except (OSError, ValueError) as exc:

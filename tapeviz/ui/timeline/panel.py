@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
@@ -21,10 +21,11 @@ from tapeviz.models.timeline.output import LineSteps, OutputLines
 from tapeviz.models.timeline.timeline import Timeline
 from tapeviz.models.values import short
 from tapeviz.ui.theme import LIGHT, Theme
-from tapeviz.ui.timeline import export as timeline_export
 from tapeviz.ui.timeline import text
 from tapeviz.ui.timeline.controls import TimelineControls
-from tapeviz.ui.timeline.plots import TimelinePlots
+
+if TYPE_CHECKING:  # pyqtgraph is imported when the plots are made, not at start
+    from tapeviz.ui.timeline.plots import TimelinePlots
 
 FRAME_MS = 16
 GRAPH_SHARE = 0.2  # while playing, at most this share of the time goes to the step's graph
@@ -91,6 +92,8 @@ class TimelinePanel(QWidget):
     def plot_area(self) -> TimelinePlots:
         """The step plots, built when first needed (a hidden tab costs the start nothing)."""
         if self._plots is None:
+            from tapeviz.ui.timeline.plots import TimelinePlots
+
             plots = TimelinePlots(self)
             plots.restyle(self.theme, self.scale)
             plots.stepClicked.connect(self._on_plots_step_clicked)
@@ -316,6 +319,8 @@ class TimelinePanel(QWidget):
         exporter (``finished``/``failed`` signals); the others return the path written. A file
         that cannot be written is reported in the status line and gives None.
         """
+        from tapeviz.ui.timeline import export as timeline_export
+
         return timeline_export.export(self, kind, path, **options)
 
     def keyPressEvent(self, event: Any) -> None:

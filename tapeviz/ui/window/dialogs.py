@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, QSettings, Qt
 from PySide6.QtGui import QActionGroup
@@ -13,8 +13,10 @@ from tapeviz.models.session.file import Session
 from tapeviz.models.session.presets import PRESETS
 from tapeviz.ui import i18n, workers
 from tapeviz.ui.i18n import LANGUAGES
-from tapeviz.ui.window.code_export_dialog import CodeExportDialog
 from tapeviz.ui.window.preferences import PreferencesDialog, settings
+
+if TYPE_CHECKING:
+    from tapeviz.ui.window.code_export_dialog import CodeExportDialog
 
 _WINDOWS: list[Any] = []  # windows rebuilt by a language switch (nothing else holds them)
 
@@ -164,6 +166,8 @@ class DialogsController(QObject):
 
     def export_code(self, session: Session) -> CodeExportDialog:
         """Show ``session``'s function as TensorFlow, PyTorch and JAX scripts."""
+        from tapeviz.ui.window.code_export_dialog import CodeExportDialog  # its imports: when asked
+
         dialog = CodeExportDialog(session, self.window)
         dialog.setModal(True)
         dialog.show()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import builtins
 import keyword
 import re
+from typing import Any
 
-from pygments.lexers import PythonLexer
 from pygments.token import Token, _TokenType
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import (
@@ -70,14 +70,16 @@ class PythonHighlighter(QSyntaxHighlighter):
 
     def __init__(self, document: QTextDocument, theme: Theme = LIGHT) -> None:
         super().__init__(document)
-        self._lexer: PythonLexer | None = None  # compiling its rules takes ~0.1 s: when used
+        self._lexer: Any = None  # importing and compiling it take ~0.1 s: when first used
         self.formats: list[tuple[_TokenType, QTextCharFormat]] = []
         self.set_theme(theme)
 
     @property
-    def lexer(self) -> PythonLexer:
+    def lexer(self) -> Any:
         """Pygments' Python lexer, made the first time a line is highlighted."""
         if self._lexer is None:
+            from pygments.lexers.python import PythonLexer  # its package reads entry points
+
             self._lexer = PythonLexer(stripnl=False, ensurenl=False)
         return self._lexer
 

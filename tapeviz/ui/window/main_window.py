@@ -23,7 +23,7 @@ callables), and what one part's event means for another is written here, in ``_w
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -41,7 +41,6 @@ from tapeviz.ui.i18n import preset_note
 from tapeviz.ui.stepper.panel import build_steppers
 from tapeviz.ui.theme import font
 from tapeviz.ui.window.carried_view import CarriedView
-from tapeviz.ui.window.code_export_dialog import CodeExportDialog
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.dialogs import DialogsController
 from tapeviz.ui.window.forwarding import forward, forward_value
@@ -51,6 +50,7 @@ from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
 from tapeviz.ui.window.runs import RunController
 from tapeviz.ui.window.sessions import SessionController
+from tapeviz.ui.window.startup import after_first_paint, preload
 from tapeviz.ui.window.status_progress import StatusProgress
 from tapeviz.ui.window.studio_link import StudioLink
 from tapeviz.ui.window.tape_list import TapeList
@@ -58,13 +58,16 @@ from tapeviz.ui.window.timeline_link import TimelineLink
 from tapeviz.ui.window.value_warning import ValueWarning
 from tapeviz.ui.window.variables_table import VariablesTable
 
+if TYPE_CHECKING:
+    from tapeviz.ui.window.code_export_dialog import CodeExportDialog
+
 
 class MainWindow(QMainWindow):
     """tapeviz's window; ``load_preset(name)`` fills the editor and variables and runs."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        kernel.start()  # a worker process warms up while the window is built
+        kernel.start(warm=False)  # its worker warms up once the window is on screen
         self.setObjectName("mainWindow")
         self.setWindowTitle("tapeviz")
         self.session_meta = Session()
@@ -103,6 +106,7 @@ class MainWindow(QMainWindow):
         self._set_running(False)
         self._update_actions()
         self.statusBar().showMessage(self.tr("Ready"))
+        self._startup = after_first_paint(self.graph.viewport(), preload)  # worker, pyqtgraph
 
     # -- construction ----------------------------------------------------------------------
     def _build_central(self) -> None:
