@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import builtins
-import keyword
-import re
 from typing import Any
 
 from pygments.token import Token, _TokenType
@@ -24,22 +21,9 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QWidget
 
 from tapeviz.ui.theme import LIGHT, Theme, font
+from tapeviz.ui.window.long_lines import LongLineTokens
 
 LONG_LINE = 300  # characters: a longer line is highlighted by a regex instead of Pygments
-_WORD = r"(?<![\w.])(?:{})(?!\w)"
-_LONG_TOKENS = re.compile(
-    "|".join(
-        (
-            r"(?P<comment>#.*)",
-            r"(?P<string>'[^'\\\n]*(?:\\.[^'\\\n]*)*'|\"[^\"\\\n]*(?:\\.[^\"\\\n]*)*\")",
-            r"(?P<number>(?<![\w.])(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[jJ]?)",
-            "(?P<kw>" + _WORD.format("|".join(keyword.kwlist)) + ")",
-            "(?P<builtin>"
-            + _WORD.format("|".join(n for n in dir(builtins) if n.islower() and n[0] != "_"))
-            + ")",
-        )  # (whole words only, by the look-arounds: no need to match every other name)
-    )
-)
 STYLES: tuple[tuple[_TokenType, str, bool], ...] = (  # token, colour role, bold
     (Token.Keyword, "keyword", True),
     (Token.Name.Builtin, "builtin", False),
@@ -72,6 +56,7 @@ class PythonHighlighter(QSyntaxHighlighter):
         super().__init__(document)
         self._lexer: Any = None  # importing and compiling it take ~0.1 s: when first used
         self.formats: list[tuple[_TokenType, QTextCharFormat]] = []
+        self._long = LongLineTokens()  # the last long line's matches
         self.set_theme(theme)
 
     @property
@@ -114,10 +99,8 @@ class PythonHighlighter(QSyntaxHighlighter):
         roles = {"kw": Token.Keyword, "builtin": Token.Name.Builtin,
                  "string": Token.Literal.String, "number": Token.Literal.Number,
                  "comment": Token.Comment}  # fmt: skip
-        for m in _LONG_TOKENS.finditer(text):
-            kind = m.lastgroup
-            if kind in roles:
-                self.setFormat(m.start(), m.end() - m.start(), formats[roles[kind]])
+        for start, end, kind in self._long.tokens(text):  # rescanned around the edit only
+            self.setFormat(start, end - start, formats[roles[kind]])
 
 
 class _Gutter(QWidget):
