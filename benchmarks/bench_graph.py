@@ -48,7 +48,8 @@ import tapeviz as tv
 from tapeviz.models.graph import layout
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui.graph.items import NodeItem
-from tapeviz.ui.graph.view import BACKGROUND_LAYOUT, GraphView
+from tapeviz.ui.graph.view import GraphView
+from tapeviz.ui.graph.view_build import BACKGROUND_LAYOUT
 from tapeviz.ui.theme import LIGHT
 
 GRANDALF_CAP = 60.0  # s

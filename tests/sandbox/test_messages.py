@@ -10,7 +10,7 @@ from tapeviz.models.descent.problem import Problem
 from tapeviz.models.values import parse_value
 from tapeviz.sandbox import Limits, UserCodeError, VariableSpec, run
 from tapeviz.sandbox.messages import TEMPLATES, Message, MessageError, checked, field_names, say
-from tapeviz.sandbox.process import results
+from tapeviz.sandbox.process import results, results_decode
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.sandbox.process.wire import Writer
 
@@ -69,9 +69,10 @@ def test_a_forged_code_is_dropped_and_the_text_stays() -> None:
     err = UserCodeError.of(say("steps", cap="5"), 1)
     doc = results._error_doc(err)
     doc["fields"] = [["cap", "5"], ["extra", "{0.__class__}"]]  # not the template's fields
-    assert results._error(doc).code is None and results._error(doc).message == err.message
+    back = results_decode._error(doc)
+    assert back.code is None and back.message == err.message
     doc["code"], doc["fields"] = "no such code", []
-    assert results._error(doc).code is None
+    assert results_decode._error(doc).code is None
     assert checked("steps", [["cap", 5]]) is None  # values are text
     assert checked("steps", {"cap": "5"}) is None
     assert checked("steps", [["cap", "5"]]) == say("steps", cap="5")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tapeviz.sandbox import run
-from tapeviz.sandbox.process import results, wire
+from tapeviz.sandbox.process import results, results_decode, wire
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.sandbox.process.wire import ProtocolError
 
@@ -93,7 +93,7 @@ def _decode(doc: dict, blobs: list[bytes]) -> object:
     parts = [struct.pack("<II", len(body), len(blobs)), body]
     for b in blobs:
         parts += [struct.pack("<Q", len(b)), b]
-    return results.decode(wire.read(io.BytesIO(b"".join(parts))))
+    return results_decode.decode(wire.read(io.BytesIO(b"".join(parts))))
 
 
 def _set(doc: dict, blobs: list[bytes], column: str, index: int, value: int) -> None:

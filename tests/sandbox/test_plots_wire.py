@@ -14,7 +14,7 @@ import pytest
 
 from tapeviz.sandbox import figures as F
 from tapeviz.sandbox import run
-from tapeviz.sandbox.process import results, wire
+from tapeviz.sandbox.process import results, results_decode, wire
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.sandbox.process.wire import ProtocolError
 
@@ -53,7 +53,7 @@ def _frame_bytes(source: str = EVERY_KIND) -> bytes:
 
 
 def _decode(data: bytes) -> tuple[F.Figure, ...]:
-    return results.decode(wire.read(io.BytesIO(data))).figures
+    return results_decode.decode(wire.read(io.BytesIO(data))).figures
 
 
 def _same(a: object, b: object) -> bool:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from tapeviz.sandbox import run
-from tapeviz.sandbox.process import remote, results, wire
+from tapeviz.sandbox.process import remote, results, results_decode, wire
 
 SOURCE = """import tensorflow as tf
 import numpy as np
@@ -33,7 +33,7 @@ def _decoded(source: str = SOURCE):  # type: ignore[no-untyped-def]
     doc = results.encode(result, w)
     buf = io.BytesIO()
     wire.write(buf, doc, w)
-    return results.decode(wire.read(io.BytesIO(buf.getvalue())))
+    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
 
 
 def test_sums_norms_elements_and_sizes_match_the_values() -> None:

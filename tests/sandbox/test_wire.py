@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from tapeviz.sandbox import run
-from tapeviz.sandbox.process import results, wire
+from tapeviz.sandbox.process import results, results_decode, wire
 from tapeviz.sandbox.process.wire import ProtocolError
 
 SOURCE = """import tensorflow as tf
@@ -38,7 +38,7 @@ def _frame_bytes(source: str = SOURCE) -> bytes:
 
 
 def _decode(data: bytes) -> object:
-    return results.decode(wire.read(io.BytesIO(data)))
+    return results_decode.decode(wire.read(io.BytesIO(data)))
 
 
 def test_a_valid_frame_decodes() -> None:

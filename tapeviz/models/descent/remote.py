@@ -25,7 +25,7 @@ from tapeviz.models.descent.race_cache import RaceCache
 from tapeviz.models.descent.runs import Cancelled, History, Race
 from tapeviz.models.descent.surface import Grid
 from tapeviz.sandbox import RunResult, VariableSpec
-from tapeviz.sandbox.process import results
+from tapeviz.sandbox.process import results, results_decode
 from tapeviz.sandbox.process.client import POOL, Pool, WorkerFailure
 from tapeviz.sandbox.process.isolated import failure_error, variables_doc
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer, need, text
@@ -398,4 +398,4 @@ def tape_in_worker(problem: Problem, values: Sequence[Any], pool: Pool | None = 
     }
     frame = _call("tape_at", args, writer, pool, timeout=STEP_TIMEOUT)
     doc = need(_answer(frame), "result", dict)
-    return results.decode(frame.part(doc))
+    return results_decode.decode(frame.part(doc))

@@ -16,7 +16,7 @@ import numpy as np
 
 from tapeviz.sandbox.errors import RAISE_LIMIT, UserCodeError
 from tapeviz.sandbox.messages import say
-from tapeviz.sandbox.process import results
+from tapeviz.sandbox.process import results_decode
 from tapeviz.sandbox.process.client import POOL, Pool, WorkerFailure
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
 from tapeviz.sandbox.result import RunResult
@@ -84,7 +84,7 @@ def run_isolated(
             "run", args, writer, timeout=limits.wall_time + 2.0,
             cancelled=lambda: token.cancelled,
         )  # fmt: skip
-        result = results.decode(wire_result(frame))
+        result = results_decode.decode(wire_result(frame))
     except WorkerFailure as exc:
         err = failure_error(exc, limits)
         return RunResult("", (), {}, None, time.perf_counter() - started, err)

@@ -1,0 +1,256 @@
+"""A run's result back as objects the models can read: the window side of ``results``.
+
+:func:`decode` checks every index, dtype, shape and primitive name of what
+:func:`tapeviz.sandbox.process.results.encode` wrote in the worker, and rebuilds engine
+``Tensor``, ``Variable`` and ``OpRecord`` objects lazily, a tape at a time
+(:class:`~tapeviz.sandbox.process.remote.RemoteTape`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from tapeviz.engine.primitives import PRIMITIVES
+from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.messages import checked
+from tapeviz.sandbox.process import params as P
+from tapeviz.sandbox.process import plots
+from tapeviz.sandbox.process.remote import RemoteTape, TensorTable
+from tapeviz.sandbox.process.results import DTYPE_CODES, MAX_TEXT, no_collection
+from tapeviz.sandbox.process.wire import Frame, ProtocolError, items, need, text
+from tapeviz.sandbox.result import RunResult, TapeInfo
+
+
+def _error(doc: Any) -> UserCodeError | None:
+    if doc is None:
+        return None
+    line, col = need(doc, "line", (int, type(None))), need(doc, "col", (int, type(None)))
+    # tapeviz's wording: used only if it is a known code with exactly its fields
+    message = checked(doc.get("code"), doc.get("fields"))
+    hint = checked(doc.get("hint_code"), doc.get("hint_fields"))
+    return UserCodeError(
+        text(doc, "message", 20_000),
+        line,
+        col,
+        text(doc, "hint", 20_000, None),
+        text(doc, "kind", 40),
+        text(doc, "limit", 40, None),
+        *((message.code, message.fields) if message else (None, ())),
+        *((hint.code, hint.fields) if hint else (None, ())),
+    )
+
+
+def _table(doc: Any, frame: Frame) -> TensorTable:
+    ids = frame.ints(need(doc, "ids", dict))
+    n = len(ids)
+    codes = frame.ints(need(doc, "dtypes", dict))
+    kinds = frame.ints(need(doc, "kinds", dict))
+    ndims = frame.ints(need(doc, "ndims", dict))
+    dims = frame.ints(need(doc, "dims", dict))
+    data = frame.blob(need(doc, "data", int))
+    if not (len(codes) == len(kinds) == len(ndims) == n):
+        raise ProtocolError("the tensor table's columns differ in length")
+    if n and (
+        codes.max() >= len(DTYPE_CODES)
+        or kinds.max() > 2
+        or ndims.max() > 32
+        or min(codes.min(), kinds.min(), ndims.min()) < 0
+    ):
+        raise ProtocolError("bad dtype, kind or rank in the tensor table")
+    if int(ndims.sum()) != len(dims) or (len(dims) and dims.min() < 0):
+        raise ProtocolError("bad shapes in the tensor table")
+    itemsize = np.array([np.dtype(name).itemsize for name in DTYPE_CODES], np.int64)[codes]
+    # Element counts per row: products of each row's dims (empty product 1 for scalars).
+    counts = np.ones(n, np.float64)
+    if len(dims):
+        owner = np.repeat(np.arange(n), ndims.astype(np.int64))
+        np.multiply.at(counts, owner, dims.astype(np.float64))
+    nbytes = counts * itemsize
+    if n and nbytes.sum() != len(data):
+        raise ProtocolError("the tensor table's values do not match its shapes")
+    names = need(doc, "names", dict)
+    if len(names) > n:
+        raise ProtocolError("too many tensor names")
+    clean: dict[int, str] = {}
+    for k, v in names.items():
+        if not (k.isdigit() and int(k) < n and isinstance(v, str) and len(v) <= 1000):
+            raise ProtocolError("a bad tensor name")
+        clean[int(k)] = v
+    offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(nbytes.astype(np.int64), out=offsets[1:])
+    dim_offsets = np.zeros(n + 1, np.int64)
+    np.cumsum(ndims.astype(np.int64), out=dim_offsets[1:])
+    return TensorTable(ids, codes, kinds, dims, dim_offsets, offsets, data, clean)
+
+
+def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
+    prims = items(doc, "prims", lambda p: p if isinstance(p, str) else None, 10_000)
+    if any(p not in PRIMITIVES for p in prims):
+        raise ProtocolError("a record names an unknown primitive")
+    param_docs = need(doc, "params", list)
+    params = [P.decode_params(p, frame) for p in param_docs]
+    cols = {
+        k: frame.ints(need(doc, k, dict))
+        for k in ("id", "prim", "watched", "param", "nin", "nout", "in", "out")
+    }
+    m = len(cols["id"])
+    if any(len(cols[k]) != m for k in ("prim", "watched", "param", "nin", "nout")):
+        raise ProtocolError("the record columns differ in length")
+    if m and (cols["prim"].min() < 0 or cols["prim"].max() >= len(prims)):
+        raise ProtocolError("a record's primitive is out of range")
+    if m and (cols["param"].min() < 0 or cols["param"].max() >= len(params)):
+        raise ProtocolError("a record's params are out of range")
+    for k, n in (("in", "nin"), ("out", "nout")):
+        if (m and cols[n].min() < 0) or int(cols[n].sum()) != len(cols[k]):
+            raise ProtocolError("the record inputs or outputs do not add up")
+        if len(cols[k]) and (cols[k].min() < 0 or cols[k].max() >= n_rows):
+            raise ProtocolError("a record refers to a missing tensor")
+    if m and cols["nout"].min() < 1:
+        raise ProtocolError("a record without an output")
+    in_off = np.zeros(m + 1, np.int64)
+    np.cumsum(cols["nin"], out=in_off[1:])
+    out_off = np.zeros(m + 1, np.int64)
+    np.cumsum(cols["nout"], out=out_off[1:])
+    return {
+        "prims": [PRIMITIVES[p] for p in prims],
+        "params": params,
+        "cols": cols,
+        "in_off": in_off,
+        "out_off": out_off,
+        "count": m,
+    }
+
+
+def _ints(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) > 1_000_000:
+        raise ProtocolError("expected a list of tensor ids")
+    if not all(type(v) is int for v in value):
+        raise ProtocolError("expected a list of tensor ids")
+    return tuple(value)
+
+
+def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> list[TapeInfo]:
+    n = table.count
+    start = frame.ints(need(doc, "tape_start", dict))
+    flags = frame.ints(need(doc, "tape_flags", dict))
+    index = frame.ints(need(doc, "tape_index", dict))
+    watched = frame.ints(need(doc, "tape_watched", dict))
+    n_watched = frame.ints(need(doc, "tape_n_watched", dict))
+    names = need(doc, "tape_names", list)
+    count = len(flags)
+    if not (len(start) == count + 1 and len(index) == len(n_watched) == len(names) == count):
+        raise ProtocolError("the tape columns differ in length")
+    if count and (start[0] != 0 or start[-1] != recs["count"] or np.any(np.diff(start) < 0)):
+        raise ProtocolError("the tapes' records are out of range")
+    if (count and n_watched.min() < 0) or int(n_watched.sum()) != len(watched):
+        raise ProtocolError("the tapes' watched tensors do not add up")
+    if len(watched) and (watched.min() < 0 or watched.max() >= n):
+        raise ProtocolError("a tape watches a missing tensor")
+    calls: list[list[tuple[Any, ...]]] = [[] for _ in range(count)]
+    for c in need(doc, "calls", list):
+        if not (isinstance(c, list) and len(c) == 5 and type(c[0]) is int and 0 <= c[0] < count):
+            raise ProtocolError("a bad gradient call")
+        kind = c[1] if isinstance(c[1], str) and len(c[1]) < 40 else "gradient"
+        if not isinstance(c[4], list):
+            raise ProtocolError("a bad gradient call")
+        calls[c[0]].append((kind, _ints(c[2]), _ints(c[3]), tuple(_row(r, n) for r in c[4])))
+    w_off = np.zeros(count + 1, np.int64)
+    np.cumsum(n_watched, out=w_off[1:])
+    out = []
+    for k in range(count):
+        tape_names = names[k]
+        if not (isinstance(tape_names, list) and len(tape_names) <= 100) or not all(
+            isinstance(s, str) and len(s) <= 200 for s in tape_names
+        ):
+            raise ProtocolError("bad tape names")
+        tape = RemoteTape(
+            table,
+            recs,
+            (int(start[k]), int(start[k + 1])),
+            watched[w_off[k] : w_off[k + 1]].tolist(),
+            calls[k],
+            bool(flags[k] & 1),
+            bool(flags[k] & 2),
+        )
+        out.append(TapeInfo(tape, tuple(tape_names), int(index[k])))  # type: ignore[arg-type]
+    return out
+
+
+def _row(value: Any, n_rows: int, none: bool = True) -> int:
+    """A checked row of the tensor table (-1, "no tensor", only where ``none`` allows it)."""
+    if type(value) is not int or not (-1 if none else 0) <= value < n_rows:
+        raise ProtocolError("a reference to a missing tensor")
+    return value
+
+
+def _marks(doc: Any, frame: Frame, output: str, tapes: int) -> tuple[tuple[int, int], ...]:
+    """Checked output marks: offsets within the output, counts within the tapes, both rising."""
+    offsets = frame.ints(need(doc, "offsets", dict))
+    counts = frame.ints(need(doc, "tapes", dict))
+    if len(offsets) != len(counts) or len(offsets) > len(output) + 1:
+        raise ProtocolError("the output marks' columns differ in length")
+    if len(offsets) and (
+        offsets.min() < 0
+        or offsets.max() > len(output)
+        or counts.min() < 0
+        or counts.max() > tapes
+        or np.any(np.diff(offsets) <= 0)
+        or np.any(np.diff(counts) < 0)
+    ):
+        raise ProtocolError("bad output marks")
+    return tuple(zip(offsets.tolist(), counts.tolist(), strict=True))
+
+
+def decode(frame: Frame) -> RunResult:
+    """A RunResult whose tapes are :class:`RemoteTape` objects over the received data."""
+    with no_collection():
+        return _decode(frame)
+
+
+def _decode(frame: Frame) -> RunResult:
+    doc = frame.doc
+    table = _table(need(doc, "table", dict), frame)
+    n = table.count
+    try:
+        recs = _records(need(doc, "records", dict), frame, n)
+    except RecursionError:
+        raise ProtocolError("the message is nested too deeply") from None
+    tapes = _tapes(need(doc, "records", dict), frame, table, recs)
+    namespace = {}
+    for k, r in need(doc, "namespace", dict).items():
+        if len(k) <= 200:
+            namespace[k] = table.tensor(_row(r, n, none=False))
+    value_doc = need(doc, "value", (dict, type(None)))
+    value: Any = None
+    if value_doc is not None:
+        value = (
+            table.tensor(_row(value_doc["tensor"], n, none=False))
+            if "tensor" in value_doc
+            else text(value_doc, "repr", 5000)
+        )
+    gradients = {
+        k: (None if r == -1 else table.tensor(r))
+        for k, r in ((k, _row(v, n)) for k, v in need(doc, "gradients", dict).items())
+    }
+    elapsed = need(doc, "elapsed", float)
+    output = text(doc, "output", MAX_TEXT)
+    dropped = need(doc, "dropped", int)
+    if dropped < 0:
+        raise ProtocolError("a negative count of dropped tapes")
+    marks = _marks(need(doc, "output_marks", dict), frame, output, len(tapes) + dropped)
+    return RunResult(
+        output,
+        tuple(tapes),
+        namespace,
+        value,
+        elapsed if math.isfinite(elapsed) else 0.0,
+        _error(need(doc, "error", (dict, type(None)))),
+        tuple(items(doc, "notes", lambda s: s[:5000] if isinstance(s, str) else "", 1000)),
+        gradients,
+        dropped,
+        marks,
+        plots.decode(need(doc, "figures", list), frame),
+    )

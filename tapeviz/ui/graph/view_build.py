@@ -1,0 +1,248 @@
+"""How the graph view turns its model into a scene: the building half of :class:`GraphView`.
+
+:meth:`SceneBuilding.rebuild` plans the layout (in a pool thread above ``BACKGROUND_LAYOUT``
+nodes, with the edges' ports), then either updates the scene in place (a keystroke's re-run
+that kept most node ids, :mod:`~tapeviz.ui.graph.scene_update`) or has a
+:class:`~tapeviz.ui.graph.builder.SceneBuilder` build a new one, a big graph's part in view
+first; the new scene replaces the old one in one step (``layoutFinished``), the rest of a big
+graph fills in by slices (``filled``). :meth:`SceneBuilding.restyle_items` styles a big graph's
+nodes in view first, then the rest by slices. The view's other half (appearance, fitting,
+navigation, export) is :mod:`~tapeviz.ui.graph.view`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QPointF, QRectF, QTimer
+from PySide6.QtWidgets import QGraphicsScene
+
+from tapeviz.models.graph import layout as layouts
+from tapeviz.models.graph.model import GraphModel
+from tapeviz.ui import workers
+from tapeviz.ui.graph.builder import SceneBuilder
+from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
+from tapeviz.ui.graph.scene import (
+    BUILD_SLICE_S,
+    LAZY_TEXT,
+    Built,
+    Look,
+    Plan,
+    animate_nodes,
+    frames_of,
+    plan_layout,
+)
+from tapeviz.ui.graph.scene_update import reusable, update_scene
+
+BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
+
+
+class SceneBuilding:
+    """The building half of :class:`~tapeviz.ui.graph.view.GraphView` (a mixin of it).
+
+    It uses the view's state (made in ``GraphView.__init__``), its signals ``layoutFinished``
+    and ``filled``, and its ``fitting``, ``set_dimmed``, ``_update_detail`` and
+    ``_on_scene_selection_changed``.
+    """
+
+    model: GraphModel | None
+    items: dict[str, NodeItem]
+    edge_items: list[EdgeItem]
+    group_items: list[GroupItem]
+    layout: layouts.Layout | None
+    extent: QRectF | None
+
+    @property
+    def building(self) -> bool:
+        """Whether a new scene is being laid out or built (the items shown are the old ones)."""
+        return self._job is not None or self._builder is not None
+
+    def rebuild(self) -> None:
+        """Lay out the model's graph (in a worker above 300 nodes), then build its scene.
+
+        The current graph stays on screen, interactive, until the new scene is complete.
+        """
+        model = self.model
+        if self._job is not None:
+            self._job.cancelled = True
+            self._job = None
+        for builder in (self._builder, self._filling):
+            if builder is not None:
+                builder.cancel()
+        self._builder = self._filling = None
+        if model is None:
+            return
+        self._banner.show_for(model.too_large)
+        if model.too_large:
+            self._swap_scene(QGraphicsScene(self), {}, [], None)
+            return
+        old = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
+        framed = (
+            [nid for ids in frames_of(model).values() for nid in ids] if self.show_groups else []
+        )
+        args = (
+            dict(model.nodes),
+            dict(model.gradients),
+            [(e.source, e.target) for e in model.edges],
+            old,
+            self.font_scale,
+            self.engine,
+            False,
+            framed,
+        )
+        if len(model.nodes) > BACKGROUND_LAYOUT:  # (the ports of the edges found there too)
+            self._job = workers.submit(plan_layout, *args, None, list(model.edges),
+                                       on_done=self._on_plan_done)  # fmt: skip
+        else:
+            self._on_plan_done(plan_layout(*args))
+
+    def _on_plan_done(self, plan: Plan) -> None:
+        self._job = None
+        model = self.model
+        if model is None or plan.nodes.keys() != model.nodes.keys():
+            return  # the model changed meanwhile; a newer layout is on its way
+        if self.fitting.wants_compact(plan):  # a more compact layout before the graph must scroll
+            old_places = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
+            framed = [nid for ids in frames_of(model).values() for nid in ids]
+            plan = plan_layout(plan.nodes, dict(model.gradients),
+                               [(e.source, e.target) for e in model.edges], old_places,
+                               self.font_scale, self.engine, True,
+                               framed if self.show_groups else [], plan.sizes)  # fmt: skip
+        look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
+        if look == self._look and reusable(self.items, plan):  # a keystroke's re-run
+            self._on_scene_built(update_scene(self.scene(), self.items, self.edge_items,
+                                              self.group_items, plan, model, look))  # fmt: skip
+            return
+        old = {nid: it.pos() for nid, it in self.items.items()}
+        big = len(plan.nodes) > BACKGROUND_LAYOUT
+        if big:  # a full collection would stop the build (and find nothing to free)
+            workers.postpone_full_collection()
+        near = self._near(plan) if big else None
+        self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self, near,
+                                     self._on_filled)  # fmt: skip
+        self._builder.run(chunked=big)
+
+    def _near(self, plan: Plan) -> QRectF:
+        """Where the view will look after this layout: its items are built first.
+
+        Around the target (a big graph is fitted from there at its natural size), and what
+        the view shows now if the lecturer moved it.
+        """
+        port = self.viewport().rect()
+        zoom = max(self.transform().m11(), 0.05) if not self.fitting.auto else 1.0
+        w, h = 1.5 * port.width() / zoom, 1.5 * port.height() / zoom
+        ends = [nid for nid, n in plan.nodes.items() if n.kind == "target"] or list(plan.nodes)[-1:]
+        x, y = plan.layout.positions[ends[-1]] if ends else (0.0, 0.0)
+        near = QRectF(x - w, y - h, 2 * w, 2 * h)
+        if not self.fitting.auto:
+            near = near.united(self.mapToScene(port).boundingRect())
+        return near
+
+    def _on_filled(self, groups: list[GroupItem]) -> None:
+        """The rest of a big graph is built: frames, dimming, detail, the last styling."""
+        self._filling = None
+        self.extent = None
+        self.group_items = groups
+        self._text_pending = sum(it.text_pending for it in self.items.values())
+        if self._dimmed:
+            self.set_dimmed(True)
+        self._update_detail()
+        if self._last_style is not None:
+            self.restyle_items(self._last_style)
+        if self._styled_selected or self.scene().selectedItems():  # the new items' highlights
+            self._on_scene_selection_changed()
+        self.filled.emit()
+
+    def finish_building(self) -> None:
+        """Build the rest of a graph shown in part now (before an export draws it whole)."""
+        if self._filling is not None:
+            self._filling.complete()
+
+    def _on_scene_built(self, built: Built) -> None:
+        lay = built.layout
+        self._filling = self._builder if built.extent is not None else None
+        self._builder = None
+        self._look = built.look
+        self.extent = built.extent
+        self.group_items = built.groups
+        # the rect first: a view given a scene without one measures every item, growing it
+        built.scene.setSceneRect(self.fitting.content(built.scene))  # (the fit may widen it)
+        self._swap_scene(built.scene, built.items, built.edges, lay)
+        if self._dimmed:
+            self.set_dimmed(True)
+        self._animate_to(lay, built.old)
+        self._update_detail()
+        self.layoutFinished.emit()  # the stepper restyles the nodes first, then the fit
+        self.fitting.after_layout()
+        self._update_detail()
+        if self._filling is None:
+            self.filled.emit()  # (every item was built before the scene was shown)
+
+    def _swap_scene(
+        self,
+        scene: QGraphicsScene,
+        items: dict[str, NodeItem],
+        edges: list[EdgeItem],
+        lay: layouts.Layout | None,
+    ) -> None:
+        old = self.scene()
+        selected = [nid for nid, it in self.items.items() if it.isSelected()]
+        self.items, self.edge_items, self.layout = items, edges, lay
+        self._text_pending = sum(it.text_pending for it in items.values())
+        if scene is old:  # updated in place: the selection stays, its paths may not
+            self._on_scene_selection_changed()
+            return
+        old.selectionChanged.disconnect(self._on_scene_selection_changed)
+        self.setScene(scene)
+        scene.selectionChanged.connect(self._on_scene_selection_changed)
+        old.deleteLater()
+        for nid in selected:
+            if nid in items:
+                items[nid].setSelected(True)
+
+    def _animate_to(self, lay: layouts.Layout, old: dict[str, QPointF]) -> None:
+        if self._animation is not None:
+            self._animation.stop()
+        self._animation = animate_nodes(self.items, lay, old, self.animation_ms, self)
+
+    def restyle_items(self, style: Callable[[NodeItem], None]) -> None:
+        """Call ``style`` on every node item: now for a small graph, else in view first.
+
+        A big graph's nodes are restyled from the next event-loop turn (after the fit), those
+        in view first, then the rest in slices: the window never waits for 6,000 restyles. A
+        newer call replaces the slices of an older one.
+        """
+        self._restyling += 1
+        self._last_style = style
+        if len(self.items) <= LAZY_TEXT:
+            for item in self.items.values():
+                style(item)
+            return
+        QTimer.singleShot(0, self, lambda n=self._restyling: self._restyle_slices(style, n))
+
+    def _restyle_slices(self, style: Callable[[NodeItem], None], generation: int) -> None:
+        if generation != self._restyling:
+            return  # a newer restyle (or none of this scene's items) took over
+        seen = self._visible_nodes()
+        todo = [*seen, *(it for it in self.items.values() if it not in seen)]
+        todo.reverse()
+
+        def step() -> None:
+            if generation != self._restyling:
+                return
+            end = time.perf_counter() + BUILD_SLICE_S
+            while todo and time.perf_counter() < end:
+                for _ in range(min(50, len(todo))):
+                    style(todo.pop())
+            if todo:
+                QTimer.singleShot(0, self, step)
+
+        step()
+
+    def _visible_nodes(self) -> dict[NodeItem, None]:
+        """The node items in (or near) the view, in drawing order."""
+        rect = self.mapToScene(self.viewport().rect()).boundingRect()
+        m = self.viewport().width() / 4
+        near = self.scene().items(rect.adjusted(-m, -m, m, m))
+        return dict.fromkeys(it for it in near if isinstance(it, NodeItem))
