@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QRectF
 from pytestqt.qtbot import QtBot
 
 import tapeviz as tv
@@ -145,3 +146,29 @@ def test_a_big_run_is_modelled_in_the_thread_pool(
     assert adopted == [1] and built_in == [False]  # built once, in a pool thread
     assert len(w.model.nodes) == 1601 and w.stepper.backward is not None  # type: ignore[attr-defined]
     assert w.stepper.backward.done and w.stepper.log.count() == 800  # type: ignore[attr-defined]
+
+
+def test_the_planned_extent_is_the_box_of_the_built_nodes(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found with the layout (in its thread): the box the fit uses while the rest fills in."""
+    builders: list[scene.SceneBuilder] = []
+    real = scene.SceneBuilder.__init__
+
+    def keep(self: scene.SceneBuilder, *args: object, **kwargs: object) -> None:
+        real(self, *args, **kwargs)
+        builders.append(self)
+
+    monkeypatch.setattr(scene.SceneBuilder, "__init__", keep)
+    view = big_view(qtbot)
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(GraphModel([chain(700)]))
+    plan = builders[-1].plan
+    assert plan.extent is not None  # (the layout thread found it)
+    box = QRectF()
+    for item in view.items.values():
+        w, h = item.size()
+        box = box.united(QRectF(item.pos().x() - w / 2, item.pos().y() - h / 2, w, h))
+    got = scene.planned_extent(plan)
+    for a, b in zip(got.getRect(), box.getRect(), strict=True):
+        assert a == pytest.approx(b, abs=1e-6)

@@ -26,6 +26,7 @@ from tapeviz.ui.graph.scene import (
     Built,
     Look,
     Plan,
+    extent_of,
     frame_groups,
     make_edge,
     ports_of,
@@ -35,16 +36,9 @@ Port = tuple[str, Any, int, int]  # (target, model edge, port, ports)
 
 
 def planned_extent(plan: Plan) -> QRectF:
-    """The box of every planned node (what the finished scene will hold)."""
-    places, sizes = plan.layout.positions, plan.sizes
-    if not places:
-        return QRectF()
-    half = [(x, y, *sizes.get(nid, (0.0, 0.0))) for nid, (x, y) in places.items()]
-    left = min(x - w / 2 for x, _, w, _ in half)
-    right = max(x + w / 2 for x, _, w, _ in half)
-    top = min(y - h / 2 for _, y, _, h in half)
-    bottom = max(y + h / 2 for _, y, _, h in half)
-    return QRectF(left, top, right - left, bottom - top)
+    """The box of every planned node (what the finished scene will hold; found with the plan)."""
+    box = plan.extent if plan.extent is not None else extent_of(plan.layout, plan.sizes)
+    return QRectF(*box) if box is not None else QRectF()
 
 
 class SceneBuilder:
@@ -84,15 +78,19 @@ class SceneBuilder:
         nodes = list(plan.nodes.items())
         self._later: tuple[list[Any], list[Port]] | None = None
         if near is not None and on_filled is not None:
-            inside = {nid for nid, (x, y) in lay.positions.items() if near.contains(x, y)}
+            x0, y0, x1, y1 = near.left(), near.top(), near.right(), near.bottom()
+            inside = {
+                nid for nid, (x, y) in lay.positions.items() if x0 <= x <= x1 and y0 <= y <= y1
+            }
             if 0 < len(inside) < len(nodes):
-                first = [e for e in ports if e[0] in inside and e[1].source in inside]
-                self._later = (
-                    [(nid, n) for nid, n in nodes if nid not in inside],
-                    [e for e in ports if not (e[0] in inside and e[1].source in inside)],
-                )
-                nodes = [(nid, n) for nid, n in nodes if nid in inside]
-                ports = first
+                now: tuple[list[Any], list[Port]] = ([], [])
+                later: tuple[list[Any], list[Port]] = ([], [])
+                for pair in nodes:
+                    (now if pair[0] in inside else later)[0].append(pair)
+                for e in ports:
+                    (now if e[0] in inside and e[1].source in inside else later)[1].append(e)
+                self._later = later
+                nodes, ports = now
         self._load(nodes, ports)
         self.total = len(plan.nodes) + len(model.edges)
         self.lazy_text = len(plan.nodes) > LAZY_TEXT

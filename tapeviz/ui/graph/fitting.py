@@ -135,12 +135,21 @@ class Fitting:
         self.auto = self.pending = False
 
     # -- fitting ---------------------------------------------------------------------------
+    _shapes: tuple[Any, int, tuple] = (None, -1, ())  # (the nodes, edge count, their shape)
+
     def shape_now(self) -> tuple:
-        """What makes two graphs the same for fitting: their nodes' ids and labels, edges."""
+        """What makes two graphs the same for fitting: their nodes' ids and labels, edges.
+
+        Found once per built graph (a model builds a new ``nodes`` dict each time).
+        """
         model = self.view.model
         if model is None:
             return ()
-        return (tuple((nid, n.label) for nid, n in model.nodes.items()), len(model.edges))
+        nodes, edges = model.nodes, len(model.edges)
+        if self._shapes[0] is not nodes or self._shapes[1] != edges:
+            shape = (tuple((nid, n.label) for nid, n in nodes.items()), edges)
+            self._shapes = (nodes, edges, shape)
+        return self._shapes[2]
 
     def content(self, scene: Any = None) -> QRectF:
         """The graph's bounding box with the fit's margin (of the view's scene, or ``scene``)."""

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QObject, QPointF, QRectF, QVariantAnimation, Signal
 from PySide6.QtWidgets import QFrame, QGraphicsScene, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -33,6 +34,7 @@ class Plan:
     layout: layouts.Layout
     compact: bool = False  # laid out with the compact gaps
     ports: list[tuple[str, Any, int, int]] | None = None  # (target, edge, port, ports) in order
+    extent: tuple[float, float, float, float] | None = None  # every node's box: x, y, w, h
 
 
 def plan_layout(
@@ -69,7 +71,21 @@ def plan_layout(
     else:
         lay = layouts.ENGINES[engine](ids, edges, room)
     ports = ports_of(model_edges, lay) if model_edges is not None else None
-    return Plan(nodes, sizes, lay, compact and engine == "layered", ports)
+    return Plan(nodes, sizes, lay, compact and engine == "layered", ports, extent_of(lay, sizes))
+
+
+def extent_of(
+    lay: layouts.Layout, sizes: dict[str, tuple[float, float]]
+) -> tuple[float, float, float, float] | None:
+    """The box (x, y, width, height) around every laid-out node's box (None without nodes)."""
+    places = lay.positions
+    if not places:
+        return None
+    ids = list(places)
+    xy = np.array([places[nid] for nid in ids], dtype=float).reshape(-1, 2)
+    wh = np.array([sizes.get(nid, (0.0, 0.0)) for nid in ids], dtype=float).reshape(-1, 2)
+    low, high = (xy - wh / 2).min(axis=0), (xy + wh / 2).max(axis=0)
+    return (float(low[0]), float(low[1]), float(high[0] - low[0]), float(high[1] - low[1]))
 
 
 def ports_of(edges: Sequence[Any], lay: layouts.Layout) -> list[tuple[str, Any, int, int]]:
