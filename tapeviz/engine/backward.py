@@ -33,6 +33,7 @@ class BackwardStep(NamedTuple):
 
 
 Path = tuple[int, int, Rule]  # (input position, input tensor id, the VJP rule for that input)
+_POSITIONS = tuple(tuple(range(n)) for n in range(8))  # the input positions of an n-input op
 
 
 def plan(
@@ -116,23 +117,24 @@ class BackwardPass:
     def _walk(self, detail: bool) -> Iterator[BackwardStep]:
         """The walk itself; with ``detail`` it yields a BackwardStep per op, else nothing."""
         adj, taping, reach = self.adjoints, self.taping, self._reach
-        new = tuple.__new__
+        get, vjp, new = adj.get, VJP, tuple.__new__
         index = 0
         contribs: list[Contribution] = []
-        records = self.records
-        for k in range(len(records) - 1, -1, -1):
-            rec = records[k]
+        for rec in reversed(self.records):
             if not rec.watched:
                 continue
             out = rec.outputs[0]
-            g = adj.get(out.id)
+            g = get(out.id)
             if g is None:
                 continue
-            rules = VJP[rec.primitive]
+            rules = vjp[rec.primitive]
             if rules is None:
                 continue
             inputs = rec.inputs
             n = len(inputs)
+            # A fixed table has a rule (or None) for its first len(rules) inputs; a Variadic
+            # rule covers every input.
+            covered = n if type(rules) is Variadic else len(rules)  # type: ignore[arg-type]
             if taping:  # rules run on Tensors, so the enclosing tapes record them
                 ans: Any = out
                 args: Any = inputs
@@ -145,19 +147,13 @@ class BackwardPass:
                 else:
                     args = tuple([x._value for x in inputs])
             params = rec.params
-            fixed = type(rules) is not Variadic
-            for i in range(n):
+            for i in _POSITIONS[n] if n < 8 else range(n):  # no range object per record
                 xid = inputs[i].id
-                if xid not in reach:
+                if xid not in reach or i >= covered:
                     continue
-                if fixed:
-                    if i >= len(rules):  # type: ignore[arg-type]
-                        continue
-                    rule = rules[i]  # type: ignore[index]
-                    if rule is None:
-                        continue
-                else:
-                    rule = rules[i]  # type: ignore[index]
+                rule = rules[i]  # type: ignore[index]
+                if rule is None:
+                    continue
                 if params:
                     c = rule(g, ans, *args, **params)
                 elif n == 2:  # the common cases, without building an argument tuple
@@ -168,7 +164,7 @@ class BackwardPass:
                     c = rule(g, ans, *args)
                 if c is None:
                     continue
-                before = adj.get(xid)
+                before = get(xid)
                 after = c if before is None else before + c
                 adj[xid] = after
                 if detail:
@@ -206,6 +202,9 @@ def run_backward(
     if not seeds:
         return {}
     final = BackwardPass(records, seeds, source_ids, taping, reach).run()
+    if len(source_ids) == 1:  # the common call, without a comprehension
+        sid = source_ids[0]
+        return {sid: final[sid]} if sid in final else {}
     return {sid: final[sid] for sid in source_ids if sid in final}
 
 

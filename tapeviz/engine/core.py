@@ -315,12 +315,13 @@ def record(
     outs = (t,)
     for r in active:
         tracked = r._tracked
-        watched = False
         for x in xs:
             if x.id in tracked:
-                watched = True
                 tracked[t.id] = None
+                watched = True
                 break
+        else:
+            watched = False
         recs = r.records
         recs.append(_new_record(OpRecord, (len(recs), prim, xs, outs, params, watched, r._scope)))
 

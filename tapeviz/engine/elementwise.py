@@ -15,9 +15,13 @@ from typing import Any
 
 from numpy import ndarray
 
+from tapeviz.engine import tensor as _tensor
 from tapeviz.engine.core import (
+    _EMPTY,
     NUMBERS,
     STATE,
+    OpRecord,
+    _new_record,
     bind,
     number,
     read_variable,
@@ -29,6 +33,10 @@ from tapeviz.engine.impl_rules import IMPL
 from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.tensor import Tensor, Variable
 
+# Tensors are made inline as ``t = _new(Tensor)`` and four slot stores, which is what
+# ``Tensor(value, dtype)`` does without its Python-level ``__init__`` call; the id still comes from
+# the tensor module's counter, read when the tensor is made (the sandbox server replaces it).
+_new = object.__new__
 _BIG = 1_000_000  # results this large go through bind(): check_elements() calls checkpoint()
 
 
@@ -71,13 +79,25 @@ def binary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
                 if ty is not float and ty is not int:
                     return bind(prim, x, y)
                 c = NUMBERS[dt].get(y) if y else None
-                y = Tensor(number(y, dt) if c is None else c, dt)
+                if c is None:
+                    c = number(y, dt)
+                y = _new(Tensor)
+                y._value = c
+                y.dtype = dt
+                y.id = next(_tensor._ids)
+                y.name = None
             elif y.dtype is not dt:
                 return bind(prim, x, y)
         elif ty is Tensor and (tx is float or tx is int) and y.dtype.is_floating:
             dt = y.dtype
             c = NUMBERS[dt].get(x) if x else None
-            x = Tensor(number(x, dt) if c is None else c, dt)
+            if c is None:
+                c = number(x, dt)
+            x = _new(Tensor)
+            x._value = c
+            x.dtype = dt
+            x.id = next(_tensor._ids)
+            x.name = None
         else:
             return bind(prim, x, y)
         vx, vy = x._value, y._value
@@ -95,10 +115,24 @@ def binary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
                 return bind(prim, x, y)
         else:
             return bind(prim, x, y)
-        t = Tensor(out, dt)
+        t = _new(Tensor)
+        t._value = out
+        t.dtype = dt
+        t.id = next(_tensor._ids)
+        t.name = None
         active = STATE.active
         if active:
-            record(active, prim, (x, y), t)
+            if len(active) == 1:  # one tape records: record()'s work inline, the same OpRecord
+                r = active[0]
+                tracked = r._tracked
+                watched = x.id in tracked or y.id in tracked
+                if watched:
+                    tracked[t.id] = None
+                recs = r.records
+                fields = (len(recs), prim, (x, y), (t,), _EMPTY, watched, r._scope)
+                recs.append(_new_record(OpRecord, fields))
+            else:
+                record(active, prim, (x, y), t)
         return t
 
     return _named(op, name, doc)
@@ -127,10 +161,24 @@ def unary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
                 return bind(prim, x)
         else:
             return bind(prim, x)
-        t = Tensor(out, dt)
+        t = _new(Tensor)
+        t._value = out
+        t.dtype = dt
+        t.id = next(_tensor._ids)
+        t.name = None
         active = STATE.active
         if active:
-            record(active, prim, (x,), t)
+            if len(active) == 1:  # one tape records: record()'s work inline, the same OpRecord
+                r = active[0]
+                tracked = r._tracked
+                watched = x.id in tracked
+                if watched:
+                    tracked[t.id] = None
+                recs = r.records
+                fields = (len(recs), prim, (x,), (t,), _EMPTY, watched, r._scope)
+                recs.append(_new_record(OpRecord, fields))
+            else:
+                record(active, prim, (x,), t)
         return t
 
     return _named(op, name, doc)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy import generic, ndarray  # module-level names: np.X is not a fast attribute read
 
 from tapeviz.engine import impl_linalg, impl_nn, linalg_ops, math_ops, nn_ops, ops, shape_ops
 from tapeviz.engine.tensor import TensorLike, constant
@@ -63,7 +64,7 @@ _ONES: dict[np.dtype, Any] = {}
 
 def zeros_like(x: Any) -> Any:
     """Zeros shaped like ``x`` (not recorded: a constant)."""
-    if isinstance(x, np.generic):
+    if isinstance(x, generic):
         z = _ZEROS.get(x.dtype)
         if z is None:
             z = _ZEROS[x.dtype] = x.dtype.type(0)
@@ -73,7 +74,7 @@ def zeros_like(x: Any) -> Any:
 
 def ones_like(x: Any) -> Any:
     """Ones shaped like ``x``."""
-    if isinstance(x, np.generic):
+    if isinstance(x, generic):
         o = _ONES.get(x.dtype)
         if o is None:
             o = _ONES[x.dtype] = x.dtype.type(1)
@@ -86,7 +87,7 @@ _ONES_0D: dict[Any, np.ndarray] = {}
 
 def one_minus(x: Any) -> Any:
     """``1 - x``; for arrays with a 0-d one of their dtype (numpy converts a Python 1 slowly)."""
-    if type(x) is np.ndarray:
+    if type(x) is ndarray:
         one = _ONES_0D.get(x.dtype)
         if one is None:
             one = _ONES_0D[x.dtype] = np.ones((), x.dtype)

@@ -23,6 +23,7 @@ State = dict[str, Any]
 _IGNORED_KWARGS = ("jit_compile", "ema_momentum", "ema_overwrite_frequency", "loss_scale_factor")
 
 _NUMPY_VALUES = (np.ndarray, np.generic)
+_NDARRAY = np.ndarray  # a module-level name: np.ndarray is not a fast attribute read
 
 
 def _c(value: Any, like: Any) -> Any:
@@ -239,7 +240,7 @@ class Optimizer:
             if self.weight_decay:  # Keras 3's decoupled weight decay, before the update
                 value = value - value * (_c(self.weight_decay, value) * _c(self._lr, value))
             new = self.update(value, g, state, step)
-            if isinstance(new, np.ndarray) or type(new) is not type(value):
+            if isinstance(new, _NDARRAY) or type(new) is not type(value):
                 new = freeze(np.asarray(new, dtype=v.dtype.np))  # keep dtype, read-only
             v._set(new, "apply_gradients")
         iterations._value = iterations._value + 1  # an np.int64 scalar: no shape to check

@@ -247,9 +247,15 @@ class GradientTape(Recorder):
                 f"gradient: {len(ogs)} output_gradients for {len(targets)} targets", "gradient"
             )
         flat, source_ids = self._sources(sources, "gradient")
-        records = self._records_now()
-        self._consume()
-        taping = core.is_taping()
+        if core.STATE.active:  # inside some tape's (maybe this one's) `with` block
+            records = self._records_now()
+            self._consume()
+            taping = core.is_taping()
+        else:  # what the three calls above give when nothing records
+            records = self.records
+            if not self._persistent:
+                self._alive = False
+            taping = False
         tracked = self._tracked
         seeds: dict[int, Any] = {}
         for t, og in zip(targets, ogs):  # noqa: B905  (same lengths, checked above)
@@ -260,16 +266,22 @@ class GradientTape(Recorder):
             seed = self._seed(t, og, taping)
             seeds[t.id] = seeds[t.id] + seed if t.id in seeds else seed
         adj = run_backward(records, seeds, source_ids, taping, self._reach(source_ids, taping))
-        results = [
-            None if (g := adj.get(s.id)) is None and not zero else self._result(g, s, zero)
-            for s in flat
-        ]
-        call = (
-            "gradient",
-            tuple([t.id for t in targets]),
-            tuple([s.id for s in flat]),
-            tuple(results),
-        )
+        if len(flat) == 1 and len(targets) == 1:  # the common call, without comprehensions
+            s = flat[0]
+            g = adj.get(s.id)
+            results = [None if g is None and not zero else self._result(g, s, zero)]
+            call = ("gradient", (targets[0].id,), (s.id,), (results[0],))
+        else:
+            results = [
+                None if (g := adj.get(s.id)) is None and not zero else self._result(g, s, zero)
+                for s in flat
+            ]
+            call = (
+                "gradient",
+                tuple([t.id for t in targets]),
+                tuple([s.id for s in flat]),
+                tuple(results),
+            )
         self.gradient_calls.append(_new_call(GradientCall, call))
         if len(flat) == 1 and flat[0] is sources:  # one tensor or variable
             return results[0]
@@ -290,9 +302,9 @@ class GradientTape(Recorder):
             if i not in source_ids:
                 return None
         records = self.records
-        if self._scanned < len(records):  # records added since the last call (persistent tapes)
-            for k in range(self._scanned, len(records)):
-                rec = records[k]
+        scanned = self._scanned
+        if scanned < len(records):  # records added since the last call (persistent tapes)
+            for rec in records[scanned:] if scanned else records:
                 if rec.watched and rec.primitive in DEAD_ENDS:
                     self._dead_end = True
                     break

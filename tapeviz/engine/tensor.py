@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
+from numpy import ndarray  # a module-level name: np.ndarray is not a fast attribute read
 
 from tapeviz.engine import dtypes
 from tapeviz.engine.dtypes import DType
@@ -27,7 +28,7 @@ def new_id() -> int:
 
 def freeze(value: Any) -> Any:
     """Normalise a numpy result: 0-d arrays become numpy scalars, arrays become read-only."""
-    if type(value) is np.ndarray:
+    if type(value) is ndarray:
         if value.ndim == 0:
             return value[()]
         value.setflags(write=False)

@@ -50,7 +50,7 @@ _NP_FLOATS = (np.float16, np.float32, np.float64)
 def ub(g: Any, x: Any) -> Any:
     """Unbroadcast ``g`` to the shape of ``x`` (raw values and Tensors both have ``.shape``)."""
     tx = type(x)
-    if tx is type(g) and tx is not np.ndarray and tx in _NP_FLOATS:  # two scalars: shape ()
+    if tx is type(g) and tx in _NP_FLOATS:  # two numpy float scalars: shape ()
         return g
     shape = x.shape
     return g if g.shape == shape else N.unbroadcast(g, tuple(shape))
