@@ -172,3 +172,29 @@ def test_the_planned_extent_is_the_box_of_the_built_nodes(
     got = scene.planned_extent(plan)
     for a, b in zip(got.getRect(), box.getRect(), strict=True):
         assert a == pytest.approx(b, abs=1e-6)
+
+
+def test_a_big_graphs_hand_over_has_an_event_loop_turn_of_its_own(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The swap, restyle and fit of the part in view do not run in a slice's turn."""
+    in_slice: list[bool] = [False]
+    real_run = scene.SceneBuilder.run
+
+    def run(self: scene.SceneBuilder, chunked: bool) -> None:
+        in_slice[0] = True
+        try:
+            real_run(self, chunked)
+        finally:
+            in_slice[0] = False
+
+    monkeypatch.setattr(scene.SceneBuilder, "run", run)
+    view = big_view(qtbot)
+    seen: list[bool] = []
+    view.layoutFinished.connect(lambda: seen.append(in_slice[0]))
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(GraphModel([chain(700)]))
+    assert seen == [False]
+    small = GraphModel([chain(5)])  # a small graph is built and handed over at once
+    view.set_model(small)
+    assert len(seen) == 2 and not view.building
