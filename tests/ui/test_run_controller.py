@@ -127,6 +127,7 @@ def test_expression_edits_rerun_live_but_seen_work_does_not(
 def test_the_live_pause_follows_the_last_runs_time() -> None:
     assert live_delay(None) == LIVE_MS  # nothing known yet: the longest pause
     assert live_delay(0.005) == LIVE_MIN_MS  # a quick run: re-run almost at once
+    assert live_delay(0.06) == LIVE_MIN_MS  # over before a typist's next key
     assert live_delay(0.2) == 50  # a quarter of the run's time
     assert live_delay(0.8) == 200
     assert live_delay(5.0) == LIVE_MS  # never longer than the longest pause

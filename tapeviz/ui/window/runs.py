@@ -24,17 +24,21 @@ from tapeviz.ui.window.variables_table import VariablesTable
 
 LIVE_MS = 300  # the longest pause before expression mode re-runs (after a slow run)
 LIVE_MIN_MS = 5  # the shortest pause (after a quick run: the graph follows the keys)
+QUICK_RUN_S = 0.1  # a run this quick ends before a typist's next key: no longer pause
 
 
 def live_delay(last_run_s: float | None) -> int:
     """The pause (ms) after a keystroke before a live re-run, from how long the last run took.
 
-    A quarter of the last run's time, between :data:`LIVE_MIN_MS` and :data:`LIVE_MS`: a quick run
-    re-runs almost at once; a slow one waits for a pause in the typing, so a run started
-    mid-word rarely delays the one the last key asks for. Unknown (no run yet): the longest.
+    A run quicker than :data:`QUICK_RUN_S` is over before the next key of even a fast typist
+    (~0.15 s apart): it re-runs after :data:`LIVE_MIN_MS`. A slower one waits a quarter of its
+    time (at most :data:`LIVE_MS`) for a pause in the typing, so a run started mid-word rarely
+    delays the one the last key asks for. Unknown (no run yet): the longest.
     """
     if last_run_s is None:
         return LIVE_MS
+    if last_run_s < QUICK_RUN_S:
+        return LIVE_MIN_MS
     return int(min(LIVE_MS, max(LIVE_MIN_MS, 250 * last_run_s)))
 
 
