@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractListModel,
     QModelIndex,
     QPersistentModelIndex,
     QSize,
+    QStringListModel,
     Qt,
     QTimer,
     Signal,
@@ -37,8 +37,13 @@ UNIFORM_ROWS = 500
 MAX_LINES = 6
 
 
-class StepLogModel(QAbstractListModel):
-    """Lines of a stepper; rows before ``position`` are done (normal text), the rest pending."""
+class StepLogModel(QStringListModel):
+    """Lines of a stepper; rows before ``position`` are done (normal text), the rest pending.
+
+    A string list of empty rows (one per step) under a Python ``data``: the row count stays in
+    Qt (a view laying out 10,000 lines asks it for every row, 47 ms as a Python method), the
+    text is made only for the lines drawn.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -50,7 +55,6 @@ class StepLogModel(QAbstractListModel):
 
     def set_stepper(self, stepper: BackwardStepper | ForwardStepper | None, names: Namer) -> None:
         """Show ``stepper``'s steps (a model reset)."""
-        self.beginResetModel()
         self.stepper, self.names = stepper, names
         delegate = self.parent().itemDelegate() if isinstance(self.parent(), QListView) else None
         if isinstance(delegate, LineDelegate):
@@ -59,7 +63,7 @@ class StepLogModel(QAbstractListModel):
         self.uniform = 0
         if isinstance(stepper, BackwardStepper) and len(stepper) > UNIFORM_ROWS:
             self.uniform = min(MAX_LINES, max(1 + len(s.contributions) for s in stepper.steps))
-        self.endResetModel()
+        self.setStringList([""] * (len(stepper) if stepper is not None else 0))  # (a reset)
 
     def set_position(self, k: int) -> None:
         """Mark the first ``k`` lines done; repaints only the lines that changed."""
@@ -71,9 +75,6 @@ class StepLogModel(QAbstractListModel):
                 self.index(min(lo, last)), self.index(min(max(hi, 1) - 1, last)),
                 [Qt.ItemDataRole.ForegroundRole],
             )  # fmt: skip
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() or self.stepper is None else len(self.stepper)
 
     def text(self, row: int) -> str:
         """Line ``row`` (0-based): ``  3. x.grad = 3 + 3 = 6``."""
