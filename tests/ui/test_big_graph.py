@@ -198,3 +198,27 @@ def test_a_big_graphs_hand_over_has_an_event_loop_turn_of_its_own(
     small = GraphModel([chain(5)])  # a small graph is built and handed over at once
     view.set_model(small)
     assert len(seen) == 2 and not view.building
+
+
+def texts_shown(view: GraphView) -> list[bool]:
+    """Per node: whether its text items are visible (made ones only)."""
+    return [all(t.isVisible() for t in it._texts) for it in view.items.values()]
+
+
+def test_text_hides_when_zoomed_far_out_and_shows_again_in_every_scene(qtbot: QtBot) -> None:
+    view = big_view(qtbot)
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(GraphModel([chain(40)]))
+    assert all(texts_shown(view))
+    view.zoom(0.1 / view.transform().m11())  # far out: unreadable, hidden
+    assert not any(texts_shown(view))
+    view.zoom(1.0 / view.transform().m11())
+    assert all(texts_shown(view))
+    view.zoom(0.1 / view.transform().m11())
+    with qtbot.waitSignal(view.filled, timeout=30_000):  # a new scene while zoomed out
+        view.set_model(GraphModel([chain(45, 0.5)]))
+    view.fitting.auto = False
+    view.zoom(0.1 / view.transform().m11())
+    assert not any(texts_shown(view))
+    view.zoom(1.0 / view.transform().m11())
+    assert all(texts_shown(view))

@@ -111,14 +111,15 @@ class SceneBuilder:
     def run(self, chunked: bool) -> None:
         """Build everything now, or a slice per event-loop turn (the UI stays responsive).
 
-        In slices, a part's hand-over (``on_built``: the view swaps the scene in, restyles and
-        fits it) gets a turn of its own, not the one of the part's last slice.
+        In slices, the end of a part (``on_built``: the view swaps the scene in, restyles and
+        fits it; ``on_filled``: frames, detail, the last styling) gets a turn of its own, not
+        the one of the part's last slice.
         """
         self.slices += 1
         if self._step(BUILD_SLICE_S if chunked else float("inf")):
             QTimer.singleShot(0, self.scene, self._continue)  # (none once the scene is gone)
             return
-        if chunked and not self.handed:
+        if chunked:
             QTimer.singleShot(0, self.scene, self._hand_over)
             return
         self._part_done()
@@ -152,9 +153,9 @@ class SceneBuilder:
             self.on_filled(self._frame_groups() if self.look.groups else [])
 
     def _hand_over(self) -> None:
-        if not self.cancelled and not self.handed:
+        if not self.cancelled and not self.filled:
             self._part_done()
-            if self._todo_nodes or self._todo_edges:  # the rest of the graph, by slices
+            if not self.filled and (self._todo_nodes or self._todo_edges):  # the rest, by slices
                 QTimer.singleShot(0, self.scene, self._continue)
 
     def _continue(self) -> None:

@@ -79,6 +79,7 @@ class GraphView(SceneBuilding, QGraphicsView):
             bar.sliderMoved.connect(self._on_scroll_bar_slider_moved)
             bar.valueChanged.connect(self._on_scroll_bar_value_changed)
         self._text_pending = 0  # nodes of a big graph still without their text items
+        self._some_hidden = False  # some node's text was hidden (zoomed far out)
         self._styled_selected: list[str] = []  # nodes drawn with the selection border
         self._animation: QVariantAnimation | None = None
         self._banner = TooLargeBanner(self)
@@ -212,10 +213,16 @@ class GraphView(SceneBuilding, QGraphicsView):
         self._update_detail()
 
     def _update_detail(self) -> None:
-        """Hide node text when it would be too small to read (and costly to draw)."""
+        """Hide node text when it would be too small to read (and costly to draw).
+
+        Items are made with their text shown: while none was hidden, showing it again needs no
+        walk over a big graph's 20,000 items.
+        """
         shown = self.transform().m11() * self.font_scale >= DETAIL_SCALE
-        for item in self.items.values():
-            item.set_detail(shown)
+        if not shown or self._some_hidden:
+            for item in self.items.values():
+                item.set_detail(shown)
+            self._some_hidden = not shown
         self.show_visible_text()
 
     def show_visible_text(self) -> None:

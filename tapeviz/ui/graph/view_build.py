@@ -193,6 +193,7 @@ class SceneBuilding:
         if scene is old:  # updated in place: the selection stays, its paths may not
             self._on_scene_selection_changed()
             return
+        self._some_hidden = False  # (a new scene's items all show their text)
         old.selectionChanged.disconnect(self._on_scene_selection_changed)
         self.setScene(scene)
         scene.selectionChanged.connect(self._on_scene_selection_changed)
