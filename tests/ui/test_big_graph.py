@@ -222,3 +222,20 @@ def test_text_hides_when_zoomed_far_out_and_shows_again_in_every_scene(qtbot: Qt
     assert not any(texts_shown(view))
     view.zoom(1.0 / view.transform().m11())
     assert all(texts_shown(view))
+
+
+def test_a_big_scene_replaced_is_deleted_by_slices(qtbot: QtBot) -> None:
+    import shiboken6
+
+    view = big_view(qtbot)
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(GraphModel([chain(700)]))
+    old_scene, old_items = view.scene(), list(view.items.values())
+    destroyed: list[bool] = []
+    old_scene.destroyed.connect(lambda: destroyed.append(True))
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(GraphModel([chain(1000, 0.5)]))  # 300 new nodes: a new scene
+    assert view.scene() is not old_scene
+    qtbot.waitUntil(lambda: bool(destroyed), timeout=20_000)
+    assert not any(shiboken6.isValid(it) for it in old_items)
+    assert all(shiboken6.isValid(it) for it in view.items.values())
