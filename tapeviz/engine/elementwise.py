@@ -37,6 +37,21 @@ from tapeviz.engine.tensor import Tensor, Variable
 # ``Tensor(value, dtype)`` does without its Python-level ``__init__`` call; the id still comes from
 # the tensor module's counter, read when the tensor is made (the sandbox server replaces it).
 _new = object.__new__
+
+
+def _constant(v: float, dt: Any) -> Tensor:
+    """A Python number's constant tensor in ``dt`` (the cached scalar when there is one)."""
+    c = NUMBERS[dt].get(v) if v else None
+    if c is None:
+        c = number(v, dt)
+    t = _new(Tensor)
+    t._value = c
+    t.dtype = dt
+    t.id = next(_tensor._ids)
+    t.name = None
+    return t
+
+
 _BIG = 1_000_000  # results this large go through bind(): check_elements() calls checkpoint()
 
 
@@ -78,26 +93,12 @@ def binary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
             if ty is not Tensor:
                 if ty is not float and ty is not int:
                     return bind(prim, x, y)
-                c = NUMBERS[dt].get(y) if y else None
-                if c is None:
-                    c = number(y, dt)
-                y = _new(Tensor)
-                y._value = c
-                y.dtype = dt
-                y.id = next(_tensor._ids)
-                y.name = None
+                y = _constant(y, dt)
             elif y.dtype is not dt:
                 return bind(prim, x, y)
         elif ty is Tensor and (tx is float or tx is int) and y.dtype.is_floating:
             dt = y.dtype
-            c = NUMBERS[dt].get(x) if x else None
-            if c is None:
-                c = number(x, dt)
-            x = _new(Tensor)
-            x._value = c
-            x.dtype = dt
-            x.id = next(_tensor._ids)
-            x.name = None
+            x = _constant(x, dt)
         else:
             return bind(prim, x, y)
         vx, vy = x._value, y._value

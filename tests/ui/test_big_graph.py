@@ -26,6 +26,20 @@ def chain(n: int, start: float = 1.0) -> tv.GradientTape:
     return tape
 
 
+@pytest.fixture
+def builders(monkeypatch: pytest.MonkeyPatch) -> list[scene.SceneBuilder]:
+    """Every SceneBuilder made during the test, in order."""
+    made: list[scene.SceneBuilder] = []
+    real = scene.SceneBuilder.__init__
+
+    def keep(self: scene.SceneBuilder, *args: object, **kwargs: object) -> None:
+        real(self, *args, **kwargs)
+        made.append(self)
+
+    monkeypatch.setattr(scene.SceneBuilder, "__init__", keep)
+    return made
+
+
 def big_view(qtbot: QtBot) -> GraphView:
     view = GraphView()
     view.animation_ms = 0
@@ -37,17 +51,9 @@ def big_view(qtbot: QtBot) -> GraphView:
 
 
 def test_a_big_scene_is_built_in_slices_and_a_newer_model_cancels_it(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, builders: list[scene.SceneBuilder]
 ) -> None:
-    builders: list[scene.SceneBuilder] = []
     monkeypatch.setattr(scene, "BUILD_SLICE_S", 0.0)  # one small slice per event-loop turn
-    real = scene.SceneBuilder.__init__
-
-    def keep(self: scene.SceneBuilder, *args: object, **kwargs: object) -> None:
-        real(self, *args, **kwargs)
-        builders.append(self)
-
-    monkeypatch.setattr(scene.SceneBuilder, "__init__", keep)
     view = big_view(qtbot)
     finished: list[int] = []
     view.layoutFinished.connect(lambda: finished.append(len(view.items)))
@@ -149,17 +155,9 @@ def test_a_big_run_is_modelled_in_the_thread_pool(
 
 
 def test_the_planned_extent_is_the_box_of_the_built_nodes(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, builders: list[scene.SceneBuilder]
 ) -> None:
     """Found with the layout (in its thread): the box the fit uses while the rest fills in."""
-    builders: list[scene.SceneBuilder] = []
-    real = scene.SceneBuilder.__init__
-
-    def keep(self: scene.SceneBuilder, *args: object, **kwargs: object) -> None:
-        real(self, *args, **kwargs)
-        builders.append(self)
-
-    monkeypatch.setattr(scene.SceneBuilder, "__init__", keep)
     view = big_view(qtbot)
     with qtbot.waitSignal(view.filled, timeout=30_000):
         view.set_model(GraphModel([chain(700)]))
