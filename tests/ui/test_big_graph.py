@@ -237,3 +237,29 @@ def test_a_big_scene_replaced_is_deleted_by_slices(qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: bool(destroyed), timeout=20_000)
     assert not any(shiboken6.isValid(it) for it in old_items)
     assert all(shiboken6.isValid(it) for it in view.items.values())
+
+
+def test_a_scene_leaving_the_view_is_not_deactivated_item_by_item(qtbot: QtBot) -> None:
+    """Qt would send WindowDeactivate to each of its items (50 ms at 21,000 items)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Seen(QObject):
+        def __init__(self) -> None:
+            super().__init__()
+            self.types: list[QEvent.Type] = []
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            self.types.append(event.type())
+            return False
+
+    view = big_view(qtbot)
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow, timeout=5_000)
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(GraphModel([chain(400)]))
+    old, seen = view.scene(), Seen()
+    old.installEventFilter(seen)  # (before the view's own filter, so it sees what passes)
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(GraphModel([chain(800, 0.5)]))
+    assert view.scene() is not old
+    assert QEvent.Type.WindowDeactivate not in seen.types

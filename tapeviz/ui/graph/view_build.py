@@ -50,7 +50,14 @@ class _NoDeactivation(QObject):
         return event.type() == QEvent.Type.WindowDeactivate
 
 
-NO_DEACTIVATION = _NoDeactivation()
+_FILTERS: list[_NoDeactivation] = []  # made with the first scene replaced (Qt is running)
+
+
+def no_deactivation() -> _NoDeactivation:
+    """The one filter every scene leaving the view gets."""
+    if not _FILTERS:
+        _FILTERS.append(_NoDeactivation())
+    return _FILTERS[0]
 
 
 def retire(
@@ -243,7 +250,7 @@ class SceneBuilding:
         self._some_hidden = False  # (a new scene's items all show their text)
         self._restyling += 1  # slices restyling the old items stop (they are being deleted)
         old.selectionChanged.disconnect(self._on_scene_selection_changed)
-        old.installEventFilter(NO_DEACTIVATION)  # (Qt would send it to each of its items)
+        old.installEventFilter(no_deactivation())  # (Qt would send it to each of its items)
         self.setScene(scene)
         scene.selectionChanged.connect(self._on_scene_selection_changed)
         retire(old, [*gone_edges, *gone_nodes], lambda: self.building or self._filling is not None)
