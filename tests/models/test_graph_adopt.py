@@ -34,3 +34,8 @@ def test_adopt_shows_what_set_tapes_would() -> None:
     assert shown.entry is built.entry and shown.pass_labels() == direct.pass_labels()
     shown.adopt(GraphModel([_tape(5)]))  # the same graph again: a view may update in place
     assert events == [False, True]
+    shown.adopt(GraphModel([_tape(6)]))  # another shape
+    assert events == [False, True, False]
+    shown.set_tapes([_tape(6)])  # a build compares with what was adopted
+    shown.set_tapes([_tape(4)])
+    assert events == [False, True, False, True, False]

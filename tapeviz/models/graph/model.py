@@ -39,7 +39,7 @@ FOLDED_OPS = 400  # ops kept (half at each end) in the folded view
 
 # what set_tapes() builds (adopt() takes it over from a model built elsewhere)
 ADOPTED = ("entries", "inside", "names", "current", "nodes", "edges", "too_large", "gradients",
-           "_by_tensor", "_succ", "_pred", "_holders", "_sources")  # fmt: skip
+           "_by_tensor", "_succ", "_pred", "_holders", "_sources", "_shape")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -130,11 +130,11 @@ class GraphModel:
 
         ``other`` must have this model's options; it is not used afterwards.
         """
-        before = self._structure()
+        before = self._shape
         for name in ADOPTED:
             setattr(self, name, getattr(other, name))
         self.generation += 1
-        self.same_structure = bool(self.nodes) and self._structure() == before
+        self.same_structure = bool(self.nodes) and self._shape == before
         self.changed.emit()
 
     def _name_watched(self) -> None:
@@ -219,8 +219,10 @@ class GraphModel:
             tuple((e.source, e.target, e.position) for e in self.edges),
         )
 
+    _shape: tuple[Any, ...] = (0, (), ())  # the last _structure(): what this model's build left
+
     def _rebuild(self) -> None:
-        before = self._structure()
+        before = self._shape
         self.nodes, self.edges, self._by_tensor, self._sources = {}, [], {}, 0
         entry = self.entry
         size = len(entry.tape.records) if entry is not None else 0
@@ -234,7 +236,8 @@ class GraphModel:
                 succ.append(e.target)
         for e in sorted(self.edges, key=lambda e: e.position):
             self._pred.setdefault(e.target, []).append(e.source)
-        self.same_structure = bool(self.nodes) and self._structure() == before
+        self._shape = self._structure()
+        self.same_structure = bool(self.nodes) and self._shape == before
         self.gradients = {}
         if entry is not None and entry.targets and not self.too_large:
             # views draw the gradients with the rebuild (``changed``), not before it
