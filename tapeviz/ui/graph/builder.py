@@ -117,14 +117,14 @@ class SceneBuilder:
         """
         self.slices += 1
         if self._step(BUILD_SLICE_S if chunked else float("inf")):
-            QTimer.singleShot(0, self.scene, self._continue)  # (none once the scene is gone)
+            self._later_turn(self._continue)
             return
         if chunked:
-            QTimer.singleShot(0, self.scene, self._hand_over)
+            self._later_turn(self._hand_over)
             return
         self._part_done()
         if self._todo_nodes or self._todo_edges:  # the rest of a graph handed over in part
-            QTimer.singleShot(0, self.scene, self._continue)  # (none once the scene is gone)
+            self._later_turn(self._continue)
 
     def complete(self) -> None:
         """Build whatever is left now (an export draws the whole graph)."""
@@ -152,11 +152,30 @@ class SceneBuilder:
         if self.on_filled is not None:
             self.on_filled(self._frame_groups() if self.look.groups else [])
 
+    def _later_turn(self, then: Callable[[], None]) -> None:
+        """Call ``then`` from a zero timer of the scene's (it dies with the scene).
+
+        A timer, not ``QTimer.singleShot(0)`` (a posted call): posted calls can follow one
+        another in one pass of the event loop, a timer waits for the next pass, after the
+        window's input, paints and other timers.
+        """
+        timer = self._timer
+        if timer is None:
+            self._timer = timer = QTimer(self.scene)
+            timer.setSingleShot(True)
+            timer.setInterval(0)
+            timer.timeout.connect(lambda: self._next())
+        self._next = then
+        timer.start()
+
+    _timer: QTimer | None = None
+    _next: Callable[[], None] = staticmethod(lambda: None)  # type: ignore[assignment]
+
     def _hand_over(self) -> None:
         if not self.cancelled and not self.filled:
             self._part_done()
             if not self.filled and (self._todo_nodes or self._todo_edges):  # the rest, by slices
-                QTimer.singleShot(0, self.scene, self._continue)
+                self._later_turn(self._continue)
 
     def _continue(self) -> None:
         if not self.cancelled and not self.filled:
