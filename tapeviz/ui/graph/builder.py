@@ -72,6 +72,11 @@ class SceneBuilder:
         self.cancelled = False
         self.handed = False  # on_built was called (with part of the graph, or all of it)
         self.filled = False  # every item is made
+        self._timer = QTimer(self.scene)  # the next turn's slice or hand-over (see _later_turn)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self._on_timer)
+        self._next: Callable[[], None] = self._continue
         lay = plan.layout
         same = plan.ports is not None and len(plan.ports) == len(model.edges)
         ports: list[Port] = plan.ports if same else ports_of(model.edges, lay)  # type: ignore[assignment]
@@ -159,17 +164,11 @@ class SceneBuilder:
         another in one pass of the event loop, a timer waits for the next pass, after the
         window's input, paints and other timers.
         """
-        timer = self._timer
-        if timer is None:
-            self._timer = timer = QTimer(self.scene)
-            timer.setSingleShot(True)
-            timer.setInterval(0)
-            timer.timeout.connect(lambda: self._next())
         self._next = then
-        timer.start()
+        self._timer.start()
 
-    _timer: QTimer | None = None
-    _next: Callable[[], None] = staticmethod(lambda: None)  # type: ignore[assignment]
+    def _on_timer(self) -> None:
+        self._next()
 
     def _hand_over(self) -> None:
         if not self.cancelled and not self.filled:
