@@ -69,29 +69,45 @@ def test_a_2000_step_race_is_sampled_to_the_default_frames_ending_at_its_end(
     assert (frames[-1] != frames[0]).any(axis=-1).sum() > 500  # the paths grew
 
 
-def test_the_palette_lookup_maps_its_own_colours_exactly() -> None:
+def test_the_palette_mapping_keeps_its_own_colours_and_finds_the_nearest() -> None:
     rng = np.random.default_rng(3)
     frame = rng.integers(0, 256, (40, 60, 3), dtype=np.uint8)
     frame[:20] = [255, 255, 255]
     frame[20:25] = [213, 94, 0]
     palette = gif.palette_of(frame, colors=64)
-    table = gif.lookup_table(palette)
-    idx = gif.indices(frame, table)
+    idx = gif.indices(frame, palette)
     assert idx.shape == (40, 60) and idx.max() < len(palette)
     on_palette = palette[idx]
-    remapped = gif.indices(on_palette, table)
-    np.testing.assert_array_equal(palette[remapped], on_palette)  # palette colours stay put
-    packed = (
-        0xFF000000
-        | frame[..., 0].astype(np.uint32) << 16
-        | frame[..., 1].astype(np.uint32) << 8
-        | frame[..., 2].astype(np.uint32)
-    )
-    np.testing.assert_array_equal(gif.indices(packed, table), idx)  # QImage pixels: the same
-    # Every colour goes to (nearly) its nearest palette entry.
+    np.testing.assert_array_equal(palette[gif.indices(on_palette, palette)], on_palette)
+    # Every colour goes to its nearest palette entry (the sum of channel differences, as Qt's).
     err = np.abs(on_palette.astype(int) - frame.astype(int)).sum(axis=-1)
     best = np.abs(frame[..., None, :].astype(int) - palette[None, None].astype(int)).sum(-1)
-    assert (err <= best.min(axis=-1) + 3 * 8 * 2).all()
+    np.testing.assert_array_equal(err, best.min(axis=-1))
+
+
+def test_the_gif_writer_maps_only_changed_pixels_to_the_same_indices(tmp_path) -> None:
+    rng = np.random.default_rng(5)
+    first = rng.integers(0, 256, (30, 40, 3), dtype=np.uint8)
+    second = first.copy()
+    second[10:14, 5:30] = rng.integers(0, 256, (4, 25, 3), dtype=np.uint8)
+    palette = gif.palette_of(first, colors=32)
+    writer = gif.GifWriter(tmp_path / "x.gif", 20, palette)
+    mapped: list[int] = []
+    real = gif.nearest
+
+    def counting(pixels: np.ndarray, table: list[int]) -> np.ndarray:
+        mapped.append(pixels.size)
+        return real(pixels, table)
+
+    gif.nearest = counting  # type: ignore[assignment]
+    try:
+        writer.append_data(first)
+        writer.append_data(second)
+    finally:
+        gif.nearest = real  # type: ignore[assignment]
+    assert mapped[0] == 30 * 40 and 0 < mapped[1] <= 4 * 25  # the second: what changed
+    for frame, index in zip((first, second), writer.frames, strict=True):
+        np.testing.assert_array_equal(index, gif.indices(frame, palette))  # as a whole mapping
 
 
 def test_the_gif_writer_keeps_frames_and_unchanged_pixels(tmp_path) -> None:
@@ -134,3 +150,37 @@ def test_frames_are_encoded_in_order_off_the_ui_thread_and_errors_surface() -> N
         for i in range(10):
             failing.put(np.array([i]))
         failing.drain()
+
+
+def test_the_video_writer_pipes_qt_pixels_in_their_colours_cropped_to_even(tmp_path) -> None:
+    iio = pytest.importorskip("imageio.v3")
+    from PySide6.QtGui import QColor, QImage
+
+    from tapeviz.ui.plots.video import VideoWriter
+
+    writer = VideoWriter(tmp_path / "x.mp4", 30)
+    for shade in (0, 60, 120):
+        image = QImage(65, 47, QImage.Format.Format_RGB32)  # odd: H.264 needs even sizes
+        image.fill(QColor(255, shade, 0))  # orange to yellow on the left …
+        for x in range(32, 65):
+            for y in range(47):
+                image.setPixelColor(x, y, QColor(0, 0, 255))  # … blue on the right
+        writer.append_data(image)
+    writer.close()
+    writer.close()  # a second time: nothing
+    frames = iio.imread(tmp_path / "x.mp4", index=None).astype(int)
+    assert frames.shape == (3, 46, 64, 3)
+    left, right = (
+        frames[:, 10:36, 4:24].mean(axis=(1, 2)),
+        frames[:, 10:36, 40:60].mean(axis=(1, 2)),
+    )
+    assert (left[:, 0] > 200).all() and (left[:, 2] < 60).all()  # red stays red …
+    assert (right[:, 2] > 200).all() and (right[:, 0] < 60).all()  # … and blue blue
+    assert left[0, 1] < left[1, 1] < left[2, 1]  # the frames in order
+    with pytest.raises(ValueError, match="a frame of"):
+        other = VideoWriter(tmp_path / "y.mp4", 30)
+        other.append_data(QImage(64, 46, QImage.Format.Format_RGB32))
+        try:
+            other.append_data(QImage(32, 46, QImage.Format.Format_RGB32))
+        finally:
+            other.close()

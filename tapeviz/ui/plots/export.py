@@ -3,10 +3,11 @@
 Shared by everything that plays steps back (the optimization studio, a script's timeline): the
 player is anything with a cursor (:class:`Player`), the frames are renderings of one widget.
 Animations are rendered frame by frame on the UI thread (rendering needs it) from a zero-delay
-timer, so the window keeps repainting and Cancel works; frames go straight to imageio's writer
-(imageio-ffmpeg for MP4). GIF frames share one undithered palette (Pillow, which imageio
-brings), which keeps files small. SVG uses QSvgGenerator and each plot's ``scene().render``
-(pyqtgraph's own SVG exporter is broken on Qt ≥ 6.11).
+timer, so the window keeps repainting and Cancel works. Each frame goes to its writer:
+:mod:`tapeviz.ui.plots.gif` maps it onto one undithered palette (small files; Pillow writes
+them), :mod:`tapeviz.ui.plots.video` pipes its pixels to ffmpeg from a thread, overlapping the
+next render. SVG uses QSvgGenerator and each plot's ``scene().render`` (pyqtgraph's
+own SVG exporter is broken on Qt ≥ 6.11).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from tapeviz.ui.plots.gif import GifWriter, palette_of
+from tapeviz.ui.plots.video import VideoWriter
 
 FILTERS = {
     "gif": "GIF (*.gif)",
@@ -145,17 +147,6 @@ def frame_steps(length: int, frames: int) -> list[int]:
     return sorted({round(v) for v in np.linspace(0, length, min(frames, length + 1))})
 
 
-def image_array(image: QImage, even: bool) -> np.ndarray:
-    """An RGB uint8 array of a QImage (cropped to even sizes for video)."""
-    rgb = image.convertToFormat(QImage.Format.Format_RGB888)
-    w, h = rgb.width(), rgb.height()
-    arr = np.frombuffer(rgb.constBits(), np.uint8).reshape(h, rgb.bytesPerLine())[:, : 3 * w]
-    arr = arr.reshape(h, w, 3)
-    if even:
-        arr = arr[: h - h % 2, : w - w % 2]
-    return arr.copy()
-
-
 def pixels(image: QImage) -> np.ndarray:
     """An (h, w) uint32 array of 0xAARRGGBB pixels of a QImage (a copy)."""
     rgb = image.convertToFormat(QImage.Format.Format_RGB32)
@@ -164,26 +155,39 @@ def pixels(image: QImage) -> np.ndarray:
     return arr[:, :w].copy()
 
 
+def scaled(image: QImage, width: int | None) -> QImage:
+    """``image`` smoothly scaled down to ``width`` pixels (as it is if None or narrower)."""
+    if width is None or image.width() <= width:
+        return image
+    return image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+
+
 class Encoder:
     """The writer's ``append_data`` in a thread, so encoding overlaps the next frame's render.
 
     Frames keep their order; at most ``depth`` wait. An encoder error surfaces at the next
-    :meth:`put` or at :meth:`drain`.
+    :meth:`put` or at :meth:`drain`. With ``thread=False`` each frame is written at once: for
+    writers whose work is Qt's (PySide keeps the GIL through it, so a thread only adds waits).
     """
 
-    def __init__(self, writer: Any, depth: int = 3) -> None:
+    def __init__(self, writer: Any, depth: int = 3, thread: bool = True) -> None:
         self.writer, self.depth = writer, depth
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="tapeviz-encoder")
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="tapeviz-encoder") if thread else None
         self.pending: deque[Future[None]] = deque()
 
-    def put(self, frame: np.ndarray) -> None:
+    def put(self, frame: Any) -> None:
         """Queue one frame (blocks while ``depth`` frames wait)."""
+        if self.pool is None:
+            self.writer.append_data(frame)
+            return
         while self.pending and (self.pending[0].done() or len(self.pending) >= self.depth):
             self.pending.popleft().result()  # raises the encoder's error
         self.pending.append(self.pool.submit(self.writer.append_data, frame))
 
     def drain(self) -> None:
         """Wait for every queued frame; the first error is raised."""
+        if self.pool is None:
+            return
         try:
             while self.pending:
                 self.pending.popleft().result()
@@ -212,9 +216,7 @@ class AnimationExport(QObject):
         width: int | None = None,
     ) -> None:
         super().__init__(player)  # type: ignore[arg-type]
-        import imageio.v2 as imageio
-
-        if not path.parent.is_dir() or path.is_dir():  # imageio would fail only at the end
+        if not path.parent.is_dir() or path.is_dir():  # the writers would fail only at the end
             raise OSError(f"cannot write {path}")
         self.player, self.area, self.path, self.kind = player, area, path, kind
         self.width = width or (GIF_WIDTH if kind == "gif" else None)
@@ -225,15 +227,13 @@ class AnimationExport(QObject):
         fps = FPS[kind]
         self.writer: Any
         if kind == "gif":  # one palette for all frames, from the last (fullest) one
-            last = self.frame(self.steps[-1])
+            last = pixels(self.frame(self.steps[-1]))
             rgb = np.stack([(last >> 16) & 255, (last >> 8) & 255, last & 255], axis=-1)
             self.writer = GifWriter(path, fps, palette_of(rgb.astype(np.uint8)))
         else:
-            self.writer = imageio.get_writer(
-                path, fps=fps, codec="libx264", quality=7, macro_block_size=2,
-                ffmpeg_params=["-preset", "ultrafast"],
-            )  # fmt: skip
-        self.encoder = Encoder(self.writer)
+            self.writer = VideoWriter(path, fps)
+        # A GIF frame's palette mapping is Qt's (it keeps the GIL); an MP4's goes down a pipe.
+        self.encoder = Encoder(self.writer, thread=kind == "mp4")
         self.timer = QTimer(self)
         self.timer.setInterval(0)
         self.timer.timeout.connect(self._on_timer_timeout)
@@ -271,19 +271,14 @@ class AnimationExport(QObject):
             )
         )
 
-    def frame(self, k: int) -> np.ndarray:
-        """Step k of the area: an RGB array for video, 0xAARRGGBB pixels (h × w) for a GIF.
+    def frame(self, k: int) -> QImage:
+        """Step k of the area at the export's width, for the writer.
 
         A GIF's frames all go on one palette, undithered (:mod:`tapeviz.ui.plots.gif`):
         unchanged pixels stay identical, so the file stores mostly what moved.
         """
         self.player.show_step(k)
-        image = render_image(self.area)
-        if self.width is not None and image.width() > self.width:
-            image = image.scaledToWidth(self.width, Qt.TransformationMode.SmoothTransformation)
-        if self.kind == "gif":
-            return pixels(image)
-        return image_array(image, even=True)
+        return scaled(render_image(self.area), self.width)
 
     def _fail(self, exc: BaseException) -> None:
         """Stop, close what can be closed, and report (the player is never left busy)."""

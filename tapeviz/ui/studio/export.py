@@ -20,7 +20,6 @@ from tapeviz.ui.plots.export import (
     MAX_FRAMES,
     AnimationExport,
     frame_steps,
-    image_array,
     render_image,
     render_svg,
     write_still,
@@ -30,7 +29,7 @@ from tapeviz.ui.theme import Theme
 
 __all__ = [
     "FILTERS", "FPS", "GIF_WIDTH", "MAX_FRAMES", "AnimationExport", "Studio", "export",
-    "frame_steps", "image_array", "render_image", "render_svg",
+    "frame_steps", "render_image", "render_svg",
 ]  # fmt: skip
 
 
