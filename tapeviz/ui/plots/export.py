@@ -28,6 +28,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from tapeviz.ui.plots.gif import GifWriter, palette_of
+from tapeviz.ui.plots.layers import Layers
 from tapeviz.ui.plots.video import VideoWriter
 
 FILTERS = {
@@ -42,6 +43,7 @@ MAX_SECONDS = {"gif": 4, "mp4": 4}  # the animation's default length: the race, 
 MAX_FRAMES = {kind: FPS[kind] * seconds for kind, seconds in MAX_SECONDS.items()}  # 80, 120
 TICK_S = 0.03  # frames rendered per timer tick for about this long (one screen repaint)
 NO_CACHE = QGraphicsItem.CacheMode.NoCache
+DEPTH = 3  # frames waiting for the encoder's thread at most
 GIF_WIDTH = 720  # px: GIF frames are scaled down to keep files small
 translate = QCoreApplication.translate  # the studio's sentences, shared
 
@@ -170,7 +172,7 @@ class Encoder:
     writers whose work is Qt's (PySide keeps the GIL through it, so a thread only adds waits).
     """
 
-    def __init__(self, writer: Any, depth: int = 3, thread: bool = True) -> None:
+    def __init__(self, writer: Any, depth: int = DEPTH, thread: bool = True) -> None:
         self.writer, self.depth = writer, depth
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="tapeviz-encoder") if thread else None
         self.pending: deque[Future[None]] = deque()
@@ -224,6 +226,9 @@ class AnimationExport(QObject):
         self.index = 0
         self.restore = player.k
         self.cancelled = False
+        self.layers = Layers.of(area, render_image)  # None: whole renders
+        self.buffers = [QImage() for _ in range(DEPTH + 1)]  # the frames, painted in turn
+        self.rendered = 0
         fps = FPS[kind]
         self.writer: Any
         if kind == "gif":  # one palette for all frames, from the last (fullest) one
@@ -278,7 +283,14 @@ class AnimationExport(QObject):
         unchanged pixels stay identical, so the file stores mostly what moved.
         """
         self.player.show_step(k)
-        return scaled(render_image(self.area), self.width)
+        if self.layers is None:
+            return scaled(render_image(self.area), self.width)
+        # A frame handed to the encoder is painted over only after DEPTH later frames were
+        # queued: by then it was written (the encoder holds at most DEPTH).
+        slot = self.rendered % len(self.buffers)
+        self.rendered += 1
+        self.buffers[slot] = self.layers.render(self.buffers[slot])
+        return scaled(self.buffers[slot], self.width)
 
     def _fail(self, exc: BaseException) -> None:
         """Stop, close what can be closed, and report (the player is never left busy)."""

@@ -200,6 +200,7 @@ class StepPlot(pg.PlotWidget):
         self.clip.setZValue(5)  # the played curves above the faint full ones
         self.addItem(self.clip, ignoreBounds=True)
         self.series: list[dict[str, Any]] = []
+        self.revision = 0  # bumped whenever more than the cursor changes (export layers)
         self.log = False
         self.scale = 1.0
         self.theme = LIGHT
@@ -217,6 +218,7 @@ class StepPlot(pg.PlotWidget):
         The same curves again (colours and dashes) keep their items: only curves whose values
         changed get new data (a hyper-parameter edit redraws one run, not the race).
         """
+        self.revision += 1
         old, old_view = self.series, (self.log, self.y_range)
         reuse = len(old) == len(series) and all(
             o["color"] == s[1] and o["dash"] == s[2] for o, s in zip(old, series, strict=True)
@@ -300,8 +302,13 @@ class StepPlot(pg.PlotWidget):
             y = item["y"]
             move(item["marker"], kk + tt, y[kk] + tt * (y[kk + 1] - y[kk]) if tt else y[kk])
 
+    def moving_items(self) -> list[QGraphicsItem]:
+        """What :meth:`set_cursor` changes: the cursor, the played curves' clip, the markers."""
+        return [self.cursor, self.clip, *(item["marker"] for item in self.series)]
+
     def restyle(self, theme: Theme, scale: float) -> None:
         """Theme colours and presenter-mode scale."""
+        self.revision += 1
         self.theme, self.scale = theme, scale
         style_plot(self, theme, scale)
         pen = pg.mkPen(theme.muted, width=1.5 * scale)

@@ -122,6 +122,7 @@ class _Base(pg.PlotWidget):
         view = self.getPlotItem().getViewBox()
         view.geometryChanged.connect(self.fit_legend)  # the axes change the data area's width too
         self.runs: list[dict] = []
+        self.revision = 0  # bumped whenever more than the cursor changes (export layers)
 
     def resizeEvent(self, event: Any) -> None:
         """Qt override: fit the legend to the new width."""
@@ -137,6 +138,7 @@ class _Base(pg.PlotWidget):
         """Name the runs at once (a new learning rate, before its race is computed)."""
         if len(titles) != len(self.legend.items):
             return
+        self.revision += 1
         for (_, label), title in zip(self.legend.items, titles, strict=True):
             if label.text != title:
                 label.setText(title)
@@ -168,6 +170,7 @@ class _Base(pg.PlotWidget):
 
     def restyle(self, theme: Theme, scale: float) -> None:
         """Theme colours and presenter-mode scale (redraws the backdrop)."""
+        self.revision += 1
         self.theme, self.scale = theme, scale
         style_plot(self, theme, scale)
         self.legend.setLabelTextColor(theme.text)
@@ -205,6 +208,7 @@ class SurfacePlot(_Base):
         A new race of the same runs (colours) keeps the items: only changed paths are new, and
         an unchanged backdrop is not drawn again (a hyper-parameter edit).
         """
+        self.revision += 1
         reuse = race is not self.race and same_colors(self.runs, race)
         same_backdrop = reuse and same_surface(self.backdrop, backdrop)
         self.race, self.backdrop = race, backdrop
@@ -306,6 +310,10 @@ class SurfacePlot(_Base):
             run["line"].setVisible(arrow)
             run["head"].setVisible(run["line"].isVisible())
 
+    def moving_items(self) -> list[QGraphicsItem]:
+        """What :meth:`set_cursor` changes: each run's path, arrow and marker."""
+        return [run[key] for run in self.runs for key in ("path", "line", "head", "marker")]
+
     def _on_scene_clicked(self, event: object) -> None:
         vb = self.getPlotItem().getViewBox()
         pos = event.scenePos()  # type: ignore[attr-defined]
@@ -330,6 +338,7 @@ class CurvePlot(_Base):
 
     def set_race(self, race: Race, backdrop: Backdrop) -> None:
         """Draw f(x) and one trail per run."""
+        self.revision += 1
         self.race, self.backdrop = race, backdrop
         self._clear_runs()
         self.setLabel("bottom", race.runs[0].names[0])
@@ -381,6 +390,10 @@ class CurvePlot(_Base):
             if ok:
                 run["tangent"].setLine(x - half, f - g * half, x + half, f + g * half)
             run["tangent"].setVisible(ok and (k <= stop or stop == h.steps))
+
+    def moving_items(self) -> list[QGraphicsItem]:
+        """What :meth:`set_cursor` changes: each run's trail, tangent and marker."""
+        return [run[key] for run in self.runs for key in ("trail", "tangent", "marker")]
 
     def _on_curve(self, run: dict, k: int, t: float, x: float) -> float:
         """The loss between two steps, along the sampled curve (exact at the steps)."""

@@ -16,6 +16,9 @@ from PySide6.QtGui import QImage
 
 # Format_RGB32 is 0xffRRGGBB in native byte order: B, G, R, 255 in memory on little-endian.
 PIXELS = "bgra" if sys.byteorder == "little" else "argb"
+# One encoding thread: x264's default (one per core) takes the cores the frames render on, and
+# the ultrafast preset keeps up with the renders on one (export 2.4 -> 1.8 s on two cores).
+ONE = ["-threads", "1"]
 
 
 def even(image: QImage) -> QImage:
@@ -47,7 +50,7 @@ class VideoWriter:
             self.size = size
             self.stream = imageio_ffmpeg.write_frames(
                 str(self.path), size, pix_fmt_in=PIXELS, fps=self.fps, codec="libx264",
-                quality=7, macro_block_size=2, output_params=["-preset", "ultrafast"],
+                quality=7, macro_block_size=2, output_params=["-preset", "ultrafast", *ONE],
             )  # fmt: skip
             self.stream.send(None)  # starts ffmpeg
         if size != self.size:

@@ -1,0 +1,111 @@
+"""Animation frames in layers: the same pixels as a whole render, for every kind of plot area."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+import pytest
+from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QLabel, QSplitter, QWidget
+from pytestqt.qtbot import QtBot
+
+from tapeviz.models.descent.demos import studio_presets
+from tapeviz.models.timeline.output import OutputLines
+from tapeviz.models.timeline.timeline import timelines_of
+from tapeviz.sandbox.process.isolated import run_isolated
+from tapeviz.ui.plots.export import pixels, render_image
+from tapeviz.ui.plots.layers import Layers
+from tapeviz.ui.studio.studio import OptimizationStudio
+from tapeviz.ui.timeline.panel import TimelinePanel
+
+PRESETS = studio_presets()
+SEEDS = Path(__file__).resolve().parents[2] / "assets" / "seeds"
+
+
+def opacities(area: QWidget) -> list[float]:
+    return [i.opacity() for p in area.findChildren(pg.PlotWidget) for i in p.scene().items()]
+
+
+def assert_same_frames(show: object, area: QWidget, steps: list[int]) -> Layers:
+    """Each step rendered in layers (fresh and over the last frame) equals a whole render."""
+    layers = Layers.of(area, render_image)
+    assert layers is not None
+    before = opacities(area)
+    last = QImage()
+    for k in steps:
+        show(k)  # type: ignore[operator]
+        whole = pixels(render_image(area))
+        np.testing.assert_array_equal(pixels(layers.render()), whole, err_msg=f"step {k}")
+        last = layers.render(last)
+        np.testing.assert_array_equal(pixels(last), whole, err_msg=f"step {k}, reused")
+    assert opacities(area) == before  # nothing left hidden for the window to paint
+    return layers
+
+
+@pytest.fixture
+def studio(qtbot: QtBot) -> Iterator[OptimizationStudio]:
+    s = OptimizationStudio()
+    qtbot.addWidget(s)
+    s.resize(1100, 640)
+    s.show()
+    yield s
+    s.shutdown()
+
+
+def race(qtbot: QtBot, studio: OptimizationStudio, name: str, **changes: object) -> None:
+    preset = PRESETS[name]
+    studio.set_config(replace(preset.config, **changes))
+    with qtbot.waitSignal(studio.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
+        studio.set_problem(preset.problem)
+    assert studio.race is not None
+
+
+@pytest.mark.parametrize("name", ["rosenbrock-race", "seed-quadratic-sgd", "saddle", "beale"])
+def test_layered_frames_equal_whole_renders(qtbot: QtBot, studio: OptimizationStudio, name) -> None:
+    race(qtbot, studio, name)
+    n = studio.race.length
+    assert_same_frames(studio.show_step, studio.plot_area, [0, 1, n // 7, n // 2, n - 1, n])
+
+
+def test_a_new_race_during_an_export_gets_a_new_background(
+    qtbot: QtBot, studio: OptimizationStudio
+) -> None:
+    race(qtbot, studio, "rosenbrock-race", steps=600)
+    layers = assert_same_frames(studio.show_step, studio.plot_area, [0, 300])
+    first = layers.background
+    race(qtbot, studio, "himmelblau")  # other runs, other surface: other items
+    studio.show_step(200)
+    np.testing.assert_array_equal(pixels(layers.render()), pixels(render_image(studio.plot_area)))
+    assert layers.background is not first
+
+
+def test_the_timeline_frames_too(qtbot: QtBot) -> None:
+    result = run_isolated((SEEDS / "003_2_1_sgd_apply_gradients.py").read_text("utf-8"))
+    panel = TimelinePanel()
+    qtbot.addWidget(panel)
+    panel.resize(1200, 420)
+    panel.show()
+    panel.set_run(timelines_of(result), OutputLines(result.output, result.output_marks))
+    n = panel.length
+    assert_same_frames(panel.show_step, panel.plot_area, [0, 1, n // 3, n])
+    panel.pause()
+
+
+def test_an_area_with_a_widget_that_paints_itself_is_rendered_whole(qtbot: QtBot) -> None:
+    area = QSplitter()
+    qtbot.addWidget(area)
+    plot = pg.PlotWidget()
+    area.addWidget(plot)
+    area.show()
+    assert Layers.of(area, render_image) is None  # a plot that names no moving items
+    plain = QSplitter()
+    qtbot.addWidget(plain)
+    plain.addWidget(QWidget())
+    plain.show()
+    assert Layers.of(plain, render_image) is not None  # containers only: nothing moves
+    plain.addWidget(QLabel("step 3"))
+    assert Layers.of(plain, render_image) is None  # a label could change with the step
