@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from tapeviz.sandbox.figures import Figure
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TapeInfo:
     """A GradientTape the code created, with the names it was bound to (in creation order)."""
 

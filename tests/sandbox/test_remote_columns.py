@@ -109,3 +109,40 @@ def test_a_released_tape_is_rebuilt_the_same_on_its_next_use() -> None:
     assert all(objs[r] is not None for r in variables)  # variables stay (one object per id)
     assert tape.pretty() == before  # rebuilt from the columns
     assert [(c.target_ids, c.source_ids) for c in tape.gradient_calls] == calls
+
+
+LOOP = """import tensorflow as tf
+w = tf.Variable(2.0)
+b = tf.Variable(0.5)
+for step in range({n}):
+    with tf.GradientTape() as tape:
+        loss = (w * 3.0 + b - 1.0) ** 2
+    dw, db = tape.gradient(loss, [w, b])
+    w.assign_sub(0.01 * dw)
+    b.assign_sub(0.01 * db)
+"""
+
+
+def test_a_loops_tapes_share_what_they_repeat_and_keep_calls_as_columns() -> None:
+    import gc
+
+    gc.collect()
+    before = len(gc.get_objects())
+    back = _decoded(LOOP.format(n=2000))
+    per_tape = (len(gc.get_objects()) - before) / len(back.tapes)
+    first, second = back.tapes[0], back.tapes[1]
+    assert first.names == ("tape",) and first.names is second.names
+    assert first.tape.watched_rows == second.tape.watched_rows
+    assert first.tape._watched_rows is second.tape._watched_rows  # one tuple for the loop
+    # Each tape is its TapeInfo, its RemoteTape and two small spans: no per-call objects.
+    assert per_tape < 5, per_tape
+    # The calls, made from the columns when asked for, are the tape's own.
+    for info in (first, back.tapes[-1]):
+        (call,) = info.tape.call_rows
+        assert call.kind == "gradient" and len(call.targets) == 1 and len(call.results) == 2
+        table = info.tape.table
+        dw, db = (table.tensor(r) for r in call.results)
+        assert np.isfinite(float(dw.numpy())) and np.isfinite(float(db.numpy()))
+    w = 2.0 - 0.01 * 2 * (2.0 * 3 + 0.5 - 1) * 3  # the first step's gradient, by hand
+    dw0 = float(back.tapes[0].tape.table.tensor(first.tape.call_rows[0].results[0]).numpy())
+    assert abs((2.0 - 0.01 * dw0) - w) < 1e-6

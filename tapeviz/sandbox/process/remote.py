@@ -9,7 +9,7 @@ collide with tensors the window makes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -192,6 +192,35 @@ class _Calls(NamedTuple):
     results: tuple[int, ...]
 
 
+CALL_PARTS = ("targets", "sources", "results")  # a call's variable-length parts, in order
+
+
+class CallColumns(NamedTuple):
+    """Every gradient() call of a result as columns, in tape order; a tape's are a range."""
+
+    tape: np.ndarray  # per call: its tape
+    kind: np.ndarray  # per call: an index into ``kinds``
+    kinds: list[str]
+    t_off: np.ndarray  # call c's target ids are targets[t_off[c]:t_off[c + 1]]
+    targets: np.ndarray
+    s_off: np.ndarray  # its source ids, likewise
+    sources: np.ndarray
+    r_off: np.ndarray  # its result rows (-1 for None), likewise
+    results: np.ndarray
+
+    def rows(self, first: int, end: int) -> tuple[_Calls, ...]:
+        """Calls ``first`` … ``end - 1`` as (kind, target ids, source ids, result rows)."""
+        return tuple(
+            _Calls(
+                self.kinds[int(self.kind[c])],
+                tuple(self.targets[self.t_off[c] : self.t_off[c + 1]].tolist()),
+                tuple(self.sources[self.s_off[c] : self.s_off[c + 1]].tolist()),
+                tuple(self.results[self.r_off[c] : self.r_off[c + 1]].tolist()),
+            )
+            for c in range(first, end)
+        )
+
+
 class RecordColumns(NamedTuple):
     """Every record of a result as columns, shared by the result's tapes (rows of the table)."""
 
@@ -217,8 +246,9 @@ class RemoteTape(Recorder):
         table: TensorTable,
         recs: dict[str, Any],
         span: tuple[int, int],
-        watched: list[int],
-        calls: list[tuple[Any, ...]],
+        watched: Sequence[int],
+        calls: CallColumns,
+        call_span: tuple[int, int],
         persistent: bool,
         watch_accessed: bool,
     ) -> None:
@@ -227,7 +257,8 @@ class RemoteTape(Recorder):
         self._recs = recs
         self.span = span
         self._watched_rows = watched
-        self._calls = tuple(_Calls(*c) for c in calls)
+        self._calls = calls  # this tape's are rows call_span[0] … call_span[1] - 1
+        self._call_span = call_span
         self._persistent = persistent
         self._records: list[OpRecord] | None = None
         self._tracked_ids: dict[int, None] | None = None
@@ -261,8 +292,12 @@ class RemoteTape(Recorder):
     def call_rows(
         self,
     ) -> tuple[tuple[str, tuple[int, ...], tuple[int, ...], tuple[int, ...]], ...]:
-        """Each gradient call as (kind, target ids, source ids, result rows; -1 for None)."""
-        return self._calls
+        """Each gradient call as (kind, target ids, source ids, result rows; -1 for None).
+
+        Made from the result's call columns at each use: a 10,000-tape run keeps no per-call
+        objects.
+        """
+        return self._calls.rows(*self._call_span)
 
     @property
     def watched_rows(self) -> tuple[int, ...]:
@@ -338,7 +373,7 @@ class RemoteTape(Recorder):
             self._gradient_calls = [
                 GradientCall(c.kind, c.targets, c.sources,
                              tuple(None if r < 0 else tensor(r) for r in c.results))
-                for c in self._calls
+                for c in self.call_rows
             ]  # fmt: skip
         return self._gradient_calls
 

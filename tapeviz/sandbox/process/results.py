@@ -198,14 +198,7 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
     param_docs, param_column = _params_column(recs, writer)
     watched_objs = [list(info.tape._watched.values()) for info in tapes]
     watched = rows.add([t for ws in watched_objs for t in ws])
-    calls = []
-    for k, info in enumerate(tapes):
-        for c in getattr(info.tape, "gradient_calls", ()):
-            results = [r for r in c.results if isinstance(r, TensorLike)]
-            mask = [isinstance(r, TensorLike) for r in c.results]
-            calls.append(
-                [k, c.kind, list(c.target_ids), list(c.source_ids), rows.add(results), mask]
-            )
+    calls, where, mask = _call_columns(tapes, rows, writer)
     doc = {
         "prims": list(prims),
         "params": param_docs,
@@ -226,18 +219,52 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         "tape_index": writer.ints([i.index for i in tapes]),
         "tape_names": [list(i.names) for i in tapes],
         "tape_n_watched": writer.ints([len(w) for w in watched_objs]),
+        **calls,
     }
 
     def fill(row_of: np.ndarray) -> None:
         doc["in"] = writer.ints(row_of[ins])
         doc["out"] = writer.ints(row_of[outs])
         doc["tape_watched"] = writer.ints(row_of[watched])
-        doc["calls"] = []
-        for k, kind, targets, sources, where, mask in calls:
-            got = iter(row_of[where].tolist())
-            doc["calls"].append([k, kind, targets, sources, [next(got) if m else -1 for m in mask]])
+        got = np.full(len(mask), -1, np.int64)  # -1: a None result
+        got[mask] = row_of[where]
+        doc["call_results"] = writer.ints(got)
 
     return doc, fill
+
+
+def _call_columns(
+    tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer
+) -> tuple[dict[str, Any], slice, np.ndarray]:
+    """The tapes' gradient() calls as columns, in tape order (a 10,000-step loop makes 10,000).
+
+    Returns the columns, the rows' uses of the calls' tensor results and which results are
+    tensors (the others, None, go out as row -1).
+    """
+    tape, kinds, kind, targets, sources, sizes, results, mask = [], {}, [], [], [], [], [], []
+    for k, info in enumerate(tapes):
+        for c in getattr(info.tape, "gradient_calls", ()):
+            tape.append(k)
+            kind.append(kinds.setdefault(c.kind, len(kinds)))
+            targets += c.target_ids
+            sources += c.source_ids
+            sizes.append((len(c.target_ids), len(c.source_ids), len(c.results)))
+            for r in c.results:
+                mask.append(isinstance(r, TensorLike))
+                if mask[-1]:
+                    results.append(r)
+    n = np.array(sizes, np.int64).reshape(-1, 3)
+    columns = {
+        "call_tape": writer.ints(tape),
+        "call_kinds": list(kinds),
+        "call_kind": writer.ints(kind),
+        "call_n_targets": writer.ints(n[:, 0]),
+        "call_n_sources": writer.ints(n[:, 1]),
+        "call_n_results": writer.ints(n[:, 2]),
+        "call_targets": writer.ints(targets),
+        "call_sources": writer.ints(sources),
+    }
+    return columns, rows.add(results), np.array(mask, np.bool_)
 
 
 def encode(result: RunResult, writer: Writer) -> dict[str, Any]:
