@@ -245,20 +245,17 @@ class RemoteTape(Recorder):
         self,
         table: TensorTable,
         recs: dict[str, Any],
-        span: tuple[int, int],
+        k: int,
         watched: Sequence[int],
-        calls: CallColumns,
-        call_span: tuple[int, int],
         persistent: bool,
         watch_accessed: bool,
     ) -> None:
+        """Tape ``k`` of a result whose records, tape bounds and calls ``recs`` holds."""
         self.watch_accessed_variables = watch_accessed
         self.table = table
-        self._recs = recs
-        self.span = span
+        self._recs = recs  # shared by the result's tapes: a 10,000-tape loop keeps 10,000 of us
+        self._k = k
         self._watched_rows = watched
-        self._calls = calls  # this tape's are rows call_span[0] … call_span[1] - 1
-        self._call_span = call_span
         self._persistent = persistent
         self._records: list[OpRecord] | None = None
         self._tracked_ids: dict[int, None] | None = None
@@ -272,8 +269,15 @@ class RemoteTape(Recorder):
         """Whether the tape was persistent."""
         return self._persistent
 
+    @property
+    def span(self) -> tuple[int, int]:
+        """The rows of the result's record columns that are this tape's: span[0] … span[1] - 1."""
+        bounds, k = self._recs["bounds"], self._k
+        return bounds[k], bounds[k + 1]
+
     def __len__(self) -> int:
-        return self.span[1] - self.span[0]
+        bounds, k = self._recs["bounds"], self._k
+        return bounds[k + 1] - bounds[k]
 
     @property
     def columns(self) -> RecordColumns:
@@ -297,7 +301,8 @@ class RemoteTape(Recorder):
         Made from the result's call columns at each use: a 10,000-tape run keeps no per-call
         objects.
         """
-        return self._calls.rows(*self._call_span)
+        first, k = self._recs["first_call"], self._k
+        return self._recs["calls"].rows(first[k], first[k + 1])
 
     @property
     def watched_rows(self) -> tuple[int, ...]:

@@ -217,7 +217,7 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
             ]
         ),
         "tape_index": writer.ints([i.index for i in tapes]),
-        "tape_names": [list(i.names) for i in tapes],
+        **_name_columns(tapes, writer),
         "tape_n_watched": writer.ints([len(w) for w in watched_objs]),
         **calls,
     }
@@ -231,6 +231,13 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         doc["call_results"] = writer.ints(got)
 
     return doc, fill
+
+
+def _name_columns(tapes: Sequence[TapeInfo], writer: Writer) -> dict[str, Any]:
+    """The names the tapes were bound to: each distinct tuple once, and one index per tape."""
+    sets: dict[tuple[str, ...], int] = {}
+    index = [sets.setdefault(tuple(i.names), len(sets)) for i in tapes]
+    return {"tape_name_sets": [list(names) for names in sets], "tape_name": writer.ints(index)}
 
 
 def _call_columns(

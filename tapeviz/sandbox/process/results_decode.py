@@ -79,7 +79,7 @@ def _table(doc: Any, frame: Frame) -> TensorTable:
     for k, v in names.items():
         if not (k.isdigit() and int(k) < n and isinstance(v, str) and len(v) <= 1000):
             raise ProtocolError("a bad tensor name")
-        clean[int(k)] = v
+        clean[int(k)] = sys.intern(v)  # a loop names its variables 10,000 times alike
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(nbytes.astype(np.int64), out=offsets[1:])
     dim_offsets = np.zeros(n + 1, np.int64)
@@ -132,7 +132,7 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     index = frame.ints(need(doc, "tape_index", dict))
     watched = frame.ints(need(doc, "tape_watched", dict))
     n_watched = frame.ints(need(doc, "tape_n_watched", dict))
-    names = need(doc, "tape_names", list)
+    names = frame.ints(need(doc, "tape_name", dict))  # an index into tape_name_sets
     count = len(flags)
     if not (len(start) == count + 1 and len(index) == len(n_watched) == len(names) == count):
         raise ProtocolError("the tape columns differ in length")
@@ -144,28 +144,20 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
         raise ProtocolError("a tape watches a missing tensor")
     shared = Shared()
     calls = _calls(doc, frame, n, count)
-    first_call = np.searchsorted(calls.tape, np.arange(count + 1), side="left").tolist()
+    recs["calls"] = calls
+    recs["first_call"] = np.searchsorted(calls.tape, np.arange(count + 1), side="left").tolist()
+    recs["bounds"] = start.tolist()
+    name_sets = [_names(v) for v in need(doc, "tape_name_sets", list)]
     w_off = np.zeros(count + 1, np.int64)
     np.cumsum(n_watched, out=w_off[1:])
-    bounds = start.tolist()  # one int per boundary: a tape's end is the next one's start
+    if count and (names.min() < 0 or names.max() >= len(name_sets)):
+        raise ProtocolError("bad tape names")
+    columns = zip(flags.tolist(), index.tolist(), w_off.tolist(), names.tolist(), strict=False)
     out = []
-    for k in range(count):
-        tape_names = names[k]
-        if not (isinstance(tape_names, list) and len(tape_names) <= 100) or not all(
-            isinstance(s, str) and len(s) <= 200 for s in tape_names
-        ):
-            raise ProtocolError("bad tape names")
-        tape = RemoteTape(
-            table,
-            recs,
-            (bounds[k], bounds[k + 1]),
-            shared(tuple(watched[w_off[k] : w_off[k + 1]].tolist())),
-            calls,
-            (first_call[k], first_call[k + 1]),
-            bool(flags[k] & 1),
-            bool(flags[k] & 2),
-        )
-        out.append(TapeInfo(tape, shared(tuple(tape_names)), int(index[k])))  # type: ignore[arg-type]
+    for k, (f, i, w0, j) in enumerate(columns):
+        rows = shared(tuple(watched[w0 : w_off[k + 1]].tolist()))
+        tape = RemoteTape(table, recs, k, rows, bool(f & 1), bool(f & 2))
+        out.append(TapeInfo(tape, name_sets[j], i))  # type: ignore[arg-type]
     return out
 
 
@@ -196,6 +188,15 @@ def _calls(doc: Any, frame: Frame, n_rows: int, n_tapes: int) -> CallColumns:
     names = [k if isinstance(k, str) and len(k) < 40 else "gradient" for k in kinds]
     (t_off, s_off, r_off), (targets, sources, results) = offsets, flat
     return CallColumns(tape, kind, names, t_off, targets, s_off, sources, r_off, results)
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    """A checked tuple of names (what a tape was bound to)."""
+    if not (isinstance(value, list) and len(value) <= 100) or not all(
+        isinstance(s, str) and len(s) <= 200 for s in value
+    ):
+        raise ProtocolError("bad tape names")
+    return tuple(sys.intern(s) for s in value)
 
 
 class Shared:
