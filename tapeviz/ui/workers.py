@@ -108,6 +108,11 @@ def submit(
     return worker
 
 
+def busy() -> bool:
+    """Whether a job runs in the pool (its Python competes with the UI thread for the GIL)."""
+    return bool(_ACTIVE)
+
+
 def _forget(worker: Worker) -> None:
     if worker in _ACTIVE:
         _ACTIVE.remove(worker)

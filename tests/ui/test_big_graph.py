@@ -263,3 +263,23 @@ def test_a_scene_leaving_the_view_is_not_deactivated_item_by_item(qtbot: QtBot) 
         view.set_model(GraphModel([chain(800, 0.5)]))
     assert view.scene() is not old
     assert QEvent.Type.WindowDeactivate not in seen.types
+
+
+def test_a_big_restyle_waits_while_a_pool_job_runs(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    view = big_view(qtbot)
+    with qtbot.waitSignal(view.filled, timeout=20_000):
+        view.set_model(GraphModel([chain(600)]))
+    workers.wait_all()
+    styled: list[object] = []
+    busy = [True]  # a new result decodes in the pool: Qt's updates would wait for the GIL
+    monkeypatch.setattr(workers, "busy", lambda: busy[0])
+    view.restyle_items(styled.append)
+    qtbot.wait(200)
+    assert styled == []  # nothing changed while the job runs
+    busy[0] = False
+    qtbot.waitUntil(lambda: len(styled) == len(view.items), timeout=10_000)
+    seen = view._visible_nodes()
+    assert styled[: len(seen)] == list(seen)  # then those in view first, every node once
+    assert len(set(map(id, styled))) == len(view.items)

@@ -40,6 +40,7 @@ from tapeviz.ui.graph.scene_update import reusable, update_scene
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
 RETIRE_WAIT_MS = 100  # an old scene's deletion waits this long for a build under way to end
+WAIT_MS = 50  # the rest of a restyle waits while a pool job runs, checking this often
 
 
 class _NoDeactivation(QObject):
@@ -268,7 +269,9 @@ class SceneBuilding:
 
         A big graph's nodes are restyled from the next event-loop turn (after the fit), those
         in view first, then the rest in slices: the window never waits for 6,000 restyles. A
-        newer call replaces the slices of an older one.
+        newer call replaces the slices of an older one. While a pool job runs (the next run's
+        result decoding) the slices wait: Qt's update pass after each would call our items'
+        Python methods, each call waiting for the GIL (100 ms turns at 10,000 ops).
         """
         self._restyling += 1
         self._last_style = style
@@ -287,6 +290,9 @@ class SceneBuilding:
 
         def step() -> None:
             if generation != self._restyling:
+                return
+            if workers.busy():  # a new result decodes in the pool: each item changed now would
+                QTimer.singleShot(WAIT_MS, self, step)  # cost Qt's update pass a GIL wait
                 return
             end = time.perf_counter() + BUILD_SLICE_S
             while todo and time.perf_counter() < end:
