@@ -152,11 +152,12 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     np.cumsum(n_watched, out=w_off[1:])
     if count and (names.min() < 0 or names.max() >= len(name_sets)):
         raise ProtocolError("bad tape names")
-    columns = zip(flags.tolist(), index.tolist(), w_off.tolist(), names.tolist(), strict=False)
+    rows = watched.tolist()
+    w = w_off.tolist()
     out = []
-    for k, (f, i, w0, j) in enumerate(columns):
-        rows = shared(tuple(watched[w0 : w_off[k + 1]].tolist()))
-        tape = RemoteTape(table, recs, k, rows, bool(f & 1), bool(f & 2))
+    for k, (f, i, j) in enumerate(zip(flags.tolist(), index.tolist(), names.tolist(), strict=True)):
+        tape = RemoteTape(table, recs, k, shared(tuple(rows[w[k] : w[k + 1]])), bool(f & 1),
+                          bool(f & 2))  # fmt: skip
         out.append(TapeInfo(tape, name_sets[j], i))  # type: ignore[arg-type]
     return out
 
