@@ -107,5 +107,10 @@ def test_an_area_with_a_widget_that_paints_itself_is_rendered_whole(qtbot: QtBot
     plain.addWidget(QWidget())
     plain.show()
     assert Layers.of(plain, render_image) is not None  # containers only: nothing moves
-    plain.addWidget(QLabel("step 3"))
+    layers = Layers.of(plain, render_image)
+    assert layers is not None
+    label = QLabel("step 3")
+    plain.addWidget(label)
     assert Layers.of(plain, render_image) is None  # a label could change with the step
+    label.setText("step 4")  # shown after the export began: its frames are whole renders
+    np.testing.assert_array_equal(pixels(layers.render()), pixels(render_image(plain)))

@@ -155,9 +155,11 @@ class Layers:
         """The area now: the background, then each plot's moving layer on top.
 
         ``into`` is an image to paint over (reused, no allocation) if it has the background's
-        size and format; otherwise a new one is made.
+        size and format; otherwise a new one is made. An area that stopped being one the layers
+        can vouch for (a label shown in it since) is rendered whole.
         """
-        self._refresh()
+        if not self._refresh():
+            return self.whole(self.area)
         if into is None or into.size() != self.background.size():
             image = QImage(self.background)  # painting detaches it: the background stays
             painter = QPainter(image)
@@ -186,14 +188,20 @@ class Layers:
         painter.setRenderHints(plot.renderHints())  # the view's, as it paints
         plot.scene().render(painter, target, source, Qt.AspectRatioMode.IgnoreAspectRatio)
 
-    def _refresh(self) -> None:
-        """Split the items and render the background again if the plots or their items changed."""
-        plots = vouched(self.area) or []
+    def _refresh(self) -> bool:
+        """Split the items and render the background again if the plots or their items changed.
+
+        Whether the area can be rendered in layers now.
+        """
+        plots = vouched(self.area)
+        if plots is None:
+            self.key = None
+            return False
         moving = [list(plot.moving_items()) for plot in plots]
         key = (self.area.size().toTuple(), *((id(p), p.revision) for p in plots),
                *(id(i) for items in moving for i in items))  # fmt: skip
         if key == self.key:
-            return
+            return True
         self.key, self.plots = key, plots
         layer: list[QGraphicsItem] = []  # what each frame paints
         self.still = []
@@ -213,3 +221,4 @@ class Layers:
             layer.extend(ours)
         with Hidden(layer):
             self.background = self.whole(self.area)
+        return True
