@@ -84,6 +84,7 @@ class GraphModel:
         self._pred: dict[str, list[str]] = {}
         self._holders: dict[int, tuple[int, ...]] = {}  # op output id -> tapes that recorded it
         self._sources = 0
+        self._shape: tuple[Any, ...] = (0, (), ())  # the last _structure(): what a build left
         # Whether the last rebuild drew the same nodes and edges as the one before (new values
         # only, as for the steps of a loop): a view may then update its items in place.
         self.same_structure = False
@@ -218,8 +219,6 @@ class GraphModel:
             tuple((nid, n.kind) for nid, n in self.nodes.items()),
             tuple((e.source, e.target, e.position) for e in self.edges),
         )
-
-    _shape: tuple[Any, ...] = (0, (), ())  # the last _structure(): what this model's build left
 
     def _rebuild(self) -> None:
         before = self._shape
