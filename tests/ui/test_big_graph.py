@@ -275,11 +275,27 @@ def test_a_big_restyle_waits_while_a_pool_job_runs(
     styled: list[object] = []
     busy = [True]  # a new result decodes in the pool: Qt's updates would wait for the GIL
     monkeypatch.setattr(workers, "busy", lambda: busy[0])
+    seen = view._visible_nodes()
     view.restyle_items(styled.append)
     qtbot.wait(200)
-    assert styled == []  # nothing changed while the job runs
+    assert styled == list(seen)  # the nodes in view at once, nothing else while the job runs
     busy[0] = False
     qtbot.waitUntil(lambda: len(styled) == len(view.items), timeout=10_000)
-    seen = view._visible_nodes()
     assert styled[: len(seen)] == list(seen)  # then those in view first, every node once
     assert len(set(map(id, styled))) == len(view.items)
+
+
+def test_a_big_restyle_waits_for_a_long_job_only_so_long(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tapeviz.ui.graph import view_build
+
+    view = big_view(qtbot)
+    with qtbot.waitSignal(view.filled, timeout=20_000):
+        view.set_model(GraphModel([chain(600)]))
+    workers.wait_all()
+    monkeypatch.setattr(workers, "busy", lambda: True)  # a run waiting on its worker, say
+    monkeypatch.setattr(view_build, "WAIT_LIMIT_S", 0.3)
+    styled: list[object] = []
+    view.restyle_items(styled.append)
+    qtbot.waitUntil(lambda: len(styled) == len(view.items), timeout=10_000)

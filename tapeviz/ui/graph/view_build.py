@@ -40,7 +40,8 @@ from tapeviz.ui.graph.scene_update import reusable, update_scene
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
 RETIRE_WAIT_MS = 100  # an old scene's deletion waits this long for a build under way to end
-WAIT_MS = 50  # the rest of a restyle waits while a pool job runs, checking this often
+WAIT_MS = 50  # a restyle's nodes out of view wait while a pool job runs, checking this often
+WAIT_LIMIT_S = 5.0  # but no longer than this (a job may be a long run waiting on its worker)
 
 
 class _NoDeactivation(QObject):
@@ -270,8 +271,10 @@ class SceneBuilding:
         A big graph's nodes are restyled from the next event-loop turn (after the fit), those
         in view first, then the rest in slices: the window never waits for 6,000 restyles. A
         newer call replaces the slices of an older one. While a pool job runs (the next run's
-        result decoding) the slices wait: Qt's update pass after each would call our items'
-        Python methods, each call waiting for the GIL (100 ms turns at 10,000 ops).
+        result decoding) the nodes out of view wait, up to WAIT_LIMIT_S: Qt's update pass after
+        each slice would call our items' Python methods, each call waiting for the GIL (100 ms
+        turns at 10,000 ops). The nodes in view never wait (a step of the stepper shows at
+        once, even while the studio computes a race).
         """
         self._restyling += 1
         self._last_style = style
@@ -287,16 +290,22 @@ class SceneBuilding:
         seen = self._visible_nodes()
         todo = [*seen, *(it for it in self.items.values() if it not in seen)]
         todo.reverse()
+        unseen = len(todo) - len(seen)  # popped last
+        deadline = time.perf_counter() + WAIT_LIMIT_S
 
         def step() -> None:
             if generation != self._restyling:
                 return
-            if workers.busy():  # a new result decodes in the pool: each item changed now would
-                QTimer.singleShot(WAIT_MS, self, step)  # cost Qt's update pass a GIL wait
+            # What is out of view waits while a pool job runs (a new result decoding): each item
+            # changed now would cost Qt's update pass a GIL wait. Never what is in view.
+            waiting = workers.busy() and time.perf_counter() < deadline
+            stop = unseen if waiting else 0  # while waiting, only the nodes in view
+            if len(todo) <= stop:
+                QTimer.singleShot(WAIT_MS, self, step)
                 return
             end = time.perf_counter() + BUILD_SLICE_S
-            while todo and time.perf_counter() < end:
-                for _ in range(min(50, len(todo))):
+            while len(todo) > stop and time.perf_counter() < end:
+                for _ in range(min(50, len(todo) - stop)):
                     style(todo.pop())
             if todo:
                 QTimer.singleShot(0, self, step)
