@@ -142,7 +142,6 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
         raise ProtocolError("the tapes' watched tensors do not add up")
     if len(watched) and (watched.min() < 0 or watched.max() >= n):
         raise ProtocolError("a tape watches a missing tensor")
-    shared = Shared()
     calls = _calls(doc, frame, n, count)
     recs["calls"] = calls
     recs["first_call"] = np.searchsorted(calls.tape, np.arange(count + 1), side="left").tolist()
@@ -154,10 +153,13 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
         raise ProtocolError("bad tape names")
     rows = watched.tolist()
     w = w_off.tolist()
+    # A loop's tapes watch the same rows: one tuple for all of them, not 10,000 alike (small
+    # objects whose memory stays fragmented after the run is dropped).
+    same: dict[tuple[int, ...], tuple[int, ...]] = {}
     out = []
     for k, (f, i, j) in enumerate(zip(flags.tolist(), index.tolist(), names.tolist(), strict=True)):
-        tape = RemoteTape(table, recs, k, shared(tuple(rows[w[k] : w[k + 1]])), bool(f & 1),
-                          bool(f & 2))  # fmt: skip
+        mine = tuple(rows[w[k] : w[k + 1]])
+        tape = RemoteTape(table, recs, k, same.setdefault(mine, mine), bool(f & 1), bool(f & 2))
         out.append(TapeInfo(tape, name_sets[j], i))  # type: ignore[arg-type]
     return out
 
@@ -197,25 +199,7 @@ def _names(value: Any) -> tuple[str, ...]:
         isinstance(s, str) and len(s) <= 200 for s in value
     ):
         raise ProtocolError("bad tape names")
-    return tuple(sys.intern(s) for s in value)
-
-
-class Shared:
-    """One object per distinct value, for the values a loop's tapes repeat.
-
-    A loop's 10,000 tapes watch the same rows, bear the same names and differentiate with
-    respect to the same sources; sharing those saves ~60,000 small objects per such run, whose
-    memory stays fragmented after the run is dropped (RSS crept per pass over the presets).
-    """
-
-    def __init__(self) -> None:
-        self.seen: dict[Any, Any] = {}
-
-    def __call__(self, value: Any) -> Any:
-        """``value``, or the equal one seen first (tuples share their strings too)."""
-        if isinstance(value, tuple):
-            value = tuple(sys.intern(v) if type(v) is str else v for v in value)
-        return self.seen.setdefault(value, value)
+    return tuple(value)
 
 
 def _row(value: Any, n_rows: int, none: bool = True) -> int:
