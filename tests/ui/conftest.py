@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings
 from pytestqt.qtbot import QtBot
 
+from tapeviz.models.descent.demos import StudioPreset
 from tapeviz.ui import MainWindow, workers
+from tapeviz.ui.studio.studio import OptimizationStudio
 
 
 @pytest.fixture
@@ -25,3 +28,43 @@ def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     yield w
     w.studio.shutdown()
     workers.wait_all()
+
+
+def _race(
+    qtbot: QtBot, studio: OptimizationStudio, preset: StudioPreset, **changes: object
+) -> None:
+    """Give ``studio`` the preset's problem and settings (``changes`` on top); wait for the race."""
+    studio.set_config(replace(preset.config, **changes))
+    with qtbot.waitSignal(studio.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
+        studio.set_problem(preset.problem)
+
+
+@pytest.fixture
+def run_race(qtbot: QtBot) -> Callable[..., None]:
+    """``run_race(studio, preset, **changes)``: a new race in ``studio``, waited for."""
+    return lambda studio, preset, **changes: _race(qtbot, studio, preset, **changes)
+
+
+@pytest.fixture
+def make_studio(qtbot: QtBot) -> Iterator[Callable[..., OptimizationStudio]]:
+    """``make_studio(width, height, preset=None, **changes)``: a shown studio, its race run.
+
+    Every studio made is shut down at teardown.
+    """
+    made: list[OptimizationStudio] = []
+
+    def make(
+        width: int, height: int, preset: StudioPreset | None = None, **changes: object
+    ) -> OptimizationStudio:
+        studio = OptimizationStudio()
+        qtbot.addWidget(studio)
+        studio.resize(width, height)
+        studio.show()
+        made.append(studio)
+        if preset is not None:
+            _race(qtbot, studio, preset, **changes)
+        return studio
+
+    yield make
+    for studio in made:
+        studio.shutdown()

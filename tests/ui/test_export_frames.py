@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -18,16 +17,8 @@ RACE = studio_presets()["rosenbrock-race"]
 
 
 @pytest.fixture
-def studio(qtbot) -> OptimizationStudio:
-    s = OptimizationStudio()
-    qtbot.addWidget(s)
-    s.resize(1000, 600)
-    s.show()
-    s.set_config(replace(RACE.config, steps=2000))
-    with qtbot.waitSignal(s.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
-        s.set_problem(RACE.problem)
-    yield s
-    s.shutdown()
+def studio(make_studio) -> OptimizationStudio:
+    return make_studio(1000, 600, RACE, steps=2000)
 
 
 def test_the_default_length_is_a_few_seconds_at_the_frame_rate() -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -47,37 +45,33 @@ def assert_same_frames(show: object, area: QWidget, steps: list[int]) -> Layers:
 
 
 @pytest.fixture
-def studio(qtbot: QtBot) -> Iterator[OptimizationStudio]:
-    s = OptimizationStudio()
-    qtbot.addWidget(s)
-    s.resize(1100, 640)
-    s.show()
-    yield s
-    s.shutdown()
+def studio(make_studio) -> OptimizationStudio:
+    return make_studio(1100, 640)
 
 
-def race(qtbot: QtBot, studio: OptimizationStudio, name: str, **changes: object) -> None:
-    preset = PRESETS[name]
-    studio.set_config(replace(preset.config, **changes))
-    with qtbot.waitSignal(studio.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
-        studio.set_problem(preset.problem)
-    assert studio.race is not None
+@pytest.fixture
+def race(run_race, studio: OptimizationStudio):  # type: ignore[no-untyped-def]
+    def run(name: str, **changes: object) -> None:
+        run_race(studio, PRESETS[name], **changes)
+        assert studio.race is not None
+
+    return run
 
 
 @pytest.mark.parametrize("name", ["rosenbrock-race", "seed-quadratic-sgd", "saddle", "beale"])
-def test_layered_frames_equal_whole_renders(qtbot: QtBot, studio: OptimizationStudio, name) -> None:
-    race(qtbot, studio, name)
+def test_layered_frames_equal_whole_renders(studio: OptimizationStudio, race, name) -> None:
+    race(name)
     n = studio.race.length
     assert_same_frames(studio.show_step, studio.plot_area, [0, 1, n // 7, n // 2, n - 1, n])
 
 
 def test_a_new_race_during_an_export_gets_a_new_background(
-    qtbot: QtBot, studio: OptimizationStudio
+    studio: OptimizationStudio, race
 ) -> None:
-    race(qtbot, studio, "rosenbrock-race", steps=600)
+    race("rosenbrock-race", steps=600)
     layers = assert_same_frames(studio.show_step, studio.plot_area, [0, 300])
     first = layers.background
-    race(qtbot, studio, "himmelblau")  # other runs, other surface: other items
+    race("himmelblau")  # other runs, other surface: other items
     studio.show_step(200)
     np.testing.assert_array_equal(pixels(layers.render()), pixels(render_image(studio.plot_area)))
     assert layers.background is not first

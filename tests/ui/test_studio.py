@@ -29,13 +29,8 @@ PRESETS = studio_presets()
 
 
 @pytest.fixture
-def studio(qtbot) -> OptimizationStudio:
-    s = OptimizationStudio()
-    qtbot.addWidget(s)
-    s.resize(1300, 760)
-    s.show()
-    yield s
-    s.shutdown()
+def studio(make_studio) -> OptimizationStudio:
+    return make_studio(1300, 760)
 
 
 def load(qtbot, studio: OptimizationStudio, preset: StudioPreset, **changes) -> None:

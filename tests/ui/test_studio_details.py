@@ -22,14 +22,10 @@ PRESETS = studio_presets()
 
 
 @pytest.fixture
-def studio(qtbot: QtBot) -> OptimizationStudio:
-    s = OptimizationStudio()
-    qtbot.addWidget(s)
-    s.resize(1146, 470)  # the studio in a 1366×768 window
-    s.show()
+def studio(qtbot: QtBot, make_studio) -> OptimizationStudio:
+    s = make_studio(1146, 470)  # the studio in a 1366×768 window
     qtbot.waitExposed(s)
-    yield s
-    s.shutdown()
+    return s
 
 
 def load(qtbot: QtBot, studio: OptimizationStudio, name: str, config=None) -> None:

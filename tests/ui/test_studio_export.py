@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-from dataclasses import replace
 
 import pytest
 from PySide6.QtGui import QImage
@@ -16,17 +15,8 @@ PRESETS = studio_presets()
 
 
 @pytest.fixture
-def studio(qtbot) -> OptimizationStudio:
-    s = OptimizationStudio()
-    qtbot.addWidget(s)
-    s.resize(1000, 600)
-    s.show()
-    preset = PRESETS["rosenbrock-race"]
-    s.set_config(replace(preset.config, steps=300))
-    with qtbot.waitSignal(s.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
-        s.set_problem(preset.problem)
-    yield s
-    s.shutdown()
+def studio(make_studio) -> OptimizationStudio:
+    return make_studio(1000, 600, PRESETS["rosenbrock-race"], steps=300)
 
 
 def test_frame_steps() -> None:

@@ -17,16 +17,8 @@ RACE = studio_presets()["rosenbrock-race"]
 
 
 @pytest.fixture
-def studio(qtbot) -> OptimizationStudio:
-    s = OptimizationStudio()
-    qtbot.addWidget(s)
-    s.resize(1300, 760)
-    s.show()
-    s.set_config(RACE.config)
-    with qtbot.waitSignal(s.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
-        s.set_problem(RACE.problem)
-    yield s
-    s.shutdown()
+def studio(make_studio) -> OptimizationStudio:
+    return make_studio(1300, 760, RACE)
 
 
 def _items(s: OptimizationStudio) -> list[object]:
