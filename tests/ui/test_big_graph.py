@@ -265,13 +265,19 @@ def test_a_scene_leaving_the_view_is_not_deactivated_item_by_item(qtbot: QtBot) 
     assert QEvent.Type.WindowDeactivate not in seen.types
 
 
+def filled_view(qtbot: QtBot, n: int) -> GraphView:
+    """A shown view with a chain of ``n`` ops built in full, no job left in the pool."""
+    view = big_view(qtbot)
+    with qtbot.waitSignal(view.filled, timeout=20_000):
+        view.set_model(GraphModel([chain(n)]))
+    workers.wait_all()
+    return view
+
+
 def test_a_big_restyle_waits_while_a_pool_job_runs(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    view = big_view(qtbot)
-    with qtbot.waitSignal(view.filled, timeout=20_000):
-        view.set_model(GraphModel([chain(600)]))
-    workers.wait_all()
+    view = filled_view(qtbot, 600)
     styled: list[object] = []
     busy = [True]  # a new result decodes in the pool: Qt's updates would wait for the GIL
     monkeypatch.setattr(workers, "busy", lambda: busy[0])
@@ -290,10 +296,7 @@ def test_a_big_restyle_waits_for_a_long_job_only_so_long(
 ) -> None:
     from tapeviz.ui.graph import view_build
 
-    view = big_view(qtbot)
-    with qtbot.waitSignal(view.filled, timeout=20_000):
-        view.set_model(GraphModel([chain(600)]))
-    workers.wait_all()
+    view = filled_view(qtbot, 600)
     monkeypatch.setattr(workers, "busy", lambda: True)  # a run waiting on its worker, say
     monkeypatch.setattr(view_build, "WAIT_LIMIT_S", 0.3)
     styled: list[object] = []
