@@ -29,6 +29,7 @@ def QApplicationInstance() -> Any:
 STUDIO_KINDS = ("gif", "mp4", "png", "svg", "csv")
 GRAPH_KINDS = ("graph_png", "graph_svg", "dot")
 TIMEOUT_MS = 600_000
+TICK_S = 0.5  # an animation renders this long between event loop turns: no window to repaint
 
 
 class ExportError(RuntimeError):
@@ -182,6 +183,7 @@ def _loop_exports(
 
 
 def _wait_animation(exporter: Any, kind: str) -> None:
+    exporter.tick_s = TICK_S
     outcome: list[str] = []
     exporter.finished.connect(lambda p: outcome.append("ok"))
     exporter.failed.connect(lambda e: outcome.append(e))

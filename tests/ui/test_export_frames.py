@@ -10,7 +10,15 @@ from PySide6.QtCore import Qt
 
 from tapeviz.models.descent.demos import studio_presets
 from tapeviz.ui.plots import gif
-from tapeviz.ui.plots.export import FPS, MAX_FRAMES, MAX_SECONDS, Encoder, pixels, render_image
+from tapeviz.ui.plots.export import (
+    FPS,
+    MAX_FRAMES,
+    MAX_SECONDS,
+    Encoder,
+    pixels,
+    render_image,
+    scaled,
+)
 from tapeviz.ui.studio.studio import OptimizationStudio
 
 RACE = studio_presets()["rosenbrock-race"]
@@ -77,6 +85,7 @@ def test_the_palette_mapping_keeps_its_own_colours_and_finds_the_nearest() -> No
 
 
 def test_the_gif_writer_maps_only_changed_pixels_to_the_same_indices(tmp_path) -> None:
+    iio = pytest.importorskip("imageio.v3")
     rng = np.random.default_rng(5)
     first = rng.integers(0, 256, (30, 40, 3), dtype=np.uint8)
     second = first.copy()
@@ -97,8 +106,36 @@ def test_the_gif_writer_maps_only_changed_pixels_to_the_same_indices(tmp_path) -
     finally:
         gif.nearest = real  # type: ignore[assignment]
     assert mapped[0] == 30 * 40 and 0 < mapped[1] <= 4 * 25  # the second: what changed
-    for frame, index in zip((first, second), writer.frames, strict=True):
-        np.testing.assert_array_equal(index, gif.indices(frame, palette))  # as a whole mapping
+    writer.close()
+    back = iio.imread(tmp_path / "x.gif", index=None)[..., :3]
+    for frame, shown in zip((first, second), back, strict=True):  # as a whole mapping
+        np.testing.assert_array_equal(shown, palette[gif.indices(frame, palette)])
+
+
+def test_each_gif_frame_stores_only_the_box_of_what_changed(tmp_path) -> None:
+    iio = pytest.importorskip("imageio.v3")
+    from PIL import Image
+
+    base = np.full((30, 40, 3), 255, np.uint8)
+    moved = base.copy()
+    moved[10:14, 5:30] = [213, 94, 0]
+    wider = np.zeros((34, 48, 3), np.uint8)  # the area grew mid-export: cut to the first size
+    palette = gif.palette_of(np.concatenate([moved, wider[:30, :40]]))
+    writer = gif.GifWriter(tmp_path / "x.gif", 20, palette)
+    for f in (base, moved, moved, wider):
+        writer.append_data(f)
+    writer.close()
+    boxes = []
+    with Image.open(tmp_path / "x.gif") as im:
+        assert im.size == (40, 30) and im.n_frames == 4
+        for i in range(4):
+            im.seek(i)
+            boxes.append(im.tile[0][1])  # where the frame's pixels go
+            assert im.info["duration"] == 50
+    assert boxes == [(0, 0, 40, 30), (5, 10, 30, 14), (0, 0, 1, 1), (0, 0, 40, 30)]
+    back = iio.imread(tmp_path / "x.gif", index=None)[..., :3]
+    np.testing.assert_array_equal(back[1], back[2])  # a 1-pixel transparent frame: unchanged
+    assert (back[3] == 0).all()
 
 
 def test_the_gif_writer_keeps_frames_and_unchanged_pixels(tmp_path) -> None:
@@ -175,3 +212,18 @@ def test_the_video_writer_pipes_qt_pixels_in_their_colours_cropped_to_even(tmp_p
             other.append_data(QImage(32, 46, QImage.Format.Format_RGB32))
         finally:
             other.close()
+
+
+def test_frames_are_scaled_filtered_into_a_reused_image(studio) -> None:
+    studio.show_step(studio.race.length)
+    frame = render_image(studio.plot_area)
+    small = scaled(frame, 400)
+    assert small.width() == 400 and small.height() == round(frame.height() * 400 / frame.width())
+    again = scaled(frame, 400, small)
+    assert again is small  # painted over, no new image
+    fresh = pixels(scaled(frame, 400))
+    np.testing.assert_array_equal(pixels(again), fresh)
+    area = pixels(frame.scaledToWidth(400, Qt.TransformationMode.SmoothTransformation))
+    channels = [(fresh >> s & 255).astype(int) - (area >> s & 255) for s in (0, 8, 16)]
+    assert np.mean(np.abs(channels)) < 3  # close to an area average: filtered, not sampled
+    assert scaled(frame, 5000) is frame and scaled(frame, None) is frame

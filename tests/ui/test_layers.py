@@ -108,3 +108,28 @@ def test_an_area_with_a_widget_that_paints_itself_is_rendered_whole(qtbot: QtBot
     assert Layers.of(plain, render_image) is None  # a label could change with the step
     label.setText("step 4")  # shown after the export began: its frames are whole renders
     np.testing.assert_array_equal(pixels(layers.render()), pixels(render_image(plain)))
+
+
+def test_frames_in_a_hold_hide_the_still_items_once_and_equal_whole_renders(
+    studio: OptimizationStudio, race
+) -> None:
+    race("rosenbrock-race", steps=600)
+    area = studio.plot_area
+    layers = Layers.of(area, render_image)
+    assert layers is not None
+    before = opacities(area)
+    steps, held = [0, 150, 300, 450], []
+    with layers.held():
+        for k in steps:
+            studio.show_step(k)
+            if k == 300:  # a still part changed within the hold: a new background, with them
+                studio.surface.revision += 1
+                first = layers.background
+            held.append(pixels(layers.render()))
+            assert layers.hidden is not None  # hidden from the first frame to the hold's end
+            assert all(item.opacity() == 0 for item in layers.still)
+    assert layers.background is not first
+    assert layers.hidden is None and opacities(area) == before
+    for k, frame in zip(steps, held, strict=True):
+        studio.show_step(k)
+        np.testing.assert_array_equal(frame, pixels(render_image(area)), err_msg=f"step {k}")

@@ -14,7 +14,8 @@ with a widget the layers cannot vouch for (one that paints itself, a plot withou
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+import contextlib
+from collections.abc import Callable, Container, Iterator
 from typing import Any
 
 import pyqtgraph as pg
@@ -145,11 +146,32 @@ class Layers:
         self.background = QImage()
         self.plots: list[pg.PlotWidget] = []
         self.still: list[QGraphicsItem] = []  # hidden while the moving layer renders
+        self.holds = 0  # inside held(): the still items stay hidden from frame to frame
+        self.hidden: Hidden | None = None  # the still items hidden for the hold
 
     @classmethod
     def of(cls, area: QWidget, render: Callable[[QWidget], QImage]) -> Layers | None:
         """Layers for ``area``, or None if it must be rendered whole."""
         return cls(area, render) if vouched(area) is not None else None
+
+    @contextlib.contextmanager
+    def held(self) -> Iterator[None]:
+        """Frames rendered in the block hide the still items once, not each (a timer tick's).
+
+        The window does not paint in between (no events are handled), so nothing shows it.
+        """
+        self.holds += 1
+        try:
+            yield
+        finally:
+            self.holds -= 1
+            if not self.holds:
+                self._show_still()
+
+    def _show_still(self) -> None:
+        if self.hidden is not None:
+            hidden, self.hidden = self.hidden, None
+            hidden.__exit__()
 
     def render(self, into: QImage | None = None) -> QImage:
         """The area now: the background, then each plot's moving layer on top.
@@ -170,9 +192,15 @@ class Layers:
             painter.drawImage(0, 0, self.background)
             painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
         try:
-            with Hidden(self.still):
+            if self.holds:
+                if self.hidden is None:
+                    self.hidden = Hidden(self.still).__enter__()
                 for plot in self.plots:
                     self._paint(painter, plot)
+            else:
+                with Hidden(self.still):
+                    for plot in self.plots:
+                        self._paint(painter, plot)
         finally:
             painter.end()
         return image
@@ -195,6 +223,7 @@ class Layers:
         """
         plots = vouched(self.area)
         if plots is None:
+            self._show_still()
             self.key = None
             return False
         moving = [list(plot.moving_items()) for plot in plots]
@@ -202,6 +231,7 @@ class Layers:
                *(id(i) for items in moving for i in items))  # fmt: skip
         if key == self.key:
             return True
+        self._show_still()  # the background is rendered with them
         self.key, self.plots = key, plots
         layer: list[QGraphicsItem] = []  # what each frame paints
         self.still = []
