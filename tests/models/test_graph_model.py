@@ -126,8 +126,9 @@ def test_nan_and_empty_tapes() -> None:
         y = tv.log(x)
     m = GraphModel([tape])
     assert np.isnan(m.nodes["o0"].value)
+    assert m.noted == [nid for nid, n in m.nodes.items() if n.note is not None] == ["o0"]
     empty = GraphModel([tv.GradientTape()])
-    assert empty.nodes == {} and empty.edges == []
+    assert empty.nodes == {} and empty.edges == [] and empty.noted == []
     assert GraphModel([]).entry is None
     assert float(y) != float(y)
 

@@ -121,3 +121,18 @@ def test_a_scene_built_later_keeps_the_dimming(qtbot: QtBot, dim: bool) -> None:
     qtbot.waitUntil(lambda: len(done) == 2)
     assert view.dimmed is dim
     assert all(it.opacity() == (0.35 if dim else 1.0) for it in view.items.values())
+
+
+def test_dimming_again_touches_no_item_and_undimming_restores_them(qtbot: QtBot) -> None:
+    model, view, done = _view(qtbot)
+    _show(model, "sin(x) * cos(x)")
+    qtbot.waitUntil(lambda: len(done) == 1)
+    view.set_dimmed(True)
+    item = next(iter(view.items.values()))
+    item.setOpacity(0.5)  # a marker: dimming what is dimmed already leaves it alone
+    view.set_dimmed(True)
+    assert item.opacity() == 0.5
+    view.set_dimmed(False)
+    assert not view.dimmed and all(it.opacity() == 1.0 for it in view.items.values())
+    view.set_dimmed(False)  # every run without an error says so: nothing to do
+    assert all(it.opacity() == 1.0 for it in view.items.values())

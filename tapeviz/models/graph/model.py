@@ -39,7 +39,8 @@ FOLDED_OPS = 400  # ops kept (half at each end) in the folded view
 
 # what set_tapes() builds (adopt() takes it over from a model built elsewhere)
 ADOPTED = ("entries", "inside", "names", "current", "nodes", "edges", "too_large", "gradients",
-           "_by_tensor", "_succ", "_pred", "_holders", "_sources", "_shape")  # fmt: skip
+           "noted", "outline", "_by_tensor", "_succ", "_pred", "_holders", "_sources",
+           "_shape")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,8 @@ class GraphModel:
         self.options = options or GraphOptions()
         self.current = 0
         self.nodes: dict[str, Node] = {}
+        self.noted: list[str] = []  # the nodes with a note (a nan or ±inf), in recording order
+        self.outline: tuple[Any, ...] = ((), 0)  # what makes two graphs alike to fit a view to
         self.edges: list[Edge] = []
         self.too_large = 0  # op count of a tape too large to draw in full (0: drawn)
         self.gradients: dict[str, Any] = {}
@@ -182,12 +185,16 @@ class GraphModel:
         if not 0 <= j < len(self.entries):
             return []
         entry = self.entries[j]
-        ops = {o.id: k for k, r in enumerate(entry.tape.records) for o in r.outputs}
+        ops: dict[int, int] = {}  # an output's record, looked up only for an unnamed tensor
 
         def name(tid: int) -> str:
             variable = VARIABLES.get(tid)
             known = self.names.get(tid) or (variable.name.split(":")[0] if variable else None)
-            return known or (f"v{ops[tid] + 1}" if tid in ops else "?")
+            if known:
+                return known
+            if not ops:
+                ops.update((o.id, k) for k, r in enumerate(entry.tape.records) for o in r.outputs)
+            return f"v{ops[tid] + 1}" if tid in ops else "?"
 
         return [pass_label(entry.name, p, name) for p in entry.passes]
 
@@ -228,6 +235,7 @@ class GraphModel:
         self.too_large = size if size > TOO_LARGE and self.options.max_ops is None else 0
         if entry is not None and not self.too_large:
             self._build(entry)
+        self.noted = [nid for nid, node in self.nodes.items() if node.note is not None]
         self._succ, self._pred = {}, {}
         for e in self.edges:
             succ = self._succ.setdefault(e.source, [])
@@ -236,6 +244,7 @@ class GraphModel:
         for e in sorted(self.edges, key=lambda e: e.position):
             self._pred.setdefault(e.target, []).append(e.source)
         self._shape = self._structure()
+        self.outline = (tuple((nid, n.label) for nid, n in self.nodes.items()), len(self.edges))
         self.same_structure = bool(self.nodes) and self._shape == before
         self.gradients = {}
         if entry is not None and entry.targets and not self.too_large:

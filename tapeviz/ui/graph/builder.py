@@ -77,12 +77,23 @@ class SceneBuilder:
         self._timer.setInterval(0)
         self._timer.timeout.connect(self._on_timer)
         self._next: Callable[[], None] = self._continue
-        lay = plan.layout
+        self._near = near if on_filled is not None else None
+        self._later: tuple[list[Any], list[Port]] | None = None
+        self._todo_nodes: list[Any] = []
+        self._todo_edges: list[Port] = []
+        self.prepared = False  # the work is listed (see _prepare)
+        self.total = len(plan.nodes) + len(model.edges)
+        self.lazy_text = len(plan.nodes) > LAZY_TEXT
+        self.slices = 0  # event-loop turns the build took (1 when built at once)
+
+    def _prepare(self) -> None:
+        """List the nodes and edges to build: with ``near``, those inside it first."""
+        self.prepared = True
+        plan, model, lay, near = self.plan, self.model, self.plan.layout, self._near
         same = plan.ports is not None and len(plan.ports) == len(model.edges)
         ports: list[Port] = plan.ports if same else ports_of(model.edges, lay)  # type: ignore[assignment]
         nodes = list(plan.nodes.items())
-        self._later: tuple[list[Any], list[Port]] | None = None
-        if near is not None and on_filled is not None:
+        if near is not None:
             x0, y0, x1, y1 = near.left(), near.top(), near.right(), near.bottom()
             inside = {
                 nid for nid, (x, y) in lay.positions.items() if x0 <= x <= x1 and y0 <= y <= y1
@@ -97,9 +108,6 @@ class SceneBuilder:
                 self._later = later
                 nodes, ports = now
         self._load(nodes, ports)
-        self.total = len(plan.nodes) + len(model.edges)
-        self.lazy_text = len(plan.nodes) > LAZY_TEXT
-        self.slices = 0  # event-loop turns the build took (1 when built at once)
 
     def _load(self, nodes: list[Any], ports: list[Port]) -> None:
         self._todo_nodes, self._todo_edges = nodes[::-1], ports[::-1]  # popped from the end
@@ -118,8 +126,14 @@ class SceneBuilder:
 
         In slices, the end of a part (``on_built``: the view swaps the scene in, restyles and
         fits it; ``on_filled``: frames, detail, the last styling) gets a turn of its own, not
-        the one of the part's last slice.
+        the one of the part's last slice. Listing a big graph's work (tens of thousands of
+        nodes and edges sorted by place) also gets the first slice's turn, not the caller's.
         """
+        if not self.prepared:
+            if chunked:
+                self._later_turn(self._prepare_and_continue)
+                return
+            self._prepare()
         self.slices += 1
         if self._step(BUILD_SLICE_S if chunked else float("inf")):
             self._later_turn(self._continue)
@@ -131,8 +145,15 @@ class SceneBuilder:
         if self._todo_nodes or self._todo_edges:  # the rest of a graph handed over in part
             self._later_turn(self._continue)
 
+    def _prepare_and_continue(self) -> None:
+        if not self.cancelled:
+            self._prepare()
+            self.run(chunked=True)
+
     def complete(self) -> None:
         """Build whatever is left now (an export draws the whole graph)."""
+        if not self.prepared:
+            self._prepare()
         while not self.cancelled and not self.filled:
             self._step(float("inf"))
             self._part_done()

@@ -135,21 +135,13 @@ class Fitting:
         self.auto = self.pending = False
 
     # -- fitting ---------------------------------------------------------------------------
-    _shapes: tuple[Any, int, tuple] = (None, -1, ())  # (the nodes, edge count, their shape)
-
     def shape_now(self) -> tuple:
         """What makes two graphs the same for fitting: their nodes' ids and labels, edges.
 
-        Found once per built graph (a model builds a new ``nodes`` dict each time).
+        The model's outline, found with its nodes (off the UI thread for a big graph).
         """
         model = self.view.model
-        if model is None:
-            return ()
-        nodes, edges = model.nodes, len(model.edges)
-        if self._shapes[0] is not nodes or self._shapes[1] != edges:
-            shape = (tuple((nid, n.label) for nid, n in nodes.items()), edges)
-            self._shapes = (nodes, edges, shape)
-        return self._shapes[2]
+        return model.outline if model is not None else ()
 
     def content(self, scene: Any = None) -> QRectF:
         """The graph's bounding box with the fit's margin (of the view's scene, or ``scene``)."""

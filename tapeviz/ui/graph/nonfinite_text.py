@@ -48,8 +48,12 @@ def describe(node: Node) -> str:
     return joiner.replace("%1", head).replace("%2", _reason(note))
 
 
-def first_origin(nodes: dict[str, Node]) -> Node | None:
-    """The first node (in recording order) that made a nan or ±inf, else one that holds one."""
-    held = [n for n in nodes.values() if n.note is not None]
+def first_origin(nodes: dict[str, Node], noted: list[str] | None = None) -> Node | None:
+    """The first node (in recording order) that made a nan or ±inf, else one that holds one.
+
+    ``noted`` lists the ids of the nodes with a note, in order (the model's), if known.
+    """
+    ids = list(nodes) if noted is None else noted
+    held = [node for i in ids if (node := nodes.get(i)) is not None and node.note is not None]
     made = [n for n in held if n.note is not None and n.note.origin]
     return (made or held or [None])[0]

@@ -30,8 +30,9 @@ REUSE_NEW_MAX = 250  # nodes a re-run may add for its scene to be updated in pla
 
 def reusable(items: dict[str, NodeItem], plan: Plan) -> bool:
     """Whether the scene of ``items`` is worth updating for ``plan`` (most nodes stay)."""
-    if not items:
-        return False
+    size = len(plan.nodes)
+    if not items or size - len(items) > REUSE_NEW_MAX or 2 * len(items) < size:
+        return False  # more new nodes than that, or fewer kept, whatever the ids
     new = sum(1 for nid in plan.nodes if nid not in items)
     return new <= REUSE_NEW_MAX and 2 * (len(plan.nodes) - new) >= len(plan.nodes)
 

@@ -79,6 +79,7 @@ class GraphView(SceneBuilding, QGraphicsView):
             bar.sliderMoved.connect(self._on_scroll_bar_slider_moved)
             bar.valueChanged.connect(self._on_scroll_bar_value_changed)
         self._text_pending = 0  # nodes of a big graph still without their text items
+        self._built_first: QRectF | None = None  # a big graph's part built first (see _near)
         self._some_hidden = False  # some node's text was hidden (zoomed far out)
         self._styled_selected: list[str] = []  # nodes drawn with the selection border
         self._animation: QVariantAnimation | None = None
@@ -156,9 +157,15 @@ class GraphView(SceneBuilding, QGraphicsView):
 
     def set_dimmed(self, dimmed: bool) -> None:
         """Dim the graph (the editor's text does not parse; this is the last good graph)."""
-        self._dimmed = dimmed  # a scene built later is dimmed too
+        if dimmed != self._dimmed:  # (every run says: 20,000 items of a big graph to touch)
+            self._dimmed = dimmed  # a scene built later is dimmed too
+            self._apply_dimming()
+
+    def _apply_dimming(self) -> None:
+        """Each item's opacity as the dimming says (new items, or after a change)."""
+        opacity = 0.35 if self._dimmed else 1.0
         for item in [*self.items.values(), *self.edge_items, *self.group_items]:
-            item.setOpacity(0.35 if dimmed else 1.0)
+            item.setOpacity(opacity)
 
     @property
     def dimmed(self) -> bool:
@@ -212,27 +219,31 @@ class GraphView(SceneBuilding, QGraphicsView):
         self.fitting.auto = False  # the lecturer's zoom stays until Fit
         self._update_detail()
 
-    def _update_detail(self) -> None:
+    def _update_detail(self, text: bool = True) -> None:
         """Hide node text when it would be too small to read (and costly to draw).
 
         Items are made with their text shown: while none was hidden, showing it again needs no
-        walk over a big graph's 20,000 items.
+        walk over a big graph's 20,000 items. ``text``: also give the nodes in view their text.
         """
         shown = self.transform().m11() * self.font_scale >= DETAIL_SCALE
         if not shown or self._some_hidden:
             for item in self.items.values():
                 item.set_detail(shown)
             self._some_hidden = not shown
-        self.show_visible_text()
+        if text:
+            self.show_visible_text()
+
+    def text_rect(self) -> QRectF:
+        """Where nodes get their text: the scene in view, and half a view around it."""
+        margin = self.viewport().width() / 2
+        rect = self.mapToScene(self.viewport().rect()).boundingRect()
+        return rect.adjusted(-margin, -margin, margin, margin)
 
     def show_visible_text(self) -> None:
         """Give their text to the nodes of a big graph that are in view (or nearly)."""
         if not self._text_pending or self.transform().m11() * self.font_scale < DETAIL_SCALE:
             return
-        margin = self.viewport().width() / 2
-        rect = self.mapToScene(self.viewport().rect()).boundingRect()
-        rect = rect.adjusted(-margin, -margin, margin, margin)
-        for item in self.scene().items(rect):
+        for item in self.scene().items(self.text_rect()):
             if isinstance(item, NodeItem) and item.text_pending:
                 item.show_text()
                 self._text_pending -= 1

@@ -39,6 +39,7 @@ from tapeviz.ui.graph.scene import (
 from tapeviz.ui.graph.scene_update import reusable, update_scene
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
+NODE_REACH = 400.0  # scene units a node's box can reach beyond its place (a wide label)
 RETIRE_WAIT_MS = 100  # an old scene's deletion waits this long for a build under way to end
 WAIT_MS = 50  # a restyle's nodes out of view wait while a pool job runs, checking this often
 WAIT_LIMIT_S = 5.0  # but no longer than this (a job may be a long run waiting on its worker)
@@ -94,7 +95,7 @@ class SceneBuilding:
     """The building half of :class:`~tapeviz.ui.graph.view.GraphView` (a mixin of it).
 
     It uses the view's state (made in ``GraphView.__init__``), its signals ``layoutFinished``
-    and ``filled``, and its ``fitting``, ``set_dimmed``, ``_update_detail`` and
+    and ``filled``, and its ``fitting``, ``_apply_dimming``, ``_update_detail`` and
     ``_on_scene_selection_changed``.
     """
 
@@ -173,7 +174,7 @@ class SceneBuilding:
         old = {} if big else {nid: it.pos() for nid, it in self.items.items()}  # (big: no move)
         if big:  # a full collection would stop the build (and find nothing to free)
             workers.postpone_full_collection()
-        near = self._near(plan) if big else None
+        near = self._built_first = self._near(plan) if big else None
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self, near,
                                      self._on_filled)  # fmt: skip
         self._builder.run(chunked=big)
@@ -187,8 +188,10 @@ class SceneBuilding:
         port = self.viewport().rect()
         zoom = max(self.transform().m11(), 0.05) if not self.fitting.auto else 1.0
         w, h = 1.5 * port.width() / zoom, 1.5 * port.height() / zoom
-        ends = [nid for nid, n in plan.nodes.items() if n.kind == "target"] or list(plan.nodes)[-1:]
-        x, y = plan.layout.positions[ends[-1]] if ends else (0.0, 0.0)
+        nodes = plan.nodes
+        end = next((nid for nid in reversed(nodes) if nodes[nid].kind == "target"), None)
+        end = end if end is not None else next(reversed(nodes), None)  # the last target, or node
+        x, y = plan.layout.positions[end] if end is not None else (0.0, 0.0)
         near = QRectF(x - w, y - h, 2 * w, 2 * h)
         if not self.fitting.auto:
             near = near.united(self.mapToScene(port).boundingRect())
@@ -201,8 +204,12 @@ class SceneBuilding:
         self.group_items = groups
         self._text_pending = sum(it.text_pending for it in self.items.values())
         if self._dimmed:
-            self.set_dimmed(True)
-        self._update_detail()
+            self._apply_dimming()
+        # The nodes built after the hand-over lie outside the part built first: if the view
+        # still looks inside it, none of them is in view (no walk over 40,000 scene items).
+        first, m = self._built_first, NODE_REACH
+        inside = first is not None and first.adjusted(m, m, -m, -m).contains(self.text_rect())
+        self._update_detail(text=not inside)
         if self._last_style is not None:
             self.restyle_items(self._last_style)
         if self._styled_selected or self.scene().selectedItems():  # the new items' highlights
@@ -225,7 +232,7 @@ class SceneBuilding:
         built.scene.setSceneRect(self.fitting.content(built.scene))  # (the fit may widen it)
         self._swap_scene(built.scene, built.items, built.edges, lay)
         if self._dimmed:
-            self.set_dimmed(True)
+            self._apply_dimming()
         self._animate_to(lay, built.old)
         self._update_detail()
         self.layoutFinished.emit()  # the stepper restyles the nodes first, then the fit

@@ -32,7 +32,7 @@ class ValueWarning(QLabel):
         self.hide()
 
     def _on_model_changed(self) -> None:
-        node = first_origin(self.model.nodes)
+        node = first_origin(self.model.nodes, self.model.noted)
         self.node_id = node.id if node is not None else ""
         self.full_text = "⚠ " + describe(node) if node is not None else ""
         self.setToolTip(self.full_text)
