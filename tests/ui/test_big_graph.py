@@ -305,3 +305,24 @@ def test_a_big_restyle_waits_for_a_long_job_only_so_long(
     styled: list[object] = []
     view.restyle_items(styled.append)
     qtbot.waitUntil(lambda: len(styled) == len(view.items), timeout=10_000)
+
+
+def test_a_big_graphs_re_run_puts_its_values_on_the_items_in_view_first(qtbot: QtBot) -> None:
+    view = big_view(qtbot)
+    model = GraphModel([chain(600)])
+    with qtbot.waitSignal(view.filled, timeout=20_000):
+        view.set_model(model)
+    items = dict(view.items)
+    in_view = list(view._visible_nodes())
+    assert 0 < len(in_view) < len(items) // 2
+    model.set_tapes([chain(600, 0.5)])  # the same graph, other values: updated in place
+    assert model.same_structure and view.items == items  # the same items
+
+    def current(item: NodeItem) -> bool:
+        return item.node is model.nodes[item.node.id]
+
+    assert all(current(it) for it in in_view)  # at once
+    assert not all(current(it) for it in items.values())  # the rest by slices
+    qtbot.waitUntil(lambda: view._update is None, timeout=10_000)
+    assert all(current(it) for it in items.values())
+    workers.wait_all()

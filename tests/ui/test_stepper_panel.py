@@ -217,3 +217,37 @@ def test_new_lines_are_laid_out_after_the_graph_is_drawn(qtbot: QtBot) -> None:
     assert panel.log.viewport().rect().intersects(last)  # scrolled to it
     panel.step_back()  # later steps select at once: the lines are laid out already
     assert panel.log.currentRow() == panel.log.count() - 2
+
+
+def glowing_ends(view: GraphView) -> list[tuple[str, str, int]]:
+    return sorted((e.source.node.id, e.target.node.id, e.input_position)
+                  for e in view.edge_items if e.glowing)  # fmt: skip
+
+
+def test_each_step_lights_exactly_its_edges_also_in_a_new_scene(qtbot: QtBot) -> None:
+    panel, view, model = setup(qtbot)
+    panel.jump(0)
+
+    def expected() -> list[tuple[str, str, int]]:
+        current = panel.backward.current  # type: ignore[union-attr]
+        if current is None:
+            return []
+        op = f"o{current.record.id}"
+        return sorted((model.node_for_tensor(c.tensor_id), op, c.position)
+                      for c in current.contributions)  # fmt: skip
+
+    seen = []
+    for k in [1, 2, 3, 2, 5, 0, 4]:
+        panel.jump(k)
+        assert glowing_ends(view) == expected(), k
+        seen.append(len(glowing_ends(view)))
+    assert max(seen) > 0 and 0 in seen  # lit, and none before the first step
+    old = view.edge_items
+    xy = [VariableSpec("x", 0.5), VariableSpec("y", 1.5)]
+    result = run("sin(x) * y + x", mode="expression", variables=xy)
+    with qtbot.waitSignal(view.layoutFinished, timeout=10_000):
+        model.set_tapes(result.tapes, names_of(result))  # a new scene: other edge items
+    assert view.edge_items is not old and view.edge_items
+    for k in [1, 2, 0, 3]:
+        panel.jump(k)
+        assert glowing_ends(view) == expected(), k

@@ -2,11 +2,13 @@
 
 :func:`plan_layout` runs in a worker thread for big graphs; :mod:`tapeviz.ui.graph.builder`
 turns its plan into items. When the model keeps its structure (a loop's next step),
-:func:`update_items` puts the new values on the items instead, in place.
+:func:`update_items` puts the new values on the items instead, in place (:class:`ItemUpdate`
+by slices for a big graph).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -125,22 +127,67 @@ def update_items(
     items: dict[str, NodeItem], edges: list[EdgeItem], model: GraphModel, edge_labels: bool
 ) -> None:
     """New values, gradients and edge labels on the same items (same nodes, same places)."""
-    grads = model.gradients
-    grown: set[int] = set()  # the edges of nodes whose box grew (boxes never shrink)
-    for nid, item in items.items():
-        size = item.size()
-        item.set_node(model.nodes[nid], grads.get(nid))
-        if item.size() != size:
-            grown.update(map(id, item.edges))
-    by_ends = {(e.source, e.target, e.position): e for e in model.edges}
-    for edge in edges:
-        old = edge.model_edge
-        if old is not None:
-            edge.model_edge = by_ends.get((old.source, old.target, old.position), old)
-        if edge_labels:
-            edge.set_label(model.edge_label(edge.model_edge))  # (it adjusts the edge)
-        elif id(edge) in grown:
-            edge.adjust()
+    ItemUpdate(items, edges, model, edge_labels).step(float("inf"))
+
+
+class ItemUpdate:
+    """:func:`update_items` in parts: the nodes in ``first`` order, then the rest, then edges.
+
+    ``step(seconds)`` does about that much and says whether work remains: a big graph's
+    re-run is put on its items by slices, those in view first.
+    """
+
+    def __init__(
+        self, items: dict[str, NodeItem], edges: list[EdgeItem], model: GraphModel,
+        edge_labels: bool, first: Sequence[str] = (),
+    ) -> None:  # fmt: skip
+        self.items, self.edges, self.model, self.edge_labels = items, edges, model, edge_labels
+        self.first = [nid for nid in first if nid in items]
+        self.todo = self.first[::-1]  # popped from the end
+        self.rest = True  # the other nodes are still to be listed (after ``first``)
+        self.grown: set[int] = set()  # the edges of nodes whose box grew (boxes never shrink)
+        self.by_ends: dict[tuple[str, str, int], Any] | None = None
+        self.edge_at = 0
+
+    def step(self, seconds: float) -> bool:
+        """Update items for about ``seconds``; True while work remains.
+
+        The nodes of ``first`` end a step of their own: the rest is listed in the next one.
+        """
+        end, n = time.perf_counter() + seconds, 0
+        grads, nodes, items = self.model.gradients, self.model.nodes, self.items
+        while self.todo or self.rest:
+            if not self.todo:
+                self.rest, seen = False, set(self.first)
+                self.todo = [nid for nid in items if nid not in seen][::-1]
+                if seen and seconds != float("inf"):
+                    return True  # the rest from the next step on
+                continue
+            n += 1
+            if n % 25 == 0 and time.perf_counter() > end:
+                return True
+            nid = self.todo.pop()
+            item = items[nid]
+            size = item.size()
+            item.set_node(nodes[nid], grads.get(nid))
+            if item.size() != size:
+                self.grown.update(map(id, item.edges))
+        if self.by_ends is None:
+            self.by_ends = {(e.source, e.target, e.position): e for e in self.model.edges}
+        while self.edge_at < len(self.edges):
+            n += 1
+            if n % 25 == 0 and time.perf_counter() > end:
+                return True
+            edge = self.edges[self.edge_at]
+            self.edge_at += 1
+            old = edge.model_edge
+            if old is not None:
+                edge.model_edge = self.by_ends.get((old.source, old.target, old.position), old)
+            if self.edge_labels:
+                edge.set_label(self.model.edge_label(edge.model_edge))  # (it adjusts the edge)
+            elif id(edge) in self.grown:
+                edge.adjust()
+        return False
 
 
 @dataclass(frozen=True)

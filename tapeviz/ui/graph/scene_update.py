@@ -26,12 +26,16 @@ from tapeviz.ui.graph.scene import (
 )
 
 REUSE_NEW_MAX = 250  # nodes a re-run may add for its scene to be updated in place
+REUSE_MAX = 3000  # nodes: a bigger graph is built anew by slices (in place took 3 s at 20,000)
 
 
 def reusable(items: dict[str, NodeItem], plan: Plan) -> bool:
-    """Whether the scene of ``items`` is worth updating for ``plan`` (most nodes stay)."""
+    """Whether the scene of ``items`` is worth updating for ``plan`` (most nodes stay).
+
+    Not a graph over REUSE_MAX nodes: an update happens in one turn, a new scene by slices.
+    """
     size = len(plan.nodes)
-    if not items or size - len(items) > REUSE_NEW_MAX or 2 * len(items) < size:
+    if not items or size > REUSE_MAX or size - len(items) > REUSE_NEW_MAX or 2 * len(items) < size:
         return False  # more new nodes than that, or fewer kept, whatever the ids
     new = sum(1 for nid in plan.nodes if nid not in items)
     return new <= REUSE_NEW_MAX and 2 * (len(plan.nodes) - new) >= len(plan.nodes)

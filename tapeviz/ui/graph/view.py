@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QRectF, Qt, QVariantAnimation, Signal
 from PySide6.QtGui import (
     QColor,
@@ -25,11 +26,7 @@ from tapeviz.ui.graph import exports, navigation
 from tapeviz.ui.graph.builder import SceneBuilder
 from tapeviz.ui.graph.fitting import FIT_MIN, Fitting
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
-from tapeviz.ui.graph.scene import (
-    Look,
-    TooLargeBanner,
-    update_items,
-)
+from tapeviz.ui.graph.scene import ItemUpdate, Look, TooLargeBanner
 from tapeviz.ui.graph.view_build import SceneBuilding
 from tapeviz.ui.theme import LIGHT, Theme
 
@@ -70,6 +67,11 @@ class GraphView(SceneBuilding, QGraphicsView):
         self._look: Look | None = None  # what the items on screen were drawn for
         self._dimmed = False
         self._restyling = 0  # counts restyle_items calls (a newer one stops older slices)
+        self._updating = 0  # counts in-place updates and rebuilds (a newer one stops slices)
+        self._update: ItemUpdate | None = None  # a big graph's re-run, put on it by slices
+        self._glow: tuple[Any, int, dict[Any, EdgeItem]] = (None, 0, {})  # edges by their ends
+        self._lit: list[EdgeItem] = []  # the edges glowing now
+        self._visible: tuple[Any, dict[NodeItem, None]] = (None, {})  # see _visible_nodes
         self._last_style: Callable[[NodeItem], None] | None = None
         self._filling: SceneBuilder | None = None  # builds the rest of a graph shown in part
         self.extent: QRectF | None = None  # the whole graph's box while only part is built
@@ -112,7 +114,7 @@ class GraphView(SceneBuilding, QGraphicsView):
         model = self.model
         if (model is not None and model.same_structure and not self.building
                 and self._filling is None and self.items.keys() == model.nodes.keys()):  # fmt: skip
-            update_items(self.items, self.edge_items, model, self.show_edge_labels)
+            self._update_in_place(model)
         else:
             self.rebuild()
 
@@ -166,6 +168,31 @@ class GraphView(SceneBuilding, QGraphicsView):
         opacity = 0.35 if self._dimmed else 1.0
         for item in [*self.items.values(), *self.edge_items, *self.group_items]:
             item.setOpacity(opacity)
+
+    def set_glowing(self, keys: Collection[tuple[str, str, int]]) -> None:
+        """Make the edges ``keys`` (source id, target id, input position) glow, and no other.
+
+        A step of the stepper changes a few edges: only those are touched, not 20,000. The
+        edges are indexed as they come (a big graph's are built by slices, appended).
+        """
+        edges = self.edge_items
+        known, count, index = self._glow
+        if known is not edges or count > len(edges):  # another scene's edges
+            for edge in self._lit:
+                if shiboken6.isValid(edge):  # (an old scene's may be deleted already)
+                    edge.glowing = False
+            self._lit, count, index = [], 0, {}
+        if count < len(edges):
+            for e in edges[count:]:
+                index[(e.source.node.id, e.target.node.id, e.input_position)] = e
+            self._glow = (edges, len(edges), index)
+        lit = [edge for key in keys if (edge := index.get(key)) is not None]
+        for edge in self._lit:
+            if edge not in lit:
+                edge.glowing = False
+        for edge in lit:
+            edge.glowing = True
+        self._lit = lit
 
     @property
     def dimmed(self) -> bool:

@@ -430,9 +430,7 @@ class StepperPanel(QWidget):
                 item.state = ""
 
         self.view.restyle_items(style)
-        for edge in self.view.edge_items:
-            key = (edge.source.node.id, edge.target.node.id, edge.input_position)
-            edge.glowing = key in glowing
+        self.view.set_glowing(glowing)
         self.detail.setText(
             current.text
             if current is not None
@@ -453,8 +451,7 @@ class StepperPanel(QWidget):
             )
 
         self.view.restyle_items(style)
-        for edge in self.view.edge_items:
-            edge.glowing = False
+        self.view.set_glowing(())
         self.detail.setText(
             stepper.text(k, self.names)
             if k
