@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import threading
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from tapeviz.ui import workers
@@ -108,3 +109,29 @@ def test_requested_collections_are_spaced_and_stop_with_the_application(qtbot: Q
     assert from_a_worker() is False  # no Qt error, and no collection in the worker
     assert workers.collect_in_ui_thread() is True  # a (new) application: installed again
     assert from_a_worker() is True
+
+
+def test_young_garbage_is_collected_in_one_pass_and_a_full_one_waits_for_idle(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    passes: list[int] = []
+    counts = [0, 0, 0]
+    monkeypatch.setattr(workers.gc, "collect", lambda generation=2: passes.append(generation))
+    monkeypatch.setattr(workers.gc, "get_count", lambda: tuple(counts))
+    monkeypatch.setattr(workers.gc, "get_threshold", lambda: (700, 10, 10))
+    monkeypatch.setattr(workers.memory, "trim", lambda: None)
+    monkeypatch.setattr(workers, "_LAST_FULL", [float("-inf")])
+    workers._collect()
+    assert passes == []  # nothing allocated: nothing to do
+    counts[:] = [701, 3, 2]
+    workers._collect()
+    assert passes == [1]  # both young generations at once (the middle never piles up)
+    counts[:] = [701, 0, 11]  # a full pass is due
+    monkeypatch.setattr(workers, "busy", lambda: True)
+    workers._collect()
+    assert passes == [1, 1]  # not while a job runs
+    monkeypatch.setattr(workers, "busy", lambda: False)
+    workers._collect()
+    assert passes == [1, 1, 2]
+    workers._collect()
+    assert passes == [1, 1, 2, 1]  # and then not again before FULL_GC_S

@@ -213,7 +213,9 @@ class SceneBuilding:
         # still looks inside it, none of them is in view (no walk over 40,000 scene items).
         first, m = self._built_first, NODE_REACH
         inside = first is not None and first.adjusted(m, m, -m, -m).contains(self.text_rect())
-        self._update_detail(text=not inside)
+        self._update_detail(text=False)
+        if not inside:  # a search of 40,000 items: a turn of its own
+            QTimer.singleShot(0, self, self.show_visible_text)
         if self._last_style is not None:
             self.restyle_items(self._last_style)
         if self._styled_selected or self.scene().selectedItems():  # the new items' highlights
