@@ -69,7 +69,6 @@ class GraphView(SceneBuilding, QGraphicsView):
         self._restyling = 0  # counts restyle_items calls (a newer one stops older slices)
         self._updating = 0  # counts in-place updates and rebuilds (a newer one stops slices)
         self._update: ItemUpdate | None = None  # a big graph's re-run, put on it by slices
-        self._glow: tuple[Any, int, dict[Any, EdgeItem]] = (None, 0, {})  # edges by their ends
         self._lit: list[EdgeItem] = []  # the edges glowing now
         self._visible: tuple[Any, dict[NodeItem, None]] = (None, {})  # see _visible_nodes
         self._last_style: Callable[[NodeItem], None] | None = None
@@ -172,23 +171,18 @@ class GraphView(SceneBuilding, QGraphicsView):
     def set_glowing(self, keys: Collection[tuple[str, str, int]]) -> None:
         """Make the edges ``keys`` (source id, target id, input position) glow, and no other.
 
-        A step of the stepper changes a few edges: only those are touched, not 20,000. The
-        edges are indexed as they come (a big graph's are built by slices, appended).
+        A step of the stepper changes a few edges: only those are touched (found through their
+        target node's edges), not 20,000.
         """
-        edges = self.edge_items
-        known, count, index = self._glow
-        if known is not edges or count > len(edges):  # another scene's edges
-            for edge in self._lit:
-                if shiboken6.isValid(edge):  # (an old scene's may be deleted already)
-                    edge.glowing = False
-            self._lit, count, index = [], 0, {}
-        if count < len(edges):
-            for e in edges[count:]:
-                index[(e.source.node.id, e.target.node.id, e.input_position)] = e
-            self._glow = (edges, len(edges), index)
-        lit = [edge for key in keys if (edge := index.get(key)) is not None]
+        lit = []
+        for source, target, position in keys:
+            item = self.items.get(target)
+            for edge in item.edges if item is not None else ():
+                if (edge.target is item and edge.input_position == position
+                        and edge.source.node.id == source):  # fmt: skip
+                    lit.append(edge)
         for edge in self._lit:
-            if edge not in lit:
+            if edge not in lit and shiboken6.isValid(edge):  # (an old scene's may be deleted)
                 edge.glowing = False
         for edge in lit:
             edge.glowing = True

@@ -43,6 +43,11 @@ from tapeviz.ui.graph.scene_update import reusable, update_scene
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
 NODE_REACH = 400.0  # scene units a node's box can reach beyond its place (a wide label)
 RETIRE_WAIT_MS = 100  # an old scene's deletion waits this long for a build under way to end
+# The next slice of a big graph's work: a 1 ms timer runs on the event loop's next pass, after
+# input and paints. ``singleShot(0)`` is a posted call instead, and the posted calls of
+# several kinds of slices (an update, a restyle, a scene's deletion) ran one after another in
+# one pass: 12 ms slices made 80-150 ms turns.
+NEXT_MS = 1
 WAIT_MS = 50  # a restyle's nodes out of view wait while a pool job runs, checking this often
 WAIT_LIMIT_S = 5.0  # but no longer than this (a job may be a long run waiting on its worker)
 
@@ -71,14 +76,18 @@ def retire(
     """Delete a scene no longer shown: a big one's items by slices first, then the scene.
 
     At once, deleting a 3,000-op graph's 21,000 items took 60 ms, a 10,000-op one's ~200 ms.
-    While ``busy()`` (a new graph is being built by slices) it waits: one slice per turn.
+    While ``busy()`` (a new graph is being built by slices) it waits: one slice per turn. It
+    also waits while a pool job runs, up to WAIT_LIMIT_S: each deletion lets go of the GIL,
+    and getting it back from a job decoding a big run took a switch interval (100 deletions,
+    100 ms).
     """
     if len(items) <= LAZY_TEXT:
         scene.deleteLater()
         return
+    deadline = time.perf_counter() + WAIT_LIMIT_S
 
     def step() -> None:
-        if busy():
+        if busy() or (workers.busy() and time.perf_counter() < deadline):
             QTimer.singleShot(RETIRE_WAIT_MS, scene, step)
             return
         end = time.perf_counter() + BUILD_SLICE_S
@@ -86,11 +95,11 @@ def retire(
             for _ in range(min(100, len(items))):
                 shiboken6.delete(items.pop())
         if items:
-            QTimer.singleShot(0, scene, step)
+            QTimer.singleShot(NEXT_MS, scene, step)
         else:
             scene.deleteLater()
 
-    QTimer.singleShot(0, scene, step)
+    QTimer.singleShot(NEXT_MS, scene, step)
 
 
 class SceneBuilding:
@@ -215,7 +224,7 @@ class SceneBuilding:
         inside = first is not None and first.adjusted(m, m, -m, -m).contains(self.text_rect())
         self._update_detail(text=False)
         if not inside:  # a search of 40,000 items: a turn of its own
-            QTimer.singleShot(0, self, self.show_visible_text)
+            QTimer.singleShot(NEXT_MS, self, self.show_visible_text)
         if self._last_style is not None:
             self.restyle_items(self._last_style)
         if self._styled_selected or self.scene().selectedItems():  # the new items' highlights
@@ -251,7 +260,7 @@ class SceneBuilding:
             if generation != self._updating:
                 return
             if update.step(BUILD_SLICE_S):
-                QTimer.singleShot(0, self, step)
+                QTimer.singleShot(NEXT_MS, self, step)
             else:
                 self._update = None
 
@@ -298,7 +307,11 @@ class SceneBuilding:
         old.installEventFilter(no_deactivation())  # (Qt would send it to each of its items)
         self.setScene(scene)
         scene.selectionChanged.connect(self._on_scene_selection_changed)
-        retire(old, [*gone_edges, *gone_nodes], lambda: self.building or self._filling is not None)
+        retire(
+            old,
+            [*gone_edges, *gone_nodes],
+            lambda: self.building or self._filling is not None or self._update is not None,
+        )
         for nid in selected:
             if nid in items:
                 items[nid].setSelected(True)
@@ -325,7 +338,7 @@ class SceneBuilding:
             for item in self.items.values():
                 style(item)
             return
-        QTimer.singleShot(0, self, lambda n=self._restyling: self._restyle_slices(style, n))
+        QTimer.singleShot(NEXT_MS, self, lambda n=self._restyling: self._restyle_slices(style, n))
 
     def _restyle_slices(self, style: Callable[[NodeItem], None], generation: int) -> None:
         if generation != self._restyling:
@@ -351,7 +364,7 @@ class SceneBuilding:
                 for _ in range(min(50, len(todo) - stop)):
                     style(todo.pop())
             if todo:
-                QTimer.singleShot(0, self, step)
+                QTimer.singleShot(NEXT_MS, self, step)
 
         step()
 
