@@ -218,18 +218,20 @@ def postpone_full_collection() -> None:
 
 
 def _collect() -> None:
-    """What automatic collection would have done by now, generation by generation.
+    """What automatic collection would have done by now: young garbage, now and then a full pass.
 
     CPython runs a full collection only when the long-lived objects grew by a quarter since the
     last one; that count is not visible from Python, so full passes are spaced in time instead.
     The two young generations are collected together (see below); a full pass waits until no
-    job runs (a big result decoding in the pool would double its 50-150 ms).
+    job runs (a big result decoding in the pool would double its 50-150 ms), for at most
+    three times FULL_GC_S.
     """
     counts, thresholds = gc.get_count(), gc.get_threshold()
     if counts[0] <= thresholds[0]:
         return
     now = time.monotonic()
-    if counts[2] > thresholds[2] and now - _LAST_FULL[0] >= FULL_GC_S and not busy():
+    due = now - _LAST_FULL[0] >= FULL_GC_S and (not busy() or now - _LAST_FULL[0] >= 3 * FULL_GC_S)
+    if counts[2] > thresholds[2] and due:  # (jobs back to back: at last, anyway)
         _LAST_FULL[0] = now
         gc.collect(2)
         memory.trim()

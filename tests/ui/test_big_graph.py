@@ -327,3 +327,29 @@ def test_a_big_graphs_re_run_puts_its_values_on_the_items_in_view_first(qtbot: Q
     qtbot.waitUntil(lambda: view._update is None, timeout=10_000)
     assert all(current(it) for it in items.values())
     workers.wait_all()
+
+
+def test_a_newer_run_or_an_export_during_a_re_runs_update_leaves_the_last_values(
+    qtbot: QtBot,
+) -> None:
+    view = big_view(qtbot)
+    model = GraphModel([chain(600)])
+    with qtbot.waitSignal(view.filled, timeout=20_000):
+        view.set_model(model)
+    items = view.items
+
+    def current() -> bool:
+        return all(it.node is model.nodes[it.node.id] for it in items.values())
+
+    model.set_tapes([chain(600, 0.5)])
+    assert view._update is not None and not current()
+    model.set_tapes([chain(600, 0.25)])  # a newer run mid-update: it takes over
+    qtbot.waitUntil(lambda: view._update is None, timeout=10_000)
+    assert view.items is items and current()
+    assert abs(items["s0"].node.value - 0.25) < 1e-12
+    model.set_tapes([chain(600, 0.75)])
+    view.finish_building()  # an export draws the graph now: every value is put on it first
+    assert view._update is None and current()
+    model.set_tapes([chain(300)])  # another structure mid-update: a new scene, no error
+    qtbot.waitUntil(lambda: len(view.items) == 301 and not view.building, timeout=20_000)
+    workers.wait_all()

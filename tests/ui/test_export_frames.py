@@ -7,6 +7,7 @@ import threading
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
 
 from tapeviz.models.descent.demos import studio_presets
 from tapeviz.ui.plots import gif
@@ -227,3 +228,12 @@ def test_frames_are_scaled_filtered_into_a_reused_image(studio) -> None:
     channels = [(fresh >> s & 255).astype(int) - (area >> s & 255) for s in (0, 8, 16)]
     assert np.mean(np.abs(channels)) < 3  # close to an area average: filtered, not sampled
     assert scaled(frame, 5000) is frame and scaled(frame, None) is frame
+
+
+def test_below_half_size_frames_are_area_averaged_not_sampled() -> None:
+    stripes = np.full((60, 900), 0xFFFFFFFF, np.uint32)
+    stripes[:, ::3] = 0xFF000000  # a 1-px black line every 3 px
+    image = QImage(stripes.data, 900, 60, 4 * 900, QImage.Format.Format_RGB32).copy()
+    row = pixels(scaled(image, 300))[10] & 255  # a third of the size: 3 px per pixel
+    assert row.max() - row.min() <= 12  # an even grey, not lines that come and go
+    assert 150 < row.mean() < 190

@@ -251,3 +251,36 @@ def test_each_step_lights_exactly_its_edges_also_in_a_new_scene(qtbot: QtBot) ->
     for k in [1, 2, 0, 3]:
         panel.jump(k)
         assert glowing_ends(view) == expected(), k
+
+
+LOOP = """import tensorflow as tf
+x = tf.Variable(1.0)
+with tf.GradientTape() as t:
+    y = x
+    for i in range(200):
+        y = tf.sin(y) * {k}
+g = t.gradient(y, x)
+"""
+
+
+def test_a_big_graphs_re_run_keeps_the_steppers_marks_on_every_node(qtbot: QtBot) -> None:
+    from tapeviz.models.values import same_value
+
+    panel, view, model = setup(qtbot, LOOP.format(k=1.01), mode="script")
+    qtbot.waitUntil(lambda: len(view.items) > 300 and not view.building, timeout=20_000)
+    qtbot.waitUntil(lambda: view._filling is None, timeout=20_000)  # a big graph: by slices
+    result = run(LOOP.format(k=1.02), mode="script")
+    assert result.error is None
+    model.set_tapes(result.tapes, names_of(result))  # the same structure, other values
+    assert model.same_structure and view._update is not None
+    panel.jump(150)  # a step back while the new values are still being put on the nodes
+    qtbot.waitUntil(lambda: view._update is None, timeout=10_000)
+    qtbot.wait(300)  # the stepper's restyle slices
+    stepper = panel.backward
+    assert stepper is not None
+    adjoints = stepper.adjoints_at()
+    wrong = [
+        nid for nid, it in view.items.items()
+        if not same_value(it.gradient, adjoints.get(it.node.tensor_id))
+    ]  # fmt: skip
+    assert wrong == []  # the step's gradients, not the finished pass's

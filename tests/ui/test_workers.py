@@ -127,6 +127,7 @@ def test_young_garbage_is_collected_in_one_pass_and_a_full_one_waits_for_idle(
     workers._collect()
     assert passes == [1]  # both young generations at once (the middle never piles up)
     counts[:] = [701, 0, 11]  # a full pass is due
+    workers._LAST_FULL[0] = workers.time.monotonic() - 1.5 * workers.FULL_GC_S
     monkeypatch.setattr(workers, "busy", lambda: True)
     workers._collect()
     assert passes == [1, 1]  # not while a job runs
@@ -135,3 +136,7 @@ def test_young_garbage_is_collected_in_one_pass_and_a_full_one_waits_for_idle(
     assert passes == [1, 1, 2]
     workers._collect()
     assert passes == [1, 1, 2, 1]  # and then not again before FULL_GC_S
+    workers._LAST_FULL[0] = workers.time.monotonic() - 3.5 * workers.FULL_GC_S
+    monkeypatch.setattr(workers, "busy", lambda: True)
+    workers._collect()
+    assert passes == [1, 1, 2, 1, 2]  # jobs back to back for minutes: a full pass anyway

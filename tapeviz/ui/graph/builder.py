@@ -146,8 +146,9 @@ class SceneBuilder:
             self._later_turn(self._continue)
 
     def _prepare_and_continue(self) -> None:
-        if not self.cancelled:
-            self._prepare()
+        if not self.cancelled and not self.filled:
+            if not self.prepared:
+                self._prepare()
             self.run(chunked=True)
 
     def complete(self) -> None:

@@ -9,7 +9,7 @@ by slices for a big graph).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,14 +134,18 @@ class ItemUpdate:
     """:func:`update_items` in parts: the nodes in ``first`` order, then the rest, then edges.
 
     ``step(seconds)`` does about that much and says whether work remains: a big graph's
-    re-run is put on its items by slices, those in view first.
+    re-run is put on its items by slices, those in view first (and their edges right after
+    them). ``after(item)`` follows each node's new values (the stepper's marks, which a new
+    node resets); ``edge_labels`` may change between steps (the view's setting).
     """
 
     def __init__(
         self, items: dict[str, NodeItem], edges: list[EdgeItem], model: GraphModel,
         edge_labels: bool, first: Sequence[str] = (),
+        after: Callable[[NodeItem], None] | None = None,
     ) -> None:  # fmt: skip
         self.items, self.edges, self.model, self.edge_labels = items, edges, model, edge_labels
+        self.after = after
         self.first = [nid for nid in first if nid in items]
         self.todo = self.first[::-1]  # popped from the end
         self.rest = True  # the other nodes are still to be listed (after ``first``)
@@ -152,16 +156,21 @@ class ItemUpdate:
     def step(self, seconds: float) -> bool:
         """Update items for about ``seconds``; True while work remains.
 
-        The nodes of ``first`` end a step of their own: the rest is listed in the next one.
+        The nodes of ``first`` end a step of their own: their edges and the list of the rest
+        come in the next one.
         """
         end, n = time.perf_counter() + seconds, 0
-        grads, nodes, items = self.model.gradients, self.model.nodes, self.items
+        grads, nodes, items, after = self.model.gradients, self.model.nodes, self.items, self.after
         while self.todo or self.rest:
             if not self.todo:
-                self.rest, seen = False, set(self.first)
-                self.todo = [nid for nid in items if nid not in seen][::-1]
-                if seen and seconds != float("inf"):
+                if self.first and seconds != float("inf") and self.by_ends is None:
+                    self.by_ends = self._ends()
                     return True  # the rest from the next step on
+                self.rest, seen = False, set(self.first)
+                for nid in self.first:  # the edges in view, before the nodes out of it
+                    for edge in items[nid].edges:
+                        self._edge(edge)
+                self.todo = [nid for nid in items if nid not in seen][::-1]
                 continue
             n += 1
             if n % 25 == 0 and time.perf_counter() > end:
@@ -170,24 +179,31 @@ class ItemUpdate:
             item = items[nid]
             size = item.size()
             item.set_node(nodes[nid], grads.get(nid))
+            if after is not None:
+                after(item)
             if item.size() != size:
                 self.grown.update(map(id, item.edges))
-        if self.by_ends is None:
-            self.by_ends = {(e.source, e.target, e.position): e for e in self.model.edges}
         while self.edge_at < len(self.edges):
             n += 1
             if n % 25 == 0 and time.perf_counter() > end:
                 return True
-            edge = self.edges[self.edge_at]
+            self._edge(self.edges[self.edge_at])
             self.edge_at += 1
-            old = edge.model_edge
-            if old is not None:
-                edge.model_edge = self.by_ends.get((old.source, old.target, old.position), old)
-            if self.edge_labels:
-                edge.set_label(self.model.edge_label(edge.model_edge))  # (it adjusts the edge)
-            elif id(edge) in self.grown:
-                edge.adjust()
         return False
+
+    def _ends(self) -> dict[tuple[str, str, int], Any]:
+        return {(e.source, e.target, e.position): e for e in self.model.edges}
+
+    def _edge(self, edge: EdgeItem) -> None:
+        if self.by_ends is None:
+            self.by_ends = self._ends()
+        old = edge.model_edge
+        if old is not None:
+            edge.model_edge = self.by_ends.get((old.source, old.target, old.position), old)
+        if self.edge_labels:
+            edge.set_label(self.model.edge_label(edge.model_edge))  # (it adjusts the edge)
+        elif id(edge) in self.grown:
+            edge.adjust()
 
 
 @dataclass(frozen=True)

@@ -153,6 +153,8 @@ class GraphView(SceneBuilding, QGraphicsView):
     def set_edge_labels(self, shown: bool) -> None:
         """Show each edge's local derivative (``∂/∂x = 3``) or hide them."""
         self.show_edge_labels = shown
+        if self._update is not None:  # the edges a re-run's update has still to reach
+            self._update.edge_labels = shown
         for edge in self.edge_items:
             edge.set_label(self.model.edge_label(edge.model_edge) if shown and self.model else None)
 

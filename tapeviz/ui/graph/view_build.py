@@ -71,15 +71,18 @@ def no_deactivation() -> _NoDeactivation:
 
 
 def retire(
-    scene: QGraphicsScene, items: list[Any], busy: Callable[[], bool] = lambda: False
+    scene: QGraphicsScene,
+    items: list[Any],
+    busy: Callable[[], bool] = lambda: False,
+    soft: Callable[[], bool] = lambda: False,
 ) -> None:
     """Delete a scene no longer shown: a big one's items by slices first, then the scene.
 
     At once, deleting a 3,000-op graph's 21,000 items took 60 ms, a 10,000-op one's ~200 ms.
     While ``busy()`` (a new graph is being built by slices) it waits: one slice per turn. It
-    also waits while a pool job runs, up to WAIT_LIMIT_S: each deletion lets go of the GIL,
-    and getting it back from a job decoding a big run took a switch interval (100 deletions,
-    100 ms).
+    also waits while a pool job runs or ``soft()`` (other slices), up to WAIT_LIMIT_S: each
+    deletion lets go of the GIL, and getting it back from a job decoding a big run took a
+    switch interval (100 deletions, 100 ms).
     """
     if len(items) <= LAZY_TEXT:
         scene.deleteLater()
@@ -87,7 +90,7 @@ def retire(
     deadline = time.perf_counter() + WAIT_LIMIT_S
 
     def step() -> None:
-        if busy() or (workers.busy() and time.perf_counter() < deadline):
+        if busy() or ((workers.busy() or soft()) and time.perf_counter() < deadline):
             QTimer.singleShot(RETIRE_WAIT_MS, scene, step)
             return
         end = time.perf_counter() + BUILD_SLICE_S
@@ -243,8 +246,9 @@ class SceneBuilding:
     def _update_in_place(self, model: GraphModel) -> None:
         """A re-run of the same graph: its values on the items; a big graph's by slices.
 
-        The nodes in view first, in this turn, then the rest a slice per event-loop turn: at
-        once, 20,000 nodes took the window 1.2 s.
+        The nodes in view first (a slice from this turn on), then their edges and the rest, a
+        slice per event-loop turn: at once, 20,000 nodes took the window 1.2 s. Each node
+        updated gets the last restyle again (the stepper may have marked it already).
         """
         self._updating += 1
         self._update = None
@@ -252,8 +256,13 @@ class SceneBuilding:
             update_items(self.items, self.edge_items, model, self.show_edge_labels)
             return
         first = [item.node.id for item in self._visible_nodes()]
+
+        def restyled(item: NodeItem) -> None:  # a node's new values reset the stepper's marks
+            if self._last_style is not None:
+                self._last_style(item)
+
         update = self._update = ItemUpdate(self.items, self.edge_items, model,
-                                           self.show_edge_labels, first)  # fmt: skip
+                                           self.show_edge_labels, first, restyled)  # fmt: skip
         generation = self._updating
 
         def step() -> None:
@@ -268,6 +277,7 @@ class SceneBuilding:
 
     def _on_scene_built(self, built: Built) -> None:
         lay = built.layout
+        self._visible = (None, {})  # a new scene, or the same one with nodes moved or renamed
         self._filling = self._builder if built.extent is not None else None
         self._builder = None
         self._look = built.look
@@ -310,7 +320,8 @@ class SceneBuilding:
         retire(
             old,
             [*gone_edges, *gone_nodes],
-            lambda: self.building or self._filling is not None or self._update is not None,
+            lambda: self.building or self._filling is not None,
+            lambda: self._update is not None,
         )
         for nid in selected:
             if nid in items:
@@ -371,9 +382,10 @@ class SceneBuilding:
     def _visible_nodes(self) -> dict[NodeItem, None]:
         """The node items in (or near) the view, in drawing order.
 
-        A big graph's (its nodes stand still) are kept until the view or the scene changes:
-        a re-run's update and the stepper's restyle ask one after the other, and each search
-        walks all 40,000 items of a 10,000-op scene.
+        A big graph's (its nodes do not move while it is shown) are kept until the view
+        moves or a scene is built or updated (``_on_scene_built``): a re-run's update and the
+        stepper's restyle ask one after the other, and each search walks all 40,000 items of
+        a 10,000-op scene.
         """
         rect = self.mapToScene(self.viewport().rect()).boundingRect()
         key = (self.scene(), rect.getRect(), len(self.items), len(self.edge_items))

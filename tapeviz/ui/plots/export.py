@@ -4,10 +4,10 @@ Shared by everything that plays steps back (the optimization studio, a script's 
 player is anything with a cursor (:class:`Player`), the frames are renderings of one widget.
 Animations are rendered frame by frame on the UI thread (rendering needs it) from a zero-delay
 timer, so the window keeps repainting and Cancel works. Each frame goes to its writer:
-:mod:`tapeviz.ui.plots.gif` maps it onto one undithered palette (small files; Pillow writes
-them), :mod:`tapeviz.ui.plots.video` pipes its pixels to ffmpeg from a thread, overlapping the
-next render. SVG uses QSvgGenerator and each plot's ``scene().render`` (pyqtgraph's
-own SVG exporter is broken on Qt ≥ 6.11).
+:mod:`tapeviz.ui.plots.gif` maps it onto one undithered palette and encodes what changed
+(small files; Pillow's LZW), :mod:`tapeviz.ui.plots.video` pipes its pixels to ffmpeg from
+a thread, overlapping the next render. SVG uses QSvgGenerator and each plot's
+``scene().render`` (pyqtgraph's own SVG exporter is broken on Qt ≥ 6.11).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any, Protocol
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QObject, QPoint, QRectF, QSize, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QPoint, QRectF, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsItem, QWidget
@@ -162,11 +162,14 @@ def scaled(image: QImage, width: int | None, into: QImage | None = None) -> QIma
 
     Drawn with bilinear filtering, as a view draws a scaled picture: a frame in under a
     millisecond, where ``QImage.scaled``'s area average took 2–4 ms (for the ~0.7 of a GIF
-    frame the two differ by 1 level on average, and look alike). ``into`` is an image to
-    paint over (reused, no allocation) if it has the scaled size.
+    frame the two differ by 1 level on average, and look alike). Below half size, where
+    bilinear filtering skips pixels (thin lines would flicker), the area average. ``into`` is
+    an image to paint over (reused, no allocation) if it has the scaled size.
     """
     if width is None or image.width() <= width:
         return image
+    if image.width() > 2 * width:  # bilinear drops thin lines below half size: average areas
+        return image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
     height = max(1, round(image.height() * width / image.width()))
     out = into
     if out is None or out.size() != QSize(width, height):
@@ -272,8 +275,12 @@ class AnimationExport(QObject):
         self.cancelled = True
 
     def _on_timer_timeout(self) -> None:
-        """Render frames for about TICK_S, then let the window repaint (and Cancel work)."""
+        """Render frames for about ``tick_s``, then let the window repaint (and Cancel work).
+
+        The frames of one tick share one hiding of the plots' still items (``Layers.held``).
+        """
         until = time.perf_counter() + self.tick_s
+        failure: Exception | None = None
         with self.layers.held() if self.layers is not None else contextlib.nullcontext():
             while True:
                 if self.cancelled or self.index >= len(self.steps):
@@ -281,11 +288,14 @@ class AnimationExport(QObject):
                 try:
                     self.encoder.put(self.frame(self.steps[self.index]))
                 except Exception as exc:  # an encoder failure must not leave the player busy
-                    self._fail(exc)
-                    return
+                    failure = exc
+                    break
                 self.index += 1
                 if time.perf_counter() >= until:
                     break
+        if failure is not None:  # (out of the hold: the window may paint again)
+            self._fail(failure)
+            return
         if self.cancelled or self.index >= len(self.steps):
             self._finish()
             return

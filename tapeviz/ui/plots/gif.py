@@ -102,6 +102,8 @@ class GifWriter:
     """
 
     def __init__(self, path: Path, fps: float, palette: np.ndarray) -> None:
+        if not 0 < len(palette) < 256:  # one index is left for "transparent"
+            raise ValueError(f"a GIF palette of {len(palette)} colours (1 to 255)")
         self.path, self.duration = Path(path), 1000 / fps
         self.palette = palette
         self.table = color_table(palette)

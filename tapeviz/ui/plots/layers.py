@@ -7,7 +7,8 @@ The area is rendered once with those hidden; each frame then renders only the mo
 and any still item stacked above them where they can paint, onto a copy of that background,
 with a whole render's transforms, render hints and stacking order, so the pixels are the same
 (tests compare them). Hiding is by opacity 0, not visibility (a legend's sample mirrors its
-item's visibility), and lasts only while one frame renders: the window never paints it. An area
+item's visibility), and lasts only while one frame renders, or the frames of one timer tick
+(``held``): the window never paints it. An area
 with a widget the layers cannot vouch for (one that paints itself, a plot without
 ``moving_items`` and ``revision``) is rendered whole instead.
 """
@@ -19,6 +20,7 @@ from collections.abc import Callable, Container, Iterator
 from typing import Any
 
 import pyqtgraph as pg
+import shiboken6
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import (
@@ -134,7 +136,8 @@ class Hidden:
 
     def __exit__(self, *exc: object) -> None:
         for item, opacity in zip(self.items, self.opacity, strict=True):
-            item.setOpacity(opacity)
+            if shiboken6.isValid(item):  # (one deleted meanwhile: nothing to restore)
+                item.setOpacity(opacity)
 
 
 class Layers:
