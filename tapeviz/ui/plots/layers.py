@@ -195,17 +195,14 @@ class Layers:
             painter.drawImage(0, 0, self.background)
             painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
         try:
-            if self.holds:
-                if self.hidden is None:
-                    self.hidden = Hidden(self.still).__enter__()
-                for plot in self.plots:
-                    self._paint(painter, plot)
-            else:
-                with Hidden(self.still):
-                    for plot in self.plots:
-                        self._paint(painter, plot)
+            if self.hidden is None:  # (within a hold, hidden since its first frame)
+                self.hidden = Hidden(self.still).__enter__()
+            for plot in self.plots:
+                self._paint(painter, plot)
         finally:
             painter.end()
+            if not self.holds:
+                self._show_still()
         return image
 
     def _paint(self, painter: QPainter, plot: pg.PlotWidget) -> None:
