@@ -67,7 +67,6 @@ class GraphView(SceneBuilding, QGraphicsView):
         self._look: Look | None = None  # what the items on screen were drawn for
         self._dimmed = False
         self._restyling = 0  # counts restyle_items calls (a newer one stops older slices)
-        self._updating = 0  # counts in-place updates and rebuilds (a newer one stops slices)
         self._update: ItemUpdate | None = None  # a big graph's re-run, put on it by slices
         self._lit: list[EdgeItem] = []  # the edges glowing now
         self._visible: tuple[Any, dict[NodeItem, None]] = (None, {})  # see _visible_nodes
@@ -80,7 +79,6 @@ class GraphView(SceneBuilding, QGraphicsView):
             bar.sliderMoved.connect(self._on_scroll_bar_slider_moved)
             bar.valueChanged.connect(self._on_scroll_bar_value_changed)
         self._text_pending = 0  # nodes of a big graph still without their text items
-        self._built_first: QRectF | None = None  # a big graph's part built first (see _near)
         self._some_hidden = False  # some node's text was hidden (zoomed far out)
         self._styled_selected: list[str] = []  # nodes drawn with the selection border
         self._animation: QVariantAnimation | None = None

@@ -41,7 +41,6 @@ from tapeviz.ui.graph.scene import (
 from tapeviz.ui.graph.scene_update import reusable, update_scene
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
-NODE_REACH = 400.0  # scene units a node's box can reach beyond its place (a wide label)
 RETIRE_WAIT_MS = 100  # an old scene's deletion waits this long for a build under way to end
 # The next slice of a big graph's work: a 1 ms timer runs on the event loop's next pass, after
 # input and paints. ``singleShot(0)`` is a posted call instead, and the posted calls of
@@ -131,8 +130,7 @@ class SceneBuilding:
         The current graph stays on screen, interactive, until the new scene is complete.
         """
         model = self.model
-        self._updating += 1  # an in-place update by slices is superseded
-        self._update = None
+        self._update = None  # an in-place update by slices is superseded
         if self._job is not None:
             self._job.cancelled = True
             self._job = None
@@ -190,7 +188,7 @@ class SceneBuilding:
         old = {} if big else {nid: it.pos() for nid, it in self.items.items()}  # (big: no move)
         if big:  # a full collection would stop the build (and find nothing to free)
             workers.postpone_full_collection()
-        near = self._built_first = self._near(plan) if big else None
+        near = self._near(plan) if big else None
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self, near,
                                      self._on_filled)  # fmt: skip
         self._builder.run(chunked=big)
@@ -221,13 +219,10 @@ class SceneBuilding:
         self._text_pending = sum(it.text_pending for it in self.items.values())
         if self._dimmed:
             self._apply_dimming()
-        # The nodes built after the hand-over lie outside the part built first: if the view
-        # still looks inside it, none of them is in view (no walk over 40,000 scene items).
-        first, m = self._built_first, NODE_REACH
-        inside = first is not None and first.adjusted(m, m, -m, -m).contains(self.text_rect())
+        # The nodes built since the hand-over that are in view get their text on a turn of its
+        # own: the search walks all 40,000 items of a 10,000-op scene.
         self._update_detail(text=False)
-        if not inside:  # a search of 40,000 items: a turn of its own
-            QTimer.singleShot(NEXT_MS, self, self.show_visible_text)
+        QTimer.singleShot(NEXT_MS, self, self.show_visible_text)
         if self._last_style is not None:
             self.restyle_items(self._last_style)
         if self._styled_selected or self.scene().selectedItems():  # the new items' highlights
@@ -239,9 +234,8 @@ class SceneBuilding:
         if self._filling is not None:
             self._filling.complete()
         if self._update is not None:  # and the rest of a re-run's values
-            self._update.step(float("inf"))
-            self._update = None
-            self._updating += 1
+            update, self._update = self._update, None  # (its slices stop: not the current one)
+            update.step(float("inf"))
 
     def _update_in_place(self, model: GraphModel) -> None:
         """A re-run of the same graph: its values on the items; a big graph's by slices.
@@ -250,7 +244,6 @@ class SceneBuilding:
         slice per event-loop turn: at once, 20,000 nodes took the window 1.2 s. Each node
         updated gets the last restyle again (the stepper may have marked it already).
         """
-        self._updating += 1
         self._update = None
         if len(self.items) <= LAZY_TEXT:
             update_items(self.items, self.edge_items, model, self.show_edge_labels)
@@ -263,11 +256,10 @@ class SceneBuilding:
 
         update = self._update = ItemUpdate(self.items, self.edge_items, model,
                                            self.show_edge_labels, first, restyled)  # fmt: skip
-        generation = self._updating
 
         def step() -> None:
-            if generation != self._updating:
-                return
+            if self._update is not update:
+                return  # superseded (a newer run, a rebuild) or completed (an export)
             if update.step(BUILD_SLICE_S):
                 QTimer.singleShot(NEXT_MS, self, step)
             else:
