@@ -33,11 +33,13 @@ from tapeviz.ui import memory
 
 GC_MS = 25  # how often the UI thread collects young garbage (often: each pass stays short)
 FULL_GC_S = 60.0  # and the oldest generation at most this often: a full pass can take 100 ms
+FULL_WAIT_S = 120.0  # a due full pass waits this long at most for the pool's jobs to end
 RECLAIM_WAIT_S = 2.0  # how long a worker over its memory limit waits for a UI-thread collection
 SWITCH_S = 0.001  # the GIL switch interval while jobs run (the UI thread gets it back quickly)
 RECLAIM_SPACING = 10.0  # such collections take at most about 1/10 of the UI thread's time
 _GC_TIMER: list[QTimer] = []
 _LAST_FULL = [0.0]
+_FULL_DUE: list[float | None] = [None]  # since when a due full pass waits for jobs to end
 
 
 class WorkerSignals(QObject):
@@ -224,18 +226,20 @@ def _collect() -> None:
     last one; that count is not visible from Python, so full passes are spaced in time instead.
     The two young generations are collected together (see below); a full pass waits until no
     job runs (a big result decoding in the pool would double its 50-150 ms), for at most
-    three times FULL_GC_S.
+    FULL_WAIT_S (jobs back to back).
     """
     counts, thresholds = gc.get_count(), gc.get_threshold()
     if counts[0] <= thresholds[0]:
         return
     now = time.monotonic()
-    due = now - _LAST_FULL[0] >= FULL_GC_S and (not busy() or now - _LAST_FULL[0] >= 3 * FULL_GC_S)
-    if counts[2] > thresholds[2] and due:  # (jobs back to back: at last, anyway)
-        _LAST_FULL[0] = now
-        gc.collect(2)
-        memory.trim()
-        return
+    if counts[2] > thresholds[2] and now - _LAST_FULL[0] >= FULL_GC_S:
+        if busy() and _FULL_DUE[0] is None:
+            _FULL_DUE[0] = now  # put off while jobs run ...
+        if not busy() or now - (_FULL_DUE[0] or now) >= FULL_WAIT_S:  # ... but not for ever
+            _LAST_FULL[0], _FULL_DUE[0] = now, None
+            gc.collect(2)
+            memory.trim()
+            return
     # Both young generations in one pass, each time: a pass then costs what was allocated
     # since the last one. Left to pile up over ten passes while a worker decodes a big run,
     # the middle generation took 20-40 ms to collect on the UI thread.
