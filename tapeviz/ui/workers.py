@@ -29,7 +29,7 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, QTimer, Signal
 
 from tapeviz.sandbox.runtime import limits
-from tapeviz.ui import memory
+from tapeviz.ui import memory, turns
 
 GC_MS = 25  # how often the UI thread collects young garbage (often: each pass stays short)
 FULL_GC_S = 60.0  # and the oldest generation at most this often: a full pass can take 100 ms
@@ -219,7 +219,29 @@ def postpone_full_collection() -> None:
     _LAST_FULL[0] = time.monotonic()
 
 
+_QUEUED = [False]  # a collection waits in the queue of slices
+
+
 def _collect() -> None:
+    """The timer's collection, now, or on a turn of its own if slices of work are under way.
+
+    A collection (3-15 ms while a worker decodes a big run) in the pass of a 12 ms slice made
+    25-30 ms turns.
+    """
+    if turns.crowded():
+        if not _QUEUED[0]:
+            _QUEUED[0] = True
+            turns.later(_collect_queued)
+        return
+    _collect_now()
+
+
+def _collect_queued() -> None:
+    _QUEUED[0] = False
+    _collect_now()
+
+
+def _collect_now() -> None:
     """What automatic collection would have done by now: young garbage, now and then a full pass.
 
     CPython runs a full collection only when the long-lived objects grew by a quarter since the

@@ -23,6 +23,7 @@ def test_adopt_shows_what_set_tapes_would() -> None:
     events: list[bool] = []
     shown.changed.connect(lambda: events.append(shown.same_structure))
     generation = shown.generation
+    entry = built.entry
     shown.adopt(built)
     direct = GraphModel([tape])
     assert events == [False] and shown.generation == generation + 1
@@ -31,7 +32,9 @@ def test_adopt_shows_what_set_tapes_would() -> None:
         (e.source, e.target, e.position) for e in direct.edges
     ]
     assert shown.gradients.keys() == direct.gradients.keys()
-    assert shown.entry is built.entry and shown.pass_labels() == direct.pass_labels()
+    assert shown.entry is entry and shown.pass_labels() == direct.pass_labels()
+    # ``built`` holds what ``shown`` showed before (the caller frees it when it likes)
+    assert built.entry is None and built.nodes == {} and built.entries == []
     shown.adopt(GraphModel([_tape(5)]))  # the same graph again: a view may update in place
     assert events == [False, True]
     shown.adopt(GraphModel([_tape(6)]))  # another shape

@@ -122,25 +122,25 @@ def test_young_garbage_is_collected_in_one_pass_and_a_full_one_waits_for_idle(
     monkeypatch.setattr(workers.memory, "trim", lambda: None)
     monkeypatch.setattr(workers, "_LAST_FULL", [float("-inf")])
     monkeypatch.setattr(workers, "_FULL_DUE", [None])
-    workers._collect()
+    workers._collect_now()
     assert passes == []  # nothing allocated: nothing to do
     counts[:] = [701, 3, 2]
-    workers._collect()
+    workers._collect_now()
     assert passes == [1]  # both young generations at once (the middle never piles up)
     counts[:] = [701, 0, 11]  # a full pass is due
     workers._LAST_FULL[0] = workers.time.monotonic() - 1.5 * workers.FULL_GC_S
     monkeypatch.setattr(workers, "busy", lambda: True)
-    workers._collect()
+    workers._collect_now()
     assert passes == [1, 1]  # not while a job runs
     monkeypatch.setattr(workers, "busy", lambda: False)
-    workers._collect()
+    workers._collect_now()
     assert passes == [1, 1, 2]
-    workers._collect()
+    workers._collect_now()
     assert passes == [1, 1, 2, 1]  # and then not again before FULL_GC_S
     workers._LAST_FULL[0] = workers.time.monotonic() - 3.5 * workers.FULL_GC_S
     monkeypatch.setattr(workers, "busy", lambda: True)
-    workers._collect()  # due, and put off: the wait starts now
+    workers._collect_now()  # due, and put off: the wait starts now
     assert passes == [1, 1, 2, 1, 1]
     workers._FULL_DUE[0] = workers.time.monotonic() - workers.FULL_WAIT_S
-    workers._collect()
+    workers._collect_now()
     assert passes == [1, 1, 2, 1, 1, 2]  # jobs back to back for minutes: a full pass anyway

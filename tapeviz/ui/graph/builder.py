@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QPointF, QRectF, QTimer
+from PySide6.QtCore import QObject, QPointF, QRectF
 from PySide6.QtWidgets import QGraphicsScene
 
 from tapeviz.models.graph.model import GraphModel
@@ -31,8 +31,11 @@ from tapeviz.ui.graph.scene import (
     make_edge,
     ports_of,
 )
+from tapeviz.ui.graph.tiles import TILED_MIN, Tiles
+from tapeviz.ui.turns import later
 
 Port = tuple[str, Any, int, int]  # (target, model edge, port, ports)
+NODE_Z, EDGE_Z = 1.0, 0.0  # the tiles' stacking: edges under nodes (as their items' own z)
 
 
 def planned_extent(plan: Plan) -> QRectF:
@@ -72,11 +75,6 @@ class SceneBuilder:
         self.cancelled = False
         self.handed = False  # on_built was called (with part of the graph, or all of it)
         self.filled = False  # every item is made
-        self._timer = QTimer(self.scene)  # the next turn's slice or hand-over (see _later_turn)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._on_timer)
-        self._next: Callable[[], None] = self._continue
         self._near = near if on_filled is not None else None
         self._later: tuple[list[Any], list[Port]] | None = None
         self._todo_nodes: list[Any] = []
@@ -84,6 +82,8 @@ class SceneBuilder:
         self.prepared = False  # the work is listed (see _prepare)
         self.total = len(plan.nodes) + len(model.edges)
         self.lazy_text = len(plan.nodes) > LAZY_TEXT
+        # a big scene's items in tiles: a paint (and a hit test) skips the tiles out of view
+        self.tiles = Tiles(self.scene) if len(plan.nodes) > TILED_MIN else None
         self.slices = 0  # event-loop turns the build took (1 when built at once)
 
     def _prepare(self) -> None:
@@ -180,17 +180,11 @@ class SceneBuilder:
             self.on_filled(self._frame_groups() if self.look.groups else [])
 
     def _later_turn(self, then: Callable[[], None]) -> None:
-        """Call ``then`` from a zero timer of the scene's (it dies with the scene).
+        """Call ``then`` on an event-loop pass of its own (:mod:`tapeviz.ui.turns`).
 
-        A timer, not ``QTimer.singleShot(0)`` (a posted call): posted calls can follow one
-        another in one pass of the event loop, a timer waits for the next pass, after the
-        window's input, paints and other timers.
+        Not with the scene deleted meanwhile (a newer graph replaced this one).
         """
-        self._next = then
-        self._timer.start()
-
-    def _on_timer(self) -> None:
-        self._next()
+        later(then, self.scene)
 
     def _hand_over(self) -> None:
         if not self.cancelled and not self.filled:
@@ -204,7 +198,14 @@ class SceneBuilder:
 
     def _step(self, seconds: float) -> bool:
         """Create items for about ``seconds``; True while work remains in this part."""
-        look, lay, grads = self.look, self.plan.layout, self.model.gradients
+        try:
+            return self._make(seconds)
+        finally:
+            if self.tiles is not None:
+                self.tiles.fit()  # the tiles given items hold them
+
+    def _make(self, seconds: float) -> bool:
+        look, lay, grads, tiles = self.look, self.plan.layout, self.model.gradients, self.tiles
         sizes, end = self.plan.sizes, time.perf_counter() + seconds
         old = {} if self.handed else self.old  # the rest appears in place (no animation)
         n = 0
@@ -217,7 +218,10 @@ class SceneBuilder:
                             self.lazy_text)  # fmt: skip
             x, y = lay.positions[nid]
             item.setPos(old.get(nid, QPointF(x, y)))
-            self.scene.addItem(item)
+            if tiles is None:
+                self.scene.addItem(item)
+            else:
+                tiles.add(item, x, y, NODE_Z)
             self.items[nid] = item
         while self._todo_edges:
             n += 1
@@ -225,7 +229,10 @@ class SceneBuilder:
                 return True
             target, e, port, ports = self._todo_edges.pop()
             edge = make_edge(self.items, target, e, port, ports, self.model, lay, look)
-            self.scene.addItem(edge)
+            if tiles is None:
+                self.scene.addItem(edge)
+            else:
+                tiles.add(edge, *lay.positions[target], EDGE_Z)
             self.edges.append(edge)
         return False
 

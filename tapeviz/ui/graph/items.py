@@ -26,6 +26,7 @@ from tapeviz.models.graph.model import Node
 from tapeviz.models.values import full, nonfinite, same_value, short
 from tapeviz.ui.graph.item_styles import FONTS, EdgeStyle, edge_style, node_style
 from tapeviz.ui.graph.nonfinite_text import describe
+from tapeviz.ui.graph.tiles import fit_tile
 from tapeviz.ui.theme import Theme, font
 
 PAD_X, PAD_Y = 14.0, 8.0
@@ -129,7 +130,7 @@ class NodeItem(QGraphicsPathItem):
         w, h = size if size is not None else measure(node, scale, gradient)
         self._rect = QRectF(-w / 2, -h / 2, w, h)
         if lazy_text and size is not None:  # the layout measured these lines: the box fits
-            self.setPath(self._outline())
+            self._set_outline()
             self._bad = (nonfinite(node.value), gradient is not None and nonfinite(gradient))
             self._restyle([])
         else:
@@ -174,7 +175,7 @@ class NodeItem(QGraphicsPathItem):
             item.setPos(-w / 2, y)
             y += lh
         if grown or self.path().isEmpty():
-            self.setPath(self._outline())
+            self._set_outline()
         self._settle(lines)
 
     def _relayout_box(self, lines: list[tuple[str, str]]) -> None:
@@ -188,9 +189,9 @@ class NodeItem(QGraphicsPathItem):
             w = max(rect.width(), width + 2 * PAD_X)
             h = max(rect.height(), height + 2 * PAD_Y)
             self._rect = QRectF(-w / 2, -h / 2, w, h)
-            self.setPath(self._outline())
+            self._set_outline()
         elif self.path().isEmpty():
-            self.setPath(self._outline())
+            self._set_outline()
         self._settle(lines)
 
     def _settle(self, lines: list[tuple[str, str]]) -> None:
@@ -219,6 +220,7 @@ class NodeItem(QGraphicsPathItem):
     def move_to(self, point: QPointF) -> None:
         """Move the node and redraw its edges."""
         self.setPos(point)
+        fit_tile(self)
         for e in self.edges:
             e.adjust()
 
@@ -229,6 +231,11 @@ class NodeItem(QGraphicsPathItem):
     def size(self) -> tuple[float, float]:
         """Width and height for the layout."""
         return self._rect.width(), self._rect.height()
+
+    def _set_outline(self) -> None:
+        """Draw the box for its current size and kind (a tile holding the node grows too)."""
+        self.setPath(self._outline())
+        fit_tile(self)
 
     def _outline(self) -> QPainterPath:
         path = QPainterPath()
@@ -246,7 +253,7 @@ class NodeItem(QGraphicsPathItem):
         kind = self.node.kind
         self.node, self.gradient, self.gradient_text = node, gradient, None
         if node.kind != kind:
-            self.setPath(self._outline())
+            self._set_outline()
         self.relayout()
 
     def reuse(self, node: Node, gradient: Any, size: tuple[float, float] | None) -> None:
@@ -265,7 +272,7 @@ class NodeItem(QGraphicsPathItem):
             self._rect = QRectF(-w / 2, -h / 2, w, h)
             changed = True
         if changed:
-            self.setPath(self._outline())
+            self._set_outline()
         if changed or self.lines() != self._shown:
             self.relayout()
 
@@ -312,6 +319,7 @@ class NodeItem(QGraphicsPathItem):
             self._child("_inner").setPath(inner)
             self._child("_inner").setPen(inner_pen)
         if self._state == "done" or self._tick is not None:
+            first = self._tick is None
             tick = QPainterPath()
             if self._state == "done":
                 r = self._rect  # just above the top-right corner, clear of the title
@@ -320,6 +328,8 @@ class NodeItem(QGraphicsPathItem):
                 tick.lineTo(r.right() + 10 * s, r.top() - 15 * s)
             self._child("_tick").setPath(tick)
             self._child("_tick").setPen(tick_pen)
+            if first:  # (it stands out of the box)
+                fit_tile(self)
         for item, role in zip(self._texts, roles, strict=False):
             item.setBrush(text_brushes[role])
 
@@ -455,6 +465,7 @@ class EdgeItem(QGraphicsPathItem):
             mid = path.pointAtPercent(0.5)
             box = self.text.boundingRect()
             self.text.setPos(mid.x() - box.width() / 2, mid.y() - box.height() - 2)
+        fit_tile(self)
 
 
 class GroupItem(QGraphicsPathItem):

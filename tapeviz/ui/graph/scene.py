@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QFrame, QGraphicsScene, QLabel, QPushButton, QVBox
 from tapeviz.models.graph import layout as layouts
 from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, Node
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem, measure
+from tapeviz.ui.graph.tiles import fit_tile
 from tapeviz.ui.theme import Theme, font
 
 BUILD_SLICE_S = 0.012  # seconds of item building per event-loop turn for a big scene
@@ -150,7 +151,8 @@ class ItemUpdate:
         self.todo = self.first[::-1]  # popped from the end
         self.rest = True  # the other nodes are still to be listed (after ``first``)
         self.grown: set[int] = set()  # the edges of nodes whose box grew (boxes never shrink)
-        self.by_ends: dict[tuple[str, str, int], Any] | None = None
+        self.by_ends: dict[tuple[str, str, int], Any] | None = None  # made when first used
+        self.paused = False  # the step that updated ``first`` ended there
         self.edge_at = 0
 
     def step(self, seconds: float) -> bool:
@@ -163,9 +165,9 @@ class ItemUpdate:
         grads, nodes, items, after = self.model.gradients, self.model.nodes, self.items, self.after
         while self.todo or self.rest:
             if not self.todo:
-                if self.first and seconds != float("inf") and self.by_ends is None:
-                    self.by_ends = self._ends()
-                    return True  # the rest from the next step on
+                if self.first and seconds != float("inf") and not self.paused:
+                    self.paused = True
+                    return True  # the rest (and the list of the new edges) from the next step on
                 self.rest, seen = False, set(self.first)
                 for nid in self.first:  # the edges in view, before the nodes out of it
                     for edge in items[nid].edges:
@@ -336,6 +338,7 @@ def animate_nodes(
         edges: dict[int, EdgeItem] = {}
         for it, _, end in moving:
             it.setPos(end)
+            fit_tile(it)
             edges.update((id(e), e) for e in it.edges)
         for e in edges.values():  # each edge once, though both its ends moved
             e.adjust()

@@ -39,16 +39,12 @@ from tapeviz.ui.graph.scene import (
     update_items,
 )
 from tapeviz.ui.graph.scene_update import reusable, update_scene
+from tapeviz.ui.turns import later
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
 RETIRE_WAIT_MS = 100  # an old scene's deletion waits this long for a build under way to end
-# The next slice of a big graph's work: a 1 ms timer runs on the event loop's next pass, after
-# input and paints. ``singleShot(0)`` is a posted call instead, and the posted calls of
-# several kinds of slices (an update, a restyle, a scene's deletion) ran one after another in
-# one pass: 12 ms slices made 80-150 ms turns.
-NEXT_MS = 1
 WAIT_MS = 50  # a restyle's nodes out of view wait while a pool job runs, checking this often
-WAIT_LIMIT_S = 5.0  # but no longer than this (a job may be a long run waiting on its worker)
+WAIT_LIMIT_S = 5.0  # but no longer than this in all (a job may be a long run on its worker)
 
 
 class _NoDeactivation(QObject):
@@ -79,29 +75,35 @@ def retire(
 
     At once, deleting a 3,000-op graph's 21,000 items took 60 ms, a 10,000-op one's ~200 ms.
     While ``busy()`` (a new graph is being built by slices) it waits: one slice per turn. It
-    also waits while a pool job runs or ``soft()`` (other slices), up to WAIT_LIMIT_S: each
-    deletion lets go of the GIL, and getting it back from a job decoding a big run took a
-    switch interval (100 deletions, 100 ms).
+    also waits while a pool job runs or ``soft()`` (other slices), WAIT_LIMIT_S in all (not
+    counting the build's wait: a run started as the build ends is waited for): each deletion
+    lets go of the GIL, and getting it back from a job decoding a big run took a switch
+    interval (100 deletions, 100 ms).
     """
     if len(items) <= LAZY_TEXT:
         scene.deleteLater()
         return
-    deadline = time.perf_counter() + WAIT_LIMIT_S
+    waited = [0.0]  # seconds waited for jobs and other slices
+
+    def jobs_left() -> bool:  # a job started during a slice ends it (the GIL)
+        return waited[0] < WAIT_LIMIT_S
 
     def step() -> None:
-        if busy() or ((workers.busy() or soft()) and time.perf_counter() < deadline):
-            QTimer.singleShot(RETIRE_WAIT_MS, scene, step)
+        jobs = not busy() and (workers.busy() or soft()) and waited[0] < WAIT_LIMIT_S
+        if busy() or jobs:
+            waited[0] += RETIRE_WAIT_MS / 1000 if jobs else 0.0
+            QTimer.singleShot(RETIRE_WAIT_MS, scene, lambda: later(step, scene))
             return
         end = time.perf_counter() + BUILD_SLICE_S
-        while items and time.perf_counter() < end:
+        while items and time.perf_counter() < end and not (workers.busy() and jobs_left()):
             for _ in range(min(100, len(items))):
                 shiboken6.delete(items.pop())
         if items:
-            QTimer.singleShot(NEXT_MS, scene, step)
+            later(step, scene)
         else:
             scene.deleteLater()
 
-    QTimer.singleShot(NEXT_MS, scene, step)
+    later(step, scene)
 
 
 class SceneBuilding:
@@ -222,7 +224,7 @@ class SceneBuilding:
         # The nodes built since the hand-over that are in view get their text on a turn of its
         # own: the search walks all 40,000 items of a 10,000-op scene.
         self._update_detail(text=False)
-        QTimer.singleShot(NEXT_MS, self, self.show_visible_text)
+        later(self.show_visible_text, self)
         if self._last_style is not None:
             self.restyle_items(self._last_style)
         if self._styled_selected or self.scene().selectedItems():  # the new items' highlights
@@ -261,7 +263,7 @@ class SceneBuilding:
             if self._update is not update:
                 return  # superseded (a newer run, a rebuild) or completed (an export)
             if update.step(BUILD_SLICE_S):
-                QTimer.singleShot(NEXT_MS, self, step)
+                later(step, self)
             else:
                 self._update = None
 
@@ -341,7 +343,7 @@ class SceneBuilding:
             for item in self.items.values():
                 style(item)
             return
-        QTimer.singleShot(NEXT_MS, self, lambda n=self._restyling: self._restyle_slices(style, n))
+        later(lambda n=self._restyling: self._restyle_slices(style, n), self)
 
     def _restyle_slices(self, style: Callable[[NodeItem], None], generation: int) -> None:
         if generation != self._restyling:
@@ -350,24 +352,25 @@ class SceneBuilding:
         todo = [*seen, *(it for it in self.items.values() if it not in seen)]
         todo.reverse()
         unseen = len(todo) - len(seen)  # popped last
-        deadline = time.perf_counter() + WAIT_LIMIT_S
+        waited = [0.0]  # seconds the nodes out of view waited, WAIT_LIMIT_S at most
 
         def step() -> None:
             if generation != self._restyling:
                 return
             # What is out of view waits while a pool job runs (a new result decoding): each item
             # changed now would cost Qt's update pass a GIL wait. Never what is in view.
-            waiting = workers.busy() and time.perf_counter() < deadline
+            waiting = workers.busy() and waited[0] < WAIT_LIMIT_S
             stop = unseen if waiting else 0  # while waiting, only the nodes in view
             if len(todo) <= stop:
-                QTimer.singleShot(WAIT_MS, self, step)
+                waited[0] += WAIT_MS / 1000
+                QTimer.singleShot(WAIT_MS, self, lambda: later(step, self))
                 return
             end = time.perf_counter() + BUILD_SLICE_S
             while len(todo) > stop and time.perf_counter() < end:
                 for _ in range(min(50, len(todo) - stop)):
                     style(todo.pop())
             if todo:
-                QTimer.singleShot(NEXT_MS, self, step)
+                later(step, self)
 
         step()
 

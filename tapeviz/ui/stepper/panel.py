@@ -30,6 +30,7 @@ from tapeviz.ui.stepper.gradcheck_panel import GradCheckPanel
 from tapeviz.ui.stepper.log import StepLog
 from tapeviz.ui.stepper.rows import ControlRows
 from tapeviz.ui.theme import font
+from tapeviz.ui.turns import later
 
 BACKWARD = QT_TRANSLATE_NOOP("StepperPanel", "Backward pass")
 FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
@@ -37,6 +38,8 @@ FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
 
 LOG_LINES = 2.5  # lines of the chain-rule log always shown (unless compact)
 DETAIL_LINES = 3  # lines of the current step shown (a longer one scrolls)
+LATER_NODES = 3000  # a graph this big takes a run's new values a turn before the stepper does
+LATER_STEPS = 1000  # a lesson this long is freed on a turn of its own (10,000 steps: ~5 ms)
 
 
 Steppers = tuple[Namer, ForwardStepper, BackwardStepper]
@@ -203,7 +206,17 @@ class StepperPanel(QWidget):
         hidden = self.isHidden() and self.parentWidget() is not None
         if hidden or self.view.building:  # (a big graph: rebuilt once it is laid out)
             self._stale = True
+        elif len(self.model.nodes) > LATER_NODES:  # a big graph's new values: not in their turn
+            self._stale = True
+            later(self._catch_up, self)
         else:
+            self._rebuild()
+
+    def _catch_up(self) -> None:
+        """The turn after a big graph took a run's new values: follow them."""
+        hidden = self.isHidden() and self.parentWidget() is not None
+        if self._stale and not hidden and not self.view.building:
+            self._stale = False
             self._rebuild()
 
     def _on_view_layout_finished(self) -> None:
@@ -225,6 +238,10 @@ class StepperPanel(QWidget):
 
     def _rebuild(self) -> None:
         entry = self.model.entry
+        last = (self.backward, self.forward)
+        if last[0] is not None and len(last[0]) > LATER_STEPS:  # freed on a turn of their own
+            later(lambda _last=last: None)
+        del last
         self.backward = self.forward = None
         self.revealed = set()
         prepared, self.prepared = self.prepared, None

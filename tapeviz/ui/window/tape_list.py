@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QListWidget, QToolTip, QWidget
 from tapeviz.models.graph.model import GraphModel, GraphOptions
 from tapeviz.sandbox import RunResult
 from tapeviz.ui.graph.expression_panel import names_of
+from tapeviz.ui.turns import later
 
 PREPARED_TAPES = 8  # a run of at most this many tapes ...
 PREPARED_OPS = 500  # ... recording at least this many ops has its graph built off the UI thread
@@ -52,7 +53,8 @@ class TapeList(QListWidget):
         if result.tapes:
             self.drives_graph = True
             if prepared is not None and prepared[0] is result:  # built in the thread pool
-                self.model.adopt(prepared[1])
+                self.model.adopt(prepared[1])  # (which now holds the last graph: freed later)
+                later(lambda _last=prepared[1]: None)
             else:
                 self.model.set_tapes(list(result.tapes), names_of(result), source=source)
         self._on_model_changed()
