@@ -55,7 +55,6 @@ class Turns(QObject):
         try:
             slice_()
         finally:
-            del slice_  # (what it held is freed in this turn, not the next one's)
             self.running = False
             self.ended = time.perf_counter()
             if queue and not self._timer.isActive():

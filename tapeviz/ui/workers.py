@@ -219,7 +219,7 @@ def postpone_full_collection() -> None:
     _LAST_FULL[0] = time.monotonic()
 
 
-_QUEUED = [False]  # a collection waits in the queue of slices
+_QUEUED: list[Any] = [None]  # the queue of slices a collection waits in (None: none waits)
 
 
 def _collect() -> None:
@@ -229,15 +229,16 @@ def _collect() -> None:
     25-30 ms turns.
     """
     if turns.crowded():
-        if not _QUEUED[0]:
-            _QUEUED[0] = True
-            turns.later(_collect_queued)
+        queue = turns.turns()
+        if _QUEUED[0] is not queue:  # (a queue gone with its application holds none)
+            _QUEUED[0] = queue
+            queue.later(_collect_queued)
         return
     _collect_now()
 
 
 def _collect_queued() -> None:
-    _QUEUED[0] = False
+    _QUEUED[0] = None
     _collect_now()
 
 

@@ -42,3 +42,22 @@ def test_adopt_shows_what_set_tapes_would() -> None:
     shown.set_tapes([_tape(6)])  # a build compares with what was adopted
     shown.set_tapes([_tape(4)])
     assert events == [False, True, False, True, False]
+
+
+def _expression(source: str) -> list[object]:
+    from tapeviz.sandbox import VariableSpec, run
+
+    result = run(source, mode="expression", variables=[VariableSpec("x", 0.5)])
+    assert result.error is None
+    return list(result.tapes)
+
+
+def test_the_same_structure_needs_the_same_edges_not_only_the_counts() -> None:
+    """``x*x + x`` and ``x + x*x``: as many nodes and edges, the add's inputs swapped."""
+    model = GraphModel(_expression("x*x + x"))
+    model.set_tapes(_expression("x*x + x"))
+    assert model.same_structure
+    model.set_tapes(_expression("x*x - x"))  # another op, the same shape: the same layout
+    assert model.same_structure
+    model.set_tapes(_expression("x + x*x"))
+    assert not model.same_structure

@@ -95,8 +95,28 @@ def test_tiles_grow_with_what_their_items_draw_later(qtbot: QtBot, tiled: None) 
         item.set_gradient(np.arange(12.0) * 1000.5)  # a much wider "∂ = [...]" line
     for item in nodes[::5]:
         item.state = "done"  # the tick stands above the box's corner
+    assert outside(view) == []
+    for item in nodes[1::5]:  # marked first, then wider: the tick moves to the new corner
+        item.state = "done"
+        item.set_gradient(np.arange(12.0) * 2000.5)
+    assert outside(view) == []
     view.set_edge_labels(True)
     assert outside(view) == []
+
+
+def test_a_tiled_scene_shrinking_is_built_anew(qtbot: QtBot, tiled: None) -> None:
+    """Not updated in place: its tiles would keep the reach of the nodes that went."""
+    view = shown(qtbot, GraphModel([chain(400)]))
+    old = view.scene()
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(GraphModel([chain(380)]))  # the same ids, 40 nodes fewer
+    qtbot.waitUntil(lambda: view._filling is None, timeout=30_000)
+    assert view.scene() is not old
+    nodes = QRectF()
+    for item in view.items.values():
+        nodes = nodes.united(item.sceneBoundingRect())
+    content = view.scene().itemsBoundingRect()
+    assert content.width() < nodes.width() + 100  # no blank stretch for a fit or an export
 
 
 def test_a_click_reaches_a_node_through_its_tile(qtbot: QtBot, tiled: None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
@@ -284,3 +285,38 @@ def test_a_big_graphs_re_run_keeps_the_steppers_marks_on_every_node(qtbot: QtBot
         if not same_value(it.gradient, adjoints.get(it.node.tensor_id))
     ]  # fmt: skip
     assert wrong == []  # the step's gradients, not the finished pass's
+
+
+def test_a_big_graphs_stepper_follows_a_re_run_on_the_next_turn_once(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The arrival's turn puts the values on the graph; the stepper is rebuilt after it."""
+    from tapeviz.ui.stepper import panel as panels
+
+    panel, view, model = setup(qtbot, LOOP.format(k=1.01), mode="script")
+    qtbot.waitUntil(lambda: len(view.items) > 300 and not view.building, timeout=20_000)
+    qtbot.waitUntil(lambda: view._filling is None, timeout=20_000)
+    monkeypatch.setattr(panels, "LATER_NODES", 300)  # (the graph has ~600 nodes)
+    built: list[object] = []
+    real = panels.build_steppers
+    monkeypatch.setattr(panels, "build_steppers", lambda m: built.append(m) or real(m))
+    old = panel.backward
+    result = run(LOOP.format(k=1.02), mode="script")
+    assert result.error is None
+    model.set_tapes(result.tapes, names_of(result))  # the same structure, other values
+    assert panel.backward is old and built == []  # not in this turn
+    panel._rebuild()  # something rebuilds it first (a mode change, say) ...
+    qtbot.wait(100)
+    assert len(built) == 1 and panel.backward is not old  # ... then the queued one does not
+    assert panel.backward is not None
+    assert same_gradients(panel.backward.adjoints_at(), model)
+
+
+def same_gradients(adjoints: dict[int, object], model: GraphModel) -> bool:
+    from tapeviz.models.values import same_value
+
+    return all(
+        same_value(model.gradients.get(nid), adjoints.get(node.tensor_id))
+        for nid, node in model.nodes.items()
+        if nid in model.gradients
+    )

@@ -82,6 +82,8 @@ def test_the_collector_takes_a_turn_of_its_own_while_slices_run(
     timer = workers._GC_TIMER[0] if workers._GC_TIMER else None
     if timer is not None:  # the real timer's collections would join in
         timer.stop()
+    qtbot.waitUntil(lambda: not turns.pending(), timeout=5_000)  # (one it queued, say)
+    monkeypatch.setattr(workers, "_QUEUED", [None])
     try:
         check_collector_turns(qtbot, order)
     finally:

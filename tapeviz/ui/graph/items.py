@@ -319,7 +319,6 @@ class NodeItem(QGraphicsPathItem):
             self._child("_inner").setPath(inner)
             self._child("_inner").setPen(inner_pen)
         if self._state == "done" or self._tick is not None:
-            first = self._tick is None
             tick = QPainterPath()
             if self._state == "done":
                 r = self._rect  # just above the top-right corner, clear of the title
@@ -328,8 +327,7 @@ class NodeItem(QGraphicsPathItem):
                 tick.lineTo(r.right() + 10 * s, r.top() - 15 * s)
             self._child("_tick").setPath(tick)
             self._child("_tick").setPen(tick_pen)
-            if first:  # (it stands out of the box)
-                fit_tile(self)
+            fit_tile(self)  # it stands out of the box (drawn at the corner of a grown one)
         for item, role in zip(self._texts, roles, strict=False):
             item.setBrush(text_brushes[role])
 

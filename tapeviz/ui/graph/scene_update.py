@@ -24,6 +24,7 @@ from tapeviz.ui.graph.scene import (
     ports_of,
     route_of,
 )
+from tapeviz.ui.graph.tiles import Tile
 
 REUSE_NEW_MAX = 250  # nodes a re-run may add for its scene to be updated in place
 REUSE_MAX = 3000  # nodes: a bigger graph is built anew by slices (in place took 3 s at 20,000)
@@ -33,10 +34,14 @@ def reusable(items: dict[str, NodeItem], plan: Plan) -> bool:
     """Whether the scene of ``items`` is worth updating for ``plan`` (most nodes stay).
 
     Not a graph over REUSE_MAX nodes: an update happens in one turn, a new scene by slices.
+    Not a tiled scene either (a big one, shrinking): its kept nodes would move and its tiles
+    keep the reach of the nodes removed (a fit of the view would look at empty space).
     """
     size = len(plan.nodes)
     if not items or size > REUSE_MAX or size - len(items) > REUSE_NEW_MAX or 2 * len(items) < size:
         return False  # more new nodes than that, or fewer kept, whatever the ids
+    if isinstance(next(iter(items.values())).parentItem(), Tile):
+        return False
     new = sum(1 for nid in plan.nodes if nid not in items)
     return new <= REUSE_NEW_MAX and 2 * (len(plan.nodes) - new) >= len(plan.nodes)
 

@@ -19,8 +19,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene
 
 TILE = 1600.0  # scene units (a 1366x768 window's graph shows one or two tiles at 100 %)
-PAD = 4.0  # around what a tile holds: a thicker pen (a selected node) stays inside
-TILED_MIN = 3000  # nodes: a scene this big is tiled (it is never updated in place with moves)
+PAD = 8.0  # around what a tile holds: a thicker pen (a glowing edge at scale 3) stays inside
+TILED_MIN = 3000  # nodes: a scene this big is tiled (never updated in place with moves)
 
 
 class Tile(QGraphicsRectItem):

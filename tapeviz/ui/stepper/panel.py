@@ -237,6 +237,7 @@ class StepperPanel(QWidget):
     prepared: tuple[Any, Steppers] | None = None  # (tape entry, its steppers) built elsewhere
 
     def _rebuild(self) -> None:
+        self._stale = False  # (a rebuild before a queued catch-up makes it do nothing)
         entry = self.model.entry
         last = (self.backward, self.forward)
         if last[0] is not None and len(last[0]) > LATER_STEPS:  # freed on a turn of their own
