@@ -136,3 +136,37 @@ def test_dimming_again_touches_no_item_and_undimming_restores_them(qtbot: QtBot)
     assert not view.dimmed and all(it.opacity() == 1.0 for it in view.items.values())
     view.set_dimmed(False)  # every run without an error says so: nothing to do
     assert all(it.opacity() == 1.0 for it in view.items.values())
+
+
+def test_a_keystroke_in_a_graph_too_wide_lays_it_out_once(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Compact already, and wider than the view at the natural gaps too: no natural layout."""
+    from tapeviz.ui.graph import view_build
+    from tapeviz.ui.graph.scene import plan_layout
+
+    model, view, done = _view(qtbot)
+    view.resize(500, 400)
+    source = " + ".join(["x"] + ["sin(x)", "x*x", "tanh(x)"] * 4)
+    _show(model, source)
+    qtbot.waitUntil(lambda: bool(done), timeout=10_000)
+    assert view.layout is not None and view._compact  # the first graph: both layouts
+    calls: list[bool] = []
+
+    def counted(*args: object, **kwargs: object) -> object:
+        plan = plan_layout(*args, **kwargs)  # type: ignore[arg-type]
+        calls.append(plan.compact)
+        return plan
+
+    monkeypatch.setattr(view_build, "plan_layout", counted)
+    old = {nid: (it.pos().x(), it.pos().y()) for nid, it in view.items.items()}
+    _show(model, source + " + x")
+    qtbot.waitUntil(lambda: len(done) == 2, timeout=10_000)
+    assert calls == [True]
+    # what the two layouts would have given: the natural one wanted the compact one
+    args = (dict(model.nodes), dict(model.gradients), [(e.source, e.target) for e in model.edges],
+            old, view.font_scale, view.engine)  # fmt: skip
+    assert view.fitting.wants_compact(plan_layout(*args, False))
+    wanted = plan_layout(*args, True).layout.positions
+    drawn = {nid: (it.pos().x(), it.pos().y()) for nid, it in view.items.items()}
+    assert drawn == pytest.approx(wanted)

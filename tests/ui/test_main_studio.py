@@ -171,7 +171,8 @@ def start_a_long_race(qtbot: QtBot, window: MainWindow) -> None:
 def test_stop_cancels_the_studio_computation(qtbot: QtBot, window: MainWindow) -> None:
     start_a_long_race(qtbot, window)
     assert window.stop_button.isEnabled()
-    assert window.findChild(type(window.progress_bar), "statusProgress").isVisible()
+    bar = window.findChild(type(window.progress_bar), "statusProgress")
+    qtbot.waitUntil(bar.isVisible, timeout=5_000)  # (with the race's first progress)
     window.stop()
     assert not window.studio.busy and not window.stop_button.isEnabled()
     assert "cancelled" in window.statusBar().currentMessage()

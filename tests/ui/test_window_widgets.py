@@ -7,7 +7,7 @@ from pytestqt.qtbot import QtBot
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox import run
 from tapeviz.ui.window.code_pane import CodePane
-from tapeviz.ui.window.status_progress import StatusProgress
+from tapeviz.ui.window.status_progress import SHOW_AFTER_MS, StatusProgress
 from tapeviz.ui.window.tape_list import TapeList
 
 NESTED = """import tensorflow as tf
@@ -59,8 +59,16 @@ def test_the_status_progress_shows_who_computes(qtbot: QtBot) -> None:
     bar.show()
     bar.hide()
     assert bar.isHidden()
-    bar.show_running(True, studio_busy=False)
-    assert not bar.isHidden() and bar.maximum() == 0  # indeterminate
+    shown: list[bool] = []
+    bar._later.timeout.connect(lambda: shown.append(True))
+    bar.show_running(True, studio_busy=False)  # a live re-run while typing: a few ms
+    qtbot.wait(50)
+    bar.show_running(False, studio_busy=False)
+    qtbot.wait(SHOW_AFTER_MS + 100)
+    assert bar.isHidden() and shown == []  # never shown, not even for a moment
+    bar.show_running(True, studio_busy=False)  # a run that takes a while
+    assert bar.isHidden() and bar.maximum() == 0  # indeterminate, shown once it is slow
+    qtbot.waitUntil(lambda: not bar.isHidden(), timeout=2_000)
     bar.show_running(False, studio_busy=True)
     assert not bar.isHidden() and bar.maximum() == 100  # the studio's fraction next
     bar.show_fraction(0.25)

@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import QGraphicsScene, QWidget
 
+from tapeviz.models.graph.layout import COMPACT_GAPS, H_GAP
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui.graph.items import NodeItem
 from tapeviz.ui.graph.scene import Plan
@@ -95,6 +96,22 @@ class Fitting:
         port, m, lay = view.viewport().rect(), 2 * FIT_MARGIN, plan.layout
         too_wide = (lay.width + m) * FIT_MIN > port.width()
         return too_wide or (lay.height + m) * FIT_MIN > port.height()
+
+    def wide_anyway(self, compact: Plan) -> bool:
+        """Whether ``compact``'s graph, laid out at its natural gaps, would want it instead.
+
+        That layout is wider by the difference of the gaps between each two layers (its
+        layers hold the same nodes), so its width is known without laying it out.
+        """
+        view = self.view
+        if not compact.compact or len(compact.nodes) > COMPACT_LIMIT:
+            return False
+        if not (self.auto or self.pending):
+            return False
+        lay = compact.layout
+        rows = max(lay.layers.values(), default=0) + 1
+        width = lay.width + (rows - 1) * (H_GAP - COMPACT_GAPS[0])
+        return (width + 2 * FIT_MARGIN) * FIT_MIN > view.viewport().rect().width()
 
     def after_layout(self) -> None:
         """A new scene is on screen: restore a carried view, fit, or keep the centre node."""

@@ -40,7 +40,8 @@ def reusable(items: dict[str, NodeItem], plan: Plan) -> bool:
     size = len(plan.nodes)
     if not items or size > REUSE_MAX or size - len(items) > REUSE_NEW_MAX or 2 * len(items) < size:
         return False  # more new nodes than that, or fewer kept, whatever the ids
-    if isinstance(next(iter(items.values())).parentItem(), Tile):
+    first = next(iter(items.values()))
+    if isinstance(first, NodeItem) and isinstance(first.parentItem(), Tile):
         return False
     new = sum(1 for nid in plan.nodes if nid not in items)
     return new <= REUSE_NEW_MAX and 2 * (len(plan.nodes) - new) >= len(plan.nodes)

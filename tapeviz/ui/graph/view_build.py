@@ -166,21 +166,32 @@ class SceneBuilding:
         if len(model.nodes) > BACKGROUND_LAYOUT:  # (the ports of the edges found there too)
             self._job = workers.submit(plan_layout, *args, None, list(model.edges),
                                        on_done=self._on_plan_done)  # fmt: skip
-        else:
-            self._on_plan_done(plan_layout(*args))
+            return
+        compact = None
+        if self._compact:  # the last graph needed the compact gaps: a keystroke's likely does
+            compact = plan_layout(*args[:6], True, framed)
+            if self.fitting.wide_anyway(compact):  # (the natural layout would be laid out
+                self._on_plan_done(compact)  # for nothing: the fit would want this one)
+                return
+        self._on_plan_done(plan_layout(*args), compact)
 
-    def _on_plan_done(self, plan: Plan) -> None:
+    _compact = False  # the last plan shown had the compact gaps
+
+    def _on_plan_done(self, plan: Plan, compact: Plan | None = None) -> None:
         self._job = None
         model = self.model
         if model is None or plan.nodes.keys() != model.nodes.keys():
             return  # the model changed meanwhile; a newer layout is on its way
-        if self.fitting.wants_compact(plan):  # a more compact layout before the graph must scroll
+        if compact is not None and self.fitting.wants_compact(plan):  # made already
+            plan = compact
+        elif self.fitting.wants_compact(plan):  # a more compact layout before the graph must scroll
             old_places = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
             framed = [nid for ids in frames_of(model).values() for nid in ids]
             plan = plan_layout(plan.nodes, dict(model.gradients),
                                [(e.source, e.target) for e in model.edges], old_places,
                                self.font_scale, self.engine, True,
                                framed if self.show_groups else [], plan.sizes)  # fmt: skip
+        self._compact = plan.compact
         look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
         if look == self._look and reusable(self.items, plan):  # a keystroke's re-run
             self._on_scene_built(update_scene(self.scene(), self.items, self.edge_items,
