@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import gc
 import itertools
 from pathlib import Path
 
 import numpy as np
 import pytest
+import shiboken6
 from PySide6.QtCore import QPoint, QPointF, QRectF, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QGraphicsItem
@@ -78,6 +80,26 @@ def test_a_big_scene_holds_its_items_in_tiles_that_contain_them(qtbot: QtBot, ti
         assert kinds in ({NodeItem}, {EdgeItem})
         assert tile.zValue() == (1.0 if kinds == {NodeItem} else 0.0)
         assert tile.rect().width() < 2 * TILE + 400  # (an edge may reach into the next one)
+    # the tiles' Python objects live with the view: dropping every other one deletes nothing
+    del tiles, top, tile
+    gc.collect()
+    qtbot.wait(20)
+    assert all(shiboken6.isValid(it) for it in view.items.values())
+
+
+def test_a_tiled_scene_replaced_is_deleted_with_its_tiles(qtbot: QtBot, tiled: None) -> None:
+    view = shown(qtbot, GraphModel([chain(400)]))
+    old_scene = view.scene()
+    old_items = [*view.items.values(), *view.edge_items]
+    old_tiles = [it for it in old_scene.items() if isinstance(it, Tile)]
+    gone: list[bool] = []
+    old_scene.destroyed.connect(lambda: gone.append(True))
+    with qtbot.waitSignal(view.filled, timeout=30_000):
+        view.set_model(GraphModel([chain(300)]))  # fewer ops: a new scene, tiled too
+    qtbot.waitUntil(lambda: bool(gone), timeout=20_000)
+    assert not any(shiboken6.isValid(it) for it in [*old_items, *old_tiles])
+    assert all(shiboken6.isValid(it) for it in view.items.values())
+    assert all(isinstance(it.parentItem(), Tile) for it in view.items.values())
 
 
 def test_a_small_scene_has_no_tiles(qtbot: QtBot) -> None:

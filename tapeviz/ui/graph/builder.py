@@ -168,12 +168,12 @@ class SceneBuilder:
                 self._load(*later)
                 extent = planned_extent(self.plan)
                 self.on_built(Built(self.scene, self.items, self.edges, [], lay, self.old,
-                                    self.look, extent))  # fmt: skip
+                                    self.look, extent, self.tiles))  # fmt: skip
                 return
             self.filled = True
             groups = self._frame_groups() if self.look.groups else []
             self.on_built(Built(self.scene, self.items, self.edges, groups, lay, self.old,
-                                self.look))  # fmt: skip
+                                self.look, None, self.tiles))  # fmt: skip
             return
         self.filled = True
         if self.on_filled is not None:

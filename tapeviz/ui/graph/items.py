@@ -7,7 +7,6 @@ state changes, so a repaint never calls back into Python: fast, and no wrapper c
 from __future__ import annotations
 
 import html
-import itertools
 import math
 from typing import Any
 
@@ -228,6 +227,10 @@ class NodeItem(QGraphicsPathItem):
         self.setToolTip(self.tooltip())  # built on demand: values can be big arrays
         super().hoverEnterEvent(event)
 
+    def box(self) -> QRectF:
+        """The node's box in the scene (its parent, a tile or none, is at the origin)."""
+        return self._rect.translated(self.pos())
+
     def size(self) -> tuple[float, float]:
         """Width and height for the layout."""
         return self._rect.width(), self._rect.height()
@@ -445,20 +448,21 @@ class EdgeItem(QGraphicsPathItem):
 
     def adjust(self) -> None:
         """Recompute the curve after either end moved."""
-        src, dst = self.source, self.target
-        s = src.mapToScene(QPointF(src._rect.right(), 0))
+        src, dst = self.source, self.target  # (both at the scene's origin or in tiles there)
         step = min(14.0, dst._rect.height() / max(self.ports, 1))
-        t = dst.mapToScene(QPointF(dst._rect.left(), (self.port - (self.ports - 1) / 2) * step))
-        end = QPointF(t.x() - 9, t.y())
-        path = QPainterPath(s)
-        points = [s, *self.route, end]
-        for a, b in itertools.pairwise(points):
-            dx = max(20.0, (b.x() - a.x()) / 2)
-            path.cubicTo(QPointF(a.x() + dx, a.y()), QPointF(b.x() - dx, b.y()), b)
+        x, y = dst.x() + dst._rect.left(), dst.y() + (self.port - (self.ports - 1) / 2) * step
+        ax, ay = src.x() + src._rect.right(), src.y()
+        path = QPainterPath(QPointF(ax, ay))
+        for b in [*self.route, QPointF(x - 9, y)]:  # plain numbers: a hub's 1,000 edges move
+            bx, by = b.x(), b.y()
+            dx = max(20.0, (bx - ax) / 2)
+            path.cubicTo(ax + dx, ay, bx - dx, by, bx, by)
+            ax, ay = bx, by
         self.setPath(path)
-        (ax, ay), (bx, by) = HEAD  # the edge always ends heading right, into the port
-        x, y = t.x(), t.y()
-        self.head.setPolygon(QPolygonF([t, QPointF(x - ax, y - ay), QPointF(x - bx, y - by)]))
+        (hx, hy), (kx, ky) = HEAD  # the edge always ends heading right, into the port
+        self.head.setPolygon(
+            QPolygonF([QPointF(x, y), QPointF(x - hx, y - hy), QPointF(x - kx, y - ky)])
+        )
         if self._text is not None and self._text.isVisible():
             mid = path.pointAtPercent(0.5)
             box = self.text.boundingRect()

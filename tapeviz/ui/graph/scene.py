@@ -230,6 +230,7 @@ class Built:
     old: dict[str, QPointF]
     look: Look | None = None  # what the items were drawn for
     extent: QRectF | None = None  # the whole planned graph, while only part of it is built
+    tiles: Any = None  # a big scene's Tiles (they must be referenced while the scene lives)
 
 
 class TooLargeBanner(QFrame):

@@ -59,7 +59,12 @@ def fit_tile(item: QGraphicsItem) -> None:
 
 
 class Tiles:
-    """The tiles of one scene, made as items are placed in them; nodes' and edges' apart."""
+    """The tiles of one scene, made as items are placed in them; nodes' and edges' apart.
+
+    Whoever shows the scene keeps this object (its tiles' Python objects) until the scene is
+    deleted: a tile whose Python object went could come back from ``scene.items()`` as a new
+    one that Python owns, and deleting that one deleted the tile with all its items.
+    """
 
     def __init__(self, scene: QGraphicsScene) -> None:
         self.scene = scene
@@ -75,6 +80,10 @@ class Tiles:
             self.scene.addItem(tile)
         item.setParentItem(tile)
         self._touched[tile] = None
+
+    def all(self) -> list[Tile]:
+        """Every tile made so far."""
+        return list(self.tiles.values())
 
     def fit(self) -> None:
         """Measure the tiles items were added to since the last call."""

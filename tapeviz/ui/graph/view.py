@@ -27,6 +27,7 @@ from tapeviz.ui.graph.builder import SceneBuilder
 from tapeviz.ui.graph.fitting import FIT_MIN, Fitting
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
 from tapeviz.ui.graph.scene import ItemUpdate, Look, TooLargeBanner
+from tapeviz.ui.graph.tiles import TILED_MIN
 from tapeviz.ui.graph.view_build import SceneBuilding
 from tapeviz.ui.theme import LIGHT, Theme
 
@@ -264,8 +265,14 @@ class GraphView(SceneBuilding, QGraphicsView):
         """Give their text to the nodes of a big graph that are in view (or nearly)."""
         if not self._text_pending or self.transform().m11() * self.font_scale < DETAIL_SCALE:
             return
-        for item in self.scene().items(self.text_rect()):
-            if isinstance(item, NodeItem) and item.text_pending:
+        rect = self.text_rect()
+        if len(self.items) > TILED_MIN:  # in tiles: the scene's search visits the tiles in view
+            near = (it for it in self.scene().items(rect) if isinstance(it, NodeItem))
+        else:  # the scene's search would visit every item and child: the nodes' boxes
+            items = self.items.values()
+            near = (it for it in items if it.text_pending and rect.intersects(it.box()))
+        for item in near:
+            if item.text_pending:
                 item.show_text()
                 self._text_pending -= 1
 

@@ -290,16 +290,18 @@ class SceneBuilding:
         self.group_items = built.groups
         # the rect first: a view given a scene without one measures every item, growing it
         built.scene.setSceneRect(self.fitting.content(built.scene))  # (the fit may widen it)
-        self._swap_scene(built.scene, built.items, built.edges, lay)
+        self._swap_scene(built.scene, built.items, built.edges, lay, built.tiles)
         if self._dimmed:
             self._apply_dimming()
         self._animate_to(lay, built.old)
-        self._update_detail()
+        self._update_detail(text=False)  # (the text for what is in view once it is fitted)
         self.layoutFinished.emit()  # the stepper restyles the nodes first, then the fit
         self.fitting.after_layout()
         self._update_detail()
         if self._filling is None:
             self.filled.emit()  # (every item was built before the scene was shown)
+
+    _tiles: Any = None  # the shown scene's Tiles (a big one's), referenced while it is shown
 
     def _swap_scene(
         self,
@@ -307,9 +309,12 @@ class SceneBuilding:
         items: dict[str, NodeItem],
         edges: list[EdgeItem],
         lay: layouts.Layout | None,
+        tiles: Any = None,
     ) -> None:
         old = self.scene()
         gone_nodes, gone_edges = list(self.items.values()), self.edge_items
+        if scene is not old:  # (the old scene's tiles are kept until it is deleted, last)
+            gone_tiles, self._tiles = (self._tiles.all() if self._tiles else []), tiles
         selected = [nid for nid, it in self.items.items() if it.isSelected()]
         self.items, self.edge_items, self.layout = items, edges, lay
         self._text_pending = sum(it.text_pending for it in items.values())
@@ -324,7 +329,7 @@ class SceneBuilding:
         scene.selectionChanged.connect(self._on_scene_selection_changed)
         retire(
             old,
-            [*gone_edges, *gone_nodes],
+            [*gone_tiles, *gone_edges, *gone_nodes],
             lambda: self.building or self._filling is not None,
             lambda: self._update is not None,
         )
