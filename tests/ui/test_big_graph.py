@@ -353,3 +353,26 @@ def test_a_newer_run_or_an_export_during_a_re_runs_update_leaves_the_last_values
     model.set_tapes([chain(300)])  # another structure mid-update: a new scene, no error
     qtbot.waitUntil(lambda: len(view.items) == 301 and not view.building, timeout=20_000)
     workers.wait_all()
+
+
+def test_a_build_cancelled_before_its_scene_was_shown_deletes_that_scene(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, builders: list[scene.SceneBuilder]
+) -> None:
+    from tapeviz.ui.graph import view_build
+
+    monkeypatch.setattr(scene, "BUILD_SLICE_S", 0.0)  # one small slice per event-loop turn
+    everywhere = QRectF(-1e9, -1e9, 2e9, 2e9)  # the whole graph is "in view": shown when built
+    monkeypatch.setattr(view_build.SceneBuilding, "_near", lambda self, plan: everywhere)
+    view = big_view(qtbot)
+    model = GraphModel([chain(400)])
+    view.set_model(model)
+    qtbot.waitUntil(lambda: bool(builders) and builders[0].progress > 0, timeout=20_000)
+    first = builders[0]
+    assert not first.handed  # still building the part in view: its scene is not shown
+    gone: list[bool] = []
+    first.scene.destroyed.connect(lambda: gone.append(True))
+    with qtbot.waitSignal(view.filled, timeout=20_000):
+        model.set_tapes([chain(500, 0.5)])  # a newer run supersedes it
+    qtbot.waitUntil(lambda: bool(gone), timeout=10_000)  # (it was a child of the view)
+    assert view.scene() is builders[-1].scene
+    workers.wait_all()

@@ -74,4 +74,12 @@ def test_the_status_progress_shows_who_computes(qtbot: QtBot) -> None:
     bar.show_fraction(0.25)
     assert bar.value() == 25
     bar.show_running(False, studio_busy=False)
-    assert bar.isHidden()
+    qtbot.waitUntil(bar.isHidden, timeout=1_000)
+    bar.show_running(True, studio_busy=False)  # a slow run ...
+    qtbot.waitUntil(lambda: not bar.isHidden(), timeout=2_000)
+    hidden: list[bool] = []
+    bar._hiding.timeout.connect(lambda: hidden.append(True))
+    bar.show_running(False, studio_busy=False)  # ... ends, and the queued run starts at once
+    bar.show_running(True, studio_busy=False)
+    qtbot.wait(50)
+    assert not bar.isHidden() and hidden == []  # the bar stays up: no 200 ms gap

@@ -139,6 +139,10 @@ class SceneBuilding:
         for builder in (self._builder, self._filling):
             if builder is not None:
                 builder.cancel()
+        unshown = self._builder
+        if unshown is not None and not unshown.handed:  # its scene never reached the view
+            made = unshown.tiles.all() if unshown.tiles is not None else []
+            retire(unshown.scene, [*made, *unshown.edges, *unshown.items.values()])
         self._builder = self._filling = None
         if model is None:
             return
@@ -168,12 +172,12 @@ class SceneBuilding:
                                        on_done=self._on_plan_done)  # fmt: skip
             return
         compact = None
-        if self._compact:  # the last graph needed the compact gaps: a keystroke's likely does
+        if self._compact and self.engine == "layered":  # so the last graph: a keystroke's too
             compact = plan_layout(*args[:6], True, framed)
             if self.fitting.wide_anyway(compact):  # (the natural layout would be laid out
                 self._on_plan_done(compact)  # for nothing: the fit would want this one)
                 return
-        self._on_plan_done(plan_layout(*args), compact)
+        self._on_plan_done(plan_layout(*args, compact.sizes if compact else None), compact)
 
     _compact = False  # the last plan shown had the compact gaps
 

@@ -26,23 +26,29 @@ class StatusProgress(QProgressBar):
         self._later.setSingleShot(True)
         self._later.setInterval(SHOW_AFTER_MS)
         self._later.timeout.connect(self.show)
+        self._hiding = QTimer(self)  # a run ending hides it on the next turn: a queued run
+        self._hiding.setSingleShot(True)  # starting in the same turn keeps it up
+        self._hiding.setInterval(0)
+        self._hiding.timeout.connect(self.hide)
 
     def show_running(self, running: bool, studio_busy: bool) -> None:
         """Indeterminate while the sandbox runs the editor's code; the studio's fraction after."""
         if running:
+            self._hiding.stop()
             self.setRange(0, 0)
             if self.isHidden() and not self._later.isActive():
                 self._later.start()
             return
         self._later.stop()
         if not studio_busy:
-            self.hide()
+            self._hiding.start()
         elif self.maximum() == 0:  # the studio still computes: its fraction next
             self.setRange(0, 100)
 
     def show_fraction(self, fraction: float) -> None:
         """The studio's race is this far (0 to 1)."""
         self._later.stop()
+        self._hiding.stop()
         self.setRange(0, 100)
         self.setValue(round(100 * fraction))
         self.show()
