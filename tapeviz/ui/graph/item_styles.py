@@ -100,3 +100,17 @@ def edge_style(t: Theme, scale: float, glowing: bool, highlighted: bool) -> Edge
         style = (QPen(color, width * scale), QPen(color, 1.0), QBrush(color), label)
         hit = EDGE_STYLES[key] = (t, style)
     return hit[1]
+
+
+def restyling(attr: str, doc: str) -> property:
+    """A property whose setter redraws the item, only when the value changes."""
+
+    def get(self: Any) -> Any:
+        return getattr(self, attr)
+
+    def set_(self: Any, value: Any) -> None:
+        if value != getattr(self, attr):
+            setattr(self, attr, value)
+            self._restyle()
+
+    return property(get, set_, doc=doc)
