@@ -76,6 +76,16 @@ def later(slice_: Callable[[], None], owner: QObject | None = None) -> None:
     turns().later(slice_, owner)
 
 
+def after(ms: int, slice_: Callable[[], None], owner: QObject) -> None:
+    """Run ``slice_`` on a turn of its own once ``ms`` have passed (a wait, then the queue)."""
+    QTimer.singleShot(ms, owner, lambda: later(slice_, owner))
+
+
+def release(held: object) -> None:
+    """Drop ``held`` on a turn of its own: freeing a big graph or lesson takes milliseconds."""
+    later(lambda _held=held: None)
+
+
 def crowded() -> bool:
     """Whether a slice runs or waits, or one ran just now (in this pass of the event loop)."""
     if not _TURNS or not shiboken6.isValid(_TURNS[0]):

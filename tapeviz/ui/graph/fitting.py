@@ -88,14 +88,11 @@ class Fitting:
 
     def wants_compact(self, plan: Plan) -> bool:
         """Whether a fitted view should lay this plan out again with the compact gaps."""
-        view = self.view
-        if plan.compact or view.engine != "layered" or len(plan.nodes) > COMPACT_LIMIT:
+        if plan.compact or not self._may_compact(plan):
             return False
-        if not (self.auto or self.pending):
-            return False
-        port, m, lay = view.viewport().rect(), 2 * FIT_MARGIN, plan.layout
-        too_wide = (lay.width + m) * FIT_MIN > port.width()
-        return too_wide or (lay.height + m) * FIT_MIN > port.height()
+        lay = plan.layout
+        too_tall = (lay.height + 2 * FIT_MARGIN) * FIT_MIN > self.view.viewport().rect().height()
+        return self._too_wide(lay.width) or too_tall
 
     def wide_anyway(self, compact: Plan) -> bool:
         """Whether ``compact``'s graph, laid out at its natural gaps, would want it instead.
@@ -103,15 +100,20 @@ class Fitting:
         That layout is wider by the difference of the gaps between each two layers (its
         layers hold the same nodes), so its width is known without laying it out.
         """
-        view = self.view
-        if not compact.compact or len(compact.nodes) > COMPACT_LIMIT:
-            return False
-        if not (self.auto or self.pending):
+        if not compact.compact or not self._may_compact(compact):
             return False
         lay = compact.layout
         rows = max(lay.layers.values(), default=0) + 1
-        width = lay.width + (rows - 1) * (H_GAP - COMPACT_GAPS[0])
-        return (width + 2 * FIT_MARGIN) * FIT_MIN > view.viewport().rect().width()
+        return self._too_wide(lay.width + (rows - 1) * (H_GAP - COMPACT_GAPS[0]))
+
+    def _may_compact(self, plan: Plan) -> bool:
+        """A fitted view of a layered graph small enough for a second layout."""
+        view = self.view
+        small = len(plan.nodes) <= COMPACT_LIMIT
+        return view.engine == "layered" and small and (self.auto or self.pending)
+
+    def _too_wide(self, width: float) -> bool:
+        return (width + 2 * FIT_MARGIN) * FIT_MIN > self.view.viewport().rect().width()
 
     def after_layout(self) -> None:
         """A new scene is on screen: restore a carried view, fit, or keep the centre node."""

@@ -27,7 +27,6 @@ from tapeviz.ui.graph.builder import SceneBuilder
 from tapeviz.ui.graph.fitting import FIT_MIN, Fitting
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
 from tapeviz.ui.graph.scene import ItemUpdate, Look, TooLargeBanner
-from tapeviz.ui.graph.tiles import TILED_MIN
 from tapeviz.ui.graph.view_build import SceneBuilding
 from tapeviz.ui.theme import LIGHT, Theme
 
@@ -70,7 +69,6 @@ class GraphView(SceneBuilding, QGraphicsView):
         self._restyling = 0  # counts restyle_items calls (a newer one stops older slices)
         self._update: ItemUpdate | None = None  # a big graph's re-run, put on it by slices
         self._lit: list[EdgeItem] = []  # the edges glowing now
-        self._visible: tuple[Any, dict[NodeItem, None]] = (None, {})  # see _visible_nodes
         self._last_style: Callable[[NodeItem], None] | None = None
         self._filling: SceneBuilder | None = None  # builds the rest of a graph shown in part
         self.extent: QRectF | None = None  # the whole graph's box while only part is built
@@ -265,13 +263,7 @@ class GraphView(SceneBuilding, QGraphicsView):
         """Give their text to the nodes of a big graph that are in view (or nearly)."""
         if not self._text_pending or self.transform().m11() * self.font_scale < DETAIL_SCALE:
             return
-        rect = self.text_rect()
-        if len(self.items) > TILED_MIN:  # in tiles: the scene's search visits the tiles in view
-            near = (it for it in self.scene().items(rect) if isinstance(it, NodeItem))
-        else:  # the scene's search would visit every item and child: the nodes' boxes
-            items = self.items.values()
-            near = (it for it in items if it.text_pending and rect.intersects(it.box()))
-        for item in near:
+        for item in self.nodes_near(self.text_rect()):
             if item.text_pending:
                 item.show_text()
                 self._text_pending -= 1

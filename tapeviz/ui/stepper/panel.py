@@ -30,7 +30,7 @@ from tapeviz.ui.stepper.gradcheck_panel import GradCheckPanel
 from tapeviz.ui.stepper.log import StepLog
 from tapeviz.ui.stepper.rows import ControlRows
 from tapeviz.ui.theme import font
-from tapeviz.ui.turns import later
+from tapeviz.ui.turns import later, release
 
 BACKWARD = QT_TRANSLATE_NOOP("StepperPanel", "Backward pass")
 FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
@@ -198,13 +198,17 @@ class StepperPanel(QWidget):
 
     _stale = False  # the model changed while this panel was a hidden tab
 
+    @property
+    def _hidden_tab(self) -> bool:
+        """Whether the panel is a tab not in front (it follows the graph once shown)."""
+        return self.isHidden() and self.parentWidget() is not None
+
     def _on_model_changed(self) -> None:
         """Follow the graph's tape; as a hidden tab, only once it is shown again.
 
         (The graph changes every step while the studio or the timeline plays.)
         """
-        hidden = self.isHidden() and self.parentWidget() is not None
-        if hidden or self.view.building:  # (a big graph: rebuilt once it is laid out)
+        if self._hidden_tab or self.view.building:  # (a big graph: rebuilt once laid out)
             self._stale = True
         elif len(self.model.nodes) > LATER_NODES:  # a big graph's new values: not in their turn
             self._stale = True
@@ -214,14 +218,13 @@ class StepperPanel(QWidget):
 
     def _catch_up(self) -> None:
         """The turn after a big graph took a run's new values: follow them."""
-        hidden = self.isHidden() and self.parentWidget() is not None
-        if self._stale and not hidden and not self.view.building:
+        if self._stale and not self._hidden_tab and not self.view.building:
             self._stale = False
             self._rebuild()
 
     def _on_view_layout_finished(self) -> None:
         """The graph is laid out: catch up with its tape (a big one), else restyle it."""
-        if self._stale and not (self.isHidden() and self.parentWidget() is not None):
+        if self._stale and not self._hidden_tab:
             self._stale = False
             self._rebuild()
         else:
@@ -239,10 +242,8 @@ class StepperPanel(QWidget):
     def _rebuild(self) -> None:
         self._stale = False  # (a rebuild before a queued catch-up makes it do nothing)
         entry = self.model.entry
-        last = (self.backward, self.forward)
-        if last[0] is not None and len(last[0]) > LATER_STEPS:  # freed on a turn of their own
-            later(lambda _last=last: None)
-        del last
+        if self.backward is not None and len(self.backward) > LATER_STEPS:
+            release((self.backward, self.forward))
         self.backward = self.forward = None
         self.revealed = set()
         prepared, self.prepared = self.prepared, None

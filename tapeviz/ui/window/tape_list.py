@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QListWidget, QToolTip, QWidget
 from tapeviz.models.graph.model import GraphModel, GraphOptions
 from tapeviz.sandbox import RunResult
 from tapeviz.ui.graph.expression_panel import names_of
-from tapeviz.ui.turns import later
+from tapeviz.ui.turns import release
 
 PREPARED_TAPES = 8  # a run of at most this many tapes ...
 PREPARED_OPS = 500  # ... recording at least this many ops has its graph built off the UI thread
@@ -53,8 +53,8 @@ class TapeList(QListWidget):
         if result.tapes:
             self.drives_graph = True
             if prepared is not None and prepared[0] is result:  # built in the thread pool
-                self.model.adopt(prepared[1])  # (which now holds the last graph: freed later)
-                later(lambda _last=prepared[1]: None)
+                self.model.adopt(prepared[1])  # (which now holds the last graph)
+                release(prepared[1])
             else:
                 self.model.set_tapes(list(result.tapes), names_of(result), source=source)
         self._on_model_changed()
