@@ -12,6 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from tapeviz.models.descent.demos import StudioPreset
 from tapeviz.ui import MainWindow, workers
+from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.studio.studio import OptimizationStudio
 
 
@@ -28,6 +29,18 @@ def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
     yield w
     w.studio.shutdown()
     workers.wait_all()
+
+
+@pytest.fixture
+def graph_view(qtbot: QtBot) -> GraphView:
+    """A shown 900x500 graph view on its own, without animations."""
+    view = GraphView()
+    view.animation_ms = 0
+    view.resize(900, 500)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    return view
 
 
 def _race(

@@ -41,21 +41,14 @@ def builders(monkeypatch: pytest.MonkeyPatch) -> list[scene.SceneBuilder]:
     return made
 
 
-def big_view(qtbot: QtBot) -> GraphView:
-    view = GraphView()
-    view.animation_ms = 0
-    view.resize(900, 500)
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.waitExposed(view)
-    return view
-
-
 def test_a_big_scene_is_built_in_slices_and_a_newer_model_cancels_it(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, builders: list[scene.SceneBuilder]
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+    builders: list[scene.SceneBuilder],
+    graph_view: GraphView,
 ) -> None:
     monkeypatch.setattr(scene, "BUILD_SLICE_S", 0.0)  # one small slice per event-loop turn
-    view = big_view(qtbot)
+    view = graph_view
     finished: list[int] = []
     view.layoutFinished.connect(lambda: finished.append(len(view.items)))
     model = GraphModel([chain(400)])
@@ -74,8 +67,10 @@ def test_a_big_scene_is_built_in_slices_and_a_newer_model_cancels_it(
     workers.wait_all()
 
 
-def test_a_big_graph_gives_text_to_the_nodes_in_view(qtbot: QtBot, tmp_path: Path) -> None:
-    view = big_view(qtbot)
+def test_a_big_graph_gives_text_to_the_nodes_in_view(
+    qtbot: QtBot, tmp_path: Path, graph_view: GraphView
+) -> None:
+    view = graph_view
     with qtbot.waitSignal(view.filled, timeout=20_000):
         view.set_model(GraphModel([chain(600)]))
     items = view.items
@@ -95,18 +90,20 @@ def test_a_big_graph_gives_text_to_the_nodes_in_view(qtbot: QtBot, tmp_path: Pat
     workers.wait_all()
 
 
-def test_a_small_graph_is_built_at_once_with_all_its_text(qtbot: QtBot) -> None:
-    view = big_view(qtbot)
+def test_a_small_graph_is_built_at_once_with_all_its_text(
+    qtbot: QtBot, graph_view: GraphView
+) -> None:
+    view = graph_view
     view.set_model(GraphModel([chain(20)]))
     assert len(view.items) == 21 and not view.building
     assert not any(it.text_pending for it in view.items.values())
 
 
-def test_the_log_of_a_long_tape_shows_its_last_step(qtbot: QtBot) -> None:
+def test_the_log_of_a_long_tape_shows_its_last_step(qtbot: QtBot, graph_view: GraphView) -> None:
     """A 3,000-step log (uniform lines) is scrolled to the step gradient() ended with."""
     from tapeviz.ui.stepper.panel import StepperPanel
 
-    view = big_view(qtbot)
+    view = graph_view
     model = GraphModel([chain(3000)])
     panel = StepperPanel(model, view)
     qtbot.addWidget(panel)
@@ -159,10 +156,10 @@ def test_a_big_run_is_modelled_in_the_thread_pool(
 
 
 def test_the_planned_extent_is_the_box_of_the_built_nodes(
-    qtbot: QtBot, builders: list[scene.SceneBuilder]
+    qtbot: QtBot, builders: list[scene.SceneBuilder], graph_view: GraphView
 ) -> None:
     """Found with the layout (in its thread): the box the fit uses while the rest fills in."""
-    view = big_view(qtbot)
+    view = graph_view
     with qtbot.waitSignal(view.filled, timeout=30_000):
         view.set_model(GraphModel([chain(700)]))
     plan = builders[-1].plan
@@ -177,7 +174,7 @@ def test_the_planned_extent_is_the_box_of_the_built_nodes(
 
 
 def test_a_big_graphs_hand_over_has_an_event_loop_turn_of_its_own(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, graph_view: GraphView
 ) -> None:
     """The swap, restyle and fit of the part in view do not run in a slice's turn."""
     in_slice: list[bool] = [False]
@@ -191,7 +188,7 @@ def test_a_big_graphs_hand_over_has_an_event_loop_turn_of_its_own(
             in_slice[0] = False
 
     monkeypatch.setattr(scene.SceneBuilder, "run", run)
-    view = big_view(qtbot)
+    view = graph_view
     seen: list[bool] = []
     view.layoutFinished.connect(lambda: seen.append(in_slice[0]))
     with qtbot.waitSignal(view.filled, timeout=30_000):
@@ -207,8 +204,10 @@ def texts_shown(view: GraphView) -> list[bool]:
     return [all(t.isVisible() for t in it._texts) for it in view.items.values()]
 
 
-def test_text_hides_when_zoomed_far_out_and_shows_again_in_every_scene(qtbot: QtBot) -> None:
-    view = big_view(qtbot)
+def test_text_hides_when_zoomed_far_out_and_shows_again_in_every_scene(
+    qtbot: QtBot, graph_view: GraphView
+) -> None:
+    view = graph_view
     with qtbot.waitSignal(view.filled, timeout=30_000):
         view.set_model(GraphModel([chain(40)]))
     assert all(texts_shown(view))
@@ -226,10 +225,10 @@ def test_text_hides_when_zoomed_far_out_and_shows_again_in_every_scene(qtbot: Qt
     assert all(texts_shown(view))
 
 
-def test_a_big_scene_replaced_is_deleted_by_slices(qtbot: QtBot) -> None:
+def test_a_big_scene_replaced_is_deleted_by_slices(qtbot: QtBot, graph_view: GraphView) -> None:
     import shiboken6
 
-    view = big_view(qtbot)
+    view = graph_view
     with qtbot.waitSignal(view.filled, timeout=30_000):
         view.set_model(GraphModel([chain(700)]))
     old_scene, old_items = view.scene(), list(view.items.values())
@@ -243,7 +242,9 @@ def test_a_big_scene_replaced_is_deleted_by_slices(qtbot: QtBot) -> None:
     assert all(shiboken6.isValid(it) for it in view.items.values())
 
 
-def test_a_scene_leaving_the_view_is_not_deactivated_item_by_item(qtbot: QtBot) -> None:
+def test_a_scene_leaving_the_view_is_not_deactivated_item_by_item(
+    qtbot: QtBot, graph_view: GraphView
+) -> None:
     """Qt would send WindowDeactivate to each of its items (50 ms at 21,000 items)."""
     from PySide6.QtCore import QEvent, QObject
 
@@ -256,7 +257,7 @@ def test_a_scene_leaving_the_view_is_not_deactivated_item_by_item(qtbot: QtBot) 
             self.types.append(event.type())
             return False
 
-    view = big_view(qtbot)
+    view = graph_view
     view.activateWindow()
     qtbot.waitUntil(view.isActiveWindow, timeout=5_000)
     with qtbot.waitSignal(view.filled, timeout=30_000):
@@ -269,9 +270,8 @@ def test_a_scene_leaving_the_view_is_not_deactivated_item_by_item(qtbot: QtBot) 
     assert QEvent.Type.WindowDeactivate not in seen.types
 
 
-def filled_view(qtbot: QtBot, n: int) -> GraphView:
+def filled_view(qtbot: QtBot, view: GraphView, n: int) -> GraphView:
     """A shown view with a chain of ``n`` ops built in full, no job left in the pool."""
-    view = big_view(qtbot)
     with qtbot.waitSignal(view.filled, timeout=20_000):
         view.set_model(GraphModel([chain(n)]))
     workers.wait_all()
@@ -279,9 +279,9 @@ def filled_view(qtbot: QtBot, n: int) -> GraphView:
 
 
 def test_a_big_restyle_waits_while_a_pool_job_runs(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, graph_view: GraphView
 ) -> None:
-    view = filled_view(qtbot, 600)
+    view = filled_view(qtbot, graph_view, 600)
     styled: list[object] = []
     busy = [True]  # a new result decodes in the pool: Qt's updates would wait for the GIL
     monkeypatch.setattr(workers, "busy", lambda: busy[0])
@@ -296,11 +296,11 @@ def test_a_big_restyle_waits_while_a_pool_job_runs(
 
 
 def test_a_big_restyle_waits_for_a_long_job_only_so_long(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, graph_view: GraphView
 ) -> None:
     from tapeviz.ui.graph import view_build
 
-    view = filled_view(qtbot, 600)
+    view = filled_view(qtbot, graph_view, 600)
     monkeypatch.setattr(workers, "busy", lambda: True)  # a run waiting on its worker, say
     monkeypatch.setattr(view_build, "WAIT_LIMIT_S", 0.3)
     styled: list[object] = []
@@ -308,8 +308,10 @@ def test_a_big_restyle_waits_for_a_long_job_only_so_long(
     qtbot.waitUntil(lambda: len(styled) == len(view.items), timeout=10_000)
 
 
-def test_a_big_graphs_re_run_puts_its_values_on_the_items_in_view_first(qtbot: QtBot) -> None:
-    view = big_view(qtbot)
+def test_a_big_graphs_re_run_puts_its_values_on_the_items_in_view_first(
+    qtbot: QtBot, graph_view: GraphView
+) -> None:
+    view = graph_view
     model = GraphModel([chain(600)])
     with qtbot.waitSignal(view.filled, timeout=20_000):
         view.set_model(model)
@@ -331,8 +333,9 @@ def test_a_big_graphs_re_run_puts_its_values_on_the_items_in_view_first(qtbot: Q
 
 def test_a_newer_run_or_an_export_during_a_re_runs_update_leaves_the_last_values(
     qtbot: QtBot,
+    graph_view: GraphView,
 ) -> None:
-    view = big_view(qtbot)
+    view = graph_view
     model = GraphModel([chain(600)])
     with qtbot.waitSignal(view.filled, timeout=20_000):
         view.set_model(model)
@@ -356,14 +359,17 @@ def test_a_newer_run_or_an_export_during_a_re_runs_update_leaves_the_last_values
 
 
 def test_a_build_cancelled_before_its_scene_was_shown_deletes_that_scene(
-    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, builders: list[scene.SceneBuilder]
+    qtbot: QtBot,
+    monkeypatch: pytest.MonkeyPatch,
+    builders: list[scene.SceneBuilder],
+    graph_view: GraphView,
 ) -> None:
     from tapeviz.ui.graph import view_build
 
     monkeypatch.setattr(scene, "BUILD_SLICE_S", 0.0)  # one small slice per event-loop turn
     everywhere = QRectF(-1e9, -1e9, 2e9, 2e9)  # the whole graph is "in view": shown when built
     monkeypatch.setattr(view_build.SceneBuilding, "_near", lambda self, plan: everywhere)
-    view = big_view(qtbot)
+    view = graph_view
     model = GraphModel([chain(400)])
     view.set_model(model)
     qtbot.waitUntil(lambda: bool(builders) and builders[0].progress > 0, timeout=20_000)

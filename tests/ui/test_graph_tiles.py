@@ -40,13 +40,8 @@ def tiled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(builder, "TILED_MIN", 300)
 
 
-def shown(qtbot: QtBot, model: GraphModel) -> GraphView:
-    view = GraphView()
-    view.animation_ms = 0
-    view.resize(900, 500)
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.waitExposed(view)
+def shown(qtbot: QtBot, view: GraphView, model: GraphModel) -> GraphView:
+    """``view`` showing ``model`` built in full, no job left in the pool."""
     with qtbot.waitSignal(view.filled, timeout=30_000):
         view.set_model(model)
     workers.wait_all()
@@ -65,8 +60,10 @@ def outside(view: GraphView) -> list[QGraphicsItem]:
     return [it for it in items if not it.parentItem().rect().contains(drawn(it))]
 
 
-def test_a_big_scene_holds_its_items_in_tiles_that_contain_them(qtbot: QtBot, tiled: None) -> None:
-    view = shown(qtbot, GraphModel([chain(400)]))
+def test_a_big_scene_holds_its_items_in_tiles_that_contain_them(
+    qtbot: QtBot, tiled: None, graph_view: GraphView
+) -> None:
+    view = shown(qtbot, graph_view, GraphModel([chain(400)]))
     scene = view.scene()
     tiles = [it for it in scene.items() if isinstance(it, Tile)]
     assert tiles and all(it.parentItem() is None for it in tiles)
@@ -87,8 +84,10 @@ def test_a_big_scene_holds_its_items_in_tiles_that_contain_them(qtbot: QtBot, ti
     assert all(shiboken6.isValid(it) for it in view.items.values())
 
 
-def test_a_tiled_scene_replaced_is_deleted_with_its_tiles(qtbot: QtBot, tiled: None) -> None:
-    view = shown(qtbot, GraphModel([chain(400)]))
+def test_a_tiled_scene_replaced_is_deleted_with_its_tiles(
+    qtbot: QtBot, tiled: None, graph_view: GraphView
+) -> None:
+    view = shown(qtbot, graph_view, GraphModel([chain(400)]))
     old_scene = view.scene()
     old_items = [*view.items.values(), *view.edge_items]
     old_tiles = [it for it in old_scene.items() if isinstance(it, Tile)]
@@ -102,15 +101,17 @@ def test_a_tiled_scene_replaced_is_deleted_with_its_tiles(qtbot: QtBot, tiled: N
     assert all(isinstance(it.parentItem(), Tile) for it in view.items.values())
 
 
-def test_a_small_scene_has_no_tiles(qtbot: QtBot) -> None:
-    view = shown(qtbot, GraphModel([chain(40)]))
+def test_a_small_scene_has_no_tiles(qtbot: QtBot, graph_view: GraphView) -> None:
+    view = shown(qtbot, graph_view, GraphModel([chain(40)]))
     assert all(it.parentItem() is None for it in view.items.values())
     assert not any(isinstance(it, Tile) for it in view.scene().items())
 
 
-def test_tiles_grow_with_what_their_items_draw_later(qtbot: QtBot, tiled: None) -> None:
+def test_tiles_grow_with_what_their_items_draw_later(
+    qtbot: QtBot, tiled: None, graph_view: GraphView
+) -> None:
     """A wider box (a long gradient), the stepper's tick and edge labels stay inside."""
-    view = shown(qtbot, GraphModel([chain(400)]))
+    view = shown(qtbot, graph_view, GraphModel([chain(400)]))
     view.show_visible_text()
     nodes = list(view.items.values())
     for item in nodes[::7]:
@@ -126,9 +127,11 @@ def test_tiles_grow_with_what_their_items_draw_later(qtbot: QtBot, tiled: None) 
     assert outside(view) == []
 
 
-def test_a_tiled_scene_shrinking_is_built_anew(qtbot: QtBot, tiled: None) -> None:
+def test_a_tiled_scene_shrinking_is_built_anew(
+    qtbot: QtBot, tiled: None, graph_view: GraphView
+) -> None:
     """Not updated in place: its tiles would keep the reach of the nodes that went."""
-    view = shown(qtbot, GraphModel([chain(400)]))
+    view = shown(qtbot, graph_view, GraphModel([chain(400)]))
     old = view.scene()
     with qtbot.waitSignal(view.filled, timeout=30_000):
         view.set_model(GraphModel([chain(380)]))  # the same ids, 40 nodes fewer
@@ -141,8 +144,10 @@ def test_a_tiled_scene_shrinking_is_built_anew(qtbot: QtBot, tiled: None) -> Non
     assert content.width() < nodes.width() + 100  # no blank stretch for a fit or an export
 
 
-def test_a_click_reaches_a_node_through_its_tile(qtbot: QtBot, tiled: None) -> None:
-    view = shown(qtbot, GraphModel([chain(400)]))
+def test_a_click_reaches_a_node_through_its_tile(
+    qtbot: QtBot, tiled: None, graph_view: GraphView
+) -> None:
+    view = shown(qtbot, graph_view, GraphModel([chain(400)]))
     seen = view.mapToScene(view.viewport().rect()).boundingRect()
     item = next(it for it in view.items.values() if seen.contains(it.sceneBoundingRect()))
     at: QPoint = view.mapFromScene(item.sceneBoundingRect().center())
@@ -158,10 +163,12 @@ def test_a_click_reaches_a_node_through_its_tile(qtbot: QtBot, tiled: None) -> N
     assert not item.isSelected()
 
 
-def test_a_tiled_scene_exports_every_node(qtbot: QtBot, tiled: None, tmp_path: Path) -> None:
+def test_a_tiled_scene_exports_every_node(
+    qtbot: QtBot, tiled: None, tmp_path: Path, graph_view: GraphView
+) -> None:
     from PySide6.QtGui import QImage
 
-    view = shown(qtbot, GraphModel([chain(400)]))
+    view = shown(qtbot, graph_view, GraphModel([chain(400)]))
     image = QImage(str(view.export_png(tmp_path / "g.png", scale=0.25)))
     background = image.pixelColor(0, 0)
     drawn_columns = [

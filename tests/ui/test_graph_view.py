@@ -38,13 +38,9 @@ def seed_model(name: str) -> tuple[GraphModel, object]:
     return GraphModel(result.tapes, names_of(result)), result
 
 
-def make_view(qtbot: QtBot, model: GraphModel) -> GraphView:
-    view = GraphView(model)
-    view.animation_ms = 0
-    view.resize(900, 500)
-    qtbot.addWidget(view)
-    view.show()
-    qtbot.waitExposed(view)
+def make_view(view: GraphView, model: GraphModel) -> GraphView:
+    """The shown ``graph_view`` drawing ``model``."""
+    view.set_model(model)
     return view
 
 
@@ -52,17 +48,17 @@ def texts(view: GraphView) -> dict[str, list[str]]:
     return {nid: [t for t, _ in item.lines()] for nid, item in view.items.items()}
 
 
-def test_seed_x_times_x_with_its_gradient(qtbot: QtBot) -> None:
+def test_seed_x_times_x_with_its_gradient(qtbot: QtBot, graph_view: GraphView) -> None:
     model, _ = seed_model("000_2_1_constant_watch")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     assert texts(view) == {"s0": ["x", "= 3", "∂ = 6"], "o0": ["y = ×", "= 9", "∂ = 1"]}
     assert len(view.edge_items) == 2  # x feeds both inputs of x*x
     assert {e.port for e in view.edge_items} == {0, 1}
 
 
-def test_seed_quadratic_with_watched_constants(qtbot: QtBot) -> None:
+def test_seed_quadratic_with_watched_constants(qtbot: QtBot, graph_view: GraphView) -> None:
     model, _ = seed_model("003_1_2_watched_constants")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     lines = {t[0]: t for t in texts(view).values()}
     assert lines["x"] == ["x", "= 0", "∂ = -2"]
     assert lines["a"] == ["a", "= 1", "∂ = 0"] and lines["c"] == ["c", "= 1", "∂ = 1"]
@@ -70,9 +66,9 @@ def test_seed_quadratic_with_watched_constants(qtbot: QtBot) -> None:
     assert [n.kind for n in model.nodes.values()].count("watched") == 3
 
 
-def test_seed_nested_tapes_show_each_tape(qtbot: QtBot) -> None:
+def test_seed_nested_tapes_show_each_tape(qtbot: QtBot, graph_view: GraphView) -> None:
     model, _ = seed_model("000_2_2_3_higher_order")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     assert [e.name for e in model.entries] == ["tape_2", "tape_1"]
     assert model.current == 0  # the outer tape first, the inner one framed in it
     assert len([n for n in model.nodes.values() if n.op]) == 5
@@ -84,15 +80,17 @@ def test_seed_nested_tapes_show_each_tape(qtbot: QtBot) -> None:
     assert len(view.items) == 3  # the inner tape alone: x, 3, pow
 
 
-def test_unwatched_seed_has_no_gradients(qtbot: QtBot) -> None:
+def test_unwatched_seed_has_no_gradients(qtbot: QtBot, graph_view: GraphView) -> None:
     model, _ = seed_model("000_2_1_constant_unwatched")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     assert all(len(lines) == 2 for lines in texts(view).values())
 
 
-def test_click_selects_and_highlights_the_paths_to_the_target(qtbot: QtBot) -> None:
+def test_click_selects_and_highlights_the_paths_to_the_target(
+    qtbot: QtBot, graph_view: GraphView
+) -> None:
     model, _ = seed_model("003_1_1_quadratic_gradient")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     x = model.node_for_tensor(next(n.tensor_id for n in model.nodes.values() if n.label == "x"))
     assert x is not None
     with qtbot.waitSignal(view.nodeSelected) as sig:
@@ -104,9 +102,9 @@ def test_click_selects_and_highlights_the_paths_to_the_target(qtbot: QtBot) -> N
     assert sum(e.highlighted for e in view.edge_items) == 6
 
 
-def test_keyboard_navigation_and_fit(qtbot: QtBot) -> None:
+def test_keyboard_navigation_and_fit(qtbot: QtBot, graph_view: GraphView) -> None:
     model, _ = seed_model("003_1_1_quadratic_gradient")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     view.setFocus()
     qtbot.keyClick(view, Qt.Key.Key_Right)  # nothing selected: select the first node
     assert view.selected_node() == "s0"
@@ -128,9 +126,9 @@ def test_keyboard_navigation_and_fit(qtbot: QtBot) -> None:
     assert rect.contains(view.scene().itemsBoundingRect())
 
 
-def test_wheel_zoom_is_bounded(qtbot: QtBot) -> None:
+def test_wheel_zoom_is_bounded(qtbot: QtBot, graph_view: GraphView) -> None:
     model, _ = seed_model("000_2_1_constant_watch")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     for _ in range(60):
         view.zoom(1.5)
     assert view.transform().m11() == pytest.approx(8.0)
@@ -164,9 +162,9 @@ def test_live_update_debounced_and_dimmed_on_errors(qtbot: QtBot) -> None:
     assert next(t for t in texts(view).values() if t[0] == "f = ^")[2] == "∂ = 1"
 
 
-def test_exports_open(qtbot: QtBot, tmp_path: Path) -> None:
+def test_exports_open(qtbot: QtBot, tmp_path: Path, graph_view: GraphView) -> None:
     model, _ = seed_model("003_1_2_watched_constants")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     png = view.export_png(tmp_path / "g.png", scale=3.0)
     image = QImage(str(png))
     assert not image.isNull() and image.width() > 3 * 400
@@ -177,14 +175,14 @@ def test_exports_open(qtbot: QtBot, tmp_path: Path) -> None:
     assert dot.startswith("digraph tape {") and "rankdir=LR" in dot and "->" in dot
 
 
-def test_too_large_tape_offers_the_folded_view(qtbot: QtBot) -> None:
+def test_too_large_tape_offers_the_folded_view(qtbot: QtBot, graph_view: GraphView) -> None:
     x = tv.Variable(1.0)
     with tv.GradientTape() as tape:
         y = x
         for _ in range(TOO_LARGE + 1):
             y = y * 1.0001
     model = GraphModel([tape])
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     assert model.too_large == TOO_LARGE + 1 and view.items == {}
     banner = view.findChild(type(view._banner), "graphTooLarge")
     assert banner is not None and banner.isVisible()
@@ -212,19 +210,19 @@ def test_big_graphs_are_laid_out_in_a_worker(qtbot: QtBot) -> None:
     workers.wait_all()
 
 
-def test_nan_values_use_the_warning_colour(qtbot: QtBot) -> None:
+def test_nan_values_use_the_warning_colour(qtbot: QtBot, graph_view: GraphView) -> None:
     x = tv.Variable(-1.0)
     with tv.GradientTape() as tape:
         y = tv.log(x)
     tape.gradient(y, x)
-    view = make_view(qtbot, GraphModel([tape]))
+    view = make_view(graph_view, GraphModel([tape]))
     assert texts(view)["o0"][1] == "= nan ⚠"  # the op that made the nan is marked
     view.export_png(Path(qtbot.__class__.__name__ + ".png").with_suffix(".png")).unlink()
 
 
-def test_theme_scale_and_options_rebuild(qtbot: QtBot) -> None:
+def test_theme_scale_and_options_rebuild(qtbot: QtBot, graph_view: GraphView) -> None:
     model, _ = seed_model("003_1_1_quadratic_gradient")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     width = view.items["o0"].size()[0]
     view.set_font_scale(1.6)
     assert view.items["o0"].size()[0] > width * 1.4
@@ -235,9 +233,11 @@ def test_theme_scale_and_options_rebuild(qtbot: QtBot) -> None:
     assert np.isfinite(view.layout.width)
 
 
-def test_nested_tape_is_framed_and_edges_can_show_local_derivatives(qtbot: QtBot) -> None:
+def test_nested_tape_is_framed_and_edges_can_show_local_derivatives(
+    qtbot: QtBot, graph_view: GraphView
+) -> None:
     model, _ = seed_model("000_2_2_3_higher_order")
-    view = make_view(qtbot, model)
+    view = make_view(graph_view, model)
     assert model.current == 0  # the outer tape, which also recorded the inner tape's op
     assert [g.name for g in view.group_items] == ["tape_1"]
     assert view.group_items[0].label.text() == "tape “tape_1”"
