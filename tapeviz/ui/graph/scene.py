@@ -193,12 +193,9 @@ class ItemUpdate:
             self.edge_at += 1
         return False
 
-    def _ends(self) -> dict[tuple[str, str, int], Any]:
-        return {(e.source, e.target, e.position): e for e in self.model.edges}
-
     def _edge(self, edge: EdgeItem) -> None:
         if self.by_ends is None:
-            self.by_ends = self._ends()
+            self.by_ends = {(e.source, e.target, e.position): e for e in self.model.edges}
         old = edge.model_edge
         if old is not None:
             edge.model_edge = self.by_ends.get((old.source, old.target, old.position), old)
