@@ -26,6 +26,8 @@ INTEGER_TEXT = 1e6  # integral floats below this read as integers: 2013, 12000, 
 FIXED_TEXT = 1e6  # non-integral values from 1 up to this read in fixed notation: 2013.5
 MAX_DIGITS = 9  # float32 needs at most 9 significant digits to tell two values apart
 _INF = float("inf")
+TEXTS_KEPT = 50_000  # numbers whose text is kept (the cache is emptied when full)
+_TEXTS: dict[tuple[float, int], str] = {}
 
 
 def number(v: Any, digits: int = 4) -> str:
@@ -49,6 +51,16 @@ def number(v: Any, digits: int = 4) -> str:
         return "nan"
     if f in (_INF, -_INF):
         return "inf" if f > 0 else "-inf"
+    key = (f, digits)  # (a graph re-run while typing shows mostly the same numbers again)
+    text = _TEXTS.get(key)
+    if text is None:
+        if len(_TEXTS) >= TEXTS_KEPT:
+            _TEXTS.clear()
+        text = _TEXTS[key] = _number_text(f, digits)
+    return text
+
+
+def _number_text(f: float, digits: int) -> str:
     size = abs(f)
     if f.is_integer() and size < INTEGER_TEXT:
         return str(int(f))

@@ -175,3 +175,9 @@ def test_division_by_zero_and_bad_inputs() -> None:
     notes = {m.nodes[nid].label: note.code for nid, note in m.notes.items()}
     assert notes == {"q": "divide_zero", "zz": "zero_divide_zero", "s": "sqrt_negative",
                      "n": "input", "m2": "propagated"}  # fmt: skip
+
+
+def test_call_sites_of_a_text_without_them_and_of_non_ascii_names() -> None:
+    assert call_sites("x + sin(x) + tanh(x)*x") == {}  # (not parsed: no method's name in it)
+    # Python reads full-width letters as ASCII ones: this is t.gradient(y, x)
+    assert call_sites("g = t.\uff47radient(y, x)\n") == {"t": [(("y",), ("x",))]}

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tapeviz.models import values
 from tapeviz.models.values import distinct_digits, number, short
 
 YEARS = np.array([2013, 2014, 2015, 2016, 2017], dtype=np.float32)
@@ -49,3 +50,22 @@ def test_distinct_float32_values_never_read_the_same(values: list[float]) -> Non
         return  # -0.0 and 0.0
     d = distinct_digits(arr)
     assert len({number(v, d) for v in arr}) == len(arr)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(allow_nan=False, allow_infinity=False), st.integers(3, 9))
+def test_a_numbers_text_is_the_same_from_the_cache(f: float, digits: int) -> None:
+    """Re-runs while typing show the same numbers: their texts are kept, never changed."""
+    first = number(f, digits)
+    assert number(f, digits) == first == values._number_text(f, digits)
+    assert number(np.float32(f) if abs(f) < 1e38 else f, digits)  # (float32 through it too)
+
+
+def test_the_kept_texts_are_bounded_and_keyed_by_digits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(values, "TEXTS_KEPT", 10)
+    values._TEXTS.clear()
+    for k in range(25):
+        number(k + 0.5)
+    assert len(values._TEXTS) <= 10
+    assert number(2013.21, 6) == "2013.21" and number(2013.21) == "2013.2"
+    assert number(-0.0) == number(0.0) == "0"

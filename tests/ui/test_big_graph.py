@@ -12,6 +12,7 @@ import tapeviz as tv
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui import workers
 from tapeviz.ui.graph import builder as scene
+from tapeviz.ui.graph.scene import planned_extent
 from tapeviz.ui.graph.items import NodeItem
 from tapeviz.ui.graph.view import GraphView
 
@@ -88,6 +89,23 @@ def test_a_big_graph_gives_text_to_the_nodes_in_view(
     view.export_png(tmp_path / "big.png")  # an export draws every node with its text
     assert not any(it.text_pending for it in items.values())
     workers.wait_all()
+
+
+def test_an_untiled_graphs_nodes_near_a_rect_are_those_whose_boxes_meet_it(
+    qtbot: QtBot, graph_view: GraphView
+) -> None:
+    """Found by the planned boxes (arrays), as a walk over every item's box would find them."""
+    view = graph_view
+    with qtbot.waitSignal(view.filled, timeout=20_000):
+        view.set_model(GraphModel([chain(600)]))
+    qtbot.waitUntil(lambda: not view.building, timeout=10_000)
+    whole = view.fitting.content()
+    for k in range(12):
+        x = whole.left() + whole.width() * k / 12
+        rect = QRectF(x, whole.top() + 40 * k, 300 + 50 * k, 200)
+        walked = [it for it in view.items.values() if rect.intersects(it.box())]
+        assert view.nodes_near(rect) == walked
+    assert view.nodes_near(rect.translated(0, 1e6)) == []
 
 
 def test_a_small_graph_is_built_at_once_with_all_its_text(
@@ -168,7 +186,7 @@ def test_the_planned_extent_is_the_box_of_the_built_nodes(
     for item in view.items.values():
         w, h = item.size()
         box = box.united(QRectF(item.pos().x() - w / 2, item.pos().y() - h / 2, w, h))
-    got = scene.planned_extent(plan)
+    got = planned_extent(plan)
     for a, b in zip(got.getRect(), box.getRect(), strict=True):
         assert a == pytest.approx(b, abs=1e-6)
 

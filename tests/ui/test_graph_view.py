@@ -8,8 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QImage
+from PySide6.QtWidgets import QGraphicsScene
 from pytestqt.qtbot import QtBot
 
 import tapeviz as tv
@@ -246,3 +247,23 @@ def test_nested_tape_is_framed_and_edges_can_show_local_derivatives(
     assert "∂/∂x = 27" in labels  # d(x**3)/dx at 3
     view.set_edge_labels(False)
     assert not any(e.text.isVisible() for e in view.edge_items)
+
+
+def test_the_fit_holds_the_frames_without_measuring_the_items(
+    qtbot: QtBot, graph_view: GraphView, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The planned boxes (the frames' room included) are the fit's: no walk over the items."""
+    model, _ = seed_model("000_2_2_3_higher_order")
+    view = make_view(graph_view, model)
+    assert view.group_items and view.extent is not None
+
+    def measured(self: QGraphicsScene) -> QRectF:
+        raise AssertionError("the fit measured every item")
+
+    monkeypatch.setattr(QGraphicsScene, "itemsBoundingRect", measured)
+    content = view.fitting.content()
+    for item in [*view.group_items, *view.items.values()]:
+        assert content.contains(item.sceneBoundingRect())
+    view.fit()
+    seen = view.mapToScene(view.viewport().rect()).boundingRect()
+    assert seen.contains(view.group_items[0].sceneBoundingRect())

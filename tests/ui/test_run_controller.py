@@ -5,7 +5,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from tapeviz.models.session.file import Session
@@ -147,10 +148,50 @@ def test_a_quick_run_shortens_the_pause_after_the_next_key(
     done(qtbot, parts)
     assert runner.last_run_s is not None and runner.last_run_s > 0
     parts.code.editor.setPlainText("x*x*x")
-    assert runner.live_timer.isActive()
-    assert runner.live_timer.interval() == live_delay(runner.last_run_s) < LIVE_MS
+    assert live_delay(runner.last_run_s) == LIVE_MIN_MS == 0  # quick: no pause at all
+    assert runner.live_pending and not runner.live_timer.isActive()  # (the next turn)
     cursor = parts.code.editor.textCursor().position()
-    qtbot.waitUntil(lambda: not runner.live_timer.isActive() and not runner.running, timeout=10_000)
+    qtbot.waitUntil(lambda: not runner.live_pending and not runner.running, timeout=10_000)
     assert parts.code.editor.toPlainText() == "x*x*x"  # the live run left the text alone
     assert parts.code.editor.textCursor().position() == cursor  # and the caret
     assert runner.last_result.value is not None and float(runner.last_result.value) == 8.0
+
+
+def quick_runner(qtbot: QtBot, parts: SimpleNamespace, monkeypatch: pytest.MonkeyPatch) -> list:
+    """The runner after a quick run, with its sandbox runs counted (by their sources)."""
+    runner = parts.runner
+    work(parts, "x*x", table=(V("x", 2.0),))
+    runner.live_timer.stop()
+    runner.run_code()
+    done(qtbot, parts)
+    assert live_delay(runner.last_run_s) == 0
+    sources: list[str] = []
+    submit = workers.submit
+    monkeypatch.setattr(workers, "submit", lambda *a, **k: (sources.append(a[1]), submit(*a, **k)))
+    return sources
+
+
+def test_keys_sent_in_one_turn_make_one_live_run(
+    qtbot: QtBot, parts: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sources = quick_runner(qtbot, parts, monkeypatch)
+    editor = parts.code.editor
+    editor.moveCursor(editor.textCursor().MoveOperation.End)
+    qtbot.keyClicks(editor, "+x")  # two keys, one turn (as a paste): not "x*x+" on its own
+    assert sources == []
+    qtbot.waitUntil(lambda: sources == ["x*x+x"] and not parts.runner.running, timeout=10_000)
+    assert float(parts.runner.last_result.value) == 6.0
+
+
+def test_a_live_run_starts_before_the_window_repaints_the_key(
+    qtbot: QtBot, parts: SimpleNamespace, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker computes while the window paints (the repaint can come before the turn)."""
+    sources = quick_runner(qtbot, parts, monkeypatch)
+    parts.code.editor.setPlainText("x*x*x")
+    assert sources == [] and parts.runner.live_pending
+    QApplication.sendEvent(parts.code.window(), QEvent(QEvent.Type.UpdateRequest))
+    assert sources == ["x*x*x"] and parts.runner.running and not parts.runner.live_pending
+    done(qtbot, parts)
+    qtbot.wait(20)  # the queued turn finds the run started: no second run
+    assert sources == ["x*x*x"] and float(parts.runner.last_result.value) == 8.0

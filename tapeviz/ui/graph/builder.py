@@ -26,10 +26,10 @@ from tapeviz.ui.graph.scene import (
     Built,
     Look,
     Plan,
-    extent_of,
     frame_groups,
     make_edge,
-    ports_of,
+    plan_ports,
+    planned_extent,
 )
 from tapeviz.ui.graph.tiles import TILED_MIN, Tiles
 from tapeviz.ui.turns import later
@@ -38,19 +38,13 @@ Port = tuple[str, Any, int, int]  # (target, model edge, port, ports)
 NODE_Z, EDGE_Z = 1.0, 0.0  # the tiles' stacking: edges under nodes (as their items' own z)
 
 
-def planned_extent(plan: Plan) -> QRectF:
-    """The box of every planned node (what the finished scene will hold; found with the plan)."""
-    box = plan.extent if plan.extent is not None else extent_of(plan.layout, plan.sizes)
-    return QRectF(*box) if box is not None else QRectF()
-
-
 class SceneBuilder:
     """Builds a planned graph into a fresh scene, in slices for big graphs, then hands it over.
 
     ``old`` holds the nodes' current places (new items start there and the view animates them
     to the plan); ``on_built`` receives the :class:`Built` scene unless :meth:`cancel` came first.
     With ``near``, the nodes planned inside it come first and the scene is handed over with
-    only them (``Built.extent`` is then the whole graph's box); ``on_filled`` follows.
+    only them (``Built.partial``); ``on_filled`` follows.
     """
 
     def __init__(
@@ -90,8 +84,7 @@ class SceneBuilder:
         """List the nodes and edges to build: with ``near``, those inside it first."""
         self.prepared = True
         plan, model, lay, near = self.plan, self.model, self.plan.layout, self._near
-        same = plan.ports is not None and len(plan.ports) == len(model.edges)
-        ports: list[Port] = plan.ports if same else ports_of(model.edges, lay)  # type: ignore[assignment]
+        ports: list[Port] = plan_ports(plan, model)
         nodes = list(plan.nodes.items())
         if near is not None:
             x0, y0, x1, y1 = near.left(), near.top(), near.right(), near.bottom()
@@ -166,14 +159,15 @@ class SceneBuilder:
             if later is not None:  # the part in view first: the rest follows
                 self._later = None
                 self._load(*later)
-                extent = planned_extent(self.plan)
+                box = planned_extent(self.plan)
                 self.on_built(Built(self.scene, self.items, self.edges, [], lay, self.old,
-                                    self.look, extent, self.tiles))  # fmt: skip
+                                    self.look, box, True, self.tiles))  # fmt: skip
                 return
             self.filled = True
             groups = self._frame_groups() if self.look.groups else []
+            box = planned_extent(self.plan)
             self.on_built(Built(self.scene, self.items, self.edges, groups, lay, self.old,
-                                self.look, None, self.tiles))  # fmt: skip
+                                self.look, box, False, self.tiles))  # fmt: skip
             return
         self.filled = True
         if self.on_filled is not None:

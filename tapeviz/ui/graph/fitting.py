@@ -163,9 +163,13 @@ class Fitting:
         return model.outline if model is not None else ()
 
     def content(self, scene: Any = None) -> QRectF:
-        """The graph's bounding box with the fit's margin (of the view's scene, or ``scene``)."""
+        """The graph's bounding box with the fit's margin (of the view's scene, or ``scene``).
+
+        The planned nodes' boxes when known: after a layout moved the items, Qt measuring them
+        took 16-40 ms at 1,000 ops (and a big graph built in part has no items for the rest).
+        """
         m = FIT_MARGIN
-        extent = getattr(self.view, "extent", None)  # a big graph built in part: all of it
+        extent = getattr(self.view, "extent", None)
         if extent is not None:
             return QRectF(extent).adjusted(-m, -m, m, m)
         scene = self.view.scene() if scene is None else scene

@@ -22,7 +22,7 @@ from tapeviz.engine.vjp_rules import RULE_TEXT
 from tapeviz.models.graph.model import Node
 from tapeviz.models.values import full, nonfinite, same_value, short
 from tapeviz.ui.graph.edge_items import HEAD, EdgeItem, GroupItem
-from tapeviz.ui.graph.item_styles import FONTS, node_style, restyling
+from tapeviz.ui.graph.item_styles import FONTS, WIDTH_CACHE, node_style, restyling
 from tapeviz.ui.graph.nonfinite_text import describe
 from tapeviz.ui.graph.tiles import fit_tile
 from tapeviz.ui.theme import Theme
@@ -68,13 +68,26 @@ def measure(node: Node, scale: float = 1.0, gradient: Any = None) -> tuple[float
     lines = node_lines(node, gradient)
     if can_have_gradient(node) and not any(role == "gradient" for _, role in lines):
         lines.append((RESERVED_GRADIENT, "gradient"))
+    key = (scale, node.kind == "variable", *lines)  # (re-runs while typing: mostly the same)
+    size = _SIZES.get(key)
+    if size is None:
+        if len(_SIZES) >= WIDTH_CACHE:
+            _SIZES.clear()
+        size = _SIZES[key] = _box_of(lines, scale, node.kind == "variable")
+    return size
+
+
+_SIZES: dict[tuple[Any, ...], tuple[float, float]] = {}
+
+
+def _box_of(lines: list[tuple[str, str]], scale: float, variable: bool) -> tuple[float, float]:
     width = height = 0.0
     for text, role in lines:
         face = "title" if role == "title" else "value"
         width = max(width, FONTS.width(face, scale, text))
         height += FONTS.height(face, scale)
     w, h = max(width + 2 * PAD_X, 64 * scale), height + 2 * PAD_Y
-    if node.kind == "variable":
+    if variable:
         w, h = w * 1.12, h * 1.08
     return w, h
 

@@ -74,7 +74,7 @@ def plan_layout(
     else:
         lay = layouts.ENGINES[engine](ids, edges, room)
     ports = ports_of(model_edges, lay) if model_edges is not None else None
-    return Plan(nodes, sizes, lay, compact and engine == "layered", ports, extent_of(lay, sizes))
+    return Plan(nodes, sizes, lay, compact and engine == "layered", ports, extent_of(lay, room))
 
 
 def extent_of(
@@ -91,6 +91,12 @@ def extent_of(
     return (float(low[0]), float(low[1]), float(high[0] - low[0]), float(high[1] - low[1]))
 
 
+def planned_extent(plan: Plan) -> QRectF:
+    """The box of every planned node (what the finished scene will hold; found with the plan)."""
+    box = plan.extent if plan.extent is not None else extent_of(plan.layout, plan.sizes)
+    return QRectF(*box) if box is not None else QRectF()
+
+
 def ports_of(edges: Sequence[Any], lay: layouts.Layout) -> list[tuple[str, Any, int, int]]:
     """Each model edge with its target, its port there and the target's port count."""
     into: dict[str, list[Any]] = {}
@@ -101,6 +107,13 @@ def ports_of(edges: Sequence[Any], lay: layouts.Layout) -> list[tuple[str, Any, 
         sort_ports(ins, lay)
         out.extend((target, e, k, len(ins)) for k, e in enumerate(ins))
     return out
+
+
+def plan_ports(plan: Plan, model: GraphModel) -> list[tuple[str, Any, int, int]]:
+    """The model's edges with their ports: found with the layout (in its thread), else now."""
+    if plan.ports is not None and len(plan.ports) == len(model.edges):
+        return plan.ports
+    return ports_of(model.edges, plan.layout)
 
 
 FRAME_SIDE = 16.0  # room between a framed node and its frame's side (at scale 1)
@@ -226,7 +239,8 @@ class Built:
     layout: layouts.Layout
     old: dict[str, QPointF]
     look: Look | None = None  # what the items were drawn for
-    extent: QRectF | None = None  # the whole planned graph, while only part of it is built
+    extent: QRectF | None = None  # every planned node's box, frames' room included (the fit's)
+    partial: bool = False  # only part of it is built yet (the rest follows by slices)
     tiles: Any = None  # a big scene's Tiles (they must be referenced while the scene lives)
 
 

@@ -21,7 +21,8 @@ from tapeviz.ui.graph.scene import (
     Plan,
     frame_groups,
     make_edge,
-    ports_of,
+    plan_ports,
+    planned_extent,
     route_of,
 )
 from tapeviz.ui.graph.tiles import Tile
@@ -76,7 +77,7 @@ def update_scene(
             scene.removeItem(item)
     by_key = {(e.source.node.id, e.target.node.id, e.input_position): e for e in edges}
     new_edges: list[EdgeItem] = []
-    for target, e, port, ports in ports_of(model.edges, lay):  # (the builder's own order)
+    for target, e, port, ports in plan_ports(plan, model):  # (the builder's own order)
         edge = by_key.pop((e.source, target, e.position), None)
         ends = (kept[e.source], kept[target])
         if edge is not None and (edge.source, edge.target) == ends:
@@ -97,4 +98,4 @@ def update_scene(
     for group in groups:
         scene.removeItem(group)
     frames = frame_groups(scene, kept, model, lay, look) if look.groups else []
-    return Built(scene, kept, new_edges, frames, lay, old, look)
+    return Built(scene, kept, new_edges, frames, lay, old, look, planned_extent(plan))

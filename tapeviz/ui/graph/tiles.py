@@ -9,13 +9,18 @@ are skipped whole, in painting and in hit-testing: 1.5 ms per paint.
 A tile's rectangle must hold its items as drawn: :meth:`Tiles.fit` measures the tiles a build
 slice touched, and an item whose extent grows later (a wider box, the stepper's tick, an edge's
 label) calls :func:`fit_tile`.
+
+An untiled scene is searched by :class:`Boxes`: its nodes' planned boxes as arrays.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
-from PySide6.QtCore import Qt
+import numpy as np
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QGraphicsScene
 
 TILE = 1600.0  # scene units (a 1366x768 window's graph shows one or two tiles at 100 %)
@@ -90,3 +95,27 @@ class Tiles:
         for tile in self._touched:
             tile.fit()
         self._touched.clear()
+
+
+class Boxes:
+    """Nodes' boxes at their planned places, as arrays: those meeting a rect in ~0.2 ms.
+
+    Qt's search of an untiled scene visits every item and child (12-40 ms at 1,000 ops); each
+    item's own box, ~6 ms. A node whose box grew since keeps its planned box here.
+    """
+
+    def __init__(self, items: Mapping[str, Any], places: Mapping[str, tuple[float, float]]) -> None:
+        self.items_of = items  # (the view's dict: a new one for each new scene or update)
+        self.items = list(items.values())
+        n = len(self.items)
+        xy = np.array([places.get(it.node.id) or it.pos().toTuple() for it in self.items])
+        wh = np.array([it.size() for it in self.items], dtype=float)
+        xy, wh = xy.reshape(n, 2).astype(float), wh.reshape(n, 2)
+        self.low, self.high = xy - wh / 2, xy + wh / 2
+
+    def meeting(self, rect: QRectF) -> list[Any]:
+        """The items whose boxes overlap ``rect`` (in the scene), in their order."""
+        low, high = self.low, self.high
+        hit = (low[:, 0] < rect.right()) & (high[:, 0] > rect.left())
+        hit &= (low[:, 1] < rect.bottom()) & (high[:, 1] > rect.top())
+        return [self.items[i] for i in np.flatnonzero(hit)]

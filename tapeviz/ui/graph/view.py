@@ -71,7 +71,7 @@ class GraphView(SceneBuilding, QGraphicsView):
         self._lit: list[EdgeItem] = []  # the edges glowing now
         self._last_style: Callable[[NodeItem], None] | None = None
         self._filling: SceneBuilder | None = None  # builds the rest of a graph shown in part
-        self.extent: QRectF | None = None  # the whole graph's box while only part is built
+        self.extent: QRectF | None = None  # the planned graph's box (built whole or in part)
         self.fitting = Fitting(self)
         self._press_scroll: tuple[int, int] | None = None
         for bar in (self.horizontalScrollBar(), self.verticalScrollBar()):

@@ -39,7 +39,7 @@ from tapeviz.ui.graph.scene import (
     update_items,
 )
 from tapeviz.ui.graph.scene_update import reusable, update_scene
-from tapeviz.ui.graph.tiles import TILED_MIN
+from tapeviz.ui.graph.tiles import TILED_MIN, Boxes
 from tapeviz.ui.turns import after, later
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
@@ -148,6 +148,7 @@ class SceneBuilding:
             return
         self._banner.show_for(model.too_large)
         if model.too_large:
+            self.extent = None
             self._swap_scene(QGraphicsScene(self), {}, [], None)
             return
         if self.layout is not None and len(self.items) > ANIMATED_MAX:  # (they stand there)
@@ -233,7 +234,6 @@ class SceneBuilding:
     def _on_filled(self, groups: list[GroupItem]) -> None:
         """The rest of a big graph is built: frames, dimming, detail, the last styling."""
         self._filling = None
-        self.extent = None
         self.group_items = groups
         self._text_pending = sum(it.text_pending for it in self.items.values())
         if self._dimmed:
@@ -288,7 +288,7 @@ class SceneBuilding:
 
     def _on_scene_built(self, built: Built) -> None:
         lay = built.layout
-        self._filling = self._builder if built.extent is not None else None
+        self._filling = self._builder if built.partial else None
         self._builder = None
         self._look = built.look
         self.extent = built.extent
@@ -320,6 +320,7 @@ class SceneBuilding:
         gone_nodes, gone_edges = list(self.items.values()), self.edge_items
         selected = [nid for nid, it in self.items.items() if it.isSelected()]
         self.items, self.edge_items, self.layout = items, edges, lay
+        self._boxes = None  # (found again for these items, at their places)
         self._text_pending = sum(it.text_pending for it in items.values())
         if scene is old:  # updated in place: the selection stays, its paths may not
             self._on_scene_selection_changed()
@@ -405,9 +406,15 @@ class SceneBuilding:
         """The node items whose boxes meet ``rect`` (in the scene).
 
         A tiled scene is searched by Qt, which visits only the tiles there (1-2 ms at 10,000
-        ops); an untiled one by the nodes' boxes: Qt would visit every item and child (12-40 ms
-        at 1,000 ops).
+        ops); an untiled one by its nodes' planned boxes (:class:`~tapeviz.ui.graph.tiles.Boxes`).
         """
         if len(self.items) > TILED_MIN:
             return [it for it in self.scene().items(rect) if isinstance(it, NodeItem)]
-        return [it for it in self.items.values() if rect.intersects(it.box())]
+        if self.layout is None:
+            return [it for it in self.items.values() if rect.intersects(it.box())]
+        boxes = self._boxes  # (a big graph's items come by slices into the same dict)
+        if boxes is None or boxes.items_of is not self.items or len(boxes.items) != len(self.items):
+            boxes = self._boxes = Boxes(self.items, self.layout.positions)
+        return boxes.meeting(rect)
+
+    _boxes: Boxes | None = None  # of the shown items at their planned places

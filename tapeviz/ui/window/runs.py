@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QPlainTextEdit
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from tapeviz.models.descent.problem import Problem
 from tapeviz.sandbox import CancelToken, Limits, RunResult
@@ -23,7 +23,7 @@ from tapeviz.ui.window.error_text import describe, unknown_name
 from tapeviz.ui.window.variables_table import VariablesTable
 
 LIVE_MS = 300  # the longest pause before expression mode re-runs (after a slow run)
-LIVE_MIN_MS = 5  # the shortest pause (after a quick run: the graph follows the keys)
+LIVE_MIN_MS = 0  # after a quick run: the next turn, before the keystroke is painted
 QUICK_RUN_S = 0.1  # a run this quick ends before a typist's next key: no longer pause
 
 
@@ -117,6 +117,7 @@ class RunController(QObject):
         self.live_timer.setSingleShot(True)
         self.live_timer.setInterval(LIVE_MS)
         self.live_timer.timeout.connect(self.run_code)
+        self._live_window: QWidget | None = None  # watched while a live re-run waits its turn
         code.editor.textChanged.connect(self.on_edited)
         variables.changed.connect(self.on_edited)
         code.mode.currentIndexChanged.connect(lambda _: self.on_edited())
@@ -143,7 +144,37 @@ class RunController(QObject):
             return
         self.seen = key
         if self.code.current_mode() == "expression":
-            self.live_timer.start(live_delay(self.last_run_s))
+            self._live_later(live_delay(self.last_run_s))
+
+    def _live_later(self, ms: int) -> None:
+        # No pause (the last run was quick): the run starts on the next turn, or before the
+        # window repaints the keystroke if that comes first, so the worker computes while the
+        # window paints. Keys that arrive together (a paste, a test's clicks) make one run.
+        if ms > 0:
+            self.live_timer.start(ms)
+            return
+        self.live_timer.stop()
+        if self._live_window is None:
+            self._live_window = self.code.window()
+            self._live_window.installEventFilter(self)
+            QTimer.singleShot(0, self, self._live_now)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The window is about to repaint: a queued live re-run starts first."""
+        if event.type() == QEvent.Type.UpdateRequest:
+            self._live_now()
+        return False
+
+    def _live_now(self) -> None:
+        if self._live_window is not None:
+            self._live_window.removeEventFilter(self)
+            self._live_window = None
+            self.run_code()
+
+    @property
+    def live_pending(self) -> bool:
+        """Whether a live re-run waits for its pause (or its turn)."""
+        return self.live_timer.isActive() or self._live_window is not None
 
     def mark_seen(self, source: str | None = None, mode: str | None = None) -> None:
         """The work as it is now (or with ``source`` and ``mode``) needs no live re-run."""
@@ -155,6 +186,9 @@ class RunController(QObject):
     def run_code(self) -> None:
         """Run the editor's text in the sandbox, then the studio if it is in front."""
         self.live_timer.stop()
+        if self._live_window is not None:  # a run asked for now is the queued live run too
+            self._live_window.removeEventFilter(self)
+            self._live_window = None
         if self.cancel_token is not None:  # one run at a time: re-run when this one ends
             self.pending = True
             return
