@@ -172,6 +172,30 @@ def test_the_control_row_wraps_instead_of_cutting_the_mode_box(qtbot: QtBot) -> 
     qtbot.waitUntil(lambda: not in_second())
 
 
+def test_a_new_value_in_the_calls_label_moves_no_control(qtbot: QtBot) -> None:
+    """Typing changes "tape.gradient(f, x) → 7.237" each key: the row stays as it was."""
+    panel, _, model = setup(qtbot, "x*x + y")
+
+    def rerun(x: float) -> None:
+        result = run("x*x + 1.5", mode="expression", variables=[VariableSpec("x", x)])
+        model.set_tapes(result.tapes, names_of(result))
+        qtbot.wait(10)
+
+    rerun(0.6)
+    box = panel.pass_box
+    qtbot.waitUntil(lambda: box.count() == 1 and box.isVisible())
+    before = [w.geometry() for w in (box, panel.reset_button, panel.play_button, panel.slider)]
+    label = box.itemText(0)
+    assert label.endswith("→ 1.2")  # df/dx = 2x
+    for x in (0.7, 0.625, 0.9, 0.5625):  # (one digit more or less: 1.4, 1.25, 1.8, 1.125)
+        rerun(x)
+        assert box.itemText(0) != label  # (the value changed)
+        label = box.itemText(0)
+        now = [w.geometry() for w in (box, panel.reset_button, panel.play_button, panel.slider)]
+        assert now == before
+        assert box.width() > box.fontMetrics().horizontalAdvance(label)  # shown whole
+
+
 def test_a_long_tape_explains_only_the_steps_the_log_shows(qtbot: QtBot) -> None:
     source = (
         "import tensorflow as tf\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"

@@ -84,7 +84,6 @@ class StepperPanel(QWidget):
         self.mode.addItems([self.tr(BACKWARD), self.tr(FORWARD)])
         self.pass_box = ElidedComboBox(self)  # which gradient() call's backward pass
         self.pass_box.setObjectName("backwardPassBox")
-        self.pass_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.pass_box.elide = Qt.TextElideMode.ElideMiddle  # "tape.gra…(z, x) → 108"
         self.pass_box.setWhatsThis(
             self.tr("Each gradient() call is its own backward pass: pick the one to step.")
@@ -275,7 +274,11 @@ class StepperPanel(QWidget):
         labels = self.model.pass_labels() if entry is not None else []
         box = self.pass_box
         box.blockSignals(True)
-        if [box.itemText(i) for i in range(box.count())] != labels:
+        if box.count() == len(labels):  # new values in the same calls: the combo keeps its size
+            for i, label in enumerate(labels):
+                if box.itemText(i) != label:
+                    box.setItemText(i, label)
+        else:
             box.clear()
             box.addItems(labels)
         box.setCurrentIndex(entry.call if entry is not None and labels else -1)
