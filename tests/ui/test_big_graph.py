@@ -12,8 +12,8 @@ import tapeviz as tv
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui import workers
 from tapeviz.ui.graph import builder as scene
-from tapeviz.ui.graph.scene import planned_extent
 from tapeviz.ui.graph.items import NodeItem
+from tapeviz.ui.graph.scene import planned_extent
 from tapeviz.ui.graph.view import GraphView
 
 
