@@ -175,16 +175,9 @@ class Fitting:
         scene = self.view.scene() if scene is None else scene
         return scene.itemsBoundingRect().adjusted(-m, -m, m, m)
 
-    _boxes: tuple[Any, list[tuple[float, float, float, float]]] = (None, [])
-
-    def boxes(self) -> list[tuple[float, float, float, float]]:
-        """Each node's (x, y, width, height), measured once per layout."""
-        view = self.view
-        key = (id(view.layout), id(view.items), len(view.items))
-        if self._boxes[0] != key:
-            items = view.items.values()
-            self._boxes = (key, [(it.pos().x(), it.pos().y(), *it.size()) for it in items])
-        return self._boxes[1]
+    def boxes(self) -> list[list[float]]:
+        """Each node's [x, y, width, height] at its planned place (x, y: its centre)."""
+        return self.view.planned_boxes().centred()
 
     def fits(self) -> bool:
         """Whether the whole graph is in view at the current zoom."""
@@ -219,11 +212,16 @@ class Fitting:
         view.centerOn(QPointF(x, y))
 
     def end_point(self, rect: QRectF) -> QPointF:
-        """Where the target (else the last op) stands: what a graph too large shows first."""
-        items = self.view.items.values()
+        """Where the target (else the last op) is planned: what a graph too large shows first."""
+        view = self.view
+        items = view.items.values()
         targets = [it for it in items if it.node.kind == "target"]
         chosen = targets or list(items)[-1:]
-        return chosen[-1].pos() if chosen else rect.center()
+        if not chosen:
+            return rect.center()
+        places = view.layout.positions if view.layout is not None else {}
+        place = places.get(chosen[-1].node.id)  # (the node may still be on its way there)
+        return QPointF(*place) if place is not None else chosen[-1].pos()
 
     def node_at_centre(self) -> str | None:
         """The node nearest the middle of the view."""

@@ -110,8 +110,12 @@ class Boxes:
         n = len(self.items)
         xy = np.array([places.get(it.node.id) or it.pos().toTuple() for it in self.items])
         wh = np.array([it.size() for it in self.items], dtype=float)
-        xy, wh = xy.reshape(n, 2).astype(float), wh.reshape(n, 2)
-        self.low, self.high = xy - wh / 2, xy + wh / 2
+        self.xy, self.wh = xy.reshape(n, 2).astype(float), wh.reshape(n, 2)
+        self.low, self.high = self.xy - self.wh / 2, self.xy + self.wh / 2
+
+    def centred(self) -> list[list[float]]:
+        """Each node's [x, y, width, height], x and y its centre (in the items' order)."""
+        return np.hstack((self.xy, self.wh)).tolist()
 
     def meeting(self, rect: QRectF) -> list[Any]:
         """The items whose boxes overlap ``rect`` (in the scene), in their order."""

@@ -349,9 +349,15 @@ class GraphView(SceneBuilding, QGraphicsView):
         if nxt is not None:
             self.select(nxt)
 
+    _on_paths = False  # some node or edge is highlighted (on a selected node's paths)
+
     def _on_scene_selection_changed(self) -> None:
         chosen = [nid for nid, item in self.items.items() if item.isSelected()]
+        if not chosen and not self._styled_selected and not self._on_paths:
+            self.nodeSelected.emit("")  # nothing was or is selected (a keystroke's re-run)
+            return
         path_nodes, path_edges = navigation.paths(self.model, chosen)
+        self._on_paths = bool(path_nodes or path_edges)
         for nid, item in self.items.items():
             before = item.highlighted
             item.highlighted = nid in path_nodes

@@ -410,11 +410,14 @@ class SceneBuilding:
         """
         if len(self.items) > TILED_MIN:
             return [it for it in self.scene().items(rect) if isinstance(it, NodeItem)]
-        if self.layout is None:
-            return [it for it in self.items.values() if rect.intersects(it.box())]
+        return self.planned_boxes().meeting(rect)
+
+    def planned_boxes(self) -> Boxes:
+        """The shown nodes' boxes at their planned places (found once per scene or update)."""
         boxes = self._boxes  # (a big graph's items come by slices into the same dict)
         if boxes is None or boxes.items_of is not self.items or len(boxes.items) != len(self.items):
-            boxes = self._boxes = Boxes(self.items, self.layout.positions)
-        return boxes.meeting(rect)
+            places = self.layout.positions if self.layout is not None else {}
+            boxes = self._boxes = Boxes(self.items, places)
+        return boxes
 
     _boxes: Boxes | None = None  # of the shown items at their planned places
