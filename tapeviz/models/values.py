@@ -26,7 +26,7 @@ INTEGER_TEXT = 1e6  # integral floats below this read as integers: 2013, 12000, 
 FIXED_TEXT = 1e6  # non-integral values from 1 up to this read in fixed notation: 2013.5
 MAX_DIGITS = 9  # float32 needs at most 9 significant digits to tell two values apart
 _INF = float("inf")
-TEXTS_KEPT = 50_000  # numbers whose text is kept (the cache is emptied when full)
+TEXTS_KEPT = 30_000  # numbers whose text is kept (~5 MB; the cache is emptied when full)
 _TEXTS: dict[tuple[float, int], str] = {}
 
 

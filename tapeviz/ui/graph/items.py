@@ -22,7 +22,7 @@ from tapeviz.engine.vjp_rules import RULE_TEXT
 from tapeviz.models.graph.model import Node
 from tapeviz.models.values import full, nonfinite, same_value, short
 from tapeviz.ui.graph.edge_items import HEAD, EdgeItem, GroupItem
-from tapeviz.ui.graph.item_styles import FONTS, WIDTH_CACHE, node_style, restyling
+from tapeviz.ui.graph.item_styles import FONTS, node_style, restyling
 from tapeviz.ui.graph.nonfinite_text import describe
 from tapeviz.ui.graph.tiles import fit_tile
 from tapeviz.ui.theme import Theme
@@ -68,16 +68,18 @@ def measure(node: Node, scale: float = 1.0, gradient: Any = None) -> tuple[float
     lines = node_lines(node, gradient)
     if can_have_gradient(node) and not any(role == "gradient" for _, role in lines):
         lines.append((RESERVED_GRADIENT, "gradient"))
-    key = (scale, node.kind == "variable", *lines)  # (re-runs while typing: mostly the same)
-    size = _SIZES.get(key)
+    variable = node.kind == "variable"
+    key = f"{scale}{'v' if variable else ''}" + "".join(f"\n{r[0]}{t}" for t, r in lines)
+    size = _SIZES.get(key)  # (a re-run while typing measures mostly the same boxes again)
     if size is None:
-        if len(_SIZES) >= WIDTH_CACHE:
+        if len(_SIZES) >= SIZES_KEPT:
             _SIZES.clear()
-        size = _SIZES[key] = _box_of(lines, scale, node.kind == "variable")
+        size = _SIZES[key] = _box_of(lines, scale, variable)
     return size
 
 
-_SIZES: dict[tuple[Any, ...], tuple[float, float]] = {}
+SIZES_KEPT = 30_000  # boxes kept by their text (a str key each: ~5 MB when full)
+_SIZES: dict[str, tuple[float, float]] = {}
 
 
 def _box_of(lines: list[tuple[str, str]], scale: float, variable: bool) -> tuple[float, float]:
