@@ -120,8 +120,8 @@ def same_value(a: Any, b: Any) -> bool:
         return True
     if a is None or b is None:
         return False
-    if type(a) is type(b) and isinstance(a, float):  # a scalar's gradient: no arrays needed
-        return a == b or (a != a and b != b)
+    if type(a) is type(b) and isinstance(a, float | np.generic) and not isinstance(a, np.void):
+        return bool(a == b or (a != a and b != b))  # a scalar's gradient: no arrays needed
     x, y = np.asarray(a), np.asarray(b)
     return x.shape == y.shape and x.dtype == y.dtype and bool(np.array_equal(x, y, equal_nan=True))
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tapeviz.models import values
-from tapeviz.models.values import distinct_digits, number, short
+from tapeviz.models.values import distinct_digits, number, same_value, short
 
 YEARS = np.array([2013, 2014, 2015, 2016, 2017], dtype=np.float32)
 
@@ -69,3 +69,12 @@ def test_the_kept_texts_are_bounded_and_keyed_by_digits(monkeypatch: pytest.Monk
     assert len(values._TEXTS) <= 10
     assert number(2013.21, 6) == "2013.21" and number(2013.21) == "2013.2"
     assert number(-0.0) == number(0.0) == "0"
+
+
+def test_numpy_scalars_are_compared_as_numbers() -> None:
+    """A scalar gradient, each re-run: equal values (nan too) are the same, dtypes apart."""
+    assert same_value(np.float32(1.5), np.float32(1.5))
+    assert same_value(np.float32(np.nan), np.float32(np.nan))
+    assert not same_value(np.float32(1.5), np.float32(2.5))
+    assert not same_value(np.float32(1.0), np.float64(1.0))  # (another dtype reads otherwise)
+    assert same_value(np.int64(3), np.int64(3)) and not same_value(np.bool_(True), np.bool_(False))
