@@ -69,7 +69,7 @@ def measure(node: Node, scale: float = 1.0, gradient: Any = None) -> tuple[float
     if can_have_gradient(node) and not any(role == "gradient" for _, role in lines):
         lines.append((RESERVED_GRADIENT, "gradient"))
     variable = node.kind == "variable"
-    key = f"{scale}{'v' if variable else ''}" + "".join(f"\n{r[0]}{t}" for t, r in lines)
+    key = f"{scale}{'v' if variable else ''}" + "".join(f"\n{r[0]}{t}" for t, r in lines)  # (t/v/g)
     size = _SIZES.get(key)  # (a re-run while typing measures mostly the same boxes again)
     if size is None:
         if len(_SIZES) >= SIZES_KEPT:

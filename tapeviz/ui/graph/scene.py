@@ -37,7 +37,7 @@ class Plan:
     layout: layouts.Layout
     compact: bool = False  # laid out with the compact gaps
     ports: list[tuple[str, Any, int, int]] | None = None  # (target, edge, port, ports) in order
-    extent: tuple[float, float, float, float] | None = None  # every node's box: x, y, w, h
+    extent: tuple[float, float, float, float] | None = None  # x, y, w, h: all nodes, frames' room
 
 
 def plan_layout(
@@ -93,8 +93,7 @@ def extent_of(
 
 def planned_extent(plan: Plan) -> QRectF:
     """The box of every planned node (what the finished scene will hold; found with the plan)."""
-    box = plan.extent if plan.extent is not None else extent_of(plan.layout, plan.sizes)
-    return QRectF(*box) if box is not None else QRectF()
+    return QRectF(*plan.extent) if plan.extent is not None else QRectF()
 
 
 def ports_of(edges: Sequence[Any], lay: layouts.Layout) -> list[tuple[str, Any, int, int]]:

@@ -105,7 +105,6 @@ class Boxes:
     """
 
     def __init__(self, items: Mapping[str, Any], places: Mapping[str, tuple[float, float]]) -> None:
-        self.items_of = items  # (the view's dict: a new one for each new scene or update)
         self.items = list(items.values())
         n = len(self.items)
         xy = np.array([places.get(it.node.id) or it.pos().toTuple() for it in self.items])

@@ -320,7 +320,7 @@ class SceneBuilding:
         gone_nodes, gone_edges = list(self.items.values()), self.edge_items
         selected = [nid for nid, it in self.items.items() if it.isSelected()]
         self.items, self.edge_items, self.layout = items, edges, lay
-        self._boxes = None  # (found again for these items, at their places)
+        self._boxes = None  # (found again for these items at their places, when asked)
         self._text_pending = sum(it.text_pending for it in items.values())
         if scene is old:  # updated in place: the selection stays, its paths may not
             self._on_scene_selection_changed()
@@ -414,8 +414,8 @@ class SceneBuilding:
 
     def planned_boxes(self) -> Boxes:
         """The shown nodes' boxes at their planned places (found once per scene or update)."""
-        boxes = self._boxes  # (a big graph's items come by slices into the same dict)
-        if boxes is None or boxes.items_of is not self.items or len(boxes.items) != len(self.items):
+        boxes = self._boxes  # (reset with the items; a big graph's part in view grows by slices)
+        if boxes is None or len(boxes.items) != len(self.items):
             places = self.layout.positions if self.layout is not None else {}
             boxes = self._boxes = Boxes(self.items, places)
         return boxes

@@ -274,11 +274,7 @@ class StepperPanel(QWidget):
         labels = self.model.pass_labels() if entry is not None else []
         box = self.pass_box
         box.blockSignals(True)
-        if box.count() == len(labels):  # new values in the same calls: the combo keeps its size
-            for i, label in enumerate(labels):
-                if box.itemText(i) != label:
-                    box.setItemText(i, label)
-        else:
+        if [box.itemText(i) for i in range(box.count())] != labels:
             box.clear()
             box.addItems(labels)
         box.setCurrentIndex(entry.call if entry is not None and labels else -1)

@@ -42,14 +42,11 @@ class ControlRows:
         """
         gaps = (len(self.fixed) + 3) * max(self.first.spacing(), 0)
         needed = sum(w.sizeHint().width() for w in self.fixed) + SLIDER_MIN + gaps
-        box = self.calls
-        metrics = box.fontMetrics()
-        text = max(
-            (metrics.horizontalAdvance(box.itemText(i)) for i in range(box.count())), default=0
-        )
-        width = box.sizeHint().width() + CALLS_STEP * math.ceil(
-            text / CALLS_STEP
-        )  # (+ frame, arrow)
+        box, metrics = self.calls, self.calls.fontMetrics()
+        texts = [box.itemText(i) for i in range(box.count())]
+        text = max((metrics.horizontalAdvance(t) for t in texts), default=0)
+        frame = box.sizeHint().width()  # (the frame and arrow: the policy counts no text)
+        width = frame + CALLS_STEP * math.ceil(text / CALLS_STEP)
         if box.minimumWidth() != width:
             box.setMinimumWidth(width)
         calls = width if not box.isHidden() else 0

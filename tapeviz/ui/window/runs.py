@@ -166,9 +166,7 @@ class RunController(QObject):
         return False
 
     def _live_now(self) -> None:
-        if self._live_window is not None:
-            self._live_window.removeEventFilter(self)
-            self._live_window = None
+        if self._live_window is not None:  # (else it ran already: run_code ends the watch)
             self.run_code()
 
     @property
