@@ -79,3 +79,45 @@ def test_the_debounce_follows_how_long_the_last_race_took(qtbot, studio) -> None
     with qtbot.waitSignal(studio.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
         pass
     assert studio.jobs.last_seconds < 2.0  # measured again when the race arrived
+
+
+def test_a_new_race_paints_the_surface_first_then_one_step_plot_per_frame(qtbot, studio) -> None:
+    """Drawn in one turn, the four plots held the UI thread for 20–40 ms; now one per frame."""
+    from PySide6.QtCore import QEvent, QObject
+
+    plots = studio.steps.plots
+    order: list[str] = []
+
+    class Watch(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and studio.race is not old:
+                name = next(p.objectName() for p in (studio.surface, *plots)
+                            if p.viewport() is watched)  # fmt: skip
+                drawn = [p.objectName() for p in plots if p.revision > revisions[p]]
+                order.append(f"{name} painted; redrawn: {','.join(drawn) or '-'}")
+            return False
+
+    watch = Watch()
+    for p in (studio.surface, *plots):
+        p.viewport().installEventFilter(watch)
+    old, revisions = studio.race, {p: p.revision for p in plots}
+    with qtbot.waitSignal(studio.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
+        studio._on_panel_config_changed(_with_lr(studio, 3, 0.0021))
+    assert order[0] == "surfacePlot painted; redrawn: -"  # the new path before any step plot
+    assert "lossPlot painted; redrawn: lossPlot" in order
+    assert order.index("lossPlot painted; redrawn: lossPlot") < order.index(
+        "paramPlot painted; redrawn: lossPlot,paramPlot"
+    )
+    assert all(p.revision == revisions[p] + 1 for p in plots)  # busy ends once all are drawn
+    assert studio.steps.race is studio.race
+
+
+def test_a_new_race_of_the_same_parameters_keeps_the_axes_drawn(qtbot, studio) -> None:
+    """pyqtgraph redraws an axis on every setLabel; the same labels are not set again."""
+    axes = [studio.surface.getPlotItem().getAxis(side) for side in ("bottom", "left")]
+    studio.surface.repaint()
+    pictures = [axis.picture for axis in axes]
+    assert all(p is not None for p in pictures)
+    with qtbot.waitSignal(studio.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
+        studio._on_panel_config_changed(_with_lr(studio, 3, 0.0022))
+    assert [axis.picture for axis in axes] == pictures

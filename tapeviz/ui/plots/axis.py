@@ -1,4 +1,4 @@
-"""A bottom axis whose tick labels never overlap, even with presenter-size fonts."""
+"""A bottom axis whose tick labels never overlap, even with presenter-size fonts; axis labels."""
 
 from __future__ import annotations
 
@@ -8,6 +8,17 @@ import pyqtgraph as pg
 from PySide6.QtGui import QFontMetricsF
 
 GAP = 1.3  # label starts at least this many label widths apart
+
+
+def set_axis_label(plot: pg.PlotWidget, side: str, text: str) -> None:
+    """Label an axis, leaving a shown label of the same text alone.
+
+    pyqtgraph redraws the axis (its ticks and their texts, ~2 ms) on every ``setLabel``, and a
+    new race of the same parameters sets the same labels again.
+    """
+    axis = plot.getPlotItem().getAxis(side)
+    if axis.labelText != text or not axis.label.isVisible():
+        plot.setLabel(side, text)
 
 
 def _coarser(spacing: float) -> float:

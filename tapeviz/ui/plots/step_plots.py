@@ -7,7 +7,7 @@ a frame costs the same for 100 or 100,000 steps.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -356,17 +356,28 @@ class StepPlots(QWidget):
 
     def set_race(self, race: Race, log_loss: bool) -> bool:
         """Draw every history; returns whether the loss axis is logarithmic."""
+        for _ in self.parts(race, log_loss):
+            pass
+        return self.loss.log
+
+    def parts(self, race: Race, log_loss: bool) -> Iterator[StepPlot]:
+        """Draw every history one plot at a time, yielding each plot once it has its curves.
+
+        The studio draws one per frame (:class:`~tapeviz.ui.studio.stages.Stages`); the loss
+        plot's ``log`` says whether its axis is logarithmic once it is yielded.
+        """
         self.race, self.log_loss = race, log_loss
         runs, length = race.runs, race.length
         colors = [h.run.color for h in runs]
         shown = [shown_steps(h) for h in runs]
         lasts = [h.steps for h in runs]
-        log = self.loss.set_series(
+        self.loss.set_series(
             [(h.loss, c, 0, n) for h, c, n in zip(runs, colors, lasts, strict=True)],
             log_loss,
             length,
             shown,
         )
+        yield self.loss
         names = runs[0].names if runs else ()
         series, params_shown = [], []
         for h, c, n, s in zip(runs, colors, lasts, shown, strict=True):
@@ -374,15 +385,21 @@ class StepPlots(QWidget):
                 series.append((h.params[:, j].astype(np.float64), c, j, n))
                 params_shown.append(s)
         self.params.set_series(series, False, length, params_shown)
+        self._legend(names)
+        yield self.params
         self.grad_norm.set_series(
             [(h.grad_norm, c, 0, n) for h, c, n in zip(runs, colors, lasts, strict=True)],
             True,
             length,
             shown,
         )
+        yield self.grad_norm
+
+    def _legend(self, names: Sequence[str]) -> None:
+        """The parameters' dash legend (kept while the parameters and theme are the same)."""
         key = (tuple(names), self.params.theme.text)
         if key == getattr(self, "_legend_key", None):
-            return log  # the same parameters: the same legend
+            return
         self._legend_key = key
         self.legend.clear()
         if len(names) > 1:
@@ -391,7 +408,6 @@ class StepPlots(QWidget):
                     pen=pg.mkPen(self.params.theme.text, width=2, style=DASHES[j])
                 )
                 self.legend.addItem(sample, name)
-        return log
 
     def set_cursor(self, k: int, t: float = 0.0) -> None:
         """Move all three plots to step k (and ``t`` of the way to the next)."""

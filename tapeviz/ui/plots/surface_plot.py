@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from tapeviz.models.descent.backdrop import Backdrop
 from tapeviz.models.descent.runs import Race
+from tapeviz.ui.plots.axis import set_axis_label
 from tapeviz.ui.plots.paths import PathSegments, between, drawn_steps
 from tapeviz.ui.plots.run_legend import RunLegend
 from tapeviz.ui.plots.step_plots import dot, move, style_plot, translate
@@ -215,8 +216,8 @@ class SurfacePlot(_Base):
         if not reuse:
             self._clear_runs()
         names = race.runs[0].names
-        self.setLabel("bottom", names[backdrop.ex])
-        self.setLabel("left", names[backdrop.ey])
+        set_axis_label(self, "bottom", names[backdrop.ex])
+        set_axis_label(self, "left", names[backdrop.ey])
         grid = backdrop.grid
         if grid is not None and not same_backdrop:
             stops = HEAT.get(self.theme.name, HEAT["light"])
@@ -341,8 +342,8 @@ class CurvePlot(_Base):
         self.revision += 1
         self.race, self.backdrop = race, backdrop
         self._clear_runs()
-        self.setLabel("bottom", race.runs[0].names[0])
-        self.setLabel("left", translate("OptimizationStudio", "loss f(x)"))
+        set_axis_label(self, "bottom", race.runs[0].names[0])
+        set_axis_label(self, "left", translate("OptimizationStudio", "loss f(x)"))
         if backdrop.curve is not None:
             self.function.setData(*backdrop.curve, connect="finite")
         self.function.setPen(self._pen(self.theme.text, 2.0))

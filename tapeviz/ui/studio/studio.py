@@ -11,6 +11,7 @@ selected run's step, for the graph view) and ``busyChanged``.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,7 @@ from tapeviz.models.descent.studio_config import StudioConfig
 from tapeviz.ui.studio import text as studio_text
 from tapeviz.ui.studio.jobs import JobRunner, slice_point
 from tapeviz.ui.studio.optimizer_panel import PANEL_WIDTH, OptimizerPanel
+from tapeviz.ui.studio.stages import Stages
 from tapeviz.ui.studio.tapes import StepTapes
 from tapeviz.ui.theme import LIGHT, Theme
 
@@ -115,6 +117,9 @@ class OptimizationStudio(QWidget):
         self.slice_timer.setInterval(SLICE_MS)
         self.slice_timer.timeout.connect(self._refresh_slice)
         self.jobs = JobRunner(self.panel, self.show_status, self)
+        self.stages = Stages(self, self)  # a new race's step plots: one per frame
+        self.stages.finished.connect(self._on_stages_finished)
+        self._busy_held = False  # the jobs' "not busy" waits until the plots are drawn
         self._connect()
         self.set_theme(LIGHT)
         self.panel.set_playable(False)
@@ -129,7 +134,7 @@ class OptimizationStudio(QWidget):
         p.scrubber.valueChanged.connect(self.set_step)
         p.cancel.clicked.connect(self.cancel)
         p.exportRequested.connect(self.export)
-        self.jobs.busyChanged.connect(self.busyChanged)
+        self.jobs.busyChanged.connect(self._on_jobs_busy_changed)
         self.jobs.progressChanged.connect(self.progressChanged)
         self.jobs.raceReady.connect(self._show_race)
         self.jobs.sliceReady.connect(self._on_slice_done)
@@ -138,6 +143,7 @@ class OptimizationStudio(QWidget):
     def set_problem(self, problem: Problem) -> None:
         """Optimise ``problem`` (computed in the background; playback starts at step 0)."""
         self.pause()
+        self.stages.cancel()  # the last race's plots are not drawn any further
         self.problem = problem
         self.race, self.k = None, 0
         self.panel.set_playable(False)
@@ -160,8 +166,8 @@ class OptimizationStudio(QWidget):
 
     @property
     def busy(self) -> bool:
-        """Whether a race is being computed."""
-        return self.jobs.busy
+        """Whether a race is being computed, or its plots are still being drawn."""
+        return self.jobs.busy or self.stages.pending
 
     def recompute(self) -> None:
         """Compute the race for the current problem and settings in the thread pool."""
@@ -178,6 +184,7 @@ class OptimizationStudio(QWidget):
         self.timer.stop()
         self.debounce.stop()
         self.slice_timer.stop()
+        self.stages.cancel()
         self.tapes.forget()
         self.jobs.shutdown()
 
@@ -341,6 +348,7 @@ class OptimizationStudio(QWidget):
             return None
 
     def _show_race(self, race: Race, backdrop: Backdrop) -> None:
+        """The surface (or curve) and the panel now; each step plot on a frame of its own."""
         keep = min(self.k, race.length) if self.race is not None else 0
         if self._resume is not None:
             keep, self._resume = min(self._resume, race.length), None
@@ -349,13 +357,32 @@ class OptimizationStudio(QWidget):
         plot = self.curve if backdrop.kind == "curve" else self.surface
         self.left.setCurrentWidget(plot)
         plot.set_race(race, backdrop)
-        log = self.steps.set_race(race, self._config.log_scale)
         self.panel.set_parameters(race.runs[0].names, self._config.slice)
         self.panel.set_length(race.length)
         self.panel.set_playable(True)
-        self.show_step(keep)
+        self.show_step(keep)  # the step plots keep their last race's curves until redrawn
+        self.stages.start(self._step_plot_parts(race))
+
+    def _step_plot_parts(self, race: Race) -> Iterator[None]:
+        """Each step plot's new curves and cursor, one part each; then the status and tape."""
+        log_scale = self._config.log_scale
+        for shown in self.steps.parts(race, log_scale):
+            shown.set_cursor(self.k)
+            if shown is self.steps.loss:
+                log = shown.log
+                self.show_status(studio_text.summary(race, log_scale and not log))
+            yield
         self._emit_tape()
-        self.show_status(studio_text.summary(race, self._config.log_scale and not log))
+
+    def _on_jobs_busy_changed(self, busy: bool) -> None:
+        self._busy_held = not busy and self.stages.pending
+        if not self._busy_held:
+            self.busyChanged.emit(busy)
+
+    def _on_stages_finished(self) -> None:
+        if self._busy_held:
+            self._busy_held = False
+            self.busyChanged.emit(False)
 
     def explanation(self, run: int) -> str:
         """The translated divergence explanation of a run ('' if it did not diverge)."""
@@ -403,6 +430,7 @@ class OptimizationStudio(QWidget):
             if self.race is not None:  # the legend says the new values now, not after the race
                 self._shown_plot().set_titles([run.title for run in config.runs])
         elif old.log_scale != config.log_scale and self.race is not None:
+            self.stages.flush()  # a new race's plots first, then the new scale
             self.steps.set_race(self.race, config.log_scale)
             self.show_step(self.k)
         elif old.selected != config.selected:
