@@ -28,6 +28,7 @@ class Stages(QObject):
         self._parts: Iterator[None] | None = None
         self._watched: QWidget | None = None
         self._queued = False
+        self._run = 0  # bumped when parts are dropped: a queued turn of older parts does nothing
         self._fallback = QTimer(self)
         self._fallback.setSingleShot(True)
         self._fallback.setInterval(FALLBACK_MS)
@@ -61,8 +62,8 @@ class Stages(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """The window is about to repaint: the next part runs on the turn after the paint."""
         if event.type() == QEvent.Type.UpdateRequest and not self._queued:
-            self._queued = True
-            QTimer.singleShot(0, self, self._next)
+            self._queued, run = True, self._run
+            QTimer.singleShot(0, self, lambda: self._next() if run == self._run else None)
         return False
 
     def _next(self) -> None:
@@ -86,7 +87,8 @@ class Stages(QObject):
             raise
 
     def _stop(self) -> None:
-        self._parts = None
+        self._parts, self._queued = None, False
+        self._run += 1
         self._fallback.stop()
         if self._watched is not None:
             self._watched.removeEventFilter(self)
