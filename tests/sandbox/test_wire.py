@@ -218,3 +218,25 @@ def test_structured_mutations_raise_only_protocol_errors() -> None:
                 info.tape.pretty()
         except ProtocolError:
             pass
+
+
+def test_overlapping_decodes_keep_collection_off_until_the_last_leaves() -> None:
+    """Two threads (de)coding at once: the first to finish does not turn collection back on."""
+    import gc
+
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        first, second = results.no_collection(), results.no_collection()
+        first.__enter__()
+        second.__enter__()
+        first.__exit__(None, None, None)
+        assert not gc.isenabled()  # the second is still inside
+        second.__exit__(None, None, None)
+        assert gc.isenabled()  # as the first found it
+        gc.disable()
+        with results.no_collection():
+            pass
+        assert not gc.isenabled()  # off before: off after
+    finally:
+        gc.enable() if was else gc.disable()

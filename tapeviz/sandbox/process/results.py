@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import itertools
 import operator
+import threading
 from collections.abc import Sequence
 from operator import attrgetter, methodcaller
 from typing import Any
@@ -284,16 +285,27 @@ class no_collection:  # noqa: N801
     """No cyclic garbage collection while (de)coding: it allocates a lot and frees nothing.
 
     A collection started by those allocations would scan the whole heap (every object of the
-    run, or of the window) for nothing.
+    run, or of the window) for nothing. Threads may overlap (a reader decodes while another
+    encodes): the first in turns collection off and the last out restores what the first
+    found, so one thread leaving does not turn collection back on under another still inside.
     """
 
+    _lock = threading.Lock()
+    _inside = 0
+    _was = False
+
     def __enter__(self) -> None:
-        self.was = gc.isenabled()
-        gc.disable()
+        with no_collection._lock:
+            if no_collection._inside == 0:
+                no_collection._was = gc.isenabled()
+                gc.disable()
+            no_collection._inside += 1
 
     def __exit__(self, *exc: object) -> None:
-        if self.was:
-            gc.enable()
+        with no_collection._lock:
+            no_collection._inside -= 1
+            if no_collection._inside == 0 and no_collection._was:
+                gc.enable()
 
 
 def _encode(result: RunResult, writer: Writer) -> dict[str, Any]:
