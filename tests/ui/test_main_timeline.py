@@ -65,6 +65,28 @@ def test_output_lines_and_tapes_go_to_their_step(qtbot: QtBot, window: MainWindo
     assert window.timeline.k == 150
 
 
+def test_other_output_in_the_console_is_not_marked_or_linked_to_the_last_loop(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """A run whose loops the timeline does not show (here: made under the studio) unlinks it."""
+    window.load_preset("training-2-1-sgd-apply-gradients")
+    ran(qtbot, window)
+    console = window.console
+    assert [s.cursor.blockNumber() for s in console.extraSelections()] == [0]
+    first = window.last_result
+    window.load_preset("rosenbrock")  # an expression, shown in the studio; it prints nothing
+    qtbot.waitUntil(lambda: window.last_result is not first and window._cancel is None)
+    qtbot.waitUntil(lambda: not window.studio.busy, timeout=60_000)
+    assert window.timeline.timeline is not None  # the loop stays for when the graph is back
+    assert console.toPlainText() == "" and console.extraSelections() == []
+    k = window.timeline.k
+    window.timeline.set_step(40)  # the timeline moved: nothing marked in text not its own
+    assert console.extraSelections() == []
+    window.timeline.set_step(k)
+    qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(10, 5))
+    assert window.timeline.k == k  # a click on the console does not move the old loop
+
+
 def test_scrubbing_keeps_only_the_shown_steps_tapes_rebuilt(
     qtbot: QtBot, window: MainWindow
 ) -> None:

@@ -32,6 +32,7 @@ class OutputLink(QObject):
         self._hand = False
         pane.viewport().installEventFilter(self)
         pane.viewport().setMouseTracking(True)
+        pane.textChanged.connect(self._on_pane_text_changed)
         panel.stepChanged.connect(self._on_panel_step_changed)
 
     def set_lines(self, lines: OutputLines | None) -> None:
@@ -60,7 +61,7 @@ class OutputLink(QObject):
         """Qt override: clicks (not drags that select text) and the pointer over the lines."""
         kind = event.type()
         if kind == QEvent.Type.MouseButtonRelease and event.button() == Qt.MouseButton.LeftButton:
-            if not self.pane.textCursor().hasSelection():
+            if self.lines is not None and not self.pane.textCursor().hasSelection():
                 self.panel.go_to_line(self.line_at(event.position().toPoint()))
         elif kind == QEvent.Type.MouseMove and self.lines is not None:
             found = self.panel.step_of_line(self.line_at(event.position().toPoint()))
@@ -73,7 +74,22 @@ class OutputLink(QObject):
             self.pane.viewport().setToolTip(tip)
         return False
 
+    def _on_pane_text_changed(self) -> None:
+        """Other text in the pane (a run whose loops the timeline does not show): unlinked.
+
+        The window shows a failed run's output, or a run's made while the studio is in front,
+        but the timeline keeps the last good run's loops; its lines would be marked and clicked
+        in text that is not theirs. ``set_lines`` links the pane again.
+        """
+        if self.lines is not None:
+            self.set_lines(None)
+            self._hand = False
+            self.pane.viewport().setCursor(Qt.CursorShape.IBeamCursor)
+            self.pane.viewport().setToolTip("")
+
     def _on_panel_step_changed(self, k: int) -> None:
+        if self.lines is None:
+            return
         rows = [r - self.dropped for r in self.panel.lines_of_step(k)]
         rows = [r for r in rows if r >= 0]
         theme = self.panel.theme  # the highlight follows the panel's theme
