@@ -64,32 +64,32 @@
   <context>
     <name>DialogsController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="82" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="84" />
       <source>&amp;Language</source>
       <translation>语言(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="86" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="88" />
       <source>System language</source>
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="146" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="148" />
       <source>Language changed.</source>
       <translation>界面语言已切换。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="159" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="161" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="186" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="190" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="190" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="194" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -211,53 +211,53 @@
   <context>
     <name>FigurePanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="39" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="38" />
       <source>PNG…</source>
       <translation>导出 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="41" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="40" />
       <source>Export this figure as a PNG image</source>
       <translation>将此图导出为 PNG 图像</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="42" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="41" />
       <source>SVG…</source>
       <translation>导出 SVG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="44" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="43" />
       <source>Export this figure as an SVG drawing</source>
       <translation>将此图导出为 SVG 矢量图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="60" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="61" />
       <source>Figure %1</source>
       <translation>图 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="64" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="65" />
       <source>(savefig: %1)</source>
       <translation>(脚本中 savefig 保存为:%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="66" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="67" />
       <source>(%1 of a scatter's %2 points drawn)</source>
       <translation>(散点图的 %2 个点中绘制了 %1 个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="89" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="90" />
       <source>PNG image (*.png)</source>
       <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="89" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="90" />
       <source>SVG drawing (*.svg)</source>
       <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="90" />
-      <location filename="../../tapeviz/ui/figures/panel.py" line="97" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="91" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="98" />
       <source>Export figure</source>
       <translation>导出图表</translation>
     </message>
@@ -265,62 +265,67 @@
   <context>
     <name>GradCheckPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="34" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="36" />
       <source>Check gradients</source>
       <translation>检验梯度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="41" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="43" />
       <source>source</source>
       <translation>源变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="42" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="44" />
       <source>tape</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="43" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="45" />
       <source>finite differences</source>
       <translation>有限差分</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="44" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="46" />
       <source>rel. error</source>
       <translation>相对误差</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="53" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="76" />
       <source>relative error</source>
       <translation>相对误差</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="84" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="105" />
       <source>Nothing to check: this tape has no gradient yet.</source>
       <translation>无可检验:这条磁带还没有梯度。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="87" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="108" />
       <source>Checking…</source>
       <translation>正在检验…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="104" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="125" />
       <source>agree</source>
       <translation>一致</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="104" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="125" />
       <source>DISAGREE</source>
       <translation>不一致</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="106" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="126" />
       <source>Tape and finite differences {v} (worst {e:.1e}).</source>
       <translation>磁带与有限差分{v}(最大误差 {e:.1e})。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="113" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="132" />
+      <source>The tape uses the custom gradient of {name}, not the function's derivative.</source>
+      <translation>磁带用的是 {name} 的自定义梯度，不是函数本身的导数。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="146" />
       <source>The check failed: </source>
       <translation>检验失败:</translation>
     </message>
@@ -689,138 +694,138 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="103" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="108" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="156" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="162" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="158" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="164" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="160" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="166" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="161" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="167" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="187" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="193" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="188" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="194" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="189" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="195" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="190" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="196" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="191" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="193" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="199" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="197" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="203" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="199" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="200" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="201" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="202" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="204" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="239" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -904,20 +909,20 @@
   <context>
     <name>OptimizationStudio</name>
     <message>
-      <location filename="../../tapeviz/ui/plots/export.py" line="220" />
+      <location filename="../../tapeviz/ui/plots/export.py" line="305" />
       <source>Exporting {name}… {percent} %</source>
       <translation>正在导出 {name}… {percent} %</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/export.py" line="252" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="305" />
+      <location filename="../../tapeviz/ui/plots/export.py" line="343" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="346" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="47" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/export.py" line="265" />
-      <location filename="../../tapeviz/ui/studio/export.py" line="95" />
+      <location filename="../../tapeviz/ui/plots/export.py" line="357" />
+      <location filename="../../tapeviz/ui/studio/export.py" line="94" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="51" />
       <source>Exported {name}.</source>
       <translation>已导出 {name}。</translation>
@@ -928,76 +933,76 @@
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="296" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="327" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="40" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="297" />
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="276" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="328" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="346" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="302" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="333" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="46" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="303" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="334" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="308" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="339" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="52" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="309" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="340" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="158" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="203" />
       <source>Loss surface (click to start)</source>
       <translation>损失曲面(点击设为起点)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="268" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="337" />
       <source>Loss curve and tangent (slope = gradient)</source>
       <translation>损失曲线与切线(斜率 = 梯度)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/export.py" line="72" />
+      <location filename="../../tapeviz/ui/studio/export.py" line="71" />
       <source>Nothing to export yet: the runs are still being computed.</source>
       <translation>暂无可导出的内容:运行仍在计算中。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/export.py" line="79" />
+      <location filename="../../tapeviz/ui/studio/export.py" line="78" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="162" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="75" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="76" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="38" />
       <source>Export</source>
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="134" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="138" />
       <source>Computing %n run(s)…</source>
       <translation>正在计算 %n 个运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="155" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="159" />
       <source>Computation cancelled.</source>
       <translation>计算已取消。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="202" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="208" />
       <source>The loss cannot be optimized: {message}</source>
       <translation>无法优化该损失:{message}</translation>
     </message>
@@ -1018,7 +1023,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="140" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="62" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="63" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
@@ -1029,21 +1034,21 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="150" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="50" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="51" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="153" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="54" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="55" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="156" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="251" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="52" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="186" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="290" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="53" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="193" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -1079,25 +1084,25 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="217" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="110" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="116" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="218" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="111" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
       <source>Animation as MP4…</source>
       <translation>动画导出为 MP4…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="219" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="112" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="220" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="113" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="119" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
@@ -1108,23 +1113,23 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="361" />
-      <location filename="../../tapeviz/ui/timeline/panel.py" line="163" />
+      <location filename="../../tapeviz/ui/timeline/panel.py" line="182" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="241" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="185" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="280" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="192" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="385" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="449" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="393" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="457" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -1227,7 +1232,7 @@
   <context>
     <name>PlotsPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="117" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="118" />
       <source>Figures a script draws with matplotlib appear here: import matplotlib.pyplot as plt, then plt.plot(...).</source>
       <translation>脚本用 matplotlib 绘制的图表显示在这里:先 import matplotlib.pyplot as plt,再调用 plt.plot(...)。</translation>
     </message>
@@ -1331,27 +1336,27 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="128" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="200" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="134" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="206" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="143" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="216" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="153" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="226" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="175" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="252" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -1412,93 +1417,98 @@
   <context>
     <name>StepperPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="33" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="35" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="34" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="36" />
       <source>Forward pass</source>
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="62" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="90" />
       <source>Each gradient() call is its own backward pass: pick the one to step.</source>
       <translation>每次 gradient() 调用都是一次独立的反向传播:选择要逐步查看的那一次。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="65" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="93" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="65" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="93" />
       <source>Reset (Home)</source>
       <translation>重置(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="67" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="95" />
       <source>Step back (←)</source>
       <translation>上一步(←)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="68" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="96" />
       <source>Step (→)</source>
       <translation>下一步(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="70" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="287" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="343" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="70" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
       <source>Play/pause (Space)</source>
       <translation>播放/暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="79" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="107" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="80" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="108" />
       <source>Predict, then reveal</source>
       <translation>先预测,再揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="83" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="111" />
       <source>Reveal</source>
       <translation>揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="83" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="111" />
       <source>Reveal this step's gradients (R)</source>
       <translation>揭晓这一步的梯度(R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="131" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="159" />
       <source>Chain rule</source>
       <translation>链式法则</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="132" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="160" />
       <source>Gradient check</source>
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="287" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="258" />
+      <source>This backward pass cannot be stepped here: {error}</source>
+      <translation>这个反向传播无法在这里逐步演示：{error}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="343" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="402" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="464" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="422" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="486" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
@@ -1506,12 +1516,12 @@
   <context>
     <name>TapeList</name>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="59" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="80" />
       <source>No gradient() call</source>
       <translation>没有 gradient() 调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="76" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="97" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>
@@ -1519,62 +1529,62 @@
   <context>
     <name>Timeline</name>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="51" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="52" />
       <source>Back</source>
       <translation>上一步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="55" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="56" />
       <source>Back to the first step (Home)</source>
       <translation>回到第一步(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="56" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="57" />
       <source>One step back (←)</source>
       <translation>后退一步(←)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="57" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="58" />
       <source>Play or pause (Space)</source>
       <translation>播放或暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="58" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="59" />
       <source>One step forward (→)</source>
       <translation>前进一步(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="64" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="65" />
       <source>Log scale</source>
       <translation>对数刻度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="66" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="67" />
       <source>Loss and gradient norm on a log axis</source>
       <translation>损失和梯度范数使用对数坐标轴</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="68" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="69" />
       <source>Tensors: norm</source>
       <translation>张量:范数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="69" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="70" />
       <source>Tensors: element</source>
       <translation>张量:元素</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="73" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="74" />
       <source>Which element of each tensor (flattened)</source>
       <translation>每个张量(展平后)的第几个元素</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="114" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="120" />
       <source>Series as CSV…</source>
       <translation>序列导出为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/output_link.py" line="72" />
+      <location filename="../../tapeviz/ui/timeline/output_link.py" line="73" />
       <source>Go to step {k}</source>
       <translation>转到第 {k} 步</translation>
     </message>
@@ -1620,12 +1630,12 @@
   <context>
     <name>TooLargeBanner</name>
     <message>
-      <location filename="../../tapeviz/ui/graph/scene.py" line="146" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="259" />
       <source>Show folded view</source>
       <translation>显示折叠视图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/scene.py" line="160" />
+      <location filename="../../tapeviz/ui/graph/scene.py" line="273" />
       <source>This tape recorded {n} ops: too many to draw in full. The folded view shows the first and last {k} ops and one summary node for the middle.</source>
       <translation>这条磁带记录了 {n} 个运算,太多,无法完整绘制。折叠视图显示前后各 {k} 个运算,中间用一个汇总节点表示。</translation>
     </message>
@@ -1904,8 +1914,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="119" />
-      <source>only @tf.function, @property (and @x.setter), @staticmethod and @classmethod decorators are supported</source>
-      <translation>只支持 @tf.function、@property(及 @x.setter)、@staticmethod 和 @classmethod 装饰器</translation>
+      <source>only @tf.function, @tf.custom_gradient, @property (and @x.setter), @staticmethod and @classmethod decorators are supported</source>
+      <translation>只支持 @tf.function、@tf.custom_gradient、@property(及 @x.setter)、@staticmethod 和 @classmethod 装饰器</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="124" />
@@ -2388,227 +2398,227 @@
       <translation>它会在 tapeviz 的检查之外运行 Python 代码或暴露内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="317" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
       <source>pandas is not available in tapeviz: use numpy arrays</source>
       <translation>tapeviz 中没有 pandas:请用 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="318" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="320" />
       <source>PyTorch is not available in tapeviz: write it with tf</source>
       <translation>tapeviz 中没有 PyTorch:请用 tf 来写</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="321" />
       <source>JAX is not available in tapeviz: write it with tf or np</source>
       <translation>tapeviz 中没有 JAX:请用 tf 或 np 来写</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="320" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
       <source>seaborn is not available in tapeviz: use plt</source>
       <translation>tapeviz 中没有 seaborn:请用 plt</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="321" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
       <source>scipy is not available in tapeviz: use np and tf</source>
       <translation>tapeviz 中没有 scipy:请用 np 和 tf</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
       <source>scikit-learn is not available in tapeviz</source>
       <translation>tapeviz 中没有 scikit-learn</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
       <source>TensorFlow Probability is not available in tapeviz</source>
       <translation>tapeviz 中没有 TensorFlow Probability</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
       <source>TensorFlow Datasets is not available in tapeviz (no downloads)</source>
       <translation>tapeviz 中没有 TensorFlow Datasets(不能下载)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
       <source>tapeviz scripts have no access to files, the system or the clock</source>
       <translation>tapeviz 脚本不能访问文件、系统或时钟</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
       <source>use np.random or tf.random instead of the random module</source>
       <translation>请用 np.random 或 tf.random 代替 random 模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
       <source>display() is IPython's: use print(), or plt.show() for plots</source>
       <translation>display() 属于 IPython:请用 print(),绘图请用 plt.show()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="329" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
       <source>the array</source>
       <translation>数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
       <source>the list</source>
       <translation>列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
       <source>the dict</source>
       <translation>字典</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
       <source>the set</source>
       <translation>集合</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
       <source>the collection</source>
       <translation>容器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
       <source>the slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
       <source>the display</source>
       <translation>字面量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
       <source>the comprehension</source>
       <translation>推导式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
       <source>the f-string</source>
       <translation>f 字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
       <source>the formatted values</source>
       <translation>要格式化的值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
       <source>the replaced string</source>
       <translation>替换后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
       <source>the joined string</source>
       <translation>拼接后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
       <source>the result of +</source>
       <translation>+ 的结果</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
       <source>the repeated sequence</source>
       <translation>重复后的序列</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
       <source>the matrix product</source>
       <translation>矩阵乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
       <source>the range scan</source>
       <translation>range 扫描</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
       <source>the * arguments</source>
       <translation>* 参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
       <source>the product</source>
       <translation>乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
       <source>the shifted integer</source>
       <translation>移位后的整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
       <source>the power</source>
       <translation>幂</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
       <source>the code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
       <source>the name</source>
       <translation>名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
       <source>the function name</source>
       <translation>函数名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
       <source>the parameter</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
       <source>the keyword</source>
       <translation>关键字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
       <source>the module</source>
       <translation>模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
       <source>segmentation fault</source>
       <translation>段错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
       <source>bus error</source>
       <translation>总线错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
       <source>aborted</source>
       <translation>已中止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
       <source>floating-point exception</source>
       <translation>浮点异常</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
       <source>illegal instruction</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
       <source>killed</source>
       <translation>被终止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
       <source>CPU time limit</source>
       <translation>CPU 时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
     </message>
@@ -2656,7 +2666,7 @@
       <translation>删除</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/variables_table.py" line="145" />
+      <location filename="../../tapeviz/ui/window/variables_table.py" line="162" />
       <source>Variable row %1: %2</source>
       <translation>变量第 %1 行:%2</translation>
     </message>

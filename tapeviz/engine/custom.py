@@ -25,7 +25,7 @@ from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.state import NameScope
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, convert_to_tensor, freeze
 
-__all__ = ["CustomGradient", "custom_gradient"]
+__all__ = ["CustomGradient", "CustomGradientFunction", "RecordedGradient", "custom_gradient"]
 
 
 class _VariableWatcher(Recorder):
@@ -53,11 +53,16 @@ class CustomGradient:
         variables: tuple[Variable, ...],
         inputs: tuple[Tensor, ...],
         kwargs: dict[str, Any],
+        result_id: int | None = None,
     ) -> None:
         self.fn, self.grad, self.n_args, self.variables = fn, grad, n_args, variables
+        self.result_id = result_id  # the tensor the function returned (its ops are recorded)
         self._inputs = inputs  # the recorded inputs: a rule called on them uses ``grad``
         self._kwargs = kwargs
         self._last: tuple[Any, tuple[Any, ...], list[Any]] | None = None
+        # What the user's function gave, as plain values: (upstream, [gradient per input]),
+        # the newest SEEN_MAX; a process that cannot call it steps the same pass with these.
+        self.seen: list[tuple[np.ndarray, list[np.ndarray | None]]] = []
         self.__name__ = getattr(fn, "__name__", "custom_gradient")
 
     def __repr__(self) -> str:
@@ -96,21 +101,16 @@ class CustomGradient:
             upstream = g if taping else Tensor(g, dtypes.from_numpy(np.asarray(ans).dtype))
             grads = self._call(grad, upstream)
             self._last = (g, xs, grads)
-        out = grads[argnum]
-        if out is None:
-            return None
-        x = xs[argnum]
-        if taping:
-            return out if isinstance(out, TensorLike) else convert_to_tensor(out, dtype=x.dtype)
-        value = out._value if isinstance(out, TensorLike) else np.asarray(out)
-        value = np.asarray(value, dtype=np.asarray(x).dtype)[()]
-        if np.shape(value) != np.shape(x):
-            raise InvalidArgumentError(
-                f"custom_gradient {self.__name__}: the gradient for input {argnum} has shape "
-                f"{np.shape(value)}, the input has shape {np.shape(x)}",
-                "custom_gradient",
-            )
-        return value
+            self._note(g, grads)
+        return input_gradient(self.__name__, argnum, grads[argnum], xs[argnum], taping)
+
+    def _note(self, g: Any, grads: list[Any]) -> None:
+        plain = [None if out is None else np.array(_raw(out)) for out in grads]
+        upstream = np.array(_raw(g))
+        if upstream.size + sum(x.size for x in plain if x is not None) > SEEN_SIZE:
+            return  # too large to keep (and to send): stepping elsewhere says so
+        self.seen.append((upstream, plain))
+        del self.seen[:-SEEN_MAX]
 
     def _call(self, grad: Callable[..., Any], upstream: Any) -> list[Any]:
         if self.variables:
@@ -135,6 +135,79 @@ class CustomGradient:
                 "custom_gradient",
             )
         return flat + variable_grads
+
+
+SEEN_MAX = 8  # upstream gradients remembered per custom_gradient record
+SEEN_SIZE = 2_000_000  # elements, at most, of one remembered upstream and its gradients
+
+
+def _raw(value: Any) -> Any:
+    return value._value if isinstance(value, TensorLike) else np.asarray(value)
+
+
+def input_gradient(name: str, argnum: int, out: Any, x: Any, taping: bool) -> Any:
+    """The user's gradient ``out`` for input ``argnum`` as the backward pass wants it."""
+    if out is None:
+        return None
+    if taping:
+        return out if isinstance(out, TensorLike) else convert_to_tensor(out, dtype=x.dtype)
+    value = np.asarray(_raw(out), dtype=np.asarray(x).dtype)[()]
+    if np.shape(value) != np.shape(x):
+        raise InvalidArgumentError(
+            f"custom_gradient {name}: the gradient for input {argnum} has shape "
+            f"{np.shape(value)}, the input has shape {np.shape(x)}",
+            "custom_gradient",
+        )
+    return value
+
+
+class RecordedGradient:
+    """A ``custom_gradient`` record's ``grad_fn`` known only by what it gave (another process).
+
+    The user's function ran where the script ran; ``seen`` holds its results (upstream,
+    [gradient per input]). The backward pass over the same tape from the same targets meets
+    the same upstream gradients, so it steps on with them; any other upstream, or a replay
+    with other inputs (finite differences), cannot call the function and says so.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        seen: list[tuple[np.ndarray, list[np.ndarray | None]]],
+        result_id: int | None = None,
+    ) -> None:
+        self.__name__, self.seen, self.result_id = name, seen, result_id
+
+    def __repr__(self) -> str:
+        return f"<custom gradient of {self.__name__}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RecordedGradient) and other.__name__ == self.__name__
+
+    def __hash__(self) -> int:
+        return hash(self.__name__)
+
+    def vjp(self, argnum: int, g: Any, ans: Any, *xs: Any) -> Any:
+        """Input ``argnum``'s share, as the user's function gave it for this upstream ``g``."""
+        upstream = np.asarray(_raw(g))
+        for seen_g, grads in reversed(self.seen):
+            if seen_g.shape == upstream.shape and np.array_equal(seen_g, upstream, equal_nan=True):
+                taping = isinstance(g, TensorLike)
+                return input_gradient(self.__name__, argnum, grads[argnum], xs[argnum], taping)
+        raise InvalidArgumentError(
+            f"custom_gradient {self.__name__}: its gradient function ran in the script, and "
+            "not for this upstream gradient (or on values too large to keep); run "
+            "tape.gradient to this target in the script",
+            "custom_gradient",
+        )
+
+    def forward(self, *values: Any) -> Any:
+        """Refused: the function itself ran in the script only."""
+        raise InvalidArgumentError(
+            f"custom_gradient {self.__name__} can be computed again only in the script "
+            "(its function is not here)",
+            "custom_gradient",
+        )
 
 
 def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
@@ -173,22 +246,46 @@ def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
     """Decorate ``f(*x) -> (y, grad_fn)``: ``y`` is recorded as one op whose VJP is ``grad_fn``."""
     if f is None:
         return custom_gradient
+    return CustomGradientFunction(f)
 
-    @functools.wraps(f)
-    def decorated(*args: Any, **kwargs: Any) -> Any:
+
+class CustomGradientFunction:
+    """A function decorated with ``custom_gradient``: each call records one op (see the module).
+
+    As a method its first argument (``self``) is passed through, not made a tensor input.
+    """
+
+    def __init__(self, f: Callable[..., Any], passed: int = 0) -> None:
+        self.python_function, self.passed = f, passed
+        functools.update_wrapper(self, f)
+
+    def __repr__(self) -> str:
+        return f"<custom_gradient function {getattr(self.python_function, '__name__', '?')}>"
+
+    def as_method(self) -> CustomGradientFunction:
+        """The same function whose first argument is the instance."""
+        return CustomGradientFunction(self.python_function, 1)
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        """A method decorated in a class body binds like a function."""
+        return self if obj is None else functools.partial(self.as_method(), obj)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        passed, args = args[: self.passed], args[self.passed :]
+        f = functools.partial(self.python_function, *passed) if passed else self.python_function
+        name = getattr(self.python_function, "__name__", "custom_gradient")
         inputs = tuple(_as_input(a) for a in args)
         state = STATE
         watcher = _VariableWatcher()
         state.active.append(watcher)
         try:  # the inner ops are recorded in their own scope: grad_fn may use their results
-            with NameScope(getattr(f, "__name__", "custom_gradient")):
+            with NameScope(name):
                 out = f(*inputs, **kwargs)
         finally:
             state.active.remove(watcher)
         if not isinstance(out, tuple) or len(out) != 2 or not callable(out[1]):
             raise EngineTypeError(
-                f"@tf.custom_gradient function {getattr(f, '__name__', '?')} must return "
-                "(result, grad_fn)",
+                f"@tf.custom_gradient function {name} must return (result, grad_fn)",
                 "custom_gradient",
             )
         y = _as_tensor(out[0])
@@ -205,9 +302,8 @@ def custom_gradient(f: Callable[..., Any] | None = None) -> Any:
         result = Tensor(freeze(y._value), y.dtype)
         active = state.active
         if active:
-            grad_fn = CustomGradient(f, out[1], len(inputs), used, inputs + reads, kwargs)
+            grad_fn = CustomGradient(f, out[1], len(inputs), used, inputs + reads, kwargs, y.id)
+            grad_fn.__name__ = name
             params = MappingProxyType({"grad_fn": grad_fn, "name": grad_fn.__name__})
             core.record(active, P.custom_gradient_p, inputs + reads, result, params)
         return result
-
-    return decorated

@@ -252,9 +252,13 @@ def rule_for(prim: Primitive, argnum: int) -> Rule | None:
 
 
 def local_derivative(rec: Any, position: int) -> Any:
-    """∂output/∂input ``position`` of a recorded op at its recorded values (the VJP of a 1)."""
+    """∂output/∂input ``position`` of a recorded op at its recorded values (the VJP of a 1).
+
+    None where there is none: no path, or a ``custom_gradient`` (its gradient function need
+    not be linear in the upstream, and may be known only by what it gave in the script).
+    """
     rule = rule_for(rec.primitive, position)
-    if rule is None:
+    if rule is None or rec.primitive is P.custom_gradient_p:
         return None
     args = [x._value for x in rec.inputs]
     ans = rec.outputs[0]._value

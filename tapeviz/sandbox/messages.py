@@ -118,8 +118,8 @@ TEMPLATES: dict[str, str] = {
     "with_manager": QT_TRANSLATE_NOOP("UserCode", "with cannot use {name}"),
     "decorator": QT_TRANSLATE_NOOP(
         "UserCode",
-        "only @tf.function, @property (and @x.setter), @staticmethod and @classmethod "
-        "decorators are supported",
+        "only @tf.function, @tf.custom_gradient, @property (and @x.setter), @staticmethod "
+        "and @classmethod decorators are supported",
     ),
     "item_assignment": QT_TRANSLATE_NOOP("UserCode", "item assignment is not available on {name}"),
     "assign_target": QT_TRANSLATE_NOOP("UserCode", "cannot assign to {name}"),

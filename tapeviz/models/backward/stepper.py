@@ -142,13 +142,20 @@ def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
     target_name = target
     ins = [name(x) for x in rec.inputs]
     out = name(rec.outputs[0])
-    formula = f"{out} = {_substitute(rec.primitive.formula, ins)}"
+    if rec.name == "custom_gradient":  # the user's function, by its name
+        function = str(rec.params.get("name") or "f")[:40]
+        formula = f"{out} = {function}({', '.join(ins)}) with its own gradient"
+    else:
+        formula = f"{out} = {_substitute(rec.primitive.formula, ins)}"
     contribs = []
     g = step.output_grad
     for c in step.contributions:
         local = local_derivative(rec, c.position)
         symbolic = LOCAL_TEXT.get(rec.name, ())
-        if rec.name == "pow" and c.position == 0 and _is_number(ins[1]):
+        if rec.name == "custom_gradient":  # no local derivative: what the function gave for ḡ
+            function = str(rec.params.get("name") or "f")[:40]
+            derivative = f"∂{out}/∂{ins[c.position]}: {function}'s own gradient"
+        elif rec.name == "pow" and c.position == 0 and _is_number(ins[1]):
             expr = _power_rule(ins[0], float(ins[1]))
             derivative = f"∂{out}/∂{ins[0]} = {expr} = {short(local)}"
         elif c.position < len(symbolic):
@@ -161,7 +168,10 @@ def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
             derivative = (
                 rule[c.position] if c.position < len(rule) else f"∂{out}/∂{ins[c.position]}"
             )
-        product = f"{short(local)} × {short(g)} = {short(c.value)}"
+        if local is None:
+            product = f"of ḡ = {short(g)}: {short(c.value)}"
+        else:
+            product = f"{short(local)} × {short(g)} = {short(c.value)}"
         target = ins[c.position]
         adjoint = f"{target}.grad"  # the adjoint ∂(target)/∂(input) accumulated so far
         if c.before is None:

@@ -255,7 +255,10 @@ class GraphModel:
         self.gradients = {}
         if entry is not None and entry.targets and not self.too_large:
             # views draw the gradients with the rebuild (``changed``), not before it
-            self.compute_gradients(entry.targets, entry.sources, announce=False)
+            try:
+                self.compute_gradients(entry.targets, entry.sources, announce=False)
+            except Exception:  # a rule that cannot run here: no gradients drawn (the stepper
+                self.gradients = {}  # panel, building the same pass, says why)
         self.changed.emit()
 
     def _label(self, t: TensorLike, fallback: str) -> str:
@@ -281,8 +284,11 @@ class GraphModel:
                 self.edges.append(Edge(self._by_tensor[x.id], f"o{k}", pos, x.id))
             out = rec.outputs[0]
             kind = "target" if out.id in targets else "op"
+            symbol = SYMBOLS.get(rec.name, rec.name)
+            if rec.name == "custom_gradient":  # the user's function, by its name
+                symbol = str(rec.params.get("name") or symbol)[:40]
             self.nodes[f"o{k}"] = Node(
-                f"o{k}", kind, self._label(out, f"v{k + 1}"), SYMBOLS.get(rec.name, rec.name),
+                f"o{k}", kind, self._label(out, f"v{k + 1}"), symbol,
                 out.id, out._value, out.dtype.name, rec.name, rec.primitive.formula, k,
                 rec.watched, self._holders.get(out.id, ()), explain(rec, self.names),
             )  # fmt: skip

@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from tapeviz.engine import custom_gradient as tv_custom_gradient
 from tapeviz.engine import function as tv_function
 from tapeviz.engine.guard import ResourceLimitError
 from tapeviz.engine.tape import GradientTape
@@ -173,7 +174,7 @@ class FlowCompiler(DisplayCompiler):
 
         def decorator(frame: Frame) -> Callable[[Any], Any]:
             deco = target(frame)
-            if deco is not tv_function and not _class_decorator(deco):
+            if not (deco is tv_function or deco is tv_custom_gradient or _class_decorator(deco)):
                 raise refused(say("decorator"))
             if arguments is None:
                 return deco

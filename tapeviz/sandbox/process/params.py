@@ -1,9 +1,12 @@
 """An op record's ``params`` as plain JSON and back, with every value type checked on the way in.
 
 Params are numbers, strings, bools, None, tuples, slices, ``Ellipsis``, dtypes and small index
-arrays (fancy indexing); nothing else crosses the process boundary. A value the encoder does
-not know (a user's function held by ``custom_gradient``) is sent as ``{"opaque": name}`` and
-comes back as an :class:`Opaque` marker: the window shows it but never calls it.
+arrays (fancy indexing); nothing else crosses the process boundary. A ``custom_gradient``
+record's gradient function is sent as what it gave (``{"cg": [name, [[upstream, [gradient or
+None, ...]], ...]]}``) and comes back as a :class:`~tapeviz.engine.custom.RecordedGradient`:
+the window's backward pass steps on with those values and never calls user code. Any other
+value the encoder does not know is sent as ``{"opaque": name}`` and comes back as an
+:class:`Opaque` marker: the window shows it but never calls it.
 """
 
 from __future__ import annotations
@@ -16,10 +19,12 @@ from typing import Any
 import numpy as np
 
 from tapeviz.engine import dtypes
+from tapeviz.engine.custom import CustomGradient, RecordedGradient
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 MAX_ITEMS = 10_000  # values in one record's params
+SEEN_MAX = 8  # upstream gradients of one custom_gradient record (as the engine keeps)
 
 
 class Opaque:
@@ -61,6 +66,13 @@ def encode(value: Any, writer: Writer) -> Any:
         return {"a": writer.array(value)}
     if isinstance(value, np.generic):
         return {"n": writer.array(np.asarray(value))}
+    if isinstance(value, CustomGradient):
+        try:
+            seen = [[writer.array(g), [None if x is None else writer.array(x) for x in grads]]
+                    for g, grads in value.seen]  # fmt: skip
+            return {"cg": [str(value.__name__)[:100], seen, value.result_id]}
+        except ProtocolError:  # a gradient numpy cannot send (e.g. of objects): shown only
+            pass
     name = getattr(value, "__name__", None) or type(value).__name__
     return {"opaque": str(name)[:100]}
 
@@ -111,7 +123,34 @@ def decode(obj: Any, frame: Any, budget: list[int]) -> Any:
         return arr[()]
     if tag == "opaque" and isinstance(inner, str):
         return Opaque(inner[:100])
+    if tag == "cg" and isinstance(inner, list) and len(inner) == 3:
+        return _recorded_gradient(inner, frame, budget)
     raise ProtocolError(f"unknown param tag {tag[:20]!r}")
+
+
+def _recorded_gradient(inner: list[Any], frame: Any, budget: list[int]) -> RecordedGradient:
+    name, seen, result_id = inner
+    if not isinstance(name, str) or not isinstance(seen, list) or len(seen) > SEEN_MAX:
+        raise ProtocolError("a custom gradient is not plain data")
+    if result_id is not None and type(result_id) is not int:
+        raise ProtocolError("a custom gradient's result is not a tensor id")
+    table: list[tuple[np.ndarray, list[np.ndarray | None]]] = []
+    for entry in seen:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
+            raise ProtocolError("a custom gradient entry is not plain data")
+        budget[0] -= 1 + len(entry[1])
+        if budget[0] < 0:
+            raise ProtocolError("a record's params are too large")
+        grads = [None if x is None else _float_array(frame, x) for x in entry[1]]
+        table.append((_float_array(frame, entry[0]), grads))
+    return RecordedGradient(name[:100], table, result_id)
+
+
+def _float_array(frame: Any, ref: Any) -> np.ndarray:
+    arr = frame.array(ref)
+    if not isinstance(arr, np.ndarray) or arr.dtype.kind not in "biufc":
+        raise ProtocolError("a custom gradient value is not numeric")
+    return arr
 
 
 def decode_params(doc: Any, frame: Any) -> Mapping[str, Any]:

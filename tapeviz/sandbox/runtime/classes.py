@@ -24,6 +24,8 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from tapeviz.engine.custom import CustomGradientFunction
+from tapeviz.engine.function import Function
 from tapeviz.sandbox.errors import refused
 from tapeviz.sandbox.messages import say
 
@@ -181,7 +183,8 @@ def _is_user_function(fn: Any) -> bool:
     if getattr(fn, "_tapeviz_user", False) and not isinstance(fn, BoundMethod):
         return True
     inner = getattr(fn, "python_function", None)  # a @tf.function around a script function
-    return inner is not None and type(fn).__name__ == "Function" and _is_user_function(inner)
+    wrapper = type(fn) is Function or type(fn) is CustomGradientFunction  # or custom_gradient
+    return inner is not None and wrapper and _is_user_function(inner)
 
 
 def _need_user_function(fn: Any, what: str) -> None:
@@ -215,6 +218,8 @@ def as_class_attribute(value: Any) -> Any:
     Library functions (``print``, ``tf.nn.relu``) stay unbound, as builtins do in Python, so an
     instance never hands itself to library code as an argument nobody wrote.
     """
+    if type(value) is CustomGradientFunction and _is_user_function(value):
+        return Method(value.as_method())  # self is passed through, not made a tensor
     if _is_user_function(value):
         return Method(value)
     if isinstance(value, types.FunctionType):

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz import engine as tv
+from tapeviz.engine.custom import CustomGradientFunction
 from tapeviz.engine.function import Function
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.optimizers import Optimizer
@@ -312,7 +313,7 @@ def check_callable(f: Any) -> None:
             return
     elif getattr(f, "_tapeviz_user", False):
         return
-    if type(f) is Function:
+    if type(f) is Function or type(f) is CustomGradientFunction:
         check_callable(f.python_function)
         return
     if isinstance(f, types.MethodType | types.BuiltinMethodType | types.MethodWrapperType):

@@ -123,11 +123,23 @@ class GradCheckPanel(QWidget):
                 self.table.setItem(i, j, QTableWidgetItem(text))
         worst = max((r.error for r in rows), default=0.0)
         verdict = self.tr("agree") if worst < 1e-3 else self.tr("DISAGREE")
-        self.status.setText(
-            self.tr("Tape and finite differences {v} (worst {e:.1e}).").format(v=verdict, e=worst)
+        text = self.tr("Tape and finite differences {v} (worst {e:.1e}).").format(
+            v=verdict, e=worst
         )
+        custom = self._custom_gradients() if worst >= 1e-3 else []
+        if custom:  # as meant: the tape follows the script's own gradient function
+            text += " " + self.tr(
+                "The tape uses the custom gradient of {name}, not the function's derivative."
+            ).format(name=custom[0])
+        self.status.setText(text)
         if rows:
             self.table.selectRow(0)
+
+    def _custom_gradients(self) -> list[str]:
+        """The names of the tape's ``tf.custom_gradient`` functions."""
+        inputs = self._inputs()
+        records = inputs[0] if inputs is not None else []
+        return [str(r.params.get("name", "")) for r in records if r.name == "custom_gradient"]
 
     def _on_check_failed(self, text: str) -> None:
         self.button.setEnabled(True)

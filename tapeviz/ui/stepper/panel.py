@@ -77,6 +77,7 @@ class StepperPanel(QWidget):
         self.model, self.view = model, view
         self.backward: BackwardStepper | None = None
         self.forward: ForwardStepper | None = None
+        self.failure = ""  # why the shown pass has no steppers ("" when it has)
         self.revealed: set[int] = set()  # tensor ids whose gradient the presenter revealed
         self.names = Namer([], {})
         self.mode = QComboBox(self)
@@ -246,10 +247,16 @@ class StepperPanel(QWidget):
         self.backward = self.forward = None
         self.revealed = set()
         prepared, self.prepared = self.prepared, None
+        self.failure = ""
         if prepared is not None and prepared[0] is entry:  # built in the thread pool
             built: Steppers | None = prepared[1]
         else:
-            built = build_steppers(self.model)
+            try:
+                built = build_steppers(self.model)
+            except Exception as exc:  # a rule that cannot run here: say so, keep the graph
+                built = None
+                self.failure = self.tr("This backward pass cannot be stepped here: {error}")
+                self.failure = self.failure.format(error=f"{type(exc).__name__}: {exc}")
         if built is not None:
             self.names, self.forward, self.backward = built
             if self.mode.currentText() == self.tr(FORWARD):
@@ -417,6 +424,8 @@ class StepperPanel(QWidget):
             self._show_backward(stepper)
         elif isinstance(stepper, ForwardStepper):
             self._show_forward(stepper)
+        else:
+            self.detail.setText(self.failure)
         self.positionChanged.emit(k)
 
     def _show_backward(self, stepper: BackwardStepper) -> None:

@@ -300,7 +300,12 @@ class MainWindow(QMainWindow):
     def _prepare_graph(self, result: RunResult, source: str) -> tuple[GraphModel, Any] | None:
         """In the thread pool: a big run's graph and steppers, with the graph's options now."""
         model = TapeList.prepare(result, source, self.model.options)
-        return (model, build_steppers(model)) if model is not None else None
+        if model is None:
+            return None
+        try:
+            return model, build_steppers(model)
+        except Exception:  # the stepper panel builds them again and says why they fail
+            return model, None
 
     def _on_graph_prepared(self, result: RunResult, built: tuple[GraphModel, Any]) -> None:
         model, steppers = built
