@@ -32,6 +32,7 @@ class GradientCall(NamedTuple):
     target_ids: tuple[int, ...]
     source_ids: tuple[int, ...]
     results: tuple[Any, ...]
+    seeds: tuple[Any, ...] | None = None  # output_gradients per target (None: ones)
 
 
 _SECOND_USE = (
@@ -258,19 +259,23 @@ class GradientTape(Recorder):
             taping = False
         tracked = self._tracked
         seeds: dict[int, Any] = {}
-        for t, og in zip(targets, ogs):  # noqa: B905  (same lengths, checked above)
+        given: list[Any] | None = None if output_gradients is None else [None] * len(targets)
+        for i, (t, og) in enumerate(zip(targets, ogs)):  # noqa: B905  (same lengths, checked)
             if t.id not in tracked or not t.dtype.is_floating:
                 if not t.dtype.is_floating or not _is_among(t, flat):
                     continue
                 source_ids.append(t.id)  # TF: a target that is also a source gets its seed
             seed = self._seed(t, og, taping)
             seeds[t.id] = seeds[t.id] + seed if t.id in seeds else seed
+            if given is not None and og is not None:  # kept for the UI, which walks it again
+                given[i] = np.array(seed._value if isinstance(seed, TensorLike) else seed)
+        kept = None if given is None else tuple(given)
         adj = run_backward(records, seeds, source_ids, taping, self._reach(source_ids, taping))
         if len(flat) == 1 and len(targets) == 1:  # the common call, without comprehensions
             s = flat[0]
             g = adj.get(s.id)
             results = [None if g is None and not zero else self._result(g, s, zero)]
-            call = ("gradient", (targets[0].id,), (s.id,), (results[0],))
+            call = ("gradient", (targets[0].id,), (s.id,), (results[0],), kept)
         else:
             results = [
                 None if (g := adj.get(s.id)) is None and not zero else self._result(g, s, zero)
@@ -281,6 +286,7 @@ class GradientTape(Recorder):
                 tuple([t.id for t in targets]),
                 tuple([s.id for s in flat]),
                 tuple(results),
+                kept,
             )
         self.gradient_calls.append(_new_call(GradientCall, call))
         if len(flat) == 1 and flat[0] is sources:  # one tensor or variable

@@ -128,6 +128,11 @@ def _set_ints(doc: dict, blobs: list[bytes], value: int, *path: str) -> None:
         lambda d, b: d["table"].__setitem__("data", 10**6),
         lambda d, b: d["records"]["params"].__setitem__(0, {"k": {"s": ["a", 1, 2]}}),
         lambda d, b: d.__setitem__("$ints", 10**6),
+        lambda d, b: d["records"].__setitem__("call_seeds", [[99, [None]]]),
+        lambda d, b: d["records"].__setitem__("call_seeds", [[0, [None, None]]]),
+        lambda d, b: d["records"].__setitem__("call_seeds", [[0, [None]], [0, [None]]]),
+        lambda d, b: d["records"].__setitem__("call_seeds", {"0": [None]}),
+        lambda d, b: d["records"].__setitem__("call_seeds", [[0, [{"pickle": "x"}]]]),
     ],
     ids=[
         "primitive",
@@ -149,6 +154,11 @@ def _set_ints(doc: dict, blobs: list[bytes], value: int, *path: str) -> None:
         "blob index",
         "slice",
         "ints blob",
+        "seeds of a missing call",
+        "seeds not one per target",
+        "seeds twice",
+        "seeds not a list",
+        "seed not an array",
     ],
 )
 def test_hostile_documents_are_refused(edit) -> None:  # type: ignore[no-untyped-def]

@@ -10,8 +10,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from tapeviz.engine.backward import BackwardPass
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike
@@ -340,15 +338,19 @@ class GraphModel:
     def compute_gradients(
         self, targets: Sequence[int], sources: Sequence[int], announce: bool = True
     ) -> None:
-        """Run the backward pass from ``targets`` (ones) to ``sources``; adjoints on the nodes.
+        """Run the backward pass from ``targets`` to ``sources``; adjoints on the nodes.
 
-        Exactly what one gradient() call computed: only its targets are seeded, and a source
-        the tape did not watch gets no gradient.
+        Exactly what one gradient() call computed: only its targets are seeded (with its
+        output_gradients when it gave them, else ones), and a source the tape did not watch
+        gets no gradient.
         """
         records = self.records
         values = {o.id: o._value for r in records for o in r.outputs}
         tracked = self.entry.tape._tracked if self.entry is not None else {}
-        seeds = {t: np.ones_like(values[t]) for t in targets if t in values and t in tracked}
+        shown = self.entry.selected if self.entry is not None else None
+        given = shown.seeds if shown is not None and tuple(targets) == shown.targets else None
+        pass_ = GradientPass("gradient", tuple(targets), (), (), given)
+        seeds = {t: v for t, v in pass_.seed_values(values).items() if t in tracked}
         asked = [s for s in sources if s in tracked] if sources else self.source_tensor_ids()
         bp = BackwardPass(records, seeds, asked)  # as gradient(): unwatched sources get None
         self.set_adjoints(bp.run(), announce)

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from tapeviz.engine.core import Recorder
 from tapeviz.models.values import as_array, short
 
@@ -26,6 +28,20 @@ class GradientPass:
     targets: tuple[int, ...]  # tensor ids, as the call listed them
     sources: tuple[int, ...]
     results: tuple[Any, ...]  # per source: the returned tensor (None: unconnected)
+    seeds: tuple[Any, ...] | None = None  # per target: its output_gradients (None: ones)
+
+    def seed_values(self, values: dict[int, Any]) -> dict[int, Any]:
+        """Tensor id -> the adjoint the call started from (``values``: the targets' values)."""
+        out: dict[int, Any] = {}
+        given = self.seeds or (None,) * len(self.targets)
+        for t, g in zip(self.targets, given, strict=False):
+            if t not in values:
+                continue
+            seed = (
+                np.ones_like(values[t]) if g is None else np.asarray(g, np.asarray(values[t]).dtype)
+            )
+            out[t] = out[t] + seed if t in out else seed
+        return out
 
     def result(self, source: int) -> Any:
         """What the call returned for ``source`` as a numpy value (None: no gradient)."""
@@ -67,7 +83,13 @@ def passes_of(tape: Any) -> tuple[GradientPass, ...]:
     """The passes of a live ``GradientTape`` or a ``RemoteTape``, in call order."""
     calls = getattr(tape, "gradient_calls", ())
     return tuple(
-        GradientPass(c.kind, tuple(c.target_ids), tuple(c.source_ids), tuple(c.results))
+        GradientPass(
+            c.kind,
+            tuple(c.target_ids),
+            tuple(c.source_ids),
+            tuple(c.results),
+            c.seeds if len(c) > 4 else None,
+        )
         for c in calls
     )
 

@@ -207,6 +207,7 @@ class CallColumns(NamedTuple):
     sources: np.ndarray
     r_off: np.ndarray  # its result rows (-1 for None), likewise
     results: np.ndarray
+    seeds: dict[int, tuple[np.ndarray | None, ...]] = {}  # noqa: RUF012  call -> output_gradients
 
     def rows(self, first: int, end: int) -> tuple[_Calls, ...]:
         """Calls ``first`` … ``end - 1`` as (kind, target ids, source ids, result rows)."""
@@ -375,10 +376,13 @@ class RemoteTape(Recorder):
         """The gradient()/jacobian() calls made of the tape, with their results."""
         if self._gradient_calls is None:
             tensor = self.table.tensor
+            first = self._recs["first_call"][self._k]
+            seeds = self._recs["calls"].seeds
             self._gradient_calls = [
                 GradientCall(c.kind, c.targets, c.sources,
-                             tuple(None if r < 0 else tensor(r) for r in c.results))
-                for c in self.call_rows
+                             tuple(None if r < 0 else tensor(r) for r in c.results),
+                             seeds.get(first + i))
+                for i, c in enumerate(self.call_rows)
             ]  # fmt: skip
         return self._gradient_calls
 

@@ -250,8 +250,12 @@ def _call_columns(
     tensors (the others, None, go out as row -1).
     """
     tape, kinds, kind, targets, sources, sizes, results, mask = [], {}, [], [], [], [], [], []
+    seeds: list[Any] = []  # [call, [output gradient or None per target]]: output_gradients
     for k, info in enumerate(tapes):
         for c in getattr(info.tape, "gradient_calls", ()):
+            given = c.seeds if len(c) > 4 else None
+            if given is not None:
+                seeds.append([len(tape), [_seed(v, writer) for v in given]])
             tape.append(k)
             kind.append(kinds.setdefault(c.kind, len(kinds)))
             targets += c.target_ids
@@ -271,8 +275,17 @@ def _call_columns(
         "call_n_results": writer.ints(n[:, 2]),
         "call_targets": writer.ints(targets),
         "call_sources": writer.ints(sources),
+        "call_seeds": seeds,
     }
     return columns, rows.add(results), np.array(mask, np.bool_)
+
+
+def _seed(value: Any, writer: Writer) -> Any:
+    """One output gradient of a call, as an array (None: that target was seeded with ones)."""
+    if value is None:
+        return None
+    arr = np.asarray(value)
+    return writer.array(arr) if arr.dtype.kind in "biuf" else None
 
 
 def encode(result: RunResult, writer: Writer) -> dict[str, Any]:

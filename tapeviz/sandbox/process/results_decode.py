@@ -190,7 +190,28 @@ def _calls(doc: Any, frame: Frame, n_rows: int, n_tapes: int) -> CallColumns:
         raise ProtocolError("a reference to a missing tensor")
     names = [k if isinstance(k, str) and len(k) < 40 else "gradient" for k in kinds]
     (t_off, s_off, r_off), (targets, sources, results) = offsets, flat
-    return CallColumns(tape, kind, names, t_off, targets, s_off, sources, r_off, results)
+    seeds = _seeds(doc.get("call_seeds", []), frame, t_off)
+    return CallColumns(tape, kind, names, t_off, targets, s_off, sources, r_off, results, seeds)
+
+
+def _seeds(doc: Any, frame: Frame, t_off: np.ndarray) -> dict[int, tuple[np.ndarray | None, ...]]:
+    """The output_gradients of the calls given some: call -> one array (or None) per target."""
+    if not isinstance(doc, list) or len(doc) > len(t_off) - 1:
+        raise ProtocolError("the calls' output gradients are not a list")
+    out: dict[int, tuple[np.ndarray | None, ...]] = {}
+    for entry in doc:
+        if not (isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int):
+            raise ProtocolError("a call's output gradients are not plain data")
+        c, given = entry
+        if not 0 <= c < len(t_off) - 1 or c in out or not isinstance(given, list):
+            raise ProtocolError("output gradients of a missing call")
+        if len(given) != int(t_off[c + 1] - t_off[c]):
+            raise ProtocolError("output gradients that are not one per target")
+        arrays = tuple(None if g is None else frame.array(g) for g in given)
+        if any(a is not None and a.dtype.kind not in "biuf" for a in arrays):
+            raise ProtocolError("an output gradient is not numeric")
+        out[c] = arrays
+    return out
 
 
 def _names(value: Any) -> tuple[str, ...]:

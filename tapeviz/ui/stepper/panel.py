@@ -61,7 +61,10 @@ def build_steppers(model: GraphModel) -> Steppers | None:
     tracked = entry.tape._tracked
     asked = tuple(s for s in entry.sources if s in tracked)  # unwatched: no gradient
     sources = asked if entry.sources else tuple(model.source_tensor_ids())
-    backward = BackwardStepper(records, targets, sources, names.names)
+    shown = entry.selected
+    values = {o.id: o._value for r in records for o in r.outputs}
+    seeds = shown.seed_values(values) if shown is not None and shown.seeds else None
+    backward = BackwardStepper(records, targets, sources, names.names, seeds)
     backward.run_to_end()  # as tape.gradient() left it; Home starts the lesson
     return names, ForwardStepper(records), backward
 

@@ -1,0 +1,46 @@
+"""A gradient() call with output_gradients: the graph and the stepper start where it did."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from tapeviz.ui import MainWindow
+
+SOURCE = """import tensorflow as tf
+@tf.custom_gradient
+def clip_gradients(y):
+  def backward(dy):
+    return tf.clip_by_norm(dy, 0.5)
+  return y, backward
+
+v = tf.Variable(2.0)
+with tf.GradientTape(persistent=True) as t:
+  output = clip_gradients(v * v)
+  plain = tf.identity(v * v)
+print(t.gradient(output, v, output_gradients=tf.constant(0.25)))
+print(t.gradient(plain, v, output_gradients=tf.constant(0.25)))
+print(t.gradient(plain, v))
+"""
+
+
+def test_each_pass_shows_what_its_call_returned(qtbot: QtBot, window: MainWindow) -> None:
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(SOURCE)
+    window.run_code()
+    qtbot.waitUntil(lambda: window.last_result is not None and window._cancel is None)
+    assert window.console.toPlainText().splitlines() == [
+        "tf.Tensor(1.0, shape=(), dtype=float32)",  # 0.25 is under the clip's 0.5: 2·2·0.25
+        "tf.Tensor(1.0, shape=(), dtype=float32)",
+        "tf.Tensor(4.0, shape=(), dtype=float32)",
+    ]
+    stepper, box = window.stepper, window.stepper.pass_box
+    assert box.count() == 3
+    for index, expected in [(0, 1.0), (1, 1.0), (2, 4.0), (0, 1.0)]:
+        box.setCurrentIndex(index)
+        box.activated.emit(index)
+        qtbot.waitUntil(lambda i=index: window.model.entry.call == i)
+        (v,) = [n for n, node in window.model.nodes.items() if node.label == "v"]
+        assert float(window.model.gradients[v]) == expected  # as the call's result, not ones
+        assert stepper.failure == "" and stepper.backward is not None
+        final = stepper.backward.final[window.model.nodes[v].tensor_id]
+        assert float(final) == expected  # the stepper's walk ends at the same number
