@@ -1,6 +1,13 @@
 """``tv.function`` / ``tf.function``: runs eagerly and keeps the trace of its latest call.
 
-Two of TensorFlow's rules for ``tf.function`` hold here too:
+TensorFlow runs the Python body only when it traces: on a call whose arguments differ from
+every earlier call's (tensors and arrays by dtype and shape, Python values by value, other
+objects by identity; one signature only with an ``input_signature``). Here the body always
+runs, but ``STATE.retraced`` is raised on the calls TensorFlow would not trace, so a script's
+Python ``print`` says "Traced with 1" once, as the tf.function guide shows, while ``tf.print``
+prints on every call; ``experimental_get_tracing_count`` counts the traces.
+
+Two more of TensorFlow's rules for ``tf.function`` hold here too:
 
 - with an ``input_signature``, each argument must match its ``TensorSpec`` (Python values are
   converted to the spec's dtype), else ``TypeError``;
@@ -17,6 +24,8 @@ import inspect
 import types
 from collections.abc import Callable
 from typing import Any, NamedTuple
+
+import numpy as np
 
 from tapeviz.engine import core, nest
 from tapeviz.engine.core import OpRecord, Recorder
@@ -57,6 +66,7 @@ class Function:
         self.options = options
         self.call_count = 0
         self.last_trace: FunctionTrace | None = None
+        self._traced: list[Any] = []  # the argument signatures traced, in order
         signature = options.get("input_signature")
         self.input_signature = None if signature is None else tuple(nest.flatten(signature))
         functools.update_wrapper(self, python_function)
@@ -64,6 +74,26 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.input_signature is not None:
             args, kwargs = self._bind(args, kwargs)
+        key = self._key(args, kwargs)
+        known = key in self._traced
+        if not known and len(self._traced) < MAX_TRACES:
+            self._traced.append(key)
+        STATE.retraced += known
+        try:
+            return self._run(args, kwargs)
+        finally:
+            STATE.retraced -= known
+
+    def _key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        if self.input_signature is not None:  # one trace, for the signature
+            return "input_signature"
+        return (_trace_key(args), _trace_key(kwargs))
+
+    def experimental_get_tracing_count(self) -> int:
+        """How many times TensorFlow would have traced the function so far."""
+        return len(self._traced)
+
+    def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         rec = _TraceRecorder()
         created: list[Any] = []
         outer = STATE.new_variables
@@ -115,11 +145,35 @@ class Function:
         return functools.partial(self.__call__, instance)
 
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Function:
-        """The function itself (eager execution has no separate concrete functions)."""
+        """The function itself (eager execution has no separate concrete functions).
+
+        Counts as a trace for these arguments, as in TensorFlow.
+        """
+        key = self._key(args, kwargs)
+        if key not in self._traced and len(self._traced) < MAX_TRACES:
+            self._traced.append(key)
         return self
 
     def __repr__(self) -> str:
         return f"<tv.function {getattr(self.python_function, '__name__', '?')}>"
+
+
+MAX_TRACES = 1_000  # signatures remembered per function (TensorFlow keeps them all)
+
+
+def _trace_key(value: Any, depth: int = 0) -> Any:
+    """What TensorFlow's tracing tells arguments apart by."""
+    if isinstance(value, TensorLike):
+        return ("tensor", value.dtype.name, tuple(value.shape))
+    if isinstance(value, np.ndarray | np.generic):
+        return ("tensor", str(value.dtype), np.shape(value))
+    if value is None or isinstance(value, bool | int | float | complex | str):
+        return (type(value).__name__, value)
+    if depth < 20 and isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_trace_key(v, depth + 1) for v in value))
+    if depth < 20 and isinstance(value, dict):
+        return ("dict", tuple((repr(k), _trace_key(v, depth + 1)) for k, v in value.items()))
+    return ("object", id(value))
 
 
 def _converted(value: Any, spec: Any) -> Any:

@@ -19,6 +19,7 @@ class State(threading.local):
         self.created: list[Any] | None = None  # when set, new tapes are appended (sandbox)
         self.scope: tuple[str, ...] = ()  # the name scope, outermost first: ("sequential", "dense")
         self.new_variables: list[Any] | None = None  # when set, variables created are appended
+        self.retraced = 0  # > 0 inside a tf.function call that TensorFlow would not trace again
 
 
 STATE = State()

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tapeviz.engine.reprs import without_addresses
+from tapeviz.engine.state import STATE
 from tapeviz.sandbox.errors import limit_hit, refused
 from tapeviz.sandbox.messages import Message, say
 from tapeviz.sandbox.runtime import classes
@@ -159,9 +160,15 @@ def _object(*args: Any) -> Any:
 def sandbox_print(
     *args: Any, sep: str | None = " ", end: str | None = "\n", file: Any = None, flush: bool = False
 ) -> None:
-    """``print`` into the run's output (never to a file)."""
+    """``print`` into the run's output (never to a file).
+
+    Silent inside a ``tf.function`` call TensorFlow would not trace again (its Python body
+    would not run there).
+    """
     if file is not None:
         raise refused(say("print_file"))
+    if STATE.retraced:
+        return
     sep = " " if sep is None else sep
     end = "\n" if end is None else end
     sep, end = str(sep), str(end)

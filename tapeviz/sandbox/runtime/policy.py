@@ -80,6 +80,7 @@ ATTRS: dict[type, frozenset[str]] = {
     float: _names("is_integer conjugate real imag as_integer_ratio"),
     range: _names("start stop step count index"),
     UserProperty: _names("setter"),
+    Function: _names("experimental_get_tracing_count get_concrete_function"),
 }
 # Packages whose public API scripts may use whole (classes, their instances, their methods).
 PUBLIC_API: tuple[str, ...] = ("tapeviz.tf", "tapeviz.sandbox.runtime.plotting")
