@@ -22,6 +22,7 @@ from tapeviz.sandbox.errors import RAISE_LIMIT, Stop, UserCodeError, locate, mes
 from tapeviz.sandbox.figures import Figure
 from tapeviz.sandbox.language.expr import _pos
 from tapeviz.sandbox.language.expression import compile_expression
+from tapeviz.sandbox.language.pasted import readable
 from tapeviz.sandbox.language.stmt import Compiler
 from tapeviz.sandbox.language.validate import Invalid, parse, validate, without_magics
 from tapeviz.sandbox.messages import Message, say
@@ -208,6 +209,7 @@ def run(
         err = UserCodeError.of(say("unknown_mode", mode=repr(mode)), kind="value")
         return RunResult("", (), {}, None, 0.0, err)
     created: list[Any] = []
+    shifts: dict[int, int] = {}
     module: dict[str, Any] = {}
     value: Any = None
     error: UserCodeError | None = None
@@ -215,7 +217,8 @@ def run(
     try:
         with _running(budget, created) as plots:
             source, skipped = without_magics(source)
-            for text in skipped:
+            source, shifts, fixed = readable(source)  # prompts, look-alike characters
+            for text in skipped + fixed:
                 budget.note(text)
             tree = parse(source)
             validate(tree)
@@ -240,6 +243,8 @@ def run(
         error = exc.error
     except BaseException as exc:
         error = _translated(exc, budget.limits, _alias(module))
+    if error is not None and error.col and shifts.get(error.line or 0):
+        error = replace(error, col=error.col + shifts[error.line or 0])  # the user's columns
     _finish(budget)
     figures = _figures(plots)
     tapes, dropped = _tape_infos(budget, created)

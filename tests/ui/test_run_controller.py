@@ -60,6 +60,19 @@ def test_a_run_shows_its_tapes_output_and_time(qtbot: QtBot, parts: SimpleNamesp
     )
 
 
+def test_what_tapeviz_read_differently_is_said_in_the_status(
+    qtbot: QtBot, parts: SimpleNamespace
+) -> None:
+    work(parts, ">>> x = tf.constant（3.0）\n>>> print(x * 2)\ntf.Tensor(6.0)\n", "script")
+    parts.runner.run_code()
+    done(qtbot, parts)
+    assert parts.console.toPlainText() == "tf.Tensor(6.0, shape=(), dtype=float32)\n"
+    status = parts.status[-1]
+    assert status.startswith("Ran in ") and "interactive session" in status
+    assert "'（' as '('" in status
+    assert parts.code.editor.toPlainText().startswith(">>> x")  # the user's text, as typed
+
+
 def test_an_error_is_marked_and_dims_the_graph(qtbot: QtBot, parts: SimpleNamespace) -> None:
     work(parts, "y = 1\nz = y +\n", "script")
     parts.runner.run_code()

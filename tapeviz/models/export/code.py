@@ -26,6 +26,7 @@ from tapeviz.models.export.train import (
 from tapeviz.models.session.file import Session
 from tapeviz.sandbox import VariableSpec
 from tapeviz.sandbox.language.expression import compile_expression
+from tapeviz.sandbox.language.pasted import readable
 from tapeviz.sandbox.language.validate import (
     Invalid,
     normalize_expression,
@@ -322,7 +323,7 @@ def checked_script(source: str) -> ast.Module:
     runs outside tapeviz is exactly what tapeviz checked (comments are not kept).
     """
     try:
-        tree = parse(without_magics(source)[0])
+        tree = parse(readable(without_magics(source)[0])[0])  # as the run read it
         validate(tree)
     except Invalid as exc:
         raise ExportUnavailable(f"the script does not pass tapeviz's checks: {exc.error}") from None

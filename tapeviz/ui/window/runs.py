@@ -248,11 +248,12 @@ class RunController(QObject):
             self.show_error(describe(err), err.line, err.col, unknown_name(err))
         else:
             self.code.clear_error()
-            self.status(
+            ran = (
                 self.tr("Ran in %1 ms; %2 tape(s) recorded.")
                 .replace("%1", f"{result.elapsed * 1e3:.0f}")
                 .replace("%2", str(len(result.tapes)))
             )
+            self.status("  ".join([ran, *result.notes[:3]]))  # what tapeviz read differently
         if studio and not self.pending:  # edited meanwhile: the queued run starts the studio
             self.start_studio(self.submitted)
         self.last_run_s = time.perf_counter() - self._started
