@@ -217,10 +217,16 @@ def run(
     try:
         with _running(budget, created) as plots:
             source, skipped = without_magics(source)
-            source, shifts, fixed = readable(source)  # prompts, look-alike characters
-            for text in skipped + fixed:
+            try:
+                tree = parse(source)
+            except Invalid:  # pasted: prompts, look-alike characters? (else the error stands)
+                readable_source, shifts, fixed = readable(source)
+                if readable_source == source:
+                    raise
+                tree = parse(readable_source)
+                skipped += fixed
+            for text in skipped:
                 budget.note(text)
-            tree = parse(source)
             validate(tree)
             body = tree.body  # type: ignore[attr-defined]
             last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
