@@ -178,3 +178,11 @@ def test_ipython_lines_of_a_notebook_cell_are_skipped_with_a_note() -> None:
 def test_fstrings_of_objects_hold_no_address() -> None:
     out = ok("class A:\n    pass\nprint(f'{A()}', f'{print}', '{}'.format(1))\n")
     assert out == "<__main__.A object> <function sandbox_print> 1\n"
+
+
+def test_an_older_tutorials_future_imports_are_accepted() -> None:
+    source = "from __future__ import absolute_import, division, print_function\nprint(7 / 2)\n"
+    result = run(source)
+    assert result.error is None and result.output == "3.5\n"
+    bad = run("from __future__ import braces\n")
+    assert bad.error is not None and "braces" in bad.error.message
