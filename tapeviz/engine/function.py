@@ -5,7 +5,9 @@ every earlier call's (tensors and arrays by dtype and shape, Python values by va
 objects by identity; one signature only with an ``input_signature``). Here the body always
 runs, but ``STATE.retraced`` is raised on the calls TensorFlow would not trace, so a script's
 Python ``print`` says "Traced with 1" once, as the tf.function guide shows, while ``tf.print``
-prints on every call; ``experimental_get_tracing_count`` counts the traces.
+prints on every call; ``experimental_get_tracing_count`` counts the traces. While a call
+traces, ``STATE.tracing`` names its tensor arguments as TensorFlow's symbolic tensors
+(``Tensor("a:0", shape=(), dtype=int32)``), which is what such a ``print`` shows of them.
 
 Two more of TensorFlow's rules for ``tf.function`` hold here too:
 
@@ -31,7 +33,7 @@ from tapeviz.engine import core, nest
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.specs import TensorSpec
 from tapeviz.engine.state import STATE
-from tapeviz.engine.tensor import TensorLike, convert_to_tensor
+from tapeviz.engine.tensor import Tensor, TensorLike, convert_to_tensor
 
 _SINGLETON = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
@@ -79,10 +81,29 @@ class Function:
         if not known and len(self._traced) < MAX_TRACES:
             self._traced.append(key)
         STATE.retraced += known
+        STATE.tracing.append({} if known else self._symbols(args, kwargs))
         try:
             return self._run(args, kwargs)
         finally:
             STATE.retraced -= known
+            STATE.tracing.pop()
+
+    def _symbols(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[int, str]:
+        """What TensorFlow's tracing shows for each tensor argument: ``Tensor("x:0", ...)``."""
+        try:
+            bound = inspect.signature(self.python_function).bind(*args, **kwargs).arguments
+        except (TypeError, ValueError):
+            bound = {f"args_{i}": a for i, a in enumerate(args)} | kwargs
+        specs = list(self.input_signature or ())
+        out: dict[int, str] = {}
+        for name, value in bound.items():
+            if type(value) is not Tensor:  # variables, Python values: printed as they are
+                continue
+            spec = specs.pop(0) if specs else None
+            dims = tuple(spec.shape) if spec is not None else tuple(value.shape)
+            shape = "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
+            out[id(value)] = f'Tensor("{name}:0", shape={shape}, dtype={value.dtype.name})'
+        return out
 
     def _key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if self.input_signature is not None:  # one trace, for the signature

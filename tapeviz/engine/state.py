@@ -20,6 +20,7 @@ class State(threading.local):
         self.scope: tuple[str, ...] = ()  # the name scope, outermost first: ("sequential", "dense")
         self.new_variables: list[Any] | None = None  # when set, variables created are appended
         self.retraced = 0  # > 0 inside a tf.function call that TensorFlow would not trace again
+        self.tracing: list[dict[int, str]] = []  # per tf.function call: id(argument) -> symbol
 
 
 STATE = State()

@@ -84,3 +84,32 @@ for i in range(3):
     assert result.error is None
     assert result.output.splitlines() == ["tracing", "6.0", "4.0", "2.0"]
     assert len(result.tapes) == 3 and all(t.tape.records for t in result.tapes)
+
+
+def test_a_traced_print_shows_its_tensor_arguments_as_tensorflow_does() -> None:
+    source = """import tensorflow as tf
+@tf.function
+def double(a):
+  print("Tracing with", a)
+  return a + a
+
+print(double(tf.constant(1)))
+print(double(tf.constant(1.1)))
+print(double(tf.constant(2)))
+
+@tf.function(input_signature=[tf.TensorSpec(shape=[None], dtype=tf.float32)])
+def g(x):
+  print("tracing g", x, 3)
+  return x * 2
+g(tf.constant([1.0, 2.0]))
+"""
+    result = run(source)
+    assert result.error is None
+    assert result.output.splitlines() == [  # as the tf.function guide prints them
+        'Tracing with Tensor("a:0", shape=(), dtype=int32)',
+        "tf.Tensor(2, shape=(), dtype=int32)",
+        'Tracing with Tensor("a:0", shape=(), dtype=float32)',
+        "tf.Tensor(2.2, shape=(), dtype=float32)",
+        "tf.Tensor(4, shape=(), dtype=int32)",
+        'tracing g Tensor("x:0", shape=(None,), dtype=float32) 3',
+    ]

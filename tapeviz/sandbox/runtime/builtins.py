@@ -8,6 +8,7 @@ from typing import Any
 
 from tapeviz.engine.reprs import without_addresses
 from tapeviz.engine.state import STATE
+from tapeviz.engine.tensor import Tensor
 from tapeviz.sandbox.errors import limit_hit, refused
 from tapeviz.sandbox.messages import Message, say
 from tapeviz.sandbox.runtime import classes
@@ -169,6 +170,9 @@ def sandbox_print(
         raise refused(say("print_file"))
     if STATE.retraced:
         return
+    if STATE.tracing and STATE.tracing[-1]:  # tracing: an argument is a symbolic tensor
+        symbols = STATE.tracing[-1]
+        args = tuple(symbols.get(id(a), a) if type(a) is Tensor else a for a in args)
     sep = " " if sep is None else sep
     end = "\n" if end is None else end
     sep, end = str(sep), str(end)
