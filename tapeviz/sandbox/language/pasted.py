@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 
 MAX_FIXES = 200  # characters replaced at most (each costs a parse)
 _PROMPT = re.compile(r"^(>>>|\.\.\.)( |$)")
@@ -44,7 +45,9 @@ def ascii_for(char: str) -> str | None:
 
 def _parses(source: str) -> SyntaxError | None:
     try:
-        ast.parse(source, filename="<script>")
+        with warnings.catch_warnings():  # the run's own parse says them once
+            warnings.simplefilter("ignore", SyntaxWarning)
+            ast.parse(source, filename="<script>")
     except SyntaxError as exc:
         return exc
     except (ValueError, RecursionError, MemoryError):
