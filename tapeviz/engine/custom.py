@@ -61,7 +61,7 @@ class CustomGradient:
         self._kwargs = kwargs
         self._last: tuple[Any, tuple[Any, ...], list[Any]] | None = None
         # What the user's function gave, as plain values: (upstream, [gradient per input]),
-        # the newest SEEN_MAX; a process that cannot call it steps the same pass with these.
+        # the newest (SEEN_MAX, SEEN_SIZE); a process that cannot call it steps with these.
         self.seen: list[tuple[np.ndarray, list[np.ndarray | None]]] = []
         self.__name__ = getattr(fn, "__name__", "custom_gradient")
 
@@ -107,10 +107,12 @@ class CustomGradient:
     def _note(self, g: Any, grads: list[Any]) -> None:
         plain = [None if out is None else np.array(_raw(out)) for out in grads]
         upstream = np.array(_raw(g))
-        if upstream.size + sum(x.size for x in plain if x is not None) > SEEN_SIZE:
-            return  # too large to keep (and to send): stepping elsewhere says so
         self.seen.append((upstream, plain))
         del self.seen[:-SEEN_MAX]
+        sizes = [u.size + sum(x.size for x in xs if x is not None) for u, xs in self.seen]
+        while self.seen and sum(sizes) > SEEN_SIZE:  # the oldest go first (and the too large)
+            self.seen.pop(0)
+            sizes.pop(0)
 
     def _call(self, grad: Callable[..., Any], upstream: Any) -> list[Any]:
         if self.variables:
@@ -137,8 +139,8 @@ class CustomGradient:
         return flat + variable_grads
 
 
-SEEN_MAX = 8  # upstream gradients remembered per custom_gradient record
-SEEN_SIZE = 2_000_000  # elements, at most, of one remembered upstream and its gradients
+SEEN_MAX = 64  # upstream gradients remembered per custom_gradient record, the newest
+SEEN_SIZE = 2_000_000  # elements, at most, of all of one record's remembered values
 
 
 def _raw(value: Any) -> Any:
@@ -195,9 +197,9 @@ class RecordedGradient:
                 taping = isinstance(g, TensorLike)
                 return input_gradient(self.__name__, argnum, grads[argnum], xs[argnum], taping)
         raise InvalidArgumentError(
-            f"custom_gradient {self.__name__}: its gradient function ran in the script, and "
-            "not for this upstream gradient (or on values too large to keep); run "
-            "tape.gradient to this target in the script",
+            f"custom_gradient {self.__name__}: the script's gradient function gave nothing "
+            "tapeviz kept for this upstream gradient (it keeps the newest 64 and 2,000,000 "
+            "values); a tape.gradient call to this target in the script steps here",
             "custom_gradient",
         )
 

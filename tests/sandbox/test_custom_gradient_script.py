@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tapeviz.engine.backward import BackwardPass
-from tapeviz.engine.custom import RecordedGradient
+from tapeviz.engine.custom import SEEN_MAX, RecordedGradient
 from tapeviz.sandbox import run
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process import wire
@@ -151,7 +151,7 @@ def test_the_window_steps_the_same_pass_with_the_values_the_function_gave() -> N
     walk = BackwardPass(records, {output.id: np.ones_like(output._value)}, [v.id])
     assert [s.record.name for s in walk] == ["custom_gradient", "multiply"]
     assert float(walk.adjoints[v.id]) == 2.0  # as the script's tape.gradient: clipped
-    with pytest.raises(Exception, match="not for this upstream gradient"):
+    with pytest.raises(Exception, match="nothing tapeviz kept for this upstream"):
         list(BackwardPass(records, {output.id: np.float32(3.0)}, [v.id]))  # never ran for 3
     with pytest.raises(Exception, match="only in the script"):
         grad_fn.forward(np.float32(1.0))
@@ -169,7 +169,7 @@ def test_a_recorded_gradient_is_plain_data_on_the_wire() -> None:
         ["f", [], 7, 8],  # four parts
         [1, [], 7],  # a name that is not text
         ["f", [[{"$a": [0, "float32", []]}]], 7],  # an entry without gradients
-        ["f", [[{"$a": [0, "float32", []]}, []]] * (P.SEEN_MAX + 1), 7],  # too many
+        ["f", [[{"$a": [0, "float32", []]}, []]] * (SEEN_MAX + 1), 7],  # too many
         ["f", [], "7"],  # a result that is not a tensor id
         ["f", [[{"$a": [0, "bool", [3]]}, []]], None],  # bytes that are not its shape
         ["f", [[{"pickle": "x"}, []]], None],
@@ -177,3 +177,23 @@ def test_a_recorded_gradient_is_plain_data_on_the_wire() -> None:
     for cg in hostile:
         with pytest.raises(ProtocolError):
             _decode(cg, [one])
+
+
+def test_every_pass_of_a_persistent_tape_can_be_stepped_in_the_window() -> None:
+    source = CLIP.replace(
+        "with tf.GradientTape() as t:", "with tf.GradientTape(persistent=True) as t:"
+    )
+    source = source.replace(
+        "print(t.gradient(output, v))",
+        "for k in range(10):\n  print(t.gradient(output, v, output_gradients=0.1 * (k + 1)))",
+    )
+    result = run_isolated(source)
+    assert result.error is None
+    tape = result.tapes[0].tape
+    records, calls = list(tape.records), tape.gradient_calls
+    output, v = records[1].outputs[0], records[0].inputs[0]
+    for k, call in enumerate(calls):
+        walk = BackwardPass(records, {output.id: call.seeds[0]}, [v.id])
+        list(walk)
+        expected = 4 * min(0.1 * (k + 1), 0.5)  # 2v · clip(ḡ, 0.5)
+        assert abs(float(walk.adjoints[v.id]) - expected) < 1e-5

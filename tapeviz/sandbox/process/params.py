@@ -19,12 +19,11 @@ from typing import Any
 import numpy as np
 
 from tapeviz.engine import dtypes
-from tapeviz.engine.custom import CustomGradient, RecordedGradient
+from tapeviz.engine.custom import SEEN_MAX, CustomGradient, RecordedGradient
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
 
 EMPTY: Mapping[str, Any] = MappingProxyType({})
 MAX_ITEMS = 10_000  # values in one record's params
-SEEN_MAX = 8  # upstream gradients of one custom_gradient record (as the engine keeps)
 
 
 class Opaque:
