@@ -75,3 +75,18 @@ def test_a_new_window_dresses_the_application_in_its_own_theme(
     qtbot.addWidget(other)
     assert QApplication.palette().color(QPalette.ColorRole.Window).lightness() > 180
     other.close()
+
+
+@pytest.mark.parametrize("theme", [LIGHT, DARK], ids=lambda t: t.name)
+def test_the_gradient_check_plot_follows_the_theme_and_the_scale(
+    qtbot: QtBot, window: MainWindow, theme: Theme
+) -> None:
+    check = window.stepper.gradcheck
+    plot = check.plot  # made now, in the window's theme of then
+    window.set_theme(theme)
+    window.presenter.set_font_scale(1.5)
+    assert plot.backgroundBrush().color().name() == theme.background.lower()
+    axis = plot.getPlotItem().getAxis("bottom")
+    assert axis.textPen().color().name() == theme.text.lower() and not axis.autoSIPrefix
+    assert check.scale == 1.5
+    window.presenter.set_font_scale(1.0)

@@ -20,6 +20,9 @@ from tapeviz.models.backward import gradient_check
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.models.values import short
 from tapeviz.ui import workers
+from tapeviz.ui.theme import LIGHT, Theme
+
+BLUE = "#0072B2"  # the error curve (Okabe-Ito blue: clear on both themes)
 
 if TYPE_CHECKING:
     import pyqtgraph as pg
@@ -49,6 +52,8 @@ class GradCheckPanel(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self._plot: pg.PlotWidget | None = None  # made when the tab is first shown (see plot)
+        self.theme, self.scale = LIGHT, 1.0
+        self.curve: list[tuple[float, float]] | None = None  # (h, error) of the selected row
         self._plot_slot = QWidget(self)
         top = QHBoxLayout()
         top.addWidget(self.button)
@@ -75,6 +80,7 @@ class GradCheckPanel(QWidget):
             plot.setLabel("bottom", "step h")
             plot.setLabel("left", self.tr("relative error"))
             plot.showGrid(x=True, y=True, alpha=0.3)
+            self._style(plot)  # the window's colours, no SI prefixes
             self._row.replaceWidget(self._plot_slot, plot)
             self._plot_slot.hide()
             plot.setVisible(self.isVisible())  # a child made after its parent was shown
@@ -161,19 +167,40 @@ class GradCheckPanel(QWidget):
             on_done=self._on_curve_done,
         )
 
+    def set_theme(self, theme: Theme) -> None:
+        """Light or dark colours for the error plot."""
+        self.theme = theme
+        if self._plot is not None:
+            self._style(self._plot)
+
+    def set_font_scale(self, scale: float) -> None:
+        """Presenter mode: the error plot's fonts and lines scale too."""
+        self.scale = float(scale)
+        if self._plot is not None:
+            self._style(self._plot)
+
+    def _style(self, plot: pg.PlotWidget) -> None:
+        from tapeviz.ui.plots.step_plots import style_plot  # (pyqtgraph: loaded with the plot)
+
+        style_plot(plot, self.theme, self.scale)
+        if self.curve is not None:
+            self._on_curve_done(self.curve)  # the curve's pen follows the scale
+
     def _on_curve_done(self, curve: list[tuple[float, float]]) -> None:
         import pyqtgraph as pg
 
         self.plot.clear()
         hs = np.array([h for h, _ in curve])
         errors = np.maximum(np.array([e for _, e in curve]), 1e-17)
+        width = 2 * self.scale
         self.plot.plot(
-            hs, errors, pen=pg.mkPen("#0072B2", width=2), symbol="o", symbolBrush="#0072B2"
-        )
+            hs, errors, pen=pg.mkPen(BLUE, width=width), symbol="o", symbolBrush=BLUE,
+            symbolSize=7 * self.scale,
+        )  # fmt: skip
         self.curve = curve
 
     def _on_model_changed(self) -> None:
-        self.rows = []
+        self.rows, self.curve = [], None
         self.table.setRowCount(0)
         if self._plot is not None:
             self._plot.clear()

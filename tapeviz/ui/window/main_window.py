@@ -91,7 +91,7 @@ class MainWindow(QMainWindow):
         docks = [self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock]
         self.presenter = PresenterController(
             self, self.graph, self.studio, self.editor, self.code_dock, docks, self.show_status,
-            others=[self.timeline, self.plots],
+            others=[self.timeline, self.plots, self.stepper.gradcheck],
         )  # fmt: skip
         self.dark_action = self.presenter.dark_action
         self.clean_action = self.presenter.clean_action
