@@ -71,7 +71,11 @@ class Function:
         self._traced: list[Any] = []  # the argument signatures traced, in order
         signature = options.get("input_signature")
         self.input_signature = None if signature is None else tuple(nest.flatten(signature))
-        functools.update_wrapper(self, python_function)
+        functools.update_wrapper(self, python_function, updated=())  # (its attributes stay)
+        try:  # arguments are told apart as bound to the parameters, defaults applied
+            self._signature: inspect.Signature | None = inspect.signature(python_function)
+        except (TypeError, ValueError):
+            self._signature = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.input_signature is not None:
@@ -84,6 +88,10 @@ class Function:
         STATE.tracing.append({} if known else self._symbols(args, kwargs))
         try:
             return self._run(args, kwargs)
+        except BaseException:
+            if not known and self._traced and self._traced[-1] is key:
+                self._traced.pop()  # a trace that failed is traced again next time
+            raise
         finally:
             STATE.retraced -= known
             STATE.tracing.pop()
@@ -108,6 +116,13 @@ class Function:
     def _key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         if self.input_signature is not None:  # one trace, for the signature
             return "input_signature"
+        if self._signature is not None:
+            try:
+                bound = self._signature.bind(*args, **kwargs)
+            except TypeError:  # the call itself raises TypeError
+                return (_trace_key(args), _trace_key(kwargs))
+            bound.apply_defaults()
+            return tuple((name, _trace_key(v)) for name, v in bound.arguments.items())
         return (_trace_key(args), _trace_key(kwargs))
 
     def experimental_get_tracing_count(self) -> int:
@@ -168,11 +183,8 @@ class Function:
     def get_concrete_function(self, *args: Any, **kwargs: Any) -> Function:
         """The function itself (eager execution has no separate concrete functions).
 
-        Counts as a trace for these arguments, as in TensorFlow.
+        Nothing runs, so nothing is traced yet: the first call traces (and prints) instead.
         """
-        key = self._key(args, kwargs)
-        if key not in self._traced and len(self._traced) < MAX_TRACES:
-            self._traced.append(key)
         return self
 
     def __repr__(self) -> str:
@@ -191,10 +203,16 @@ def _trace_key(value: Any, depth: int = 0) -> Any:
     if value is None or isinstance(value, bool | int | float | complex | str):
         return (type(value).__name__, value)
     if depth < 20 and isinstance(value, list | tuple):
-        return (type(value).__name__, tuple(_trace_key(v, depth + 1) for v in value))
+        return _kept((type(value).__name__, tuple(_trace_key(v, depth + 1) for v in value)))
     if depth < 20 and isinstance(value, dict):
-        return ("dict", tuple((repr(k), _trace_key(v, depth + 1)) for k, v in value.items()))
+        items = tuple((repr(k), _trace_key(v, depth + 1)) for k, v in value.items())
+        return _kept(("dict", items))
     return ("object", id(value))
+
+
+def _kept(key: tuple[str, tuple[Any, ...]]) -> Any:
+    """A long container's key as its hash (the traces keep no copy of a big argument)."""
+    return key if len(key[1]) <= 64 else (key[0], len(key[1]), hash(key[1]))
 
 
 def _converted(value: Any, spec: Any) -> Any:

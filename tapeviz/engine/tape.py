@@ -52,6 +52,14 @@ def _creation_order(v: Variable) -> int:
     return v.id  # ids come from one counter: a variable's id is its creation order
 
 
+def _given(targets: list[Any], ogs: list[Any]) -> tuple[Any, ...]:
+    """A call's output_gradients as plain arrays, one per target (None: seeded with ones)."""
+    return tuple(
+        None if og is None else np.array(to_array(og, t.dtype, "gradient"))
+        for t, og in zip(targets, ogs, strict=True)
+    )
+
+
 def _is_among(t: TensorLike, flat: list[Any]) -> bool:
     for s in flat:  # noqa: SIM110  (identity, not ==: tensors overload ==)
         if s is t or (isinstance(s, TensorLike) and s.id == t.id):
@@ -259,17 +267,14 @@ class GradientTape(Recorder):
             taping = False
         tracked = self._tracked
         seeds: dict[int, Any] = {}
-        given: list[Any] | None = None if output_gradients is None else [None] * len(targets)
-        for i, (t, og) in enumerate(zip(targets, ogs)):  # noqa: B905  (same lengths, checked)
+        for t, og in zip(targets, ogs):  # noqa: B905  (same lengths, checked above)
             if t.id not in tracked or not t.dtype.is_floating:
                 if not t.dtype.is_floating or not _is_among(t, flat):
                     continue
                 source_ids.append(t.id)  # TF: a target that is also a source gets its seed
             seed = self._seed(t, og, taping)
             seeds[t.id] = seeds[t.id] + seed if t.id in seeds else seed
-            if given is not None and og is not None:  # kept for the UI, which walks it again
-                given[i] = np.array(seed._value if isinstance(seed, TensorLike) else seed)
-        kept = None if given is None else tuple(given)
+        kept = None if output_gradients is None else _given(targets, ogs)  # for the UI's walk
         adj = run_backward(records, seeds, source_ids, taping, self._reach(source_ids, taping))
         if len(flat) == 1 and len(targets) == 1:  # the common call, without comprehensions
             s = flat[0]

@@ -217,6 +217,8 @@ def run(
     try:
         with _running(budget, created) as plots:
             source, skipped = without_magics(source)
+            for text in skipped:
+                budget.note(text)
             try:
                 tree = parse(source)
             except Invalid:  # pasted: prompts, look-alike characters? (else the error stands)
@@ -224,9 +226,8 @@ def run(
                 if readable_source == source:
                     raise
                 tree = parse(readable_source)
-                skipped += fixed
-            for text in skipped:
-                budget.note(text)
+                for text in fixed:
+                    budget.note(text)
             validate(tree)
             body = tree.body  # type: ignore[attr-defined]
             last = body.pop() if body and isinstance(body[-1], ast.Expr) else None

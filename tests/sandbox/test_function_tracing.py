@@ -34,9 +34,9 @@ def test_the_tracing_count_follows_tensorflows_rules() -> None:
 @tf.function
 def f(x):
   return tf.abs(x)
-f.get_concrete_function(1)
+f.get_concrete_function(1)  # nothing runs eagerly: the first call traces
 counts = [f.experimental_get_tracing_count()]
-f(1)  # as the concrete function's
+f(1)
 counts.append(f.experimental_get_tracing_count())
 f(2)  # another Python value: traced again
 f(tf.constant(3))  # a tensor
@@ -64,7 +64,7 @@ print(counts)
 """
     result = run(source)
     assert result.error is None, result.error
-    assert result.output.splitlines() == ["tracing g", "tracing M", "tracing M", "[1, 1, 4, 1]"]
+    assert result.output.splitlines() == ["tracing g", "tracing M", "tracing M", "[0, 1, 4, 1]"]
 
 
 def test_a_call_that_is_not_traced_still_computes_and_records() -> None:
@@ -113,3 +113,56 @@ g(tf.constant([1.0, 2.0]))
         "tf.Tensor(4, shape=(), dtype=int32)",
         'tracing g Tensor("x:0", shape=(None,), dtype=float32) 3',
     ]
+
+
+def test_the_same_arguments_by_name_or_default_are_one_trace() -> None:
+    source = """import tensorflow as tf
+@tf.function
+def f(x, y=2):
+  print("tracing")
+  return x * y
+t = tf.constant(1.0)
+f(t, y=2); f(y=2, x=t); f(t, 2); f(t); f(x=t)
+print(f.experimental_get_tracing_count())
+"""
+    result = run(source)
+    assert result.error is None and result.output == "tracing\n1\n"
+
+
+def test_a_trace_that_fails_is_traced_again() -> None:
+    source = """import tensorflow as tf
+@tf.function
+def f(x):
+  print("tracing", x)
+  return 1 / x
+for v in [0, 0]:
+  try:
+    f(v)
+  except ZeroDivisionError:
+    pass
+print(f.experimental_get_tracing_count())
+"""
+    result = run(source)
+    assert result.output == "tracing 0\ntracing 0\n0\n"
+
+
+def test_a_function_over_a_custom_gradient_keeps_it() -> None:
+    source = """import tensorflow as tf
+@tf.function
+@tf.custom_gradient
+def g(x):
+  return x * 2.0, lambda dy: dy * 5.0
+class M(tf.Module):
+  @tf.function
+  @tf.custom_gradient
+  def h(self, x):
+    return x * 2.0, lambda dy: dy * 7.0
+x = tf.Variable(1.0)
+with tf.GradientTape(persistent=True) as tape:
+  y = g(x)
+  z = M().h(x)
+print(float(y), float(tape.gradient(y, x)), float(z), float(tape.gradient(z, x)))
+"""
+    result = run(source)
+    assert result.error is None, result.error
+    assert result.output == "2.0 5.0 2.0 7.0\n"

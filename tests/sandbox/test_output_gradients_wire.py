@@ -26,3 +26,22 @@ def test_each_calls_output_gradients_cross_as_arrays() -> None:
     np.testing.assert_array_equal(first.seeds[0], [0.25, 2.0])
     assert second.seeds is None  # no output_gradients: ones
     assert third.seeds is not None and third.seeds[0] is None and float(third.seeds[1]) == 3.0
+
+
+def test_what_a_broken_worker_sends_is_refused_where_it_is_used() -> None:
+    """Seeds of another shape, custom gradients that are not one per input: errors, not crashes."""
+    import pytest
+
+    from tapeviz.engine.custom import RecordedGradient
+    from tapeviz.engine.errors import InvalidArgumentError
+    from tapeviz.models.graph.passes import GradientPass
+
+    result = run_isolated(SOURCE)
+    records = list(result.tapes[0].tape.records)
+    y = records[0].outputs[0]  # (2,)
+    wide = GradientPass("gradient", (y.id,), (), (), (np.ones((2, 1), np.float32),))
+    with pytest.raises(ValueError, match="output gradient of shape"):
+        wide.seed_values(records)  # never broadcast to (2, 2)
+    broken = RecordedGradient("f", [(np.ones(()), [])])
+    with pytest.raises(InvalidArgumentError):
+        broken.vjp(0, np.ones(()), np.ones(()), np.ones(()))

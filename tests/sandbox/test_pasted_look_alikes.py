@@ -62,3 +62,14 @@ def test_a_real_mistake_is_still_reported_where_it_is() -> None:
 def test_export_reads_the_text_as_the_run_did() -> None:
     tree = checked_script("x = tf.constant（2.0）\nprint（x）\n")
     assert len(tree.body) == 2
+
+
+def test_a_curly_apostrophe_inside_stays_text() -> None:
+    assert run("print(‘it’s’)\n").output == "it’s\n"
+    assert run("print(“a”, “b”)\n").output == "a b\n"
+
+
+def test_skipped_ipython_lines_are_noted_even_when_the_script_fails() -> None:
+    result = run("%matplotlib inline\nx = (1 +\n")
+    assert result.error is not None and result.error.kind == "syntax"
+    assert any("IPython command" in n for n in result.notes)

@@ -44,3 +44,29 @@ def test_each_pass_shows_what_its_call_returned(qtbot: QtBot, window: MainWindow
         assert stepper.failure == "" and stepper.backward is not None
         final = stepper.backward.final[window.model.nodes[v].tensor_id]
         assert float(final) == expected  # the stepper's walk ends at the same number
+
+
+def test_a_target_named_twice_or_also_a_source_is_seeded_as_the_call_did(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    source = """import tensorflow as tf
+x = tf.Variable(2.0)
+with tf.GradientTape(persistent=True) as t:
+  y = x * x
+print(float(t.gradient([y, y], x)))
+print(float(t.gradient([y, x], x, output_gradients=[2.0, 4.0])))
+"""
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(source)
+    window.run_code()
+    qtbot.waitUntil(lambda: window.last_result is not None and window._cancel is None)
+    assert window.console.toPlainText().splitlines() == ["8.0", "12.0"]
+    box = window.stepper.pass_box
+    for index, expected in [(0, 8.0), (1, 12.0)]:
+        box.setCurrentIndex(index)
+        box.activated.emit(index)
+        qtbot.waitUntil(lambda i=index: window.model.entry.call == i)
+        (x,) = [n for n, node in window.model.nodes.items() if node.label == "x"]
+        assert float(window.model.gradients[x]) == expected
+        final = window.stepper.backward.final[window.model.nodes[x].tensor_id]
+        assert float(final) == expected

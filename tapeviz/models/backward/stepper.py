@@ -225,11 +225,11 @@ class BackwardStepper:
     ) -> None:
         self.step_changed = Event()  # emitted with the new position after every move
         self.records = list(records)
-        values = {o.id: o._value for r in self.records for o in r.outputs}
-        given = seeds or {}  # a call's output_gradients; ones for the other targets
-        self.seeds = {
-            t: given[t] if t in given else np.ones_like(values[t]) for t in targets if t in values
-        }
+        if seeds is not None:  # the call's: its output_gradients, a target named twice
+            self.seeds = dict(seeds)
+        else:
+            values = {o.id: o._value for r in self.records for o in r.outputs}
+            self.seeds = {t: np.ones_like(values[t]) for t in targets if t in values}
         self.sources = list(sources)
         bp = BackwardPass(self.records, self.seeds, self.sources)
         self.steps: list[BackwardStep] = list(bp)

@@ -345,12 +345,13 @@ class GraphModel:
         gets no gradient.
         """
         records = self.records
-        values = {o.id: o._value for r in records for o in r.outputs}
         tracked = self.entry.tape._tracked if self.entry is not None else {}
         shown = self.entry.selected if self.entry is not None else None
         given = shown.seeds if shown is not None and tuple(targets) == shown.targets else None
         pass_ = GradientPass("gradient", tuple(targets), (), (), given)
-        seeds = {t: v for t, v in pass_.seed_values(values).items() if t in tracked}
+        seeds = {
+            t: v for t, v in pass_.seed_values(records).items() if t in tracked or t in sources
+        }  # fmt: skip  (a source named as a target)
         asked = [s for s in sources if s in tracked] if sources else self.source_tensor_ids()
         bp = BackwardPass(records, seeds, asked)  # as gradient(): unwatched sources get None
         self.set_adjoints(bp.run(), announce)

@@ -30,16 +30,25 @@ class GradientPass:
     results: tuple[Any, ...]  # per source: the returned tensor (None: unconnected)
     seeds: tuple[Any, ...] | None = None  # per target: its output_gradients (None: ones)
 
-    def seed_values(self, values: dict[int, Any]) -> dict[int, Any]:
-        """Tensor id -> the adjoint the call started from (``values``: the targets' values)."""
+    def seed_values(self, records: Sequence[Any]) -> dict[int, Any]:
+        """Tensor id -> the adjoint the call started from (its output_gradients, else ones).
+
+        A target named twice is seeded twice, as ``gradient()`` does; a target that is not on
+        ``records`` gets none. ValueError for an output gradient not of its target's shape.
+        """
+        values = target_values(records, self.targets)
         out: dict[int, Any] = {}
         given = self.seeds or (None,) * len(self.targets)
         for t, g in zip(self.targets, given, strict=False):
             if t not in values:
                 continue
-            seed = (
-                np.ones_like(values[t]) if g is None else np.asarray(g, np.asarray(values[t]).dtype)
-            )
+            value = np.asarray(values[t])
+            if g is None:
+                seed = np.ones_like(value)
+            elif np.shape(g) == value.shape:
+                seed = np.asarray(g, value.dtype)
+            else:
+                raise ValueError(f"an output gradient of shape {np.shape(g)} for {value.shape}")
             out[t] = out[t] + seed if t in out else seed
         return out
 
@@ -77,6 +86,16 @@ class TapeEntry:
         """Tensor ids the shown pass asked for."""
         p = self.selected
         return p.sources if p is not None else ()
+
+
+def target_values(records: Sequence[Any], targets: Sequence[int]) -> dict[int, Any]:
+    """The values of ``targets`` on ``records`` (an op's result, or an input: a source)."""
+    wanted, out = dict.fromkeys(targets), {}
+    for r in records:
+        for x in (*r.outputs, *r.inputs):
+            if x.id in wanted and x.id not in out:
+                out[x.id] = x._value
+    return out
 
 
 def passes_of(tape: Any) -> tuple[GradientPass, ...]:

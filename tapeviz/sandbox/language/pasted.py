@@ -99,7 +99,7 @@ def without_look_alikes(source: str) -> tuple[str, tuple[str, ...]]:
             break
         line = line[:col] + ascii_ + line[col + 1 :]
         if char in _QUOTES:  # its closing quote, which the tokenizer would read as text
-            close = line.find(_QUOTES[char][1], col + 1)
+            close = _closing(line, col, _QUOTES[char][1])
             if close > col:
                 line = line[:close] + ascii_ + line[close + 1 :]
         lines[row] = line
@@ -116,6 +116,20 @@ def without_look_alikes(source: str) -> tuple[str, tuple[str, ...]]:
         for n, chars in fixed.items()
     )
     return "\n".join(lines), notes
+
+
+def _closing(line: str, start: int, quote: str) -> int:
+    """Where the curly quote opened at ``start`` closes (-1: nowhere on the line).
+
+    The next ``quote`` not followed by a letter: ``‘it’s’`` closes at its last mark.
+    """
+    at = line.find(quote, start + 1)
+    while at > start:
+        after = line[at + 1 : at + 2]
+        if not after.isalnum():
+            return at
+        at = line.find(quote, at + 1)
+    return -1
 
 
 def readable(source: str) -> tuple[str, dict[int, int], tuple[str, ...]]:

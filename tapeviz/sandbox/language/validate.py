@@ -180,7 +180,7 @@ def _magic_lines(source: str) -> list[int]:
             elif tok.string in (")", "]", "}"):
                 depth = max(depth - 1, 0)
     except (tokenize.TokenError, SyntaxError, ValueError):
-        return []
+        return out  # the lines before the text stops tokenizing (an unclosed bracket below)
     return out
 
 

@@ -120,6 +120,26 @@ class Method:
         return self.function if instance is None else BoundMethod(self.function, instance)
 
 
+class CheckedBoundMethod(BoundMethod):
+    """A bound method whose function is the engine's (``@tf.custom_gradient``).
+
+    That function turns its arguments into tensors, so they are checked (sizes) as any library
+    call's are.
+    """
+
+    __slots__ = ()
+    _tapeviz_user = False
+
+
+class EngineMethod(Method):
+    """A class body's ``@tf.custom_gradient`` method: ``self`` passed through, arguments checked."""
+
+    __slots__ = ()
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        return self.function if instance is None else CheckedBoundMethod(self.function, instance)
+
+
 class StaticMethod:
     """``@staticmethod``: the function itself, from the class or an instance."""
 
@@ -219,7 +239,14 @@ def as_class_attribute(value: Any) -> Any:
     instance never hands itself to library code as an argument nobody wrote.
     """
     if type(value) is CustomGradientFunction and _is_user_function(value):
-        return Method(value.as_method())  # self is passed through, not made a tensor
+        return EngineMethod(value.as_method())  # self is passed through, not made a tensor
+    inner = getattr(value, "python_function", None)
+    if (
+        type(value) is Function
+        and type(inner) is CustomGradientFunction
+        and _is_user_function(value)
+    ):
+        return EngineMethod(Function(inner.as_method(), **value.options))  # (the same, traced)
     if _is_user_function(value):
         return Method(value)
     if isinstance(value, types.FunctionType):

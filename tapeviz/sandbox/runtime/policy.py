@@ -317,6 +317,9 @@ def check_callable(f: Any) -> None:
     if type(f) is Function or type(f) is CustomGradientFunction:
         check_callable(f.python_function)
         return
+    if type(f) is classes.CheckedBoundMethod:  # a script's custom_gradient method, bound
+        check_callable(f.function)
+        return
     if isinstance(f, types.MethodType | types.BuiltinMethodType | types.MethodWrapperType):
         owner = getattr(f, "__self__", None)
         if owner is not None and f.__name__ in allowed_attrs(owner):

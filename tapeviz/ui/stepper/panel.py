@@ -61,9 +61,8 @@ def build_steppers(model: GraphModel) -> Steppers | None:
     tracked = entry.tape._tracked
     asked = tuple(s for s in entry.sources if s in tracked)  # unwatched: no gradient
     sources = asked if entry.sources else tuple(model.source_tensor_ids())
-    shown = entry.selected
-    values = {o.id: o._value for r in records for o in r.outputs}
-    seeds = shown.seed_values(values) if shown is not None and shown.seeds else None
+    shown = entry.selected  # its seeds: output_gradients, a target named twice
+    seeds = shown.seed_values(records) if shown is not None else None
     backward = BackwardStepper(records, targets, sources, names.names, seeds)
     backward.run_to_end()  # as tape.gradient() left it; Home starts the lesson
     return names, ForwardStepper(records), backward
