@@ -281,7 +281,7 @@ def test_an_infinite_gradient_hides_the_arrow_instead_of_failing(qtbot, studio) 
 def test_the_pixmap_cache_holds_the_plots_layers(studio) -> None:
     from PySide6.QtGui import QPixmapCache
 
-    from tapeviz.ui.studio.studio import PIXMAP_LAYERS
+    from tapeviz.ui.studio.studio_plots import PIXMAP_LAYERS
 
     studio.resize(1900, 1000)
     assert QPixmapCache.cacheLimit() >= PIXMAP_LAYERS * 4 * 1900 * 1000 // 1024

@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import SIGNAL, QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtGui import QPixmapCache
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QSplitter, QStackedWidget, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QWidget
 
 from tapeviz.models.descent.backdrop import Backdrop
 from tapeviz.models.descent.problem import Problem
@@ -28,8 +27,9 @@ from tapeviz.ui.studio import text as studio_text
 from tapeviz.ui.studio.jobs import JobRunner, slice_point
 from tapeviz.ui.studio.optimizer_panel import PANEL_WIDTH, OptimizerPanel
 from tapeviz.ui.studio.stages import Stages
+from tapeviz.ui.studio.studio_plots import StudioPlots, ensure_pixmap_cache
 from tapeviz.ui.studio.tapes import StepTapes
-from tapeviz.ui.theme import LIGHT, Theme
+from tapeviz.ui.theme import Theme
 
 if TYPE_CHECKING:  # pyqtgraph is imported when the plots are made, not at start
     from tapeviz.ui.plots.step_plots import StepPlots
@@ -47,18 +47,6 @@ __all__ = ["OptimizationStudio", "StudioConfig"]
 
 
 translate = QCoreApplication.translate  # lupdate reads translate("OptimizationStudio", "…")
-# The plots cache their static layers (heat map, contours, finished paths) as device-size
-# pixmaps in QPixmapCache. Qt's default 10 MB holds less than four plots need at 1600×900, so
-# each frame evicted the others' layers and redrew them: 40 ms a frame instead of 7.
-PIXMAP_LAYERS = 12  # window-sized RGBA layers the cache should hold
-
-
-def ensure_pixmap_cache(pixels: int) -> int:
-    """Raise QPixmapCache's limit to hold PIXMAP_LAYERS layers of ``pixels`` (never lower it)."""
-    want = PIXMAP_LAYERS * 4 * pixels // 1024  # KB
-    if want > QPixmapCache.cacheLimit():
-        QPixmapCache.setCacheLimit(want)
-    return QPixmapCache.cacheLimit()
 
 
 class OptimizationStudio(QWidget):
@@ -78,7 +66,6 @@ class OptimizationStudio(QWidget):
         self.race: Race | None = None
         self.backdrop: Backdrop | None = None
         self.k = 0
-        self.theme, self.scale = LIGHT, 1.0
         self._config = StudioConfig()
         self._pos = 0.0
         self._last_tick = 0.0
@@ -86,14 +73,10 @@ class OptimizationStudio(QWidget):
         self.tapes = StepTapes(self.show_status, self)
         self.tapes.ready.connect(self.stepTape)
         self._announced: set[int] = set()
-        self._sized = False
         self._resume: int | None = None  # a step to show when the next race is ready
         self.panel = OptimizerPanel(self)
-        self.left = QStackedWidget()
-        self.plot_area = QSplitter(Qt.Orientation.Horizontal)
-        self.plot_area.setObjectName("studioPlots")
-        self.plot_area.addWidget(self.left)
-        self._plots: tuple[SurfacePlot, CurvePlot, StepPlots] | None = None  # made when used
+        self.plots = StudioPlots(self._on_surface_start_picked, self._on_plots_restyled)
+        self.left, self.plot_area = self.plots.left, self.plots.area
         # The panel scrolls when presenter-size text makes it taller than the studio.
         self.panel_scroll = QScrollArea(self)
         self.panel_scroll.setObjectName("optimizerPanelScroll")
@@ -121,8 +104,18 @@ class OptimizationStudio(QWidget):
         self.stages.finished.connect(self._on_stages_finished)
         self._busy_held = False  # the jobs' "not busy" waits until the plots are drawn
         self._connect()
-        self.set_theme(LIGHT)
+        self.plots.restyle()
         self.panel.set_playable(False)
+
+    @property
+    def theme(self) -> Theme:
+        """The plots' colours (light or dark)."""
+        return self.plots.theme
+
+    @property
+    def scale(self) -> float:
+        """The presenter scale of the plots' fonts, lines and markers."""
+        return self.plots.scale
 
     def _connect(self) -> None:
         p = self.panel
@@ -189,51 +182,34 @@ class OptimizationStudio(QWidget):
         self.jobs.shutdown()
 
     # -- the plots, made when first shown or used (a window starts without the studio) -----
-    def _made(self) -> tuple[SurfacePlot, CurvePlot, StepPlots]:
-        if self._plots is None:
-            from tapeviz.ui.plots.step_plots import StepPlots
-            from tapeviz.ui.plots.surface_plot import CurvePlot, SurfacePlot
-
-            self._plots = surface, curve, steps = SurfacePlot(), CurvePlot(), StepPlots()
-            self.left.addWidget(surface)
-            self.left.addWidget(curve)
-            self.plot_area.addWidget(steps)
-            self.plot_area.setStretchFactor(0, 3)
-            self.plot_area.setStretchFactor(1, 2)
-            surface.startPicked.connect(self._on_surface_start_picked)
-            self._restyle()
-        return self._plots
-
     def _shown_plot(self) -> Any:
         """The surface or the curve, whichever is in front."""
-        self._made()
-        return self.left.currentWidget()
+        return self.plots.shown()
 
     @property
     def surface(self) -> SurfacePlot:
         """The loss surface (2-D problems) with the runs' paths."""
-        return self._made()[0]
+        return self.plots.plots()[0]
 
     @property
     def curve(self) -> CurvePlot:
         """The loss curve (1-D problems) with the runs' points."""
-        return self._made()[1]
+        return self.plots.plots()[1]
 
     @property
     def steps(self) -> StepPlots:
         """Loss, parameters and gradient norm per step."""
-        return self._made()[2]
+        return self.plots.plots()[2]
 
     def set_theme(self, theme: Theme) -> None:
         """Light or dark colours for every plot."""
-        self.theme = theme
-        self._restyle()
+        self.plots.restyle(theme=theme)
 
     def set_font_scale(self, scale: float) -> None:
         """Presenter mode: fonts, line widths and markers scale together."""
-        self.scale = float(scale)
+        self.plots.scale = float(scale)
         self._fit_panel()
-        self._restyle()
+        self.plots.restyle(scale=scale)
 
     def _fit_panel(self) -> None:
         """Cap the panel's width so the plots keep room at presenter text sizes.
@@ -255,13 +231,9 @@ class OptimizationStudio(QWidget):
         ensure_pixmap_cache(self.width() * self.height())
 
     def showEvent(self, event: Any) -> None:
-        """Qt override: on first show, give the surface 60 % of the plots' width."""
+        """Qt override: on first show, the plots are made and split (the surface the wider)."""
         super().showEvent(event)
-        self._made()
-        if not self._sized:
-            self._sized = True
-            width = max(self.plot_area.width(), 500)
-            self.plot_area.setSizes([round(width * 0.6), round(width * 0.4)])
+        self.plots.size_once()
 
     def closeEvent(self, event: Any) -> None:
         """Qt override: stop the worker and the timers with the window."""
@@ -466,13 +438,7 @@ class OptimizationStudio(QWidget):
         self.panel.status.setText(text)
         self.statusMessage.emit(text)
 
-    def _restyle(self) -> None:
-        if self._plots is None:  # made later, with the theme and scale of then
-            return
-        surface, curve, steps = self._plots
-        for plot in (surface, curve):
-            plot.restyle(self.theme, self.scale)
-        steps.restyle(self.theme, self.scale)
+    def _on_plots_restyled(self) -> None:
         if self.race is not None:
             self.show_step(self.k)
 
