@@ -25,7 +25,8 @@ from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.state import NameScope
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, convert_to_tensor, freeze
 
-__all__ = ["CustomGradient", "CustomGradientFunction", "RecordedGradient", "custom_gradient"]
+__all__ = ["CustomGradient", "CustomGradientFunction", "RecordedGradient"]
+__all__ += ["custom_gradient", "custom_name"]
 
 
 class _VariableWatcher(Recorder):
@@ -143,6 +144,11 @@ SEEN_MAX = 64  # upstream gradients remembered per custom_gradient record, the n
 SEEN_SIZE = 2_000_000  # elements, at most, of all of one record's remembered values
 
 
+def custom_name(rec: Any) -> str:
+    """The user's function a ``custom_gradient`` record stands for, by its name (shown)."""
+    return str(rec.params.get("name") or "f")[:40]
+
+
 def _raw(value: Any) -> Any:
     return value._value if isinstance(value, TensorLike) else np.asarray(value)
 
@@ -191,7 +197,7 @@ class RecordedGradient:
 
     def vjp(self, argnum: int, g: Any, ans: Any, *xs: Any) -> Any:
         """Input ``argnum``'s share, as the user's function gave it for this upstream ``g``."""
-        upstream = np.asarray(_raw(g))
+        upstream = _raw(g)
         for seen_g, grads in reversed(self.seen):
             if argnum >= len(grads):  # not one per input (sent so by a broken worker)
                 continue
@@ -200,8 +206,9 @@ class RecordedGradient:
                 return input_gradient(self.__name__, argnum, grads[argnum], xs[argnum], taping)
         raise InvalidArgumentError(
             f"custom_gradient {self.__name__}: the script's gradient function gave nothing "
-            "tapeviz kept for this upstream gradient (it keeps the newest 64 and 2,000,000 "
-            "values); a tape.gradient call to this target in the script steps here",
+            f"tapeviz kept for this upstream gradient (it keeps the newest {SEEN_MAX} and "
+            f"{SEEN_SIZE:,} values); a tape.gradient call to this target in the script steps "
+            "here",
             "custom_gradient",
         )
 

@@ -80,12 +80,13 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.input_signature is not None:
             args, kwargs = self._bind(args, kwargs)
-        key = self._key(args, kwargs)
+        bound = self._bound(args, kwargs)
+        key = self._key(args, kwargs, bound)
         known = key in self._traced
         if not known and len(self._traced) < MAX_TRACES:
             self._traced.append(key)
         STATE.retraced += known
-        STATE.tracing.append({} if known else self._symbols(args, kwargs))
+        STATE.tracing.append({} if known else self._symbols(args, bound))
         try:
             return self._run(args, kwargs)
         except BaseException:
@@ -96,15 +97,23 @@ class Function:
             STATE.retraced -= known
             STATE.tracing.pop()
 
-    def _symbols(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[int, str]:
-        """What TensorFlow's tracing shows for each tensor argument: ``Tensor("x:0", ...)``."""
+    def _bound(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any] | None:
+        """The arguments by parameter name, defaults applied (None: they do not bind)."""
+        if self._signature is None:
+            return None
         try:
-            bound = inspect.signature(self.python_function).bind(*args, **kwargs).arguments
-        except (TypeError, ValueError):
-            bound = {f"args_{i}": a for i, a in enumerate(args)} | kwargs
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError:  # the call itself raises TypeError
+            return None
+        bound.apply_defaults()
+        return dict(bound.arguments)
+
+    def _symbols(self, args: tuple[Any, ...], bound: dict[str, Any] | None) -> dict[int, str]:
+        """What TensorFlow's tracing shows for each tensor argument: ``Tensor("x:0", ...)``."""
+        named = bound if bound is not None else {f"args_{i}": a for i, a in enumerate(args)}
         specs = list(self.input_signature or ())
         out: dict[int, str] = {}
-        for name, value in bound.items():
+        for name, value in named.items():
             if type(value) is not Tensor:  # variables, Python values: printed as they are
                 continue
             spec = specs.pop(0) if specs else None
@@ -113,16 +122,14 @@ class Function:
             out[id(value)] = f'Tensor("{name}:0", shape={shape}, dtype={value.dtype.name})'
         return out
 
-    def _key(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def _key(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], bound: dict[str, Any] | None
+    ) -> Any:
+        """What tells this call's trace apart: the arguments by parameter, as TensorFlow does."""
         if self.input_signature is not None:  # one trace, for the signature
             return "input_signature"
-        if self._signature is not None:
-            try:
-                bound = self._signature.bind(*args, **kwargs)
-            except TypeError:  # the call itself raises TypeError
-                return (_trace_key(args), _trace_key(kwargs))
-            bound.apply_defaults()
-            return tuple((name, _trace_key(v)) for name, v in bound.arguments.items())
+        if bound is not None:
+            return tuple((name, _trace_key(v)) for name, v in bound.items())
         return (_trace_key(args), _trace_key(kwargs))
 
     def experimental_get_tracing_count(self) -> int:

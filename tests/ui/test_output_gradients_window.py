@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from tapeviz.ui import MainWindow
@@ -70,3 +71,21 @@ print(float(t.gradient([y, x], x, output_gradients=[2.0, 4.0])))
         assert float(window.model.gradients[x]) == expected
         final = window.stepper.backward.final[window.model.nodes[x].tensor_id]
         assert float(final) == expected
+
+
+def test_steppers_the_pool_could_not_build_are_explained_not_built_again(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tapeviz.ui.stepper import panel as stepper_panel
+
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText("x = tf.Variable(2.0)\nwith tf.GradientTape() as t:\n  y = x * x\n")
+    window.run_code()
+    qtbot.waitUntil(lambda: window.last_result is not None and window._cancel is None)
+    stepper = window.stepper
+    calls: list[object] = []
+    monkeypatch.setattr(stepper_panel, "build_steppers", lambda model: calls.append(model))
+    stepper.prepared = (window.model.entry, ValueError("a rule that cannot run here"))
+    stepper._rebuild()
+    assert calls == [] and stepper.backward is None
+    assert stepper.detail.text().endswith("ValueError: a rule that cannot run here")

@@ -15,6 +15,7 @@ import numpy as np
 
 from tapeviz.engine.backward import BackwardPass, BackwardStep
 from tapeviz.engine.core import OpRecord
+from tapeviz.engine.custom import custom_name
 from tapeviz.engine.tensor import VARIABLES
 from tapeviz.engine.vjp_rules import RULE_TEXT, local_derivative
 from tapeviz.models.events import Event
@@ -143,8 +144,7 @@ def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
     ins = [name(x) for x in rec.inputs]
     out = name(rec.outputs[0])
     if rec.name == "custom_gradient":  # the user's function, by its name
-        function = str(rec.params.get("name") or "f")[:40]
-        formula = f"{out} = {function}({', '.join(ins)}) with its own gradient"
+        formula = f"{out} = {custom_name(rec)}({', '.join(ins)}) with its own gradient"
     else:
         formula = f"{out} = {_substitute(rec.primitive.formula, ins)}"
     contribs = []
@@ -153,8 +153,7 @@ def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
         local = local_derivative(rec, c.position)
         symbolic = LOCAL_TEXT.get(rec.name, ())
         if rec.name == "custom_gradient":  # no local derivative: what the function gave for ḡ
-            function = str(rec.params.get("name") or "f")[:40]
-            derivative = f"∂{out}/∂{ins[c.position]}: {function}'s own gradient"
+            derivative = f"∂{out}/∂{ins[c.position]}: {custom_name(rec)}'s own gradient"
         elif rec.name == "pow" and c.position == 0 and _is_number(ins[1]):
             expr = _power_rule(ins[0], float(ins[1]))
             derivative = f"∂{out}/∂{ins[0]} = {expr} = {short(local)}"

@@ -12,6 +12,7 @@ from typing import Any
 
 from tapeviz.engine.backward import BackwardPass
 from tapeviz.engine.core import OpRecord, Recorder
+from tapeviz.engine.custom import custom_name
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike
 from tapeviz.engine.vjp_rules import local_derivative
 from tapeviz.models.events import Event
@@ -27,6 +28,7 @@ from tapeviz.models.graph.passes import (
     entries_from_tapes,
     outputs_of,
     pass_label,
+    seed_values,
 )
 from tapeviz.models.values import short
 
@@ -282,9 +284,11 @@ class GraphModel:
                 self.edges.append(Edge(self._by_tensor[x.id], f"o{k}", pos, x.id))
             out = rec.outputs[0]
             kind = "target" if out.id in targets else "op"
-            symbol = SYMBOLS.get(rec.name, rec.name)
-            if rec.name == "custom_gradient":  # the user's function, by its name
-                symbol = str(rec.params.get("name") or symbol)[:40]
+            symbol = (
+                custom_name(rec)
+                if rec.name == "custom_gradient"
+                else SYMBOLS.get(rec.name, rec.name)
+            )
             self.nodes[f"o{k}"] = Node(
                 f"o{k}", kind, self._label(out, f"v{k + 1}"), symbol,
                 out.id, out._value, out.dtype.name, rec.name, rec.primitive.formula, k,
@@ -348,9 +352,10 @@ class GraphModel:
         tracked = self.entry.tape._tracked if self.entry is not None else {}
         shown = self.entry.selected if self.entry is not None else None
         given = shown.seeds if shown is not None and tuple(targets) == shown.targets else None
-        pass_ = GradientPass("gradient", tuple(targets), (), (), given)
         seeds = {
-            t: v for t, v in pass_.seed_values(records).items() if t in tracked or t in sources
+            t: v
+            for t, v in seed_values(records, targets, given).items()
+            if t in tracked or t in sources
         }  # fmt: skip  (a source named as a target)
         asked = [s for s in sources if s in tracked] if sources else self.source_tensor_ids()
         bp = BackwardPass(records, seeds, asked)  # as gradient(): unwatched sources get None

@@ -31,26 +31,8 @@ class GradientPass:
     seeds: tuple[Any, ...] | None = None  # per target: its output_gradients (None: ones)
 
     def seed_values(self, records: Sequence[Any]) -> dict[int, Any]:
-        """Tensor id -> the adjoint the call started from (its output_gradients, else ones).
-
-        A target named twice is seeded twice, as ``gradient()`` does; a target that is not on
-        ``records`` gets none. ValueError for an output gradient not of its target's shape.
-        """
-        values = target_values(records, self.targets)
-        out: dict[int, Any] = {}
-        given = self.seeds or (None,) * len(self.targets)
-        for t, g in zip(self.targets, given, strict=False):
-            if t not in values:
-                continue
-            value = np.asarray(values[t])
-            if g is None:
-                seed = np.ones_like(value)
-            elif np.shape(g) == value.shape:
-                seed = np.asarray(g, value.dtype)
-            else:
-                raise ValueError(f"an output gradient of shape {np.shape(g)} for {value.shape}")
-            out[t] = out[t] + seed if t in out else seed
-        return out
+        """Tensor id -> the adjoint this call started from (see :func:`seed_values`)."""
+        return seed_values(records, self.targets, self.seeds)
 
     def result(self, source: int) -> Any:
         """What the call returned for ``source`` as a numpy value (None: no gradient)."""
@@ -88,6 +70,31 @@ class TapeEntry:
         return p.sources if p is not None else ()
 
 
+def seed_values(
+    records: Sequence[Any], targets: Sequence[int], given: Sequence[Any] | None = None
+) -> dict[int, Any]:
+    """Tensor id -> the adjoint a gradient() call starts from.
+
+    ``given`` is its output_gradients, one per target (None: ones), or None for all ones.
+    A target named twice is seeded twice, as ``gradient()`` does; a target that is not on
+    ``records`` gets none. ValueError for an output gradient not of its target's shape.
+    """
+    values = target_values(records, targets)
+    out: dict[int, Any] = {}
+    for t, g in zip(targets, given or (None,) * len(targets), strict=False):
+        if t not in values:
+            continue
+        value = np.asarray(values[t])
+        if g is None:
+            seed = np.ones_like(value)
+        elif np.shape(g) == value.shape:
+            seed = np.asarray(g, value.dtype)
+        else:
+            raise ValueError(f"an output gradient of shape {np.shape(g)} for {value.shape}")
+        out[t] = out[t] + seed if t in out else seed
+    return out
+
+
 def target_values(records: Sequence[Any], targets: Sequence[int]) -> dict[int, Any]:
     """The values of ``targets`` on ``records`` (an op's result, or an input: a source)."""
     wanted, out = dict.fromkeys(targets), {}
@@ -107,7 +114,7 @@ def passes_of(tape: Any) -> tuple[GradientPass, ...]:
             tuple(c.target_ids),
             tuple(c.source_ids),
             tuple(c.results),
-            c.seeds if len(c) > 4 else None,
+            getattr(c, "seeds", None),
         )
         for c in calls
     )

@@ -23,7 +23,7 @@ import warnings
 
 MAX_FIXES = 200  # characters replaced at most (each costs a parse)
 _PROMPT = re.compile(r"^(>>>|\.\.\.)( |$)")
-_INVALID = re.compile(r"invalid (?:non-printable )?character (?:'(.)' )?\(?U\+([0-9A-F]{4,6})\)?")
+_INVALID = re.compile(r"invalid (?:non-printable )?character (?:'.' )?\(?U\+([0-9A-F]{4,6})\)?")
 _QUOTES = {"\u201c": ('"', "\u201d"), "\u201d": ('"', "\u201d"),
            "\u2018": ("'", "\u2019"), "\u2019": ("'", "\u2019")}  # fmt: skip
 _SPACES = "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
@@ -95,7 +95,7 @@ def without_look_alikes(source: str) -> tuple[str, tuple[str, ...]]:
             break
         line = lines[row]
         char = line[col]
-        if ord(char) != int(m.group(2), 16) or (ascii_ := ascii_for(char)) is None:
+        if ord(char) != int(m.group(1), 16) or (ascii_ := ascii_for(char)) is None:
             break
         line = line[:col] + ascii_ + line[col + 1 :]
         if char in _QUOTES:  # its closing quote, which the tokenizer would read as text
@@ -104,11 +104,9 @@ def without_look_alikes(source: str) -> tuple[str, tuple[str, ...]]:
                 line = line[:close] + ascii_ + line[close + 1 :]
         lines[row] = line
         seen = fixed.setdefault(row + 1, [])
-        shown = (
-            f"a wide space (U+{ord(char):04X}) as a space"
-            if char in _SPACES
-            else (f"'{char}' as '{ascii_}'")
-        )
+        shown = f"'{char}' as '{ascii_}'"
+        if char in _SPACES:
+            shown = f"a wide space (U+{ord(char):04X}) as a space"
         if shown not in seen:
             seen.append(shown)
     notes = tuple(

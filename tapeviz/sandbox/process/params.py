@@ -3,10 +3,11 @@
 Params are numbers, strings, bools, None, tuples, slices, ``Ellipsis``, dtypes and small index
 arrays (fancy indexing); nothing else crosses the process boundary. A ``custom_gradient``
 record's gradient function is sent as what it gave (``{"cg": [name, [[upstream, [gradient or
-None, ...]], ...]]}``) and comes back as a :class:`~tapeviz.engine.custom.RecordedGradient`:
-the window's backward pass steps on with those values and never calls user code. Any other
-value the encoder does not know is sent as ``{"opaque": name}`` and comes back as an
-:class:`Opaque` marker: the window shows it but never calls it.
+None, ...]], ...], result tensor id]}``) and comes back as a
+:class:`~tapeviz.engine.custom.RecordedGradient`: the window's backward pass steps on with
+those values and never calls user code. Any other value the encoder does not know is sent as
+``{"opaque": name}`` and comes back as an :class:`Opaque` marker: the window shows it but
+never calls it.
 """
 
 from __future__ import annotations

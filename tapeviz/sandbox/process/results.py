@@ -253,7 +253,7 @@ def _call_columns(
     seeds: list[Any] = []  # [call, [output gradient or None per target]]: output_gradients
     for k, info in enumerate(tapes):
         for c in getattr(info.tape, "gradient_calls", ()):
-            given = c.seeds if len(c) > 4 else None
+            given = getattr(c, "seeds", None)
             if given is not None:
                 seeds.append([len(tape), [_seed(v, writer) for v in given]])
             tape.append(k)

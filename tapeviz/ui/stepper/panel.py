@@ -239,7 +239,8 @@ class StepperPanel(QWidget):
             self._stale = False
             self._rebuild()
 
-    prepared: tuple[Any, Steppers] | None = None  # (tape entry, its steppers) built elsewhere
+    # (tape entry, its steppers, or why they could not be built) built elsewhere
+    prepared: tuple[Any, Steppers | Exception] | None = None
 
     def _rebuild(self) -> None:
         self._stale = False  # (a rebuild before a queued catch-up makes it do nothing)
@@ -250,15 +251,19 @@ class StepperPanel(QWidget):
         self.revealed = set()
         prepared, self.prepared = self.prepared, None
         self.failure = ""
-        if prepared is not None and prepared[0] is entry:  # built in the thread pool
-            built: Steppers | None = prepared[1]
+        built: Steppers | Exception | None
+        if prepared is not None and prepared[0] is entry:  # built (or failed) in the pool
+            built = prepared[1]
         else:
             try:
                 built = build_steppers(self.model)
             except Exception as exc:  # a rule that cannot run here: say so, keep the graph
-                built = None
-                self.failure = self.tr("This backward pass cannot be stepped here: {error}")
-                self.failure = self.failure.format(error=f"{type(exc).__name__}: {exc}")
+                built = exc
+        if isinstance(built, Exception):
+            self.failure = self.tr("This backward pass cannot be stepped here: {error}").format(
+                error=f"{type(built).__name__}: {built}"
+            )
+            built = None
         if built is not None:
             self.names, self.forward, self.backward = built
             if self.mode.currentText() == self.tr(FORWARD):

@@ -304,8 +304,8 @@ class MainWindow(QMainWindow):
             return None
         try:
             return model, build_steppers(model)
-        except Exception:  # the stepper panel builds them again and says why they fail
-            return model, None
+        except Exception as exc:  # the stepper panel says why (it does not build them again)
+            return model, exc
 
     def _on_graph_prepared(self, result: RunResult, built: tuple[GraphModel, Any]) -> None:
         model, steppers = built
