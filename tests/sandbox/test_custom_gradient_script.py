@@ -6,6 +6,8 @@ pass with the values it gave (``RecordedGradient``), and never calls user code.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -19,19 +21,7 @@ from tapeviz.sandbox.process.wire import ProtocolError
 from tapeviz.sandbox.runtime.limits import Limits
 
 # From TensorFlow's "Advanced automatic differentiation" guide, as it is printed there.
-CLIP = """import tensorflow as tf
-# Establish an identity operation, but clip during the gradient pass.
-@tf.custom_gradient
-def clip_gradients(y):
-  def backward(dy):
-    return tf.clip_by_norm(dy, 0.5)
-  return y, backward
-
-v = tf.Variable(2.0)
-with tf.GradientTape() as t:
-  output = clip_gradients(v * v)
-print(t.gradient(output, v))  # calls "backward", which clips 4 to 2
-"""
+CLIP = (Path(__file__).parents[1] / "data" / "tf_guide_clip_gradients.py.txt").read_text("utf-8")
 
 # From the API docs of tf.custom_gradient.
 LOG1PEXP = """import tensorflow as tf

@@ -9,8 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from tapeviz.ui import MainWindow
 
-CLIP = (Path(__file__).parents[1] / "sandbox" / "test_custom_gradient_script.py").read_text()
-CLIP = CLIP.split('CLIP = """', 1)[1].split('"""', 1)[0]  # the guide's example, as printed
+CLIP = (Path(__file__).parents[1] / "data" / "tf_guide_clip_gradients.py.txt").read_text("utf-8")
 
 
 def test_the_clipped_gradient_is_stepped_and_checked(qtbot: QtBot, window: MainWindow) -> None:
