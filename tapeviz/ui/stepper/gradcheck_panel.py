@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -149,7 +150,9 @@ class GradCheckPanel(QWidget):
 
     def _on_check_failed(self, text: str) -> None:
         self.button.setEnabled(True)
-        self.status.setText(self.tr("The check failed: ") + text.splitlines()[-1])
+        last = text.splitlines()[-1] if text else ""
+        last = re.sub(r"^(?:\w+\.)+(\w+: )", r"\1", last)  # the error's name, not its module
+        self.status.setText(self.tr("The check failed: ") + last)
 
     def _on_table_selection_changed(self) -> None:
         selected = self.table.selectionModel().selectedRows()
