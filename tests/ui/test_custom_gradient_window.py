@@ -33,10 +33,16 @@ def test_the_clipped_gradient_is_stepped_and_checked(qtbot: QtBot, window: MainW
     assert check.table.item(0, 1).text() == "2" and check.table.item(0, 2).text() == "4"
     status = check.status.text()  # the replay ran the function's own ops, no user code
     assert "DISAGREE" in status and "custom gradient of clip_gradients" in status
+    stepper.tabs.setCurrentWidget(check)
+    window.resize(1366, 768)
+    window.presenter.set_font_scale(1.5)  # a projector at 1366 px: the long verdict wraps
+    qtbot.wait(50)
+    assert window.minimumSizeHint().width() <= 1366 and window.width() <= 1366
+    window.presenter.set_font_scale(1.0)
 
 
 def test_a_failed_check_names_the_error_not_its_module(qtbot: QtBot, window: MainWindow) -> None:
     check = window.stepper.gradcheck
-    trace = "Traceback (most recent call last):\n  ...\ntapeviz.engine.errors.InvalidArgumentError: no"
+    trace = "Traceback:\n  ...\ntapeviz.engine.errors.InvalidArgumentError: no"
     check._on_check_failed(trace)
     assert check.status.text().endswith("The check failed: InvalidArgumentError: no")

@@ -40,6 +40,7 @@ class GradCheckPanel(QWidget):
         self.button = QPushButton(self.tr("Check gradients"), self)
         self.button.setObjectName("gradCheckButton")
         self.status = QLabel(self)
+        self.status.setWordWrap(True)  # a long verdict wraps: it never widens the window
         self.table = QTableWidget(0, 4, self)
         self.table.setObjectName("gradCheckTable")
         self.table.setHorizontalHeaderLabels(
