@@ -32,11 +32,13 @@ def grad_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
     return {"lines": lines}, Writer()
 
 
-def register(handlers: dict[str, Any]) -> None:
-    """Add this module's requests to a worker's table."""
-    from tapeviz.models.descent import remote  # the worker's import: the window needs none
+def register(handlers: dict[str, Any], checks: dict[str, Any] | None = None) -> None:
+    """Add this module's requests (and the window's readings of their answers) to a worker."""
+    from tapeviz.models.descent import answer_checks, remote  # the worker's: not the window's
 
     remote.register(handlers)
+    if checks is not None:  # each answer read as the window will, before it is sent
+        checks.update(answer_checks.CHECKS)
     handlers["grad"] = grad_handler
 
 

@@ -47,6 +47,9 @@ TEMPLATES: dict[str, str] = {
         "UserCode", "the script used {grown} MB more memory, more than the limit of {cap} MB"
     ),
     "memory": QT_TRANSLATE_NOOP("UserCode", "more than {cap} MB of memory"),
+    "answer_refused": QT_TRANSLATE_NOOP(
+        "UserCode", "the run's result is too big or too deep for the window to show: {why}"
+    ),
     "size": QT_TRANSLATE_NOOP(
         "UserCode", "{what} would have {count} elements, more than the limit of {cap}"
     ),

@@ -30,7 +30,7 @@ from tapeviz.sandbox.result import RunResult, TapeInfo
 from tapeviz.sandbox.runtime.checks import CURRENT
 from tapeviz.sandbox.runtime.classes import is_user_instance
 from tapeviz.sandbox.runtime.frames import Frame
-from tapeviz.sandbox.runtime.limits import Budget, CancelToken, Limits
+from tapeviz.sandbox.runtime.limits import Budget, CancelToken, Limits, hard_deadline
 from tapeviz.sandbox.runtime.modules import PRELUDE, TF, TV
 from tapeviz.sandbox.runtime.numpy_ns import reset_random
 from tapeviz.sandbox.runtime.plotting.recorder import Recorder, recording
@@ -173,6 +173,7 @@ def _running(budget: Budget, created: list[Any]) -> Iterator[Recorder]:
             printing.capture(budget.write),
             diagnostics.collect(budget.note),
             size_limits(limits.max_elements, limits.max_flops),
+            hard_deadline(limits.wall_time - (time.perf_counter() - budget.started)),
             checkpoints(budget.check),
             np.errstate(all="ignore"),
             recording() as plots,

@@ -250,3 +250,46 @@ def test_overlapping_decodes_keep_collection_off_until_the_last_leaves() -> None
         assert not gc.isenabled()  # off before: off after
     finally:
         gc.enable() if was else gc.disable()
+
+
+def _through_inbox(data: bytes) -> wire.Frame | None:
+    import os
+
+    r, w = os.pipe()
+    try:
+        os.write(w, data)  # (small frames: the pipe holds them)
+        os.close(w)
+        w = -1
+        return wire.Inbox(r).recv(0.5)
+    finally:
+        os.close(r)
+        if w >= 0:
+            os.close(w)
+
+
+def test_the_inbox_reads_a_frame_in_place_without_copying_its_blobs() -> None:
+    data = _frame_bytes()
+    frame = _through_inbox(data)
+    assert frame is not None
+    owners = {id(b.obj) for b in frame.blobs if isinstance(b, memoryview)}
+    assert len(owners) == 1 and len(frame.blobs) >= 2  # views of the one received buffer
+    assert all(b.readonly for b in frame.blobs)
+    back = results_decode.decode(frame)
+    assert back.tapes[0].tape.pretty() == _decode(data).tapes[0].tape.pretty()  # type: ignore[attr-defined]
+    arrays = [frame.array({"$a": [i, "uint8", [len(b)]]}) for i, b in enumerate(frame.blobs)]
+    assert not any(a.flags.writeable for a in arrays)
+
+
+def test_byte_flips_through_the_inbox_raise_only_protocol_errors() -> None:
+    data = _frame_bytes()
+    rng = random.Random(99)
+    for _ in range(200):
+        mutated = bytearray(data)
+        for _ in range(rng.randint(1, 6)):
+            mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+        try:
+            frame = _through_inbox(bytes(mutated))
+            if frame is not None:
+                results_decode.decode(frame)
+        except ProtocolError:
+            pass

@@ -39,6 +39,8 @@ from tapeviz.models.descent.messages import ProblemError, problem_error
 from tapeviz.models.descent.replay import Trace
 from tapeviz.models.descent.script_check import is_loss_def, replay_refusal
 from tapeviz.sandbox import Limits, RunResult, VariableSpec
+from tapeviz.sandbox.language.parsing import parse_text
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.variables import make_tensor
 
 MODES = ("expression", "script")
@@ -251,9 +253,12 @@ class ScriptLoss(Loss):
     def __init__(self, problem: Problem) -> None:
         super().__init__(problem)
         try:
-            tree = ast.parse(problem.source)
+            tree = parse_text(problem.source)
         except SyntaxError as exc:
             raise ProblemError(exc.msg, exc.lineno) from None  # Python's words
+        except (ValueError, RecursionError, MemoryError) as exc:  # NUL bytes, too deep
+            deep = not isinstance(exc, ValueError)
+            raise ProblemError(say("unreadable_deep") if deep else str(exc)) from None
         if not any(is_loss_def(node) for node in tree.body):
             raise problem_error("script_needs_loss")
         for node in ast.walk(tree):

@@ -20,13 +20,13 @@ from tapeviz.models.descent import divergence as div
 from tapeviz.models.descent.backdrop import Backdrop, sample_backdrop
 from tapeviz.models.descent.messages import refusal_doc
 from tapeviz.models.descent.optimizer_config import RunConfig
-from tapeviz.models.descent.problem import Loss, Problem, ProblemError
+from tapeviz.models.descent.problem import SCRIPT_LIMITS, Loss, Problem, ProblemError
 from tapeviz.models.descent.race_cache import RaceCache
 from tapeviz.models.descent.runs import Cancelled, History, Race
 from tapeviz.models.descent.surface import Grid
 from tapeviz.sandbox import RunResult, VariableSpec
 from tapeviz.sandbox.process import results, results_decode
-from tapeviz.sandbox.process.client import POOL, Pool, WorkerFailure
+from tapeviz.sandbox.process.client import HARD_KILL, POOL, Pool, WorkerFailure
 from tapeviz.sandbox.process.isolated import failure_error, variables_doc
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer, need, text
 from tapeviz.sandbox.runtime.limits import Limits
@@ -306,7 +306,7 @@ def tape_handler(args: Any, frame: Frame, ctx: Any) -> tuple[Any, Writer]:
 
 
 def register(handlers: dict[str, Any]) -> None:
-    """Add the studio's requests to a worker's handler table."""
+    """Add the studio's requests to a worker's handler table (answer_checks reads them)."""
     handlers["race"] = race_handler
     handlers["backdrop"] = backdrop_handler
     handlers["tape_at"] = tape_handler
@@ -328,7 +328,10 @@ def _call(op: str, args: Any, writer: Writer, pool: Pool | None, **kw: Any) -> F
     try:
         return pool.call(op, args, writer, affinity="descent", **kw)  # the worker's CACHE
     except WorkerFailure as exc:
-        raise ProblemError.of(failure_error(exc, Limits(wall_time=kw.get("timeout", 0)))) from None
+        # the kernel ended a script loss's run at its own limit, or the window ended the request
+        own = exc.reason == "time" and exc.message == HARD_KILL
+        seconds = SCRIPT_LIMITS.wall_time if own else kw.get("timeout", 0)
+        raise ProblemError.of(failure_error(exc, Limits(wall_time=seconds))) from None
 
 
 def race_in_worker(

@@ -14,6 +14,7 @@ import ast
 from collections.abc import Callable, Mapping, Sequence
 
 from tapeviz.models.graph.passes import TapeEntry
+from tapeviz.sandbox.language.parsing import parse_text
 
 MAX_SOURCE = 200_000  # characters: longer texts are not read for names
 METHODS = ("gradient", "jacobian", "batch_jacobian")
@@ -46,7 +47,7 @@ def call_sites(source: str) -> dict[str, list[Site]]:
     if source.isascii() and not any(m in source for m in METHODS):  # (a 1,000-op expression
         return {}  # parses and walks in ~20 ms; non-ASCII names may normalize to a method's)
     try:
-        tree = ast.parse(source)
+        tree = parse_text(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     found: list[tuple[int, int, str, Site]] = []

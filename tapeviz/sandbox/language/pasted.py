@@ -17,9 +17,10 @@ the user sees.
 
 from __future__ import annotations
 
-import ast
 import re
 import warnings
+
+from tapeviz.sandbox.language.parsing import parse_text
 
 MAX_FIXES = 200  # characters replaced at most (each costs a parse)
 _PROMPT = re.compile(r"^(>>>|\.\.\.)( |$)")
@@ -47,7 +48,7 @@ def _parses(source: str) -> SyntaxError | None:
     try:
         with warnings.catch_warnings():  # the run's own parse says them once
             warnings.simplefilter("ignore", SyntaxWarning)
-            ast.parse(source, filename="<script>")
+            parse_text(source)
     except SyntaxError as exc:
         return exc
     except (ValueError, RecursionError, MemoryError):

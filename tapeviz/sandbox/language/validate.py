@@ -10,6 +10,7 @@ import warnings
 from dataclasses import dataclass
 
 from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.language.parsing import parse_text
 from tapeviz.sandbox.messages import Message, say
 
 _STATEMENTS: tuple[type[ast.AST], ...] = (
@@ -194,7 +195,7 @@ def without_magics(source: str) -> tuple[str, tuple[str, ...]]:
     if not _MAGIC.search(source):
         return source, ()
     try:
-        ast.parse(source, filename="<script>")
+        parse_text(source)
         return source, ()
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         pass
@@ -212,7 +213,7 @@ def parse(source: str, mode: str = "exec") -> ast.AST:
     """``ast.parse`` with SyntaxError turned into an :class:`Invalid` with line, column, caret."""
     check_text(source)
     try:
-        return ast.parse(source, filename="<script>", mode=mode)
+        return parse_text(source, mode=mode)
     except SyntaxError as exc:
         code = "syntax_indent" if isinstance(exc, IndentationError) else "syntax"
         line, col = exc.lineno, exc.offset

@@ -42,6 +42,10 @@ SIGNALS = {
 }
 if hasattr(signal, "SIGXCPU"):
     SIGNALS[signal.SIGXCPU] = "CPU time limit"
+HARD_KILL = "wall time limit"  # a run's own wall time, ended by the kernel (limits.hard_deadline)
+if hasattr(signal, "SIGALRM"):
+    SIGNALS[signal.SIGALRM] = HARD_KILL
+TIME_SIGNALS = tuple(getattr(signal, n) for n in ("SIGXCPU", "SIGALRM") if hasattr(signal, n))
 _serial = itertools.count(1)
 
 
@@ -273,7 +277,7 @@ class Worker:
             return WorkerFailure("stop", "stopped by the user", line)
         if code is not None and code < 0:
             name = SIGNALS.get(signal.Signals(-code), signal.Signals(-code).name)
-            reason = "time" if code == -getattr(signal, "SIGXCPU", -999) else "crash"
+            reason = "time" if -code in TIME_SIGNALS else "crash"
             return WorkerFailure(reason, name, line)
         tail = b"".join(self.stderr).decode("utf-8", "replace")
         if "MemoryError" in tail:

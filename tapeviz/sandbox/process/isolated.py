@@ -17,7 +17,7 @@ import numpy as np
 from tapeviz.sandbox.errors import RAISE_LIMIT, UserCodeError
 from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.process import results_decode
-from tapeviz.sandbox.process.client import POOL, Pool, WorkerFailure
+from tapeviz.sandbox.process.client import POOL, WALL_GRACE, Pool, WorkerFailure
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
 from tapeviz.sandbox.result import RunResult
 from tapeviz.sandbox.runtime.limits import CancelToken, Limits
@@ -81,7 +81,7 @@ def run_isolated(
     token = cancel or CancelToken()
     try:
         frame = pool.call(
-            "run", args, writer, timeout=limits.wall_time + 2.0,
+            "run", args, writer, timeout=limits.wall_time + WALL_GRACE,
             cancelled=lambda: token.cancelled,
         )  # fmt: skip
         result = results_decode.decode(wire_result(frame))

@@ -17,6 +17,7 @@ import numpy as np
 from tapeviz.sandbox import figures as F
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer, need
 
+MAX_TICKS = 10_000  # tick marks of one axis
 _ARRAY_RANKS = {"array1": (1,), "array12": (1, 2), "image": (2, 3), "rgba": (2,)}
 # Field -> the kind of value it holds, per series kind (every field of every dataclass).
 FIELDS: dict[str, dict[str, str]] = {
@@ -193,8 +194,12 @@ def _series(doc: Any, frame: Frame, count: _Count) -> F.Series:
 def _ticks(v: Any) -> Any:
     if v is None:
         return None
-    if not isinstance(v, list) or len(v) > 10_000:
+    if not isinstance(v, list):
         raise ProtocolError("bad figure ticks")
+    if len(v) > MAX_TICKS:
+        raise ProtocolError(
+            f"{len(v):,} ticks on one axis (the window shows at most {MAX_TICKS:,})"
+        )
     out = []
     for t in v:
         if not (isinstance(t, list) and len(t) == 2):

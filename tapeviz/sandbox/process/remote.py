@@ -37,7 +37,7 @@ class TensorTable:
         dims: np.ndarray,
         dim_offsets: np.ndarray,
         offsets: np.ndarray,
-        data: bytes,
+        data: bytes | memoryview,
         names: Mapping[int, str],
     ) -> None:
         self.ids = ids

@@ -21,7 +21,7 @@ from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process import plots
 from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, RemoteTape, TensorTable
 from tapeviz.sandbox.process.results import DTYPE_CODES, MAX_TEXT, no_collection
-from tapeviz.sandbox.process.wire import Frame, ProtocolError, items, need, text
+from tapeviz.sandbox.process.wire import MAX_RANK, Frame, ProtocolError, items, need, text
 from tapeviz.sandbox.result import RunResult, TapeInfo
 
 
@@ -54,6 +54,10 @@ def _table(doc: Any, frame: Frame) -> TensorTable:
     data = frame.blob(need(doc, "data", int))
     if not (len(codes) == len(kinds) == len(ndims) == n):
         raise ProtocolError("the tensor table's columns differ in length")
+    if n and ndims.max() > MAX_RANK:
+        raise ProtocolError(
+            f"a tensor of {int(ndims.max())} dimensions (the window shows at most {MAX_RANK})"
+        )
     if n and (
         codes.max() >= len(DTYPE_CODES)
         or kinds.max() > 2

@@ -30,13 +30,20 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tapeviz.sandbox.process import results, wire
+from tapeviz.sandbox.process import results, results_decode, wire
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer
 
 Handler = Callable[[Any, Frame, "Context"], tuple[Any, Writer]]
 HANDLERS: dict[str, Handler] = {}
+# op -> the window's own reading of that op's answer (the answer's frame -> raises
+# ProtocolError), and what to send instead when it refuses: the same code on both sides of the
+# wall, so the window never gets an answer it calls malformed.
+Check = Callable[[Frame, Any, Frame], object]  # (answer, request args, request frame)
+Refusal = Callable[[Any, str, Any], tuple[Any, Writer]]
+CHECKS: dict[str, tuple[Check, Refusal]] = {}
 MARGIN_MB = 160  # address space above the memory limit: thread stacks, numpy's buffers
 RECYCLE_MB = 600  # a worker whose resident memory grew this much since it started exits
+HARD_GRACE = 0.4  # seconds past a run's wall time before the OS ends the worker (SIGALRM)
 
 
 class Context:
@@ -109,7 +116,30 @@ def _value(doc: Any, frame: Frame) -> Any:
     raise ProtocolError("a variable's value must be a number or an array")
 
 
+def _check_run(answer: Frame, args: Any, request: Frame) -> object:
+    from tapeviz.sandbox.process.isolated import wire_result
+
+    return results_decode.decode(wire_result(answer))
+
+
+def _refuse_run(args: Any, why: str, refused: Any) -> tuple[Any, Writer]:
+    """A run whose result the window would refuse: the user's error says what was too big.
+
+    What the script printed is kept (the same text the refused answer held, already limited).
+    """
+    from tapeviz.sandbox.errors import UserCodeError
+    from tapeviz.sandbox.messages import say
+    from tapeviz.sandbox.result import RunResult
+
+    error = UserCodeError.of(say("answer_refused", why=why), kind="limit", limit="answer")
+    writer = Writer()
+    output = refused.get("output") if isinstance(refused, dict) else None
+    output = output if isinstance(output, str) and len(output) <= results.MAX_TEXT else ""
+    return results.encode(RunResult(output, (), {}, None, 0.0, error), writer), writer
+
+
 HANDLERS["run"] = run_handler
+CHECKS["run"] = (_check_run, _refuse_run)
 HANDLERS["ping"] = lambda args, frame, ctx: ({"pong": True}, Writer())
 
 
@@ -217,7 +247,15 @@ def serve(stdin: Any, stdout: Any, where: Any = None) -> None:
             _cpu_limit(float(wall) * 2 + 5 if isinstance(wall, int | float) else 15.0)
             out, writer = handler(args, frame, ctx)
             current.clear()
-            send({"id": rid, "ok": True, "result": out}, writer)
+            answer = wire.encode({"id": rid, "ok": True, "result": out}, writer)
+            check = CHECKS.get(doc.get("op"))  # type: ignore[arg-type]
+            if check is not None:
+                try:
+                    check[0](wire.loopback(*answer), args, frame)
+                except ProtocolError as exc:
+                    out, writer = check[1](args, str(exc)[:500], out)
+                    answer = wire.encode({"id": rid, "ok": True, "result": out}, writer)
+            wire.send(stdout, *answer)
         except MemoryError:
             send({"id": rid, "ok": False, "error": "memory", "message": "out of memory"}, None)
         except ProtocolError as exc:
@@ -227,6 +265,8 @@ def serve(stdin: Any, stdout: Any, where: Any = None) -> None:
             send({"id": rid, "ok": False, "error": "internal", "message": text}, None)
         finally:
             current.clear()
+            if hasattr(signal, "setitimer"):  # (every run disarms its own; this is a backstop)
+                signal.setitimer(signal.ITIMER_REAL, 0)
         grown = (run_limits.resident_bytes() - start_rss) // 2**20
         if grown > RECYCLE_MB:
             return  # the parent starts a fresh worker: a long session never accumulates
@@ -250,10 +290,13 @@ def main(argv: list[str]) -> int:
 
     where = _where(os.environ.get("TAPEVIZ_WHERE"))
     run_limits.WHERE[:] = [] if where is None else [where]
+    if hasattr(signal, "SIGALRM"):  # a run past its wall time: the kernel ends the process
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        run_limits.HARD_GRACE[:] = [HARD_GRACE]
     for name in argv[1:]:
         if name.startswith("tapeviz.") and name.replace(".", "").replace("_", "").isalnum():
             module = importlib.import_module(name)
-            module.register(HANDLERS)
+            module.register(HANDLERS, CHECKS)
     _os_limits(int(os.environ.get("TAPEVIZ_MEMORY_MB", "800") or 800))
     sys.setrecursionlimit(4000)
     # User code allocates objects by the million (every op a tensor and a record): collect

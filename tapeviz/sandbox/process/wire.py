@@ -9,7 +9,6 @@ crashed worker can make a request fail, never run code in the window or crash it
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import os
@@ -26,6 +25,7 @@ _NAMES = {dt: name for name, dt in _NP.items()}  # (dtype.name is slow: a Python
 MAX_JSON = 256 * 2**20  # bytes of JSON in one frame
 MAX_BLOBS = 1_000_000
 MAX_BYTES = 4 * 2**30  # every blob of one frame together
+MAX_RANK = 32  # dimensions of one array (numpy 2 allows 64)
 _HEAD = struct.Struct("<II")
 _BLOB = struct.Struct("<Q")
 
@@ -93,12 +93,44 @@ class Writer:
         return len(self.blobs) - 1
 
 
-def write(stream: BinaryIO, doc: Any, writer: Writer | None = None) -> None:
-    """Send one frame: ``doc`` (JSON-able, arrays made with ``writer.array``) and its blobs."""
+Blobs = list[bytes | memoryview]
+
+
+def encode(doc: Any, writer: Writer | None = None) -> tuple[bytes, Blobs]:
+    """A frame's JSON body and blobs, as :func:`send` writes them (``doc`` gets its ints)."""
     if writer is not None:
         writer.finish(doc)
     blobs = writer.blobs if writer is not None else []
-    body = json.dumps(doc, separators=(",", ":"), allow_nan=True).encode("utf-8")
+    return json.dumps(doc, separators=(",", ":"), allow_nan=True).encode("utf-8"), blobs
+
+
+def loopback(body: bytes, blobs: Blobs, max_bytes: int = MAX_BYTES) -> Frame:
+    """The frame the other side's :func:`read` makes of ``body`` and ``blobs``, same checks.
+
+    The worker reads its own answer back before sending it, so what the window would refuse
+    is refused where it is made, as the user's error, never as a malformed answer.
+    """
+    if len(body) > MAX_JSON or len(blobs) > MAX_BLOBS:
+        raise ProtocolError(
+            f"a frame of {len(body):,} JSON bytes and {len(blobs):,} blobs is too large"
+        )
+    total = sum(len(b) if isinstance(b, bytes) else b.nbytes for b in blobs)
+    if total > max_bytes:
+        raise ProtocolError(f"a frame of more than {max_bytes:,} bytes")
+    try:
+        doc = json.loads(body.decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"the message is not valid JSON ({type(exc).__name__})") from None
+    return Frame(doc, blobs)  # type: ignore[arg-type]  # (memoryviews read as bytes do)
+
+
+def write(stream: BinaryIO, doc: Any, writer: Writer | None = None) -> None:
+    """Send one frame: ``doc`` (JSON-able, arrays made with ``writer.array``) and its blobs."""
+    send(stream, *encode(doc, writer))
+
+
+def send(stream: BinaryIO, body: bytes, blobs: Blobs) -> None:
+    """Send a frame :func:`encode` made."""
     parts: list[bytes | memoryview] = [_HEAD.pack(len(body), len(blobs)), body]
     for b in blobs:
         parts.append(_BLOB.pack(len(b) if isinstance(b, bytes) else b.nbytes))
@@ -147,7 +179,7 @@ class Frame:
             raise ProtocolError("an array refers to a missing blob")
         if not isinstance(name, str) or name not in _NP or (dtype is not None and name != dtype):
             raise ProtocolError(f"unexpected array dtype {str(name)[:40]!r}")
-        if not isinstance(shape, list) or len(shape) > 32:
+        if not isinstance(shape, list) or len(shape) > MAX_RANK:
             raise ProtocolError("bad array shape")
         if any(type(d) is not int or d < 0 for d in shape):
             raise ProtocolError("bad array shape")
@@ -193,6 +225,28 @@ def read(stream: BinaryIO, max_bytes: int = MAX_BYTES) -> Frame:
     return Frame(doc, blobs)
 
 
+def _parse(data: bytearray) -> Frame:
+    """A whole frame already in memory (its sizes checked by ``Inbox``), blobs not copied.
+
+    The blobs are read-only views of ``data``: a big answer costs the window its size once.
+    """
+    view = memoryview(data).toreadonly()
+    size, count = _HEAD.unpack_from(data, 0)
+    pos = _HEAD.size + size
+    body = view[_HEAD.size : pos]
+    blobs = []
+    for _ in range(count):
+        (n,) = _BLOB.unpack_from(data, pos)
+        pos += _BLOB.size
+        blobs.append(view[pos : pos + n])
+        pos += n
+    try:
+        doc = json.loads(bytes(body).decode("utf-8"))
+    except (ValueError, RecursionError) as exc:
+        raise ProtocolError(f"the message is not valid JSON ({type(exc).__name__})") from None
+    return Frame(doc, blobs)  # type: ignore[arg-type]  # (memoryviews read as bytes do)
+
+
 class Inbox:
     """Frames from a pipe's descriptor, with a timeout (for the caller's own thread).
 
@@ -231,9 +285,12 @@ class Inbox:
         while True:
             n = self._whole()
             if n is not None:
-                data = bytes(self.buf[:n])
-                del self.buf[:n]
-                return read(io.BytesIO(data), self.max_bytes)
+                if n == len(self.buf):  # the usual case: the buffer is this frame, taken whole
+                    data, self.buf = self.buf, bytearray()
+                else:
+                    data = self.buf[:n]
+                    del self.buf[:n]
+                return _parse(data)
             if self.eof:
                 raise Closed("closed")
             wait = deadline - time.monotonic()

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +38,35 @@ _RECLAIMER: list[Callable[[], bool]] = []
 # Where the run is: a ctypes integer in memory the parent process reads if this one crashes
 # (set by the worker process; every statement stores its line there).
 WHERE: list[Any] = []
+# Seconds past a run's wall time after which the operating system ends the worker (set by the
+# worker process only: in the window a run never arms it). The run's own checks stop Python
+# code at the limit; this ends C code that never returns to them (``x += range(10**9)``).
+HARD_GRACE: list[float] = []
+
+
+@contextlib.contextmanager
+def hard_deadline(seconds: float) -> Iterator[None]:
+    """End the process ``seconds`` + the grace from now unless the block has left by then.
+
+    A real-time timer whose SIGALRM has its default action: the kernel ends the process, with
+    no Python code (and no lock C code may hold) in the way. Nested blocks keep the earliest
+    deadline; leaving a block restores the outer one.
+    """
+    if not HARD_GRACE or not hasattr(signal, "setitimer") or seconds <= 0:
+        yield
+        return
+    outer, _ = signal.getitimer(signal.ITIMER_REAL)
+    entered = time.monotonic()
+    mine = seconds + HARD_GRACE[0]
+    signal.setitimer(signal.ITIMER_REAL, min(mine, outer) if outer else mine)
+    try:
+        yield
+    finally:
+        if outer:
+            left = outer - (time.monotonic() - entered)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001))
+        else:
+            signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def set_reclaimer(collect: Callable[[], bool] | None) -> Callable[[], bool] | None:
