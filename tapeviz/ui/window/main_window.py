@@ -297,18 +297,23 @@ class MainWindow(QMainWindow):
         submitted = self.runner.submitted
         return submitted.source if submitted is not None else ""
 
-    def _prepare_graph(self, result: RunResult, source: str) -> tuple[GraphModel, Any] | None:
-        """In the thread pool: a big run's graph and steppers, with the graph's options now."""
+    def _prepare_graph(self, result: RunResult, source: str) -> tuple[Any, Any]:
+        """In the thread pool: the run's loops, and a big run's graph and steppers."""
+        loops = TimelineLink.prepare(result)
         model = TapeList.prepare(result, source, self.model.options)
         if model is None:
-            return None
+            return None, loops
         try:
-            return model, build_steppers(model)
+            return (model, build_steppers(model)), loops
         except Exception as exc:  # the stepper panel says why (it does not build them again)
-            return model, exc
+            return (model, exc), loops
 
-    def _on_graph_prepared(self, result: RunResult, built: tuple[GraphModel, Any]) -> None:
-        model, steppers = built
+    def _on_graph_prepared(self, result: RunResult, built: tuple[Any, Any]) -> None:
+        graph, loops = built
+        self.timeline_link.prepared = (result, *loops)
+        if graph is None:
+            return
+        model, steppers = graph
         if model.options == self.model.options:  # (not changed while it was built)
             self.tape_list.prepared = (result, model)
             if steppers is not None:

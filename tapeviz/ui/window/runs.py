@@ -46,6 +46,22 @@ DECODED_TAPES = 8  # a run with at most this many tapes has them decoded in the 
 ADDED_VALUE = 1.0  # a name added from the error frame starts here (products stay non-zero)
 
 
+def last_lines(text: str, blocks: int) -> str:
+    """The end of ``text`` a pane keeping its last ``blocks`` lines shows (0: all of it).
+
+    Handing the pane only those lines is what it would keep anyway: a million characters of
+    output otherwise took it 1.2 s on the UI thread to lay out and then drop.
+    """
+    if blocks <= 0:
+        return text
+    start = len(text)
+    for _ in range(blocks):
+        start = text.rfind("\n", 0, start)
+        if start < 0:
+            return text
+    return text[start + 1 :]
+
+
 def _run_job(
     source: str,
     mode: str,
@@ -231,7 +247,7 @@ class RunController(QObject):
         if prepared is not None and self.prepared is not None:
             self.prepared(result, prepared)  # what the thread pool built for the graph
         self.last_result = result
-        self.console.setPlainText(result.output)
+        self.console.setPlainText(last_lines(result.output, self.console.maximumBlockCount()))
         studio = self.studio_in_front() and result.error is None
         recorded = any(len(info.tape.records) for info in result.tapes)
         # Under the studio the graph shows the tape of the studio's step; after an error that

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.models.timeline.output import OutputLines
-from tapeviz.models.timeline.timeline import timelines_of
+from tapeviz.models.timeline.timeline import Timeline, timelines_of
 from tapeviz.sandbox import RunResult
 from tapeviz.ui.graph.expression_panel import names_of
 from tapeviz.ui.timeline.output_link import OutputLink
@@ -65,23 +65,38 @@ class TimelineLink(QObject):
         """Whether the shown run recorded a loop."""
         return self.panel.timeline is not None
 
+    prepared: tuple[RunResult, list[Timeline] | Exception, list[str]] | None = None
+
+    @staticmethod
+    def prepare(result: RunResult) -> tuple[list[Timeline] | Exception, list[str]]:
+        """In the thread pool: a run's loops and its tapes' rows (100,000 tapes: ~1 s)."""
+        labels = TapeList.labels(result)
+        try:
+            return timelines_of(result), labels
+        except Exception as exc:  # shown by show_run, where the user looks
+            return exc, labels
+
     def show_run(self, result: RunResult, bring_forward: bool = True) -> None:
         """A finished run: its loop's first step on the timeline, or its tapes as they are."""
-        try:
-            timelines = timelines_of(result)
-        except Exception as exc:  # a bug here must not keep the run from being shown
-            why = f"{type(exc).__name__}: {exc}"
+        prepared, self.prepared = self.prepared, None
+        if prepared is not None and prepared[0] is result:  # made in the thread pool
+            found, labels = prepared[1], prepared[2]
+        else:
+            found, labels = self.prepare(result)
+        if isinstance(found, Exception):  # a bug here must not keep the run from being shown
+            why = f"{type(found).__name__}: {found}"
             self.status("⚠ " + self.tr("Internal error: %1").replace("%1", why))
-            timelines = []
+            found = []
+        timelines = found
         lines = OutputLines(result.output, result.output_marks)
         self.run, self.names, self._shown = result, names_of(result), ()
         self.available(bool(timelines))
         self.panel.set_run(timelines, lines)  # announces step 0 for the graph
         self.output_link.set_lines(lines)
         if not timelines:
-            self.tape_list.show_result(result, self.source())
+            self.tape_list.show_result(result, self.source(), labels)
             return
-        self.tape_list.list_result(result)
+        self.tape_list.list_result(result, labels)
         self.tape_list.mark(timelines[0].main_tape(0))
         if bring_forward and not self.studio_in_front():
             self.bring_forward()

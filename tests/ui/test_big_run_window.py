@@ -1,0 +1,75 @@
+"""A big run reaches the window without blocking it: loops found and rows made in the pool.
+
+The thread pool that waited for the run also finds its loops (the timeline's index) and makes
+the Tapes dock's rows; the Output pane is handed only the lines it keeps. Before, 100,000 tapes
+blocked the UI thread ~1.1 s in ``timelines_of`` and the rows, and a million printed characters
+1.2 s in ``setPlainText``. (The speed is measured by benchmarks, not here: these tests check
+that the work happens off the UI thread and that what is shown is unchanged.)
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import QPoint, Qt
+from pytestqt.qtbot import QtBot
+
+from tapeviz.models.timeline import timeline as timeline_model
+from tapeviz.ui import MainWindow
+from tapeviz.ui.window.runs import last_lines
+
+LOOP = """import tensorflow as tf
+x = tf.Variable(3.0)
+for i in range({steps}):
+    with tf.GradientTape() as t:
+        y = x * x
+    x.assign_sub(0.01 * t.gradient(y, x))
+    print("step", i)
+"""
+
+
+def _ran(qtbot: QtBot, w: MainWindow) -> None:
+    qtbot.waitUntil(lambda: w.last_result is not None and w._cancel is None, timeout=120_000)
+
+
+def test_loops_and_rows_are_made_off_the_ui_thread(
+    qtbot: QtBot, window: MainWindow, monkeypatch: object
+) -> None:
+    threads: list[bool] = []
+    real = timeline_model.timelines_of
+
+    def spy(result: object) -> object:
+        threads.append(threading.current_thread() is threading.main_thread())
+        return real(result)
+
+    monkeypatch.setattr("tapeviz.ui.window.timeline_link.timelines_of", spy)  # type: ignore[attr-defined]
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(LOOP.format(steps=300))
+    window.run_code()
+    _ran(qtbot, window)
+    assert threads == [False]  # once, in the pool
+    assert window.timeline.timeline is not None and window.timeline.timeline.steps == 300
+    assert window.tape_list.count() == 300
+    assert window.tape_list.item(299).text() == "t — 1 ops"  # (y = x * x: one op)
+
+
+def test_the_output_pane_gets_only_the_lines_it_keeps_and_they_still_link(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    keep = window.console.maximumBlockCount()
+    steps = keep + 700
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(LOOP.format(steps=steps))
+    window.run_code()
+    _ran(qtbot, window)
+    console = window.console
+    assert console.toPlainText() == last_lines(window.last_result.output, keep)
+    assert console.document().firstBlock().text() == f"step {steps - keep + 1}"
+    link = window.timeline_link.output_link
+    assert link.dropped == steps - keep + 1
+    block = console.document().findBlockByNumber(10)
+    rect = console.blockBoundingGeometry(block).translated(console.contentOffset())
+    window.console_dock.raise_()
+    qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(10, int(rect.center().y())))  # fmt: skip
+    assert window.timeline.k == int(block.text().split()[1])  # the step that printed it
