@@ -4,16 +4,28 @@
 ``tapeviz --preset NAME`` loads a preset; ``tapeviz presets`` lists them;
 ``tapeviz grad "x**3" --at x=3 --order 2`` prints the derivatives without a window;
 ``tapeviz export --preset rosenbrock-race --gif out.gif`` renders files without a window.
+
+No command prints a traceback: bad input (a session file that does not validate, an output
+that cannot be written, an unexpected failure) is one line on stderr and a non-zero exit
+status. ``TAPEVIZ_DEBUG=1`` lets an unexpected exception through with its traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 DEFAULT_PRESET = "quadratic"
+SUBCOMMANDS = (["presets"], ["grad"], ["export"])
+
+
+def fail(prog: str, error: object, status: int = 2) -> int:
+    """Print ``prog: error`` as one line on stderr; return ``status``."""
+    print(f"{prog}: {' '.join(str(error).split()) or type(error).__name__}", file=sys.stderr)
+    return status
 
 
 def _parse_at(items: Sequence[str]) -> list:
@@ -38,8 +50,7 @@ def grad(expression: str, at: Sequence[str], order: int, out: TextIO | None = No
     try:  # in a worker process, like every evaluation of user text
         lines = derivatives_in_worker(expression, _parse_at(at), order)
     except ValueError as exc:
-        print(f"tapeviz grad: {exc}", file=sys.stderr)
-        return 2
+        return fail("tapeviz grad", exc)
     for line in lines:
         print(line, file=out or sys.stdout)
     return 0
@@ -120,16 +131,14 @@ def export(args: Sequence[str]) -> int:
         else:
             session = sessions.load(ns.file)
     except sessions.SessionError as exc:
-        print(f"tapeviz export: {exc}", file=sys.stderr)
-        return 2
+        return fail("tapeviz export", exc)
     from tapeviz.ui.headless import ExportError, ExportRequest, run_export
 
     request = ExportRequest(session, outputs, ns.step, ns.frames, ns.width, ns.loop)
     try:
         run_export(request)
-    except (ExportError, OSError, ValueError) as exc:
-        print(f"tapeviz export: {exc}", file=sys.stderr)
-        return 2
+    except (ExportError, OSError, ValueError, ArithmeticError) as exc:
+        return fail("tapeviz export", exc)
     return 0
 
 
@@ -147,8 +156,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``tapeviz`` and ``python -m tapeviz``."""
+    """Entry point of ``tapeviz`` and ``python -m tapeviz``: never a traceback (see above)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    prog = " ".join(["tapeviz", *args[:1]]) if args[:1] in SUBCOMMANDS else "tapeviz"
+    try:
+        return _main(args)
+    except KeyboardInterrupt:
+        return fail(prog, "interrupted", 130)
+    except Exception as exc:  # a bug or an input no check foresaw: one line, not a traceback
+        if os.environ.get("TAPEVIZ_DEBUG"):
+            raise
+        return fail(prog, f"unexpected error ({type(exc).__name__}: {exc})", 1)
+
+
+def _main(args: list[str]) -> int:
     if args[:1] == ["presets"]:
         argparse.ArgumentParser(prog="tapeviz presets", description="List the presets.")\
             .parse_args(args[1:])  # fmt: skip

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -69,3 +71,72 @@ def test_help_of_each_command() -> None:
 def test_unknown_preset_is_refused_before_a_window_opens() -> None:
     done = tapeviz("--preset", "no-such-preset")
     assert done.returncode == 2 and "tapeviz presets" in done.stderr
+
+
+def bad_session(folder: Path, value: object, dtype: str) -> Path:
+    path = folder / "bad.tapeviz"
+    row = {"name": "x", "value": value, "kind": "trainable", "dtype": dtype}
+    doc = {"format": "tapeviz-session", "version": 1, "source": "x * 2", "variables": [row]}
+    path.write_text(json.dumps(doc), "utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("value", "dtype", "message"),
+    [
+        ([[1, 2], [3]], "float32", "not a rectangular array"),
+        (2**40, "int32", "outside the int32 range"),
+        (float("nan"), "int32", "nan is not a whole number"),
+        ([1.0, float("inf")], "int32", "inf is not a whole number"),
+        (1e39, "float32", "beyond the float32 range"),
+    ],
+)
+def test_export_of_a_bad_session_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, value: object, dtype: str, message: str
+) -> None:
+    path = bad_session(tmp_path, value, dtype)
+    assert cli.main(["export", str(path), "--csv", str(tmp_path / "out.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tapeviz export: variables row 1 (x, ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (tmp_path / "out.csv").exists()
+
+
+def test_export_of_a_bad_session_prints_no_traceback(tmp_path: Path) -> None:
+    path = bad_session(tmp_path, float("inf"), "int32")  # was an OverflowError's traceback
+    done = tapeviz("export", str(path), "--csv", str(tmp_path / "out.csv"))
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "tapeviz export: variables row 1 (x, int32): inf is not a whole number, so it cannot be "
+        "int32"
+    ]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="named pipes")
+def test_export_of_a_pipe_or_a_folder_is_refused_at_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    os.mkfifo(tmp_path / "pipe.tapeviz")
+    (tmp_path / "folder.tapeviz").mkdir()
+    for name, kind in (("pipe.tapeviz", "a named pipe (FIFO)"), ("folder.tapeviz", "a folder")):
+        assert cli.main(["export", str(tmp_path / name), "--dot", str(tmp_path / "g.dot")]) == 2
+        assert capsys.readouterr().err == f"tapeviz export: {name} is {kind}, not a session file\n"
+
+
+def test_an_unexpected_failure_is_one_line_not_a_traceback(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(args: object) -> int:
+        raise OverflowError("cannot convert float infinity to integer")
+
+    monkeypatch.setattr(cli, "export", broken)
+    monkeypatch.delenv("TAPEVIZ_DEBUG", raising=False)
+    assert cli.main(["export", "x.tapeviz", "--csv", "out.csv"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        "tapeviz export: unexpected error (OverflowError: cannot convert float infinity to "
+        "integer)\n"
+    )
+    monkeypatch.setenv("TAPEVIZ_DEBUG", "1")  # a developer asks for the traceback
+    with pytest.raises(OverflowError):
+        cli.main(["export", "x.tapeviz", "--csv", "out.csv"])

@@ -265,67 +265,67 @@
   <context>
     <name>GradCheckPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="36" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="40" />
       <source>Check gradients</source>
       <translation>检验梯度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="43" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="48" />
       <source>source</source>
       <translation>源变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="44" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="49" />
       <source>tape</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="45" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="50" />
       <source>finite differences</source>
       <translation>有限差分</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="46" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="51" />
       <source>rel. error</source>
       <translation>相对误差</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="76" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="83" />
       <source>relative error</source>
       <translation>相对误差</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="105" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="113" />
       <source>Nothing to check: this tape has no gradient yet.</source>
       <translation>无可检验:这条磁带还没有梯度。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="108" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="116" />
       <source>Checking…</source>
       <translation>正在检验…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="125" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="133" />
       <source>agree</source>
       <translation>一致</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="125" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="133" />
       <source>DISAGREE</source>
       <translation>不一致</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="126" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="134" />
       <source>Tape and finite differences {v} (worst {e:.1e}).</source>
       <translation>磁带与有限差分{v}(最大误差 {e:.1e})。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="132" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="140" />
       <source>The tape uses the custom gradient of {name}, not the function's derivative.</source>
       <translation>磁带用的是 {name} 的自定义梯度，不是函数本身的导数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="146" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="156" />
       <source>The check failed: </source>
       <translation>检验失败:</translation>
     </message>
@@ -915,7 +915,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/export.py" line="343" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="346" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="318" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="47" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
@@ -1046,7 +1046,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="156" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="290" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="262" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="53" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="193" />
       <source>Play</source>
@@ -1118,18 +1118,18 @@
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="280" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="252" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="192" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="449" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="421" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="457" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="429" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -1336,27 +1336,27 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="200" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="216" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="206" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="222" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="216" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="232" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="226" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="242" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="252" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="268" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -1364,52 +1364,52 @@
   <context>
     <name>SessionController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="51" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="120" />
       <source>Cannot open %1: %2</source>
       <translation>无法打开 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="65" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="134" />
       <source>Cannot save %1: %2</source>
       <translation>无法保存 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="71" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="140" />
       <source>Saved %1</source>
       <translation>已保存 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="76" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="145" />
       <source>Open session</source>
       <translation>打开会话</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="91" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="160" />
       <source>Save session</source>
       <translation>保存会话</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="119" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="188" />
       <source>No recent sessions</source>
       <translation>没有最近的会话</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="133" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="202" />
       <source>Autosave failed: %1</source>
       <translation>自动保存失败:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="149" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="244" />
       <source>Restore your work?</source>
       <translation>恢复你的工作?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="150" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="245" />
       <source>tapeviz did not close properly last time. Restore the work it saved automatically?</source>
       <translation>tapeviz 上次没有正常关闭。要恢复自动保存的工作吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="157" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="252" />
       <source>Restored the autosaved work.</source>
       <translation>已恢复自动保存的工作。</translation>
     </message>
@@ -1427,88 +1427,88 @@
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="90" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="92" />
       <source>Each gradient() call is its own backward pass: pick the one to step.</source>
       <translation>每次 gradient() 调用都是一次独立的反向传播:选择要逐步查看的那一次。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="93" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="95" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="93" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="95" />
       <source>Reset (Home)</source>
       <translation>重置(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="95" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="97" />
       <source>Step back (←)</source>
       <translation>上一步(←)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="96" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
       <source>Step (→)</source>
       <translation>下一步(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="343" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="350" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
       <source>Play/pause (Space)</source>
       <translation>播放/暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="107" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="109" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="108" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="110" />
       <source>Predict, then reveal</source>
       <translation>先预测,再揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="111" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="113" />
       <source>Reveal</source>
       <translation>揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="111" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="113" />
       <source>Reveal this step's gradients (R)</source>
       <translation>揭晓这一步的梯度(R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="159" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="161" />
       <source>Chain rule</source>
       <translation>链式法则</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="160" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="162" />
       <source>Gradient check</source>
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="258" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="263" />
       <source>This backward pass cannot be stepped here: {error}</source>
       <translation>这个反向传播无法在这里逐步演示：{error}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="343" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="350" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="464" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="471" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="486" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="493" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
@@ -1516,12 +1516,12 @@
   <context>
     <name>TapeList</name>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="80" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="83" />
       <source>No gradient() call</source>
       <translation>没有 gradient() 调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="97" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="99" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>
@@ -1622,7 +1622,7 @@
   <context>
     <name>TimelineLink</name>
     <message>
-      <location filename="../../tapeviz/ui/window/timeline_link.py" line="74" />
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="88" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
@@ -1769,856 +1769,861 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="50" />
+      <source>the run's result is too big or too deep for the window to show: {why}</source>
+      <translation>运行结果太大或嵌套太深,窗口无法显示:{why}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="53" />
       <source>{what} would have {count} elements, more than the limit of {cap}</source>
       <translation>{what}将有 {count} 个元素,超过了上限 {cap}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="53" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="56" />
       <source>{what} would have {count} elements, more than the tensor size limit of {cap}</source>
       <translation>{what}将有 {count} 个元素,超过了张量大小上限 {cap}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="56" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="59" />
       <source>{what} would take {count} multiply-adds, more than the limit of {cap}</source>
       <translation>{what}需要 {count} 次乘加,超过了上限 {cap}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="59" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="62" />
       <source>{what} would be an integer of about {bits} bits, more than the limit of {cap}</source>
       <translation>{what}将是约 {bits} 位的整数,超过了上限 {cap}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="63" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="66" />
       <source>{what} would make more than {cap} characters of text</source>
       <translation>{what}将产生超过 {cap} 个字符的文本</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="66" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="69" />
       <source>{what} asks for a width of {width} (more than {cap})</source>
       <translation>{what}要求的宽度为 {width}(超过 {cap})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="67" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="70" />
       <source>a tuple nested more than {cap} levels deep</source>
       <translation>元组嵌套超过了 {cap} 层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="68" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="71" />
       <source>hashing this tuple would take too long (it shares parts)</source>
       <translation>对这个元组求哈希会太久(它有共享的部分)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="71" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="74" />
       <source>{what}: the list is nested more than {cap} levels deep</source>
       <translation>{what}:列表嵌套超过了 {cap} 层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="74" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="77" />
       <source>this number is too large to compute</source>
       <translation>这个数太大,无法计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="76" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="79" />
       <source>round() with more than 10,000 digits either way is not available</source>
       <translation>不支持 round() 保留超过 10,000 位(无论正负)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="79" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="82" />
       <source>iter(function, sentinel) is not available; use a while loop</source>
       <translation>不支持 iter(function, sentinel);请用 while 循环</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="82" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="85" />
       <source>print(file=...) is not available: output goes to the console</source>
       <translation>不支持 print(file=...):输出总是写到控制台</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="85" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="88" />
       <source>math.{name} of a number above {cap} is not available</source>
       <translation>不支持对大于 {cap} 的数求 math.{name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="88" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="91" />
       <source>import of '{module}' is not allowed</source>
       <translation>不允许导入 '{module}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="89" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="92" />
       <source>numpy values of dtype {dtype} are not available</source>
       <translation>不支持 dtype 为 {dtype} 的 numpy 值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="92" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="95" />
       <source>numpy arrays of dtype {dtype} are not available</source>
       <translation>不支持 dtype 为 {dtype} 的 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="95" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="98" />
       <source>arrays of dtype {dtype} are not available</source>
       <translation>不支持 dtype 为 {dtype} 的数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="96" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="99" />
       <source>the integer {value} is too large for a numpy array</source>
       <translation>整数 {value} 太大,无法放进 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="99" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="102" />
       <source>numpy options given as lists or tuples must hold integers</source>
       <translation>以列表或元组给出的 numpy 选项必须是整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="102" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="105" />
       <source>'{name}' of {owner} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="105" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="108" />
       <source>cannot set '{name}' on {owner}</source>
       <translation>不能设置 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="106" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="109" />
       <source>{name} objects cannot be created directly in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能直接创建 {name} 对象</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="109" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="112" />
       <source>calling {name} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能调用 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="110" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="113" />
       <source>{name}() is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 {name}()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="111" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="114" />
       <source>nested {{}} in a format spec are not available</source>
       <translation>格式说明中不支持嵌套的 {{}}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="114" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="117" />
       <source>format field '{field}' looks up attributes or items</source>
       <translation>格式字段 '{field}' 会查找属性或元素</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="117" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="120" />
       <source>% formatting with * widths is not available</source>
       <translation>不支持带 * 宽度的 % 格式化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="118" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="121" />
       <source>with cannot use {name}</source>
       <translation>with 不能用于 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="119" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="122" />
       <source>only @tf.function, @tf.custom_gradient, @property (and @x.setter), @staticmethod and @classmethod decorators are supported</source>
       <translation>只支持 @tf.function、@tf.custom_gradient、@property(及 @x.setter)、@staticmethod 和 @classmethod 装饰器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="124" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="127" />
       <source>item assignment is not available on {name}</source>
       <translation>{name} 不支持元素赋值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="125" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="128" />
       <source>cannot assign to {name}</source>
       <translation>不能给 {name} 赋值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="126" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="129" />
       <source>del is not available on {name} items</source>
       <translation>{name} 的元素不支持 del</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="127" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="130" />
       <source>only names, attributes and list/dict items can be deleted</source>
       <translation>只能删除名称、属性和列表/字典的元素</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="130" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="133" />
       <source>{name} is not supported</source>
       <translation>不支持 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="131" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="134" />
       <source>keyword arguments must be plain names</source>
       <translation>关键字参数必须是普通的名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="132" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="135" />
       <source>async functions are not supported</source>
       <translation>不支持异步函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="133" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="136" />
       <source>async loops are not supported</source>
       <translation>不支持异步循环</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="134" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="137" />
       <source>async with is not supported</source>
       <translation>不支持 async with</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="135" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="138" />
       <source>await is not supported</source>
       <translation>不支持 await</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="136" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="139" />
       <source>generators (yield) are not supported; build a list instead</source>
       <translation>不支持生成器(yield);请改为构造列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="139" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="142" />
       <source>generators (yield from) are not supported</source>
       <translation>不支持生成器(yield from)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="140" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="143" />
       <source>the walrus operator := is not supported; assign on its own line</source>
       <translation>不支持海象运算符 :=;请单独一行赋值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="143" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="146" />
       <source>{what} '{name}' is not available</source>
       <translation>不能使用{what} '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="144" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="147" />
       <source>the attribute '{name}' is not available</source>
       <translation>不能使用属性 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="145" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="148" />
       <source>import * is not supported</source>
       <translation>不支持 import *</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="146" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="149" />
       <source>relative imports are not supported</source>
       <translation>不支持相对导入</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="148" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="151" />
       <source>syntax error: {python}</source>
       <translation>语法错误:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="149" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="152" />
       <source>syntax error: indentation: {python}</source>
       <translation>语法错误:缩进:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="150" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="153" />
       <source>syntax error: {python} (the code ends too early)</source>
       <translation>语法错误:{python}(代码提前结束了)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="153" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="156" />
       <source>syntax error: indentation: {python} (the code ends too early)</source>
       <translation>语法错误:缩进:{python}(代码提前结束了)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="156" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="159" />
       <source>cannot read the code: {python}</source>
       <translation>无法读取代码:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="157" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="160" />
       <source>cannot read the code: nested too deeply</source>
       <translation>无法读取代码:嵌套太深</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="158" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="161" />
       <source>the character {name} is a line break to some tools but not to Python</source>
       <translation>字符 {name} 在某些工具里是换行,在 Python 里却不是</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="161" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="164" />
       <source>a coding declaration is not allowed: tapeviz code is always UTF-8</source>
       <translation>不允许编码声明:tapeviz 代码总是 UTF-8</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="164" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="167" />
       <source>unknown name '{name}'</source>
       <translation>未知名称 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="165" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="168" />
       <source>unknown mode {mode}: use 'script' or 'expression'</source>
       <translation>未知模式 {mode}:请用 'script' 或 'expression'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="168" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="171" />
       <source>division by zero</source>
       <translation>除以零</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="169" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="172" />
       <source>assertion failed</source>
       <translation>断言失败</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="170" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="173" />
       <source>assertion failed: {python}</source>
       <translation>断言失败:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="171" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="174" />
       <source>no key {key} in the dict</source>
       <translation>字典中没有键 {key}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="173" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="176" />
       <source>the expression is empty</source>
       <translation>表达式是空的</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="174" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="177" />
       <source>unknown name '{name}' — add it as a variable?</source>
       <translation>未知名称 '{name}' —— 要把它添加为变量吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="177" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="180" />
       <source>'{name}' is a function: call it like {name}(x)</source>
       <translation>'{name}' 是函数:请像 {name}(x) 这样调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="180" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="183" />
       <source>{what} is not allowed in an expression</source>
       <translation>表达式中不允许 {what}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="183" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="186" />
       <source>cannot compute this constant: {python}</source>
       <translation>无法计算这个常量:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="184" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="187" />
       <source>only plain function names can be called, like sin(x)</source>
       <translation>只能调用普通的函数名,例如 sin(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="187" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="190" />
       <source>unknown function '{name}'</source>
       <translation>未知函数 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="188" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="191" />
       <source>{name}() takes positional arguments only</source>
       <translation>{name}() 只接受位置参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="192" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="195" />
       <source>the run crashed the worker ({why}); your code is kept and the worker was restarted</source>
       <translation>这次运行使工作进程崩溃了({why});你的代码已保留,工作进程已重启</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="196" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="199" />
       <source>the run crashed the worker (it exited with status {status}); your code is kept and the worker was restarted</source>
       <translation>这次运行使工作进程崩溃了(退出状态 {status});你的代码已保留,工作进程已重启</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="202" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="205" />
       <source>the value is empty</source>
       <translation>值是空的</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="203" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="206" />
       <source>the value is too long</source>
       <translation>值太长</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="204" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="207" />
       <source>{text} is not a number or a list like [1, 2, 3]</source>
       <translation>{text} 不是数字,也不是 [1, 2, 3] 这样的列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="207" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="210" />
       <source>{name} is not a valid variable name</source>
       <translation>{name} 不是合法的变量名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="208" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="211" />
       <source>variable kind must be one of {kinds}, got {kind}</source>
       <translation>变量类型必须是 {kinds} 之一,而不是 {kind}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="211" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="214" />
       <source>the name {name} is used twice</source>
       <translation>名字 {name} 用了两次</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="213" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="216" />
       <source>raise the limit in Preferences if this is intended</source>
       <translation>如果确实需要,请在“首选项”中提高限制</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="216" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="219" />
       <source>an endless loop? (or raise the time limit in Preferences)</source>
       <translation>是死循环吗?(或在“首选项”中提高时间上限)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="219" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="222" />
       <source>does the recursion have a base case?</source>
       <translation>递归有终止条件吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="220" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="223" />
       <source>did you mean '{name}'?</source>
       <translation>你是不是想写 '{name}'?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="221" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="224" />
       <source>known: {names}</source>
       <translation>可用的有:{names}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="222" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="225" />
       <source>tapeviz scripts can import tensorflow, numpy, matplotlib, math and tapeviz</source>
       <translation>tapeviz 脚本可以导入 tensorflow、numpy、matplotlib、math 和 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="225" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="228" />
       <source>only the documented public API of tensors, tapes and optimizers is</source>
       <translation>只有张量、磁带和优化器的公开文档接口可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="228" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="231" />
       <source>only opt.learning_rate is settable</source>
       <translation>只有 opt.learning_rate 可以设置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="229" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="232" />
       <source>write the width itself</source>
       <translation>请直接写出宽度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="230" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="233" />
       <source>format the value itself instead, e.g. f'{{x:.3f}}'</source>
       <translation>请直接格式化这个值,例如 f'{{x:.3f}}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="233" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="236" />
       <source>does it contain itself?</source>
       <translation>它包含了它自己吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="234" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="237" />
       <source>with works with tf.GradientTape(...) and tape.stop_recording()</source>
       <translation>with 可用于 tf.GradientTape(...) 和 tape.stop_recording()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="237" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="240" />
       <source>no file or memory access</source>
       <translation>不能访问文件或内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="238" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="241" />
       <source>no running of other code</source>
       <translation>不能运行其他代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="239" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="242" />
       <source>no introspection</source>
       <translation>不能内省</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="240" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="243" />
       <source>dunder names are off limits</source>
       <translation>双下划线名字不可使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="241" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="244" />
       <source>private and dunder attributes are off limits in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用私有和双下划线属性</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="244" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="247" />
       <source>import the names you need</source>
       <translation>请导入你需要的名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="245" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="248" />
       <source>replace it with a newline or a space</source>
       <translation>请把它换成换行或空格</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="246" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="249" />
       <source>remove the '# coding: …' comment</source>
       <translation>请删除 '# coding: …' 注释</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="247" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="250" />
       <source>switch to script mode for Python code</source>
       <translation>Python 代码请切换到脚本模式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="248" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="251" />
       <source>{op} needs a float: write {value} instead of {literal}</source>
       <translation>{op} 需要浮点数:请写 {value},而不是 {literal}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="251" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="254" />
       <source>use {ns}.cast(x, {ns}.{dtype})</source>
       <translation>请用 {ns}.cast(x, {ns}.{dtype})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="253" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="256" />
       <source>{python}</source>
       <translation>{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="254" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="257" />
       <source>{name} is not available in tapeviz</source>
       <translation>tapeviz 中没有 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="255" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="258" />
       <source>the run is over: its functions cannot be called any more</source>
       <translation>运行已结束:它的函数不能再被调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="258" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="261" />
       <source>{name} (its message could not be shown)</source>
       <translation>{name}(无法显示它的消息)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="259" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="262" />
       <source>{text}</source>
       <translation>{text}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="263" />
       <source>class keywords (metaclass=...) are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类关键字参数(metaclass=...)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="263" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="266" />
       <source>class decorators are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类装饰器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="266" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
       <source>a class's bases must be written out, not unpacked with *</source>
       <translation>类的基类必须逐个写出,不能用 * 展开</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="272" />
       <source>the class attribute '{name}' is not available</source>
       <translation>类属性 '{name}' 不可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="272" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="275" />
       <source>a tapeviz class may define __init__ and __call__, no other __methods__</source>
       <translation>tapeviz 的类可以定义 __init__ 和 __call__,不能定义其他 __方法__</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="275" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="278" />
       <source>names starting with _ are off limits in tapeviz classes</source>
       <translation>tapeviz 的类中不能使用以 _ 开头的名称</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="278" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="281" />
       <source>cannot delete '{name}' of {owner}</source>
       <translation>不能删除 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="279" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="282" />
       <source>type() with three arguments is not available: write a class statement</source>
       <translation>不支持三个参数的 type():请写 class 语句</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="282" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="285" />
       <source>object() is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能调用 object()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="283" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="286" />
       <source>object works as a base class</source>
       <translation>object 可以作为基类使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="284" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="287" />
       <source>{what} works only on functions defined in the script</source>
       <translation>{what} 只能用于脚本中定义的函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="287" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="290" />
       <source>{name} must be a method defined with def</source>
       <translation>{name} 必须是用 def 定义的方法</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="288" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
       <source>super().{name} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 super().{name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="294" />
       <source>see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="294" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
       <source>add `{line}` above (tf and np are always there)</source>
       <translation>在上方加上 `{line}`(tf 和 np 总是已经导入)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="300" />
       <source>did you mean 'plt.{name}'? (`import matplotlib.pyplot as plt`)</source>
       <translation>是不是想写 'plt.{name}'?(`import matplotlib.pyplot as plt`)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="300" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="303" />
       <source>tf.{name} is not available in tapeviz; see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="305" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="308" />
       <source>tapeviz's numpy has maths, random numbers and array creation</source>
       <translation>tapeviz 的 numpy 提供数学函数、随机数和数组创建</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="308" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="311" />
       <source>the Plots tab draws plot, scatter, hist, bar, imshow and contour</source>
       <translation>“图表”标签页可以绘制 plot、scatter、hist、bar、imshow 和 contour</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="315" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="318" />
       <source>tapeviz scripts have no file access</source>
       <translation>tapeviz 脚本不能访问文件</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="316" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
       <source>it would run Python code or expose memory outside tapeviz's checks</source>
       <translation>它会在 tapeviz 的检查之外运行 Python 代码或暴露内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
       <source>pandas is not available in tapeviz: use numpy arrays</source>
       <translation>tapeviz 中没有 pandas:请用 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="320" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
       <source>PyTorch is not available in tapeviz: write it with tf</source>
       <translation>tapeviz 中没有 PyTorch:请用 tf 来写</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="321" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
       <source>JAX is not available in tapeviz: write it with tf or np</source>
       <translation>tapeviz 中没有 JAX:请用 tf 或 np 来写</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
       <source>seaborn is not available in tapeviz: use plt</source>
       <translation>tapeviz 中没有 seaborn:请用 plt</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
       <source>scipy is not available in tapeviz: use np and tf</source>
       <translation>tapeviz 中没有 scipy:请用 np 和 tf</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
       <source>scikit-learn is not available in tapeviz</source>
       <translation>tapeviz 中没有 scikit-learn</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="328" />
       <source>TensorFlow Probability is not available in tapeviz</source>
       <translation>tapeviz 中没有 TensorFlow Probability</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="329" />
       <source>TensorFlow Datasets is not available in tapeviz (no downloads)</source>
       <translation>tapeviz 中没有 TensorFlow Datasets(不能下载)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
       <source>tapeviz scripts have no access to files, the system or the clock</source>
       <translation>tapeviz 脚本不能访问文件、系统或时钟</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
       <source>use np.random or tf.random instead of the random module</source>
       <translation>请用 np.random 或 tf.random 代替 random 模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
       <source>display() is IPython's: use print(), or plt.show() for plots</source>
       <translation>display() 属于 IPython:请用 print(),绘图请用 plt.show()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
       <source>the array</source>
       <translation>数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
       <source>the list</source>
       <translation>列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
       <source>the dict</source>
       <translation>字典</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
       <source>the set</source>
       <translation>集合</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
       <source>the collection</source>
       <translation>容器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
       <source>the slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
       <source>the display</source>
       <translation>字面量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
       <source>the comprehension</source>
       <translation>推导式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
       <source>the f-string</source>
       <translation>f 字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
       <source>the formatted values</source>
       <translation>要格式化的值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
       <source>the replaced string</source>
       <translation>替换后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
       <source>the joined string</source>
       <translation>拼接后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
       <source>the result of +</source>
       <translation>+ 的结果</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
       <source>the repeated sequence</source>
       <translation>重复后的序列</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
       <source>the matrix product</source>
       <translation>矩阵乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
       <source>the range scan</source>
       <translation>range 扫描</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
       <source>the * arguments</source>
       <translation>* 参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
       <source>the product</source>
       <translation>乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
       <source>the shifted integer</source>
       <translation>移位后的整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
       <source>the power</source>
       <translation>幂</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
       <source>the code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
       <source>the name</source>
       <translation>名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
       <source>the function name</source>
       <translation>函数名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
       <source>the parameter</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
       <source>the keyword</source>
       <translation>关键字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
       <source>the module</source>
       <translation>模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
       <source>segmentation fault</source>
       <translation>段错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
       <source>bus error</source>
       <translation>总线错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
       <source>aborted</source>
       <translation>已中止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
       <source>floating-point exception</source>
       <translation>浮点异常</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
       <source>illegal instruction</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
       <source>killed</source>
       <translation>被终止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
       <source>CPU time limit</source>
       <translation>CPU 时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
     </message>

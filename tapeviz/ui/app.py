@@ -27,10 +27,15 @@ def run_app(session_file: str | None = None, preset: str | None = None) -> int:
     i18n.install(i18n.language_for(str(settings().value("prefs/language", "system"))))
     window = MainWindow()
     window.show()
-    if window.offer_restore():  # the last run crashed: its autosaved work comes first
-        pass
-    elif session_file:
-        window.open_session(session_file)
-    elif preset:
-        window.load_preset(preset)
+
+    def first_work() -> None:
+        """Without a restore: the session file (read in the pool), else the preset."""
+        if session_file:
+            window.sessions.open_in_background(session_file)
+        elif preset:
+            window.load_preset(preset)
+
+    # The last run crashed: its autosaved work comes first. Files are read off the UI thread,
+    # so a file on a hung network folder (or a pipe given by mistake) never freezes the window.
+    window.sessions.restore_in_background(otherwise=first_work)
     return app.exec()

@@ -76,7 +76,9 @@ def test_save_asks_for_a_name_only_without_a_file(
     assert asked == [True]  # the second save writes the same file
 
 
-def test_recent_files_are_capped_newest_first_and_fill_a_menu(parts, tmp_path: Path) -> None:
+def test_recent_files_are_capped_newest_first_and_fill_a_menu(
+    parts, qtbot: QtBot, tmp_path: Path
+) -> None:
     controller, work, _ = parts
     menu = QMenu()
     controller.fill_recent_menu(menu)
@@ -87,7 +89,8 @@ def test_recent_files_are_capped_newest_first_and_fill_a_menu(parts, tmp_path: P
     names = [Path(p).name for p in controller.recent_files()]
     assert names == [f"s{i}.tapeviz" for i in range(MAX_RECENT + 1, 1, -1)]
     controller.fill_recent_menu(menu)
-    menu.actions()[-1].trigger()
+    menu.actions()[-1].trigger()  # read in the pool: the window goes on meanwhile
+    qtbot.waitUntil(lambda: bool(work.applied))
     assert work.applied[-1] == ("x**2", True) and controller.path.name == "s2.tapeviz"
 
 

@@ -72,7 +72,8 @@ def test_recent_files_newest_first_and_reopenable(qtbot: QtBot, tmp_path: Path) 
     w.recent_menu.aboutToShow.emit()
     actions = w.recent_menu.actions()
     assert [a.text() for a in actions[:2]] == ["a.tapeviz", "b.tapeviz"]
-    actions[1].trigger()
+    actions[1].trigger()  # read in the pool: the window goes on meanwhile
+    qtbot.waitUntil(lambda: w.editor.toPlainText() == "b*2")
     qtbot.waitUntil(lambda: w._cancel is None)
     assert w.editor.toPlainText() == "b*2"
 

@@ -3,6 +3,9 @@
 A lock file marks a running window; a clean close removes both. If the next start finds the lock
 and an autosave, the previous run ended without closing (a crash, a killed process) and the app
 offers to restore the autosaved work.
+
+Both files are written with :func:`~tapeviz.models.session.safe_io.atomic_write_text` (private,
+mode 0o600): a link planted at either name, or at a temporary name, never redirects a write.
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ import platformdirs
 
 from tapeviz.models.session import file as sessions
 from tapeviz.models.session.file import Session, SessionError
+from tapeviz.models.session.safe_io import atomic_write_text
+
+PRIVATE = 0o600  # the work and the lock are the user's alone
 
 
 def data_dir() -> Path:
@@ -35,7 +41,7 @@ class Autosave:
     def start(self) -> None:
         """Mark a window as running."""
         self.folder.mkdir(parents=True, exist_ok=True)
-        self.lock.write_text(str(os.getpid()), "utf-8")
+        atomic_write_text(self.lock, str(os.getpid()), PRIVATE)
 
     def save(self, session: Session) -> bool:
         """Write the work if it changed since the last save; True when written."""
@@ -43,9 +49,7 @@ class Autosave:
         if text == self._last:
             return False
         self.folder.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        tmp.write_text(text, "utf-8")
-        tmp.replace(self.path)
+        atomic_write_text(self.path, text, PRIVATE)
         self._last = text
         return True
 

@@ -4,16 +4,26 @@ A session is data only: the editor text, its mode, the variables table, the opti
 and view settings. Loading one never runs it; the app runs the text through the sandbox only
 when the user (or a preset) asks. Files are untrusted: every field is type-checked, sizes are
 bounded, and a newer schema version is refused with a clear message.
+
+Every field the window or ``tapeviz export`` uses is checked here, so an accepted file can be
+applied: variable values convert to their dtype (:mod:`~tapeviz.models.session.checks`), text
+can be written back as UTF-8, numbers in the optimizer and view settings fit a float. What the
+settings *mean* is checked by their readers, which ignore what they do not understand: the
+graph pane skips unknown or mistyped options (keys other than ``checks.GRAPH_KEYS`` are dropped
+here), and the studio falls back to its defaults with a warning when ``optimizer`` does not
+validate (``tapeviz export`` reports it and stops). Files are read by
+:func:`~tapeviz.models.session.safe_io.read_regular` (no pipes or devices, a byte cap) and
+written by :func:`~tapeviz.models.session.safe_io.atomic_write_text` (no planted links).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from tapeviz.models.session import checks, safe_io
 from tapeviz.sandbox.variables import KINDS, VariableSpec
 
 FORMAT = "tapeviz-session"
@@ -24,6 +34,7 @@ DTYPES = ("float32", "float64", "int32")
 MAX_BYTES = 5_000_000  # a session is text and a few numbers; anything bigger is not ours
 MAX_SOURCE = 200_000
 MAX_ELEMENTS = 100_000  # per variable value
+MAX_INT = 2**63  # whole numbers anywhere in a file: beyond this they would not fit a float
 
 
 class SessionError(ValueError):
@@ -72,11 +83,11 @@ class Session:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2) + "\n"
 
     def save(self, path: str | Path) -> None:
-        """Write atomically: a crash while saving never leaves half a file."""
-        path = Path(path)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(self.dumps(), encoding="utf-8")
-        tmp.replace(path)
+        """Write atomically: a crash while saving never leaves half a file, a link is replaced.
+
+        OSError (naming ``path``) when the folder cannot be written; no temporary file is left.
+        """
+        safe_io.atomic_write_text(path, self.dumps())
 
 
 def _variable_doc(spec: VariableSpec) -> dict[str, Any]:
@@ -96,7 +107,14 @@ def _text(doc: dict[str, Any], key: str, default: str, limit: int = 2_000) -> st
         raise _fail(key, f"expected text, got {type(value).__name__}")
     if len(value) > limit:
         raise _fail(key, f"longer than {limit:,} characters")
-    return value
+    return _unicode(value, key)
+
+
+def _unicode(value: str, where: str) -> str:
+    try:
+        return checks.unicode_text(value)
+    except checks.FieldError as exc:
+        raise _fail(where, str(exc)) from None
 
 
 def _number_tree(value: Any, where: str, budget: list[int], depth: int = 0) -> Any:
@@ -110,7 +128,7 @@ def _number_tree(value: Any, where: str, budget: list[int], depth: int = 0) -> A
         if budget[0] < 0:
             raise _fail(where, f"more than {MAX_ELEMENTS:,} numbers")
         return [_number_tree(v, where, budget, depth + 1) for v in value]
-    if isinstance(value, int) and abs(value) > 2**63:
+    if isinstance(value, int) and abs(value) > MAX_INT:
         raise _fail(where, "integer out of range")
     return value
 
@@ -136,8 +154,10 @@ def _variables(raw: Any) -> tuple[VariableSpec, ...]:
         if "value" not in row:
             raise _fail(where, "has no value")
         value = _number_tree(row["value"], where, [MAX_ELEMENTS])
-        if isinstance(value, float) and math.isnan(value) and dtype == "int32":
-            raise _fail(where, "nan is not an integer")
+        try:
+            checks.array_value(value, dtype)
+        except checks.FieldError as exc:
+            raise _fail(f"{where} ({name}, {dtype})", str(exc)) from None
         if any(v.name == name for v in out):
             raise _fail(where, f"the name {name!r} is used twice")
         out.append(VariableSpec(name, value, kind, dtype))
@@ -151,12 +171,22 @@ def _json_only(value: Any, where: str, depth: int = 0) -> Any:
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
             raise _fail(where, "keys must be text")
-        return {k: _json_only(v, where, depth + 1) for k, v in value.items()}
+        return {_unicode(k, where): _json_only(v, where, depth + 1) for k, v in value.items()}
     if isinstance(value, list):
         return [_json_only(v, where, depth + 1) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
+    if isinstance(value, str):
+        return _unicode(value, where)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_INT:
+        raise _fail(where, "integer out of range")
+    if value is None or isinstance(value, bool | int | float):
         return value
     raise _fail(where, f"unexpected {type(value).__name__}")
+
+
+def _settings(settings: dict[str, Any]) -> dict[str, Any]:
+    if "graph" in settings:
+        return {**settings, "graph": checks.graph_settings(settings["graph"])}
+    return settings
 
 
 def from_dict(doc: Any) -> Session:
@@ -191,7 +221,7 @@ def from_dict(doc: Any) -> Session:
         variables=_variables(doc.get("variables", [])),
         view=view,
         optimizer=None if optimizer is None else _json_only(optimizer, "optimizer"),
-        settings=_json_only(settings, "settings"),
+        settings=_settings(_json_only(settings, "settings")),
         name=_text(doc, "name", ""),
         title=_text(doc, "title", ""),
         group=_text(doc, "group", ""),
@@ -211,12 +241,18 @@ def loads(text: str) -> Session:
 
 
 def load(path: str | Path) -> Session:
-    """Read and validate a session file; nothing in it is run."""
+    """Read and validate a session file; nothing in it is run.
+
+    Only a regular file (or a link to one) is read, never more than MAX_BYTES of it: a folder,
+    a named pipe, a socket or a device is refused at once with a SessionError.
+    """
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise SessionError(f"the file is larger than {MAX_BYTES // 1_000_000} MB")
-        raw = path.read_bytes()
+        raw = safe_io.read_regular(path, MAX_BYTES)
+    except safe_io.NotRegularFile as exc:
+        raise SessionError(f"{path.name} is {exc.kind}, not a session file") from None
+    except safe_io.FileTooLarge:
+        raise SessionError(f"the file is larger than {MAX_BYTES // 1_000_000} MB") from None
     except OSError as exc:
         raise SessionError(f"cannot read {path.name}: {exc.strerror or exc}") from None
     try:

@@ -15,6 +15,7 @@ from pathlib import Path
 from tapeviz.models.resources import assets_dir
 from tapeviz.models.session import file as sessions
 from tapeviz.models.session.file import Session
+from tapeviz.models.session.safe_io import atomic_write_text
 
 GROUPS = (
     "Start here",
@@ -103,7 +104,7 @@ def write_seed_presets(folder: Path | None = None) -> list[Path]:
     paths = []
     for preset in seed_presets():
         path = folder / f"{preset.name}.json"
-        path.write_text(preset.dumps(), "utf-8")
+        atomic_write_text(path, preset.dumps())
         paths.append(path)
     return paths
 

@@ -1,8 +1,17 @@
-"""Session files for the main window: open, save, recent files, autosave and crash restore."""
+"""Session files for the main window: open, save, recent files, autosave and crash restore.
+
+The menus, the recent files, the command line and the crash restore read files in the thread
+pool (``SessionController.open_in_background`` and ``restore_in_background``): a file on a slow
+or hung network folder never freezes the window, and the session is applied when it arrives
+(or the status bar says why not). ``open_session`` and ``offer_restore`` read in the calling
+thread, for tests and scripts; ``sessions.load`` never waits on a pipe or a device, so even
+they return at once on a special file.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QTimer
@@ -11,11 +20,35 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QWidget
 from tapeviz.models.session import file as sessions
 from tapeviz.models.session.autosave import Autosave
 from tapeviz.models.session.file import Session, SessionError
+from tapeviz.ui import workers
 from tapeviz.ui.window.preferences import settings
 
 SESSION_FILTER = "tapeviz sessions (*.tapeviz);;JSON (*.json)"
 AUTOSAVE_MS = 5000
 MAX_RECENT = 8
+
+
+@dataclass(frozen=True)
+class Read:
+    """A session file read in the pool: the session, or why it cannot be used."""
+
+    path: Path
+    session: Session | None = None
+    error: str = ""
+    resolved: str = ""  # the absolute path without links, for the recent files
+
+
+def read_session(path: Path) -> Read:
+    """Read and validate ``path`` (in a pool thread); errors come back as data, not exceptions."""
+    try:
+        session = sessions.load(path)
+    except SessionError as exc:
+        return Read(path, error=str(exc))
+    try:
+        resolved = str(path.resolve())
+    except (OSError, RuntimeError):  # a loop of links: keep the name as given
+        resolved = str(path.absolute())
+    return Read(path, session, resolved=resolved)
 
 
 class SessionController(QObject):
@@ -42,18 +75,54 @@ class SessionController(QObject):
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setInterval(AUTOSAVE_MS)
         self.autosave_timer.timeout.connect(self.autosave_now)
+        self.reading: workers.Worker | None = None  # the file being read in the pool, if any
 
     def open_session(self, path: str | Path) -> bool:
-        """Open a session file; a bad file is refused with a message and the work is kept."""
-        try:
-            session = sessions.load(path)
-        except SessionError as exc:
-            message = self.tr("Cannot open %1: %2").replace("%1", Path(path).name)
-            self.status("⚠ " + message.replace("%2", str(exc)))
+        """Open a session file now; a bad file is refused with a message and the work is kept.
+
+        The file is read in this thread (tests, scripts); the window's menus use
+        :meth:`open_in_background`.
+        """
+        return self._opened(read_session(Path(path)))
+
+    def open_in_background(self, path: str | Path) -> workers.Worker:
+        """Read a session file in the thread pool and open it when it arrives.
+
+        The window stays responsive meanwhile; a newer open replaces a read still under way.
+        A bad file is refused with a message in the status bar and the work is kept.
+        """
+        if self.reading is not None:
+            self.reading.cancelled = True  # its result is dropped
+        path = Path(path)
+        job: list[workers.Worker] = []  # (results arrive in this thread, after it is filled)
+
+        def arrived(read: Read) -> None:
+            if job[0].cancelled:  # (its result was on its way when a newer open came)
+                return
+            if self.reading is job[0]:
+                self.reading = None
+            self._opened(read)
+
+        job.append(
+            workers.submit(
+                read_session,
+                path,
+                on_done=arrived,
+                on_error=lambda text: arrived(Read(path, error=_last_line(text))),
+            )
+        )
+        self.reading = job[0]
+        return job[0]
+
+    def _opened(self, read: Read) -> bool:
+        """Apply a session read from ``read.path``, or say why it cannot be opened."""
+        if read.session is None:
+            message = self.tr("Cannot open %1: %2").replace("%1", read.path.name)
+            self.status("⚠ " + message.replace("%2", read.error))
             return False
-        self.path = Path(path)
-        self._add_recent(self.path)
-        self.apply(session, True)
+        self.path = read.path
+        self._add_recent(self.path, read.resolved)
+        self.apply(read.session, True)
         self.window.setWindowTitle(f"tapeviz — {self.path.name}")
         return True
 
@@ -76,7 +145,7 @@ class SessionController(QObject):
             self.window, self.tr("Open session"), "", SESSION_FILTER
         )
         if path:
-            self.open_session(path)
+            self.open_in_background(path)
 
     def save(self) -> None:
         """Save to the current file, or ask for one."""
@@ -102,8 +171,8 @@ class SessionController(QObject):
         items = [value] if isinstance(value, str) else list(value or [])
         return [str(v) for v in items][:MAX_RECENT]
 
-    def _add_recent(self, path: Path) -> None:
-        text = str(path.resolve())
+    def _add_recent(self, path: Path, resolved: str = "") -> None:
+        text = resolved or str(path.resolve())
         files = [text, *(f for f in self.recent_files() if f != text)][:MAX_RECENT]
         self.store().setValue("recent/files", files)
 
@@ -114,7 +183,7 @@ class SessionController(QObject):
         for path in files:
             action = menu.addAction(Path(path).name)
             action.setToolTip(path)
-            action.triggered.connect(lambda _=False, p=path: self.open_session(p))
+            action.triggered.connect(lambda _=False, p=path: self.open_in_background(p))
         if not files:
             none = menu.addAction(self.tr("No recent sessions"))
             none.setEnabled(False)
@@ -139,8 +208,34 @@ class SessionController(QObject):
         self.autosave.stop()
 
     def offer_restore(self, ask: bool = True) -> bool:
-        """After a crash, offer the autosaved work; True when it was restored."""
-        session = self.autosave.recover()
+        """After a crash, offer the autosaved work; True when it was restored.
+
+        The autosave is read in this thread (tests); the app uses :meth:`restore_in_background`.
+        """
+        return self._offer(self.autosave.recover(), ask)
+
+    def restore_in_background(
+        self, ask: bool = True, otherwise: Callable[[], None] | None = None
+    ) -> workers.Worker | None:
+        """After a crash, read the autosave in the pool and offer it; else call ``otherwise``.
+
+        ``otherwise`` (what to show first without a restore) also runs when there is nothing to
+        restore, when the autosave cannot be read, or when the user declines.
+        """
+        if not self.autosave.crashed:
+            if otherwise is not None:
+                otherwise()
+            return None
+
+        def arrived(session: Session | None) -> None:
+            if not self._offer(session, ask) and otherwise is not None:
+                otherwise()
+
+        return workers.submit(
+            self.autosave.recover, on_done=arrived, on_error=lambda _text: arrived(None)
+        )
+
+    def _offer(self, session: Session | None, ask: bool) -> bool:
         if session is None:
             return False
         if ask:
@@ -156,3 +251,9 @@ class SessionController(QObject):
         self.apply(session, True)  # and run it (in a worker process): the graph is back too
         self.status(self.tr("Restored the autosaved work."))
         return True
+
+
+def _last_line(text: str) -> str:
+    """The exception line of a traceback (the status bar shows one line, never a traceback)."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else "unknown error"
