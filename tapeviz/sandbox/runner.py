@@ -32,10 +32,10 @@ from tapeviz.sandbox.runtime.classes import is_user_instance
 from tapeviz.sandbox.runtime.frames import Frame
 from tapeviz.sandbox.runtime.limits import Budget, CancelToken, Limits, hard_deadline
 from tapeviz.sandbox.runtime.modules import PRELUDE, TF, TV
-from tapeviz.sandbox.runtime.numpy_ns import reset_random
 from tapeviz.sandbox.runtime.plotting.recorder import Recorder, recording
 from tapeviz.sandbox.runtime.policy import public_api
 from tapeviz.sandbox.variables import VariableSpec, make_tensor, make_variables, specs
+from tapeviz.tf.run_state import fresh_run_state
 
 
 def _text_of(exc: BaseException, limit: int = 500) -> str:
@@ -161,15 +161,19 @@ def _alias(module: Mapping[str, Any]) -> str:
 
 @contextlib.contextmanager
 def _running(budget: Budget, created: list[Any]) -> Iterator[Recorder]:
-    """Route prints, warnings and new tapes into ``budget``; restore everything afterwards."""
+    """Route prints, warnings and new tapes into ``budget``; restore everything afterwards.
+
+    The run starts from the default state (:mod:`tapeviz.tf.run_state`: Keras' floatx and layer
+    names, ``tf.config``, the seeds, ``np.random``), whatever an earlier run in this process set.
+    """
     saved_budget, saved_created = CURRENT.budget, core.STATE.created
     saved_entered, saved_active = list(core.STATE.entered), list(core.STATE.active)
     CURRENT.budget, core.STATE.created = budget, created
     budget.tapes = created  # each write notes how many tapes exist by then
-    reset_random()
     limits = budget.limits
     try:
         with (
+            fresh_run_state(),  # every setting a script can change: reset now, restored after
             printing.capture(budget.write),
             diagnostics.collect(budget.note),
             size_limits(limits.max_elements, limits.max_flops),

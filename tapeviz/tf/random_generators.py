@@ -108,13 +108,14 @@ class Generator:
 
     def __init__(self, copy_from: Generator | None = None, state: Any = None, alg: Any = None):
         if copy_from is not None:
-            self._gen = np.random.Generator(np.random.Philox())
-            self._gen.bit_generator.state = copy_from._gen.bit_generator.state
+            bits = type(copy_from._gen.bit_generator)()
+            bits.state = copy_from._gen.bit_generator.state
+            self._gen = np.random.Generator(bits)
         elif state is not None:
             s = np.asarray(getattr(state, "_value", state)).reshape(-1).tolist()
             self._gen = philox(int(s[0]), int(s[1]) if len(s) > 1 else 0)
-        else:
-            self._gen = np.random.default_rng()
+        else:  # Philox, as TensorFlow's, keyed from the operating system's entropy
+            self._gen = np.random.Generator(np.random.Philox())
         self.algorithm = 1  # RNG_ALG_PHILOX
 
     @classmethod

@@ -27,6 +27,7 @@ from tapeviz.engine.array_ops import _new_shape
 from tapeviz.engine.errors import InvalidArgumentError
 from tapeviz.engine.ops import add, multiply, subtract
 from tapeviz.engine.tensor import Tensor, TensorLike, constant, convert_to_tensor
+from tapeviz.tf import run_state
 
 DEFAULT_GRAPH_SEED = 87654321
 _MAXINT32 = 2**31 - 1
@@ -44,16 +45,30 @@ __all__ = [
 ]
 
 
+def _defaults() -> dict[str, Any]:
+    """No seed set: what a fresh program has (None: made from the OS's entropy on first use)."""
+    return {
+        "global_seed": None,
+        "op_seeds": None,  # a random.Random drawing op seeds once set_seed was called
+        "kernels": {},  # (op, dtype, global seed, op seed) -> the stream of a seeded op
+        "keras": None,  # a random.Random drawing seeds for Keras' initializers and layers
+        "global_generator": None,  # random_generators.Generator, made on first use
+    }
+
+
 class _Seeds(threading.local):
+    global_seed: int | None
+    op_seeds: _pyrandom.Random | None
+    kernels: dict[tuple[Any, ...], np.random.Generator]
+    keras: _pyrandom.Random | None
+    global_generator: Any
+
     def __init__(self) -> None:
-        self.global_seed: int | None = None
-        self.op_seeds: _pyrandom.Random | None = None  # draws op seeds once set_seed was called
-        self.kernels: dict[tuple[Any, ...], np.random.Generator] = {}
-        self.keras: _pyrandom.Random = _pyrandom.Random()  # Keras' seeds for initializers
-        self.global_generator: Any = None  # random_generators.Generator, made on first use
+        vars(self).update(_defaults())
 
 
 _SEEDS = _Seeds()
+run_state.register_attributes(__name__, _SEEDS, _defaults)
 
 
 def philox(a: int, b: int) -> np.random.Generator:
@@ -69,8 +84,8 @@ def set_seed(seed: int | None) -> None:
     s = _SEEDS
     s.global_seed = None if seed is None else int(seed)
     s.op_seeds = None if seed is None else _pyrandom.Random(int(seed))
-    s.kernels.clear()
-    s.keras = _pyrandom.Random(None if seed is None else int(seed) + 1)
+    s.kernels = {}
+    s.keras = None if seed is None else _pyrandom.Random(int(seed) + 1)
 
 
 def get_seed(op_seed: int | None) -> tuple[int | None, int | None]:
@@ -101,7 +116,10 @@ def _kernel(op: str, dtype: Any, seed: int | None) -> np.random.Generator:
 
 def keras_seed() -> int:
     """A seed for a Keras initializer without one (fixed by ``set_seed``)."""
-    return _SEEDS.keras.randint(1, 10**9)
+    s = _SEEDS
+    if s.keras is None:
+        s.keras = _pyrandom.Random()
+    return s.keras.randint(1, 10**9)
 
 
 def _shape(shape: Any, what: str) -> tuple[int, ...]:

@@ -7,6 +7,7 @@ and ``tf.map_fn`` run their Python functions directly, as TensorFlow does in eag
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -19,6 +20,7 @@ from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, constant, convert_to_tensor
+from tapeviz.tf import run_state
 
 __all__ = [
     "CONFIG",
@@ -85,7 +87,24 @@ class LogicalDevice(NamedTuple):
 
 _CPU = PhysicalDevice("/physical_device:CPU:0", "CPU")
 _LOGICAL_CPU = LogicalDevice("/device:CPU:0", "CPU")
-_EAGER = {"functions": False, "soft_placement": True}
+
+
+def _defaults() -> dict[str, Any]:
+    return {"functions_eagerly": False, "soft_placement": True}
+
+
+class _Config(threading.local):
+    """The ``tf.config`` settings a script can read back (registered with ``run_state``)."""
+
+    functions_eagerly: bool
+    soft_placement: bool
+
+    def __init__(self) -> None:
+        vars(self).update(_defaults())
+
+
+_CONFIG = _Config()
+run_state.register_attributes(__name__, _CONFIG, _defaults)
 
 
 def list_physical_devices(device_type: str | None = None) -> list[PhysicalDevice]:
@@ -119,22 +138,22 @@ def get_memory_growth(device: Any) -> bool:
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
     """Record the setting (tapeviz runs functions eagerly in any case)."""
-    _EAGER["functions"] = bool(run_eagerly)
+    _CONFIG.functions_eagerly = bool(run_eagerly)
 
 
 def functions_run_eagerly() -> bool:
     """The value last given to ``run_functions_eagerly`` (False by default)."""
-    return _EAGER["functions"]
+    return _CONFIG.functions_eagerly
 
 
 def set_soft_device_placement(enabled: bool) -> None:
     """Record the setting (ops always run on the CPU)."""
-    _EAGER["soft_placement"] = bool(enabled)
+    _CONFIG.soft_placement = bool(enabled)
 
 
 def get_soft_device_placement() -> bool:
     """The soft-placement setting."""
-    return _EAGER["soft_placement"]
+    return _CONFIG.soft_placement
 
 
 def _nothing(*args: Any, **kwargs: Any) -> None:

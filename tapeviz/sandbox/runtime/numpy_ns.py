@@ -23,6 +23,8 @@ from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.checks import budget, nested_size
 from tapeviz.sandbox.runtime.guards import check_matmul
 from tapeviz.sandbox.runtime.policy import marker
+from tapeviz.tf import run_state
+from tapeviz.tf.keras_src.utils import seed_also
 
 
 def check_dtype(dtype: Any) -> None:
@@ -212,23 +214,30 @@ _SHAPES = (
     "trace shape size ndim count_nonzero average round around"
 ).split()
 
-_rng_local = threading.local()
+
+class _Random(threading.local):
+    """``np.random``'s state on this thread: None until a run draws or seeds (then made)."""
+
+    rng: np.random.RandomState | None = None
+
+
+_RANDOM = _Random()
+# Every run starts unseeded (run_state), and keras.utils.set_random_seed seeds it, as in Keras.
+run_state.register_attributes(__name__, _RANDOM, lambda: {"rng": None})
 
 
 def _rng() -> np.random.RandomState:
-    rng = getattr(_rng_local, "rng", None)
+    rng = _RANDOM.rng
     if rng is None:
-        rng = _rng_local.rng = np.random.RandomState()
+        rng = _RANDOM.rng = np.random.RandomState()
     return rng
 
 
 def _seed(seed: int | None = None) -> None:
-    _rng_local.rng = np.random.RandomState(seed)
+    _RANDOM.rng = np.random.RandomState(seed)
 
 
-def reset_random() -> None:
-    """A fresh random state for a new run: one run's seed never leaks into the next."""
-    _rng_local.rng = None
+seed_also(_seed)
 
 
 # Where each random function takes its ``size`` when it is given positionally.

@@ -1,7 +1,8 @@
 """Keras' global state: unique layer names, the training flag of the call in progress, floatx.
 
 ``keras.backend.clear_session()`` restarts the name counters (the next Dense is ``dense``
-again), as in Keras.
+again), as in Keras. The state is registered with :mod:`tapeviz.tf.run_state`: every sandbox
+run starts from these defaults.
 """
 
 from __future__ import annotations
@@ -13,19 +14,32 @@ from contextlib import contextmanager
 from typing import Any
 
 from tapeviz.engine import dtypes
+from tapeviz.tf import run_state
 
 __all__ = ["auto_name", "clear_session", "epsilon", "floatx", "to_snake_case", "training_flag"]
 
 
+def _defaults() -> dict[str, Any]:
+    return {
+        "names": {},  # name prefix -> how many names were given with it
+        "training": [],  # the training flag of each layer call in progress
+        "floatx": "float32",
+        "epsilon": 1e-7,
+    }
+
+
 class _KerasState(threading.local):
+    names: dict[str, int]
+    training: list[Any]
+    floatx: str
+    epsilon: float
+
     def __init__(self) -> None:
-        self.names: dict[str, int] = {}
-        self.training: list[Any] = []  # the training flag of each layer call in progress
-        self.floatx = "float32"
-        self.epsilon = 1e-7
+        vars(self).update(_defaults())
 
 
 STATE = _KerasState()
+run_state.register_attributes(__name__, STATE, _defaults)
 
 
 def to_snake_case(name: str) -> str:
@@ -45,7 +59,7 @@ def auto_name(prefix: str) -> str:
 
 def clear_session(free_memory: bool = True) -> None:
     """Forget every name given so far (layer names start again at ``dense``)."""
-    STATE.names.clear()
+    STATE.names = {}
 
 
 def floatx() -> str:

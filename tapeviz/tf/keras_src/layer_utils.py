@@ -7,6 +7,8 @@ import inspect
 from collections.abc import Iterator
 from typing import Any
 
+from tapeviz.tf import run_state
+
 __all__ = ["InputSpec", "Nothing", "build_takes_shape", "numbers", "takes", "walk"]
 
 
@@ -62,6 +64,10 @@ def build_takes_shape(build: Any) -> bool:
     except (TypeError, ValueError):
         return True
     return bool(params)
+
+
+# Keyed by a script's methods: emptied per run, so no run's functions outlive it.
+run_state.register_caches(__name__, takes, build_takes_shape)
 
 
 def numbers(value: Any) -> bool:

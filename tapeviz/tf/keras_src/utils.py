@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random as _pyrandom
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,12 +13,22 @@ from tapeviz.engine.errors import InvalidArgumentError
 from tapeviz.engine.guard import check_elements
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tensor import Tensor, TensorLike, constant
-from tapeviz.tf import random_ops
+from tapeviz.tf import random_ops, run_state
 from tapeviz.tf.keras_src import backend
 from tapeviz.tf.keras_src.progbar import Progbar
 from tapeviz.tf.unavailable import KERAS_UTILS_FILES, register_keras_serializable
 
-__all__ = ["CONFIG", "OPS", "RANDOM", "UTILS", "set_random_seed", "to_categorical"]
+__all__ = ["CONFIG", "OPS", "RANDOM", "UTILS", "seed_also", "set_random_seed", "to_categorical"]
+
+# The numpy generators ``set_random_seed`` seeds: numpy's own, and any stand-in that registers
+# (the sandbox's ``np.random``, which is what a script draws from). Filled at import time.
+_NUMPY_SEEDERS: list[Callable[[int], None]] = [np.random.seed]
+
+
+def seed_also(seeder: Callable[[int], None]) -> None:
+    """Make ``set_random_seed(s)`` also call ``seeder(s % 2**32)``, as it seeds numpy."""
+    if seeder not in _NUMPY_SEEDERS:
+        _NUMPY_SEEDERS.append(seeder)
 
 
 def set_random_seed(seed: int) -> None:
@@ -27,8 +38,11 @@ def set_random_seed(seed: int) -> None:
             f"Expected `seed` argument to be an integer. Received: seed={seed} (of type "
             f"{type(seed)})"
         )
+    run_state.changing(run_state.PYTHON_RANDOM)  # a run gives both back as they were
+    run_state.changing(run_state.NUMPY_RANDOM)
     _pyrandom.seed(int(seed))
-    np.random.seed(int(seed) % 2**32)
+    for seeder in _NUMPY_SEEDERS:
+        seeder(int(seed) % 2**32)
     random_ops.set_seed(int(seed))
 
 
