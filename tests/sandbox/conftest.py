@@ -1,14 +1,15 @@
-"""Checks shared by the sandbox's escape and limit tests (fixtures returning functions)."""
+"""Checks shared by the sandbox's escape and limit tests, and a warm worker pool per module."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from tapeviz.sandbox import Limits, run
+from tapeviz.sandbox.process.client import Pool
 
 EscapeCheck = Callable[[str, str, Sequence[str]], None]
 SizeCheck = Callable[[str, Limits, str], None]
@@ -57,3 +58,12 @@ def size_limit_holds() -> SizeCheck:
             assert name in (result.error.limit or "") or name in result.error.message
 
     return check
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[Pool]:
+    """A warm worker pool of the test module's own (shut down after its tests)."""
+    p = Pool()
+    p.warm()
+    yield p
+    p.shutdown()

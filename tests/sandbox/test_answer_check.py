@@ -8,8 +8,6 @@ user's error, saying what was too big, with what the script printed kept.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import numpy as np
 import pytest
 
@@ -22,14 +20,6 @@ TAPE = (
     "with tf.GradientTape() as t:\n    y = tf.reduce_sum(x * 2.0)\n"
 )
 TICKS = "import matplotlib.pyplot as plt\nprint('drawn')\nplt.plot([1, 2])\nplt.xticks({ticks})\n"
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[Pool]:
-    p = Pool()
-    p.warm()
-    yield p
-    p.shutdown()
 
 
 @pytest.mark.parametrize("n", [33, 64])

@@ -13,7 +13,6 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -29,14 +28,6 @@ IN_C = {
 }
 LIMIT = 1.5
 SLACK = 0.5 + 0.35  # the promise, and a loaded CI machine's scheduling and pipe round trip
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[Pool]:
-    p = Pool()
-    p.warm()
-    yield p
-    p.shutdown()
 
 
 @pytest.mark.parametrize("name", list(IN_C))

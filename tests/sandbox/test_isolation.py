@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -57,14 +56,6 @@ MEMORY = {
     "empty-axis reduction": "import numpy as np\nx = np.zeros((0, 2 * 10**8)).sum(axis=0)",
 }
 HEALTHY = "x = [1, 2, 3]\nsum(x) * 2"
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[Pool]:
-    p = Pool()
-    p.warm()
-    yield p
-    p.shutdown()
 
 
 def _isolated(pool: Pool, source: str, **kw: object) -> object:
