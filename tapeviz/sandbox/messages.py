@@ -66,6 +66,9 @@ TEMPLATES: dict[str, str] = {
     "text_size": QT_TRANSLATE_NOOP(
         "UserCode", "{what} would make more than {cap} characters of text"
     ),
+    "text_length": QT_TRANSLATE_NOOP(
+        "UserCode", "{what} would be at least {count} characters long, more than the limit of {cap}"
+    ),
     "width": QT_TRANSLATE_NOOP("UserCode", "{what} asks for a width of {width} (more than {cap})"),
     "tuple_nesting": QT_TRANSLATE_NOOP("UserCode", "a tuple nested more than {cap} levels deep"),
     "tuple_hash": QT_TRANSLATE_NOOP(
@@ -344,6 +347,9 @@ PHRASES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP("UserCode", "the f-string"),
     QT_TRANSLATE_NOOP("UserCode", "the formatted values"),
     QT_TRANSLATE_NOOP("UserCode", "the replaced string"),
+    QT_TRANSLATE_NOOP("UserCode", "the formatted string"),
+    QT_TRANSLATE_NOOP("UserCode", "the % format"),
+    QT_TRANSLATE_NOOP("UserCode", "the changed string"),
     QT_TRANSLATE_NOOP("UserCode", "the joined string"),
     QT_TRANSLATE_NOOP("UserCode", "the result of +"),
     QT_TRANSLATE_NOOP("UserCode", "the repeated sequence"),

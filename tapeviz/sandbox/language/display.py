@@ -6,19 +6,17 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from tapeviz.engine.reprs import without_addresses
 from tapeviz.sandbox.errors import locate
 from tapeviz.sandbox.language.expr import ExprCompiler, Fn, _pos
 from tapeviz.sandbox.language.scopes import comprehension_scope
 from tapeviz.sandbox.runtime.checks import (
     budget,
-    check_format_spec,
     check_key,
     check_keys,
-    check_text,
     counted,
 )
 from tapeviz.sandbox.runtime.frames import Frame
+from tapeviz.sandbox.runtime.text import format_field, joined
 
 
 class DisplayCompiler(ExprCompiler):
@@ -90,26 +88,18 @@ class DisplayCompiler(ExprCompiler):
 
     def e_JoinedStr(self, node: ast.JoinedStr) -> Fn:
         parts = [self.expr(v) for v in node.values]
-        return lambda frame: "".join(str(p(frame)) for p in parts)
+        return lambda frame: joined(parts, frame)
 
     def e_FormattedValue(self, node: ast.FormattedValue) -> Fn:
         value = self.expr(node.value)
         spec = self.expr(node.format_spec) if node.format_spec is not None else None
-        conv = {115: str, 114: repr, 97: ascii}.get(node.conversion)
+        conv = chr(node.conversion) if node.conversion >= 0 else None
         line, col = _pos(node)
 
         def formatted(frame: Frame) -> str:
             v = value(frame)
             try:
-                if conv is not None:
-                    check_text(v, "the f-string")
-                    v = conv(v)
-                if spec is None:
-                    check_text(v, "the f-string")
-                    return without_addresses(format(v))  # (a script object's default repr)
-                text = spec(frame)
-                check_format_spec(text)
-                return without_addresses(format(v, text))
+                return format_field(v, conv, "" if spec is None else spec(frame), "the f-string")
             except BaseException as exc:
                 raise locate(exc, line, col) from None
 

@@ -102,52 +102,6 @@ def check_format_string(fmt: str) -> None:
             check_format_spec(spec)
 
 
-def _percent_specs(text: str) -> Iterator[tuple[str, str]]:
-    """(width, precision) of each ``%`` conversion, parsing ``%(key)`` with nested parens."""
-    i, n = 0, len(text)
-    while i < n:
-        i = text.find("%", i)
-        if i < 0 or i + 1 >= n:
-            return
-        i += 1
-        if text[i] == "%":
-            i += 1
-            continue
-        if text[i] == "(":
-            depth = 0
-            while i < n:
-                depth += {"(": 1, ")": -1}.get(text[i], 0)
-                i += 1
-                if depth == 0:
-                    break
-        while i < n and text[i] in "-+ #0":
-            i += 1
-        start = i
-        while i < n and (text[i].isdigit() or text[i] == "*"):
-            i += 1
-        width = text[start:i]
-        precision = ""
-        if i < n and text[i] == ".":
-            i += 1
-            start = i
-            while i < n and (text[i].isdigit() or text[i] == "*"):
-                i += 1
-            precision = text[start:i]
-        yield width, precision
-
-
-def check_percent(fmt: str | bytes, args: Any) -> None:
-    """``%``-formatting: refuse ``*`` widths and widths over the limit; size the arguments."""
-    text = fmt.decode("latin-1") if isinstance(fmt, bytes) else fmt
-    for spec in _percent_specs(text):
-        for width in spec:
-            if "*" in width:
-                raise refused(say("percent_star"))
-            if width:
-                _width_limit(int(width) if len(width) < 9 else 10**9, "the % format")
-    check_text(args, "the formatted values")
-
-
 def text_size(obj: Any, cap: int) -> int:
     """An estimate of ``len(str(obj))``, walking containers but stopping once over ``cap``."""
     total = 0

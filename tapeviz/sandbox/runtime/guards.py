@@ -15,11 +15,11 @@ from tapeviz.sandbox.runtime.checks import (
     budget,
     check_key,
     check_keys,
-    check_percent,
     check_power,
     consume,
     counted,
 )
+from tapeviz.sandbox.runtime.text import check_percent
 
 _SEQ = (list, tuple, str, bytes)
 

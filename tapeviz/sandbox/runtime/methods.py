@@ -18,11 +18,20 @@ from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import checks
 from tapeviz.sandbox.runtime.checks import (
     budget,
-    check_format_string,
     check_key,
     check_keys,
     counted,
 )
+from tapeviz.sandbox.runtime.text import check_length, format_string
+
+
+class Done:
+    """What a check returns when it has made the call's result itself (``str.format``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
 
 
 class Checked:
@@ -36,6 +45,8 @@ class Checked:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         fixed = self._check(getattr(self._method, "__self__", None), *args, **kwargs)
         if fixed is not None:
+            if type(fixed) is Done:
+                return fixed.value
             args, kwargs = fixed
         return self._method(*args, **kwargs)
 
@@ -56,9 +67,21 @@ def _width(owner: Any, width: Any = 0, *rest: Any) -> None:
     checks._width_limit(checks.as_count(width), "the padded string")
 
 
-def _format(owner: str, *args: Any, **kwargs: Any) -> None:
-    check_format_string(owner)
-    checks.check_text(list(args) + list(kwargs.values()), "the formatted values")
+def _format(owner: str, *args: Any, **kwargs: Any) -> Done:
+    return Done(format_string(owner, *args, **kwargs))
+
+
+def _cased(name: str) -> Callable[..., Done | None]:
+    method = getattr(str, name)
+
+    def check(owner: str) -> Done | None:
+        if len(owner) * 3 <= budget().limits.max_elements or owner.isascii():
+            return None  # (a case change makes at most three characters of one: 'ﬃ' -> 'FFI')
+        out = method(owner)
+        check_length(len(out), "the changed string")
+        return Done(out)
+
+    return check
 
 
 def _replace(owner: str, old: Any, new: Any, count: int = -1) -> None:
@@ -123,6 +146,8 @@ def _range_scan(owner: range, value: Any = None, *rest: Any) -> None:
 CHECKED_METHODS: dict[tuple[type, str], Callable[..., Any]] = {
     **{(str, m): _width for m in ("center", "ljust", "rjust", "zfill")},
     (str, "format"): _format,
+    **{(str, m): _cased(m) for m in (
+        "upper", "lower", "casefold", "title", "capitalize", "swapcase")},
     (str, "replace"): _replace,
     (str, "join"): _join,
     (list, "extend"): _iterable_args,

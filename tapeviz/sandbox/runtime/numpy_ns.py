@@ -53,6 +53,7 @@ def as_array(obj: Any, dtype: Any = None) -> Any:
     if isinstance(obj, np.ndarray | np.generic):
         check_dtype(obj.dtype)
         return obj
+    _no_text(obj)
     if isinstance(obj, TensorLike | bool | float):
         return obj
     if isinstance(obj, int):
@@ -61,9 +62,20 @@ def as_array(obj: Any, dtype: Any = None) -> Any:
         return obj
     if isinstance(obj, list | tuple | range):
         budget().check_size(_nested_size(obj), "the array")
+        first = obj
+        while isinstance(first, list | tuple) and first:
+            first = first[0]
+        _no_text(first)
     arr = np.asarray(obj, dtype=dtype)
     check_dtype(arr.dtype)
     return arr
+
+
+def _no_text(obj: Any) -> None:
+    """Refuse text as array data before numpy makes a (possibly huge) array of it."""
+    if isinstance(obj, str | bytes):
+        kind = "U" if isinstance(obj, str) else "S"
+        raise refused(say("numpy_dtype_array", dtype=np.dtype(f"{kind}{max(len(obj), 1)}")))
 
 
 def check_result(out: Any) -> Any:
@@ -127,6 +139,8 @@ def _creating(fn: Callable[..., Any], shape_arg: int | None = 0) -> Callable[...
             budget().check_size(shape_size(_dims(kwargs["shape"])), f"np.{fn.__name__}")
         if shape_arg is None and args:
             args = (as_array(args[0]), *args[1:])
+        if fn is np.full or fn is np.full_like:
+            _no_text(args[1] if len(args) > 1 else kwargs.get("fill_value"))
         out = fn(*args, **kwargs)
         if isinstance(out, np.ndarray):
             check_dtype(out.dtype)
