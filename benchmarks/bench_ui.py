@@ -17,6 +17,8 @@ scene of plain rectangles for a graph, an empty window for a cold start).
   until then. Targets ≤ 1.0 / 3.0 s; ≤ 50 ms. Then the 10,000-op script run again (the same
   graph, new values: the longest block, ≤ 50 ms), and a pan step's repaint of that graph
   against a bare scene of as many plain items (≤ 16 ms, a frame).
+- B1 the UI thread's longest block while a 100,000-tape script and a 300,000-line print run
+  and their results arrive (target ≤ 50 ms, issue 32).
 - C1 cold start to the first paint, tapeviz against the bare window (target ≤ 1.3x).
 
 The studio's figures (S1 a learning-rate change, M1 memory, X1 exports) are measured by
@@ -240,6 +242,33 @@ def big_graphs(w: object, sizes: list[int]) -> None:
            bare_pan_ms(items, view.viewport().size()))  # fmt: skip
 
 
+BIG_RUNS = {
+    "100,000 tapes": (
+        "import tensorflow as tf\nx = tf.Variable(1.0)\nfor i in range(100_000):\n"
+        "    with tf.GradientTape() as t:\n        y = x * x\n"
+        "    x.assign_sub(0.001 * t.gradient(y, x))\n"
+    ),
+    "300,000 printed lines": "for i in range(300_000):\n    print(i)\n",
+}
+
+
+def big_runs(w: object, names: list[str]) -> None:
+    """B1: the UI thread's longest block while a big script runs and its results arrive."""
+    for name in names:
+        w.mode.setCurrentIndex(1)  # type: ignore[attr-defined]
+        w.editor.setPlainText(BIG_RUNS[name])  # type: ignore[attr-defined]
+        wait(lambda: False, 0.3)
+        with Gaps() as gaps:
+            t0 = time.perf_counter()
+            w.run_code()  # type: ignore[attr-defined]
+            wait(lambda: w._cancel is None, 120)  # type: ignore[attr-defined]
+            took = time.perf_counter() - t0
+            wait(lambda: False, 0.5)  # whatever the answer's arrival queued
+        error = w.status_text() if hasattr(w, "status_text") else ""
+        print(f"   ({name}: the run and its results took {took:.2f} s {error})")
+        report(f"B1 longest UI-thread block, a run of {name}", gaps.worst_ms, "ms", 50.0)
+
+
 def pan_ms(view: object, repeats: int = 21) -> float:
     """The median time of a 40 px scroll step and the repaint it needs, ms."""
     bar = view.horizontalScrollBar()  # type: ignore[attr-defined]
@@ -325,7 +354,7 @@ def main() -> int:
     """Run every figure (fewer in --quick)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--only", default="K1,G1,C1", help="figures, e.g. K1,G1")
+    parser.add_argument("--only", default="K1,G1,B1,C1", help="figures, e.g. K1,G1")
     args = parser.parse_args()
     quick, only = args.quick, args.only.upper().split(",")
     w = window()
@@ -334,6 +363,8 @@ def main() -> int:
         keystrokes(w, [20, 300] if quick else [20, 300, 1000], 3 if quick else 7)
     if "G1" in only:
         big_graphs(w, [3000] if quick else [3000, 10000])
+    if "B1" in only:
+        big_runs(w, list(BIG_RUNS))
     if "C1" in only:
         cold_start(1 if quick else 3)
     w.close()  # type: ignore[attr-defined]

@@ -50,7 +50,25 @@ def test_loops_and_rows_are_made_off_the_ui_thread(
     assert threads == [False]  # once, in the pool
     assert window.timeline.timeline is not None and window.timeline.timeline.steps == 300
     assert window.tape_list.count() == 300
-    assert window.tape_list.item(299).text() == "t — 1 ops"  # (y = x * x: one op)
+    assert window.tape_list.text(299) == "t — 1 ops"  # (y = x * x: one op)
+
+
+def test_the_rows_of_a_received_run_are_read_from_its_columns() -> None:
+    """The Tapes dock's rows make no tape objects (a 100,000-tape run made 200,000)."""
+    import io
+
+    from tapeviz.sandbox import run
+    from tapeviz.sandbox.process import results, results_decode, wire
+    from tapeviz.ui.window.tape_list import TapeList
+
+    local = run(LOOP.format(steps=50).replace("    print", "    # print"))
+    writer = wire.Writer()
+    buf = io.BytesIO()
+    wire.write(buf, results.encode(local, writer), writer)
+    received = results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+    labels = TapeList.labels(received)
+    assert labels == TapeList.labels(local) and labels[0] == "t — 1 ops" and len(labels) == 50
+    assert not any(received.tapes._made)  # type: ignore[attr-defined]
 
 
 def test_the_output_pane_gets_only_the_lines_it_keeps_and_they_still_link(

@@ -108,7 +108,7 @@ def test_nested_tapes_show_the_outer_tape_both_results_and_one_name_everywhere(
     shown = lines(w)
     assert shown["g_1"][:2] == ["g_1 = ×", "= 27"]  # the first derivative
     assert shown["x"][2] == "∂ = 18"  # the second
-    rows = [w.tape_list.item(i).text() for i in range(w.tape_list.count())]
+    rows = [w.tape_list.text(i) for i in range(w.tape_list.count())]
     assert rows == ["tape_2 — 5 ops", "tape_1 — 1 ops"] and w.tape_list.currentRow() == 0
     assert [g.label.text() for g in w.graph.group_items] == ["tape “tape_1”"]
     assert w.stepper.pass_box.currentText() == "tape_2.gradient(g_1, x) → 18"

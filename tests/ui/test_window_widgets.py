@@ -41,7 +41,7 @@ def test_the_tape_list_shows_the_outer_tape_and_picks_others(qtbot: QtBot) -> No
     result = run(NESTED)
     assert result.error is None
     tapes.show_result(result)
-    assert [tapes.item(i).text() for i in range(tapes.count())] == [
+    assert [tapes.text(i) for i in range(tapes.count())] == [
         f"{t.name} — {len(t.tape.records)} ops" for t in result.tapes
     ]
     assert tapes.currentRow() == 0 == model.current  # the outer tape, the inner one framed in it

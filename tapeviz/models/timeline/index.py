@@ -191,10 +191,13 @@ def _row_codes(rows: np.ndarray) -> np.ndarray:
     return codes
 
 
-def from_remote(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:
-    """The index of RemoteTapes that share one table (a received result), from its columns."""
-    table, cols = tapes[0].table, tapes[0].columns
-    spans = np.array([t.span for t in tapes], np.int64).reshape(-1, 2)
+def from_remote(tapes: Any, namespace: Mapping[str, Any]) -> TapeIndex:
+    """The index of a received result's tapes (its ``RemoteTapes``), from its columns alone.
+
+    No tape object is made: a 100,000-tape run's index reads the spans and calls columns.
+    """
+    table, cols = tapes.table, tapes.columns
+    spans = tapes.spans()
     counts = spans[:, 1] - spans[:, 0]
     rec = _ranges(spans[:, 0], counts)
     nin, nout = np.diff(cols.in_off)[rec], np.diff(cols.out_off)[rec]
@@ -207,8 +210,8 @@ def from_remote(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex
         [signatures.setdefault(param_signature(p), len(signatures)) for p in cols.params], np.int64
     )
     gathered = Gather(len(tapes))
-    for t, tape in enumerate(tapes):
-        for kind, targets, sources, results in tape.call_rows:
+    for t in range(len(tapes)):
+        for kind, targets, sources, results in tapes.call_rows(t):
             if kind == "gradient":
                 gathered.call(t, targets, sources, results)
     names = _names(namespace)
@@ -338,10 +341,8 @@ def from_live(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:
                   names)  # fmt: skip
 
 
-def index_of(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:
-    """The index of a run's tapes: from the received columns when they share one table."""
-    first = tapes[0] if tapes else None
-    table = getattr(first, "table", None)
-    if table is not None and all(getattr(t, "table", None) is table for t in tapes):
-        return from_remote(tapes, namespace)
-    return from_live(tapes, namespace)
+def index_of(infos: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:
+    """The index of a run's tapes (its TapeInfos): from the columns of a received result."""
+    if infos and hasattr(infos, "spans"):  # a received result's RemoteTapes
+        return from_remote(infos, namespace)
+    return from_live([i.tape for i in infos], namespace)

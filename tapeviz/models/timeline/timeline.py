@@ -69,7 +69,8 @@ class Timeline:
     def __init__(
         self, tapes: Sequence[Any], loop: Loop, number: int, main: int, index: TapeIndex
     ) -> None:
-        self.tapes = tuple(tapes)  # the run's TapeInfos (every tape, not only this loop's)
+        # the run's TapeInfos (every tape, not only this loop's; a received run's stay lazy)
+        self.tapes = tapes if hasattr(tapes, "spans") else tuple(tapes)
         self.loop, self.number, self.main = loop, number, main
         self.steps = loop.steps
         self.store: Store = index.store
@@ -192,10 +193,10 @@ def _dtype(store: Store, ref: int) -> str:
 
 def timelines_of(result: Any) -> list[Timeline]:
     """The loops of a run (a RunResult, in-process or from the worker), one timeline each."""
-    infos = tuple(result.tapes)
+    infos = result.tapes if hasattr(result.tapes, "spans") else tuple(result.tapes)
     if len(infos) < MIN_STEPS:
         return []
-    index = index_of([i.tape for i in infos], result.namespace)
+    index = index_of(infos, result.namespace)
     mains: dict[tuple[int, int], int | None] = {}
 
     def usable(start: int, period: int) -> bool:

@@ -19,10 +19,11 @@ from tapeviz.sandbox.errors import UserCodeError
 from tapeviz.sandbox.messages import checked
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process import plots
-from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, RemoteTape, TensorTable
+from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, TensorTable
+from tapeviz.sandbox.process.remote_tapes import RemoteTapes
 from tapeviz.sandbox.process.results import DTYPE_CODES, MAX_TEXT, no_collection
 from tapeviz.sandbox.process.wire import MAX_RANK, Frame, ProtocolError, items, need, text
-from tapeviz.sandbox.result import RunResult, TapeInfo
+from tapeviz.sandbox.result import RunResult
 
 
 def _error(doc: Any) -> UserCodeError | None:
@@ -76,14 +77,18 @@ def _table(doc: Any, frame: Frame) -> TensorTable:
     nbytes = counts * itemsize
     if n and nbytes.sum() != len(data):
         raise ProtocolError("the tensor table's values do not match its shapes")
-    names = need(doc, "names", dict)
-    if len(names) > n:
-        raise ProtocolError("too many tensor names")
-    clean: dict[int, str] = {}
-    for k, v in names.items():
-        if not (k.isdigit() and int(k) < n and isinstance(v, str) and len(v) <= 1000):
-            raise ProtocolError("a bad tensor name")
-        clean[int(k)] = sys.intern(v)  # a loop names its variables 10,000 times alike
+    rows = frame.ints(need(doc, "name_rows", dict))
+    index = frame.ints(need(doc, "name_index", dict))
+    texts = need(doc, "name_list", list)
+    if len(rows) != len(index) or len(rows) > n or len(texts) > len(rows):
+        raise ProtocolError("the tensor names' columns do not match")
+    if len(rows) and (rows.min() < 0 or rows.max() >= n or index.min() < 0
+                      or index.max() >= len(texts)):  # fmt: skip
+        raise ProtocolError("a bad tensor name")
+    if not all(isinstance(v, str) and len(v) <= 1000 for v in texts):
+        raise ProtocolError("a bad tensor name")
+    interned = [sys.intern(v) for v in texts]  # a loop names its variables 10,000 times alike
+    clean = dict(zip(rows.tolist(), [interned[i] for i in index.tolist()], strict=True))
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(nbytes.astype(np.int64), out=offsets[1:])
     dim_offsets = np.zeros(n + 1, np.int64)
@@ -129,7 +134,7 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
     }
 
 
-def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> list[TapeInfo]:
+def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> RemoteTapes:
     n = table.count
     start = frame.ints(need(doc, "tape_start", dict))
     flags = frame.ints(need(doc, "tape_flags", dict))
@@ -155,17 +160,7 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     np.cumsum(n_watched, out=w_off[1:])
     if count and (names.min() < 0 or names.max() >= len(name_sets)):
         raise ProtocolError("bad tape names")
-    rows = watched.tolist()
-    w = w_off.tolist()
-    # A loop's tapes watch the same rows: one tuple for all of them, not 10,000 alike (small
-    # objects whose memory stays fragmented after the run is dropped).
-    same: dict[tuple[int, ...], tuple[int, ...]] = {}
-    out = []
-    for k, (f, i, j) in enumerate(zip(flags.tolist(), index.tolist(), names.tolist(), strict=True)):
-        mine = tuple(rows[w[k] : w[k + 1]])
-        tape = RemoteTape(table, recs, k, same.setdefault(mine, mine), bool(f & 1), bool(f & 2))
-        out.append(TapeInfo(tape, name_sets[j], i))  # type: ignore[arg-type]
-    return out
+    return RemoteTapes(table, recs, flags, index, names, name_sets, watched, w_off)
 
 
 def _calls(doc: Any, frame: Frame, n_rows: int, n_tapes: int) -> CallColumns:
@@ -291,7 +286,7 @@ def _decode(frame: Frame) -> RunResult:
     marks = _marks(need(doc, "output_marks", dict), frame, output, len(tapes) + dropped)
     return RunResult(
         output,
-        tuple(tapes),
+        tapes,  # type: ignore[arg-type]
         namespace,
         value,
         elapsed if math.isfinite(elapsed) else 0.0,

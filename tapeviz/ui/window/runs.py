@@ -249,7 +249,9 @@ class RunController(QObject):
         self.last_result = result
         self.console.setPlainText(last_lines(result.output, self.console.maximumBlockCount()))
         studio = self.studio_in_front() and result.error is None
-        recorded = any(len(info.tape.records) for info in result.tapes)
+        tapes = result.tapes
+        recorded = (any(tapes.op_count(k) for k in range(len(tapes))) if hasattr(tapes, "spans")
+                    else any(len(info.tape.records) for info in tapes))  # fmt: skip
         # Under the studio the graph shows the tape of the studio's step; after an error that
         # came before any op was recorded, the last good graph stays (dimmed), never a blank.
         if not studio and (result.error is None or recorded):

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QStringListModel,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QHelpEvent
-from PySide6.QtWidgets import QListWidget, QToolTip, QWidget
+from PySide6.QtWidgets import QListView, QToolTip, QWidget
 
 from tapeviz.models.graph.model import GraphModel, GraphOptions
 from tapeviz.sandbox import RunResult
@@ -22,7 +31,35 @@ def op_count(tape: Any) -> int:
     return len(tape) if hasattr(tape, "__len__") else len(tape.records)
 
 
-class TapeList(QListWidget):
+class TapeRows(QStringListModel):
+    """The rows' texts: Qt keeps only their count (empty strings), Python gives a row's text.
+
+    A 100,000-tape run's rows are one ``insertRows`` (1 ms) instead of 100,000 list items
+    (40 ms of the UI thread), and a view laying them out asks Qt, not Python, for the count.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.labels: list[str] = []
+
+    def set_labels(self, labels: list[str]) -> None:
+        """Show ``labels`` (a model reset)."""
+        self.beginResetModel()
+        self.labels = []
+        self.endResetModel()
+        self.labels = list(labels)
+        if self.labels:
+            self.insertRows(0, len(self.labels))
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = 0) -> Any:
+        """Qt override: a row's label for the display and tooltip roles."""
+        row = index.row()
+        if role == Qt.ItemDataRole.DisplayRole and 0 <= row < len(self.labels):
+            return self.labels[row]
+        return None
+
+
+class TapeList(QListView):
     """Lists a run's tapes (name and op count); the current row is the graph ``model``'s tape.
 
     A tape is named as the code bound it (``tape_2``) here, in the graph's frames and in the
@@ -33,15 +70,41 @@ class TapeList(QListWidget):
     """
 
     picked = Signal(int)  # a row the user chose
+    currentRowChanged = Signal(int)  # the current row changed (-1: none), as QListWidget's
 
     def __init__(self, model: GraphModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("tapeList")
         self.model = model
         self.drives_graph = False  # whether the graph holds this list's tapes
-        self.setUniformItemSizes(True)  # a 10,000-tape run lists at once
+        self.rows = TapeRows(self)
+        self.setModel(self.rows)
+        self.setUniformItemSizes(True)  # a 100,000-tape run lists at once
+        self.setEditTriggers(QListView.EditTrigger.NoEditTriggers)
+        self.selectionModel().currentRowChanged.connect(
+            lambda now, _before: self.currentRowChanged.emit(now.row() if now.isValid() else -1)
+        )
         self.currentRowChanged.connect(self._on_current_row_changed)
         model.changed.connect(self._on_model_changed)
+
+    # -- what QListWidget offered ------------------------------------------------------------
+    def count(self) -> int:
+        """How many rows (tapes) are listed."""
+        return len(self.rows.labels)
+
+    def currentRow(self) -> int:
+        """The current row (-1 if none)."""
+        index = self.currentIndex()
+        return index.row() if index.isValid() else -1
+
+    def setCurrentRow(self, row: int) -> None:
+        """Make ``row`` current and selected (-1 or out of range: none)."""
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect
+        self.selectionModel().setCurrentIndex(self.rows.index(row), flags)
+
+    def text(self, row: int) -> str:
+        """Row ``row``'s label."""
+        return self.rows.labels[row]
 
     def show_result(
         self, result: RunResult, source: str = "", labels: list[str] | None = None
@@ -77,7 +140,7 @@ class TapeList(QListWidget):
     def viewportEvent(self, event: QEvent) -> bool:
         """Qt override: a row's tooltip lists its tape's gradient() calls (built on demand)."""
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
-            row = self.row(self.itemAt(event.pos()))
+            row = self.indexAt(event.pos()).row()
             if self.drives_graph and 0 <= row < len(self.model.entries) and row < self.count():
                 calls = self.model.pass_labels(row)
                 text = "\n".join(calls) or self.tr("No gradient() call")
@@ -97,20 +160,26 @@ class TapeList(QListWidget):
     def labels(result: RunResult) -> list[str]:
         """The rows of ``result``'s tapes (any thread: 100,000 tapes take ~0.1 s)."""
         label = QCoreApplication.translate("TapeList", "%1 — %2 ops")
+        tapes = result.tapes
+        if hasattr(tapes, "spans"):  # a received run: read from its columns (no tape objects)
+            return [label.replace("%1", tapes.name(k)).replace("%2", str(tapes.op_count(k)))
+                    for k in range(len(tapes))]  # fmt: skip
         return [label.replace("%1", info.name).replace("%2", str(op_count(info.tape)))
-                for info in result.tapes]  # fmt: skip
+                for info in tapes]  # fmt: skip
 
-    def list_result(self, result: RunResult, labels: list[str] | None = None) -> None:
-        """List ``result``'s tapes (the last one current) without touching the graph.
+    def list_result(
+        self, result: RunResult, labels: list[str] | None = None, current: int = -1
+    ) -> None:
+        """List ``result``'s tapes (row ``current`` current) without touching the graph.
 
-        ``labels``: the rows, when the thread pool made them already (:meth:`labels`).
+        ``labels``: the rows, when the thread pool made them already (:meth:`labels`);
+        ``current`` -1: the last tape.
         """
         self.blockSignals(True)
-        self.clear()
         if labels is None or len(labels) != len(result.tapes):
             labels = self.labels(result)
-        self.addItems(labels)
-        self.setCurrentRow(len(result.tapes) - 1)
+        self.rows.set_labels(labels)
+        self.setCurrentRow(current if current >= 0 else len(result.tapes) - 1)
         self.blockSignals(False)
         self.drives_graph = False
 

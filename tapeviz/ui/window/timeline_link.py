@@ -23,7 +23,10 @@ from tapeviz.sandbox import RunResult
 from tapeviz.ui.graph.expression_panel import names_of
 from tapeviz.ui.timeline.output_link import OutputLink
 from tapeviz.ui.timeline.panel import StepTapes, TimelinePanel
+from tapeviz.ui.turns import later
 from tapeviz.ui.window.tape_list import TapeList
+
+LATER_ROWS = 5_000  # a run of more tapes lists them on the next turn (~10 ms for 100,000)
 
 
 class TimelineLink(QObject):
@@ -96,8 +99,16 @@ class TimelineLink(QObject):
         if not timelines:
             self.tape_list.show_result(result, self.source(), labels)
             return
-        self.tape_list.list_result(result, labels)
-        self.tape_list.mark(timelines[0].main_tape(0))
+        current = timelines[0].main_tape(0)
+
+        def list_tapes() -> None:
+            if self.run is result:
+                self.tape_list.list_result(result, labels, current=current)
+
+        if len(result.tapes) > LATER_ROWS:  # on a turn of its own: the rows wait 1 ms
+            later(list_tapes, self.tape_list)
+        else:
+            list_tapes()
         if bring_forward and not self.studio_in_front():
             self.bring_forward()
 
