@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -30,7 +30,13 @@ from tapeviz.sandbox.result import RunResult, TapeInfo
 from tapeviz.sandbox.runtime.checks import CURRENT
 from tapeviz.sandbox.runtime.classes import is_user_instance
 from tapeviz.sandbox.runtime.frames import Frame
-from tapeviz.sandbox.runtime.limits import Budget, CancelToken, Limits, hard_deadline
+from tapeviz.sandbox.runtime.limits import (
+    SNAPSHOT_FIRST_S,
+    Budget,
+    CancelToken,
+    Limits,
+    hard_deadline,
+)
 from tapeviz.sandbox.runtime.modules import PRELUDE, TF, TV
 from tapeviz.sandbox.runtime.plotting.recorder import Recorder, recording
 from tapeviz.sandbox.runtime.policy import public_api
@@ -196,6 +202,27 @@ def _tape_infos(budget: Budget, created: list[Any]) -> tuple[tuple[TapeInfo, ...
     return infos, len(created) - len(keep)
 
 
+def _snapshot(
+    budget: Budget,
+    created: list[Any],
+    module: dict[str, Any],
+    started: float,
+    send: Callable[[RunResult], None],
+) -> None:
+    """The run so far, as a result: its finished tapes (the newest may still record)."""
+    done = created[:-1]
+    if len(done) < 2:
+        return
+    tapes, dropped = _tape_infos(budget, done)
+    plain = {k: v for k, v in module.items() if type(v) is not Namespace}
+    names = {**_attribute_names(plain), **plain}
+    count = len(done)
+    marks = tuple(m for m in budget.output_marks if m[1] <= count)
+    output = "".join(budget.output)
+    send(RunResult(output, tapes, names, None, time.perf_counter() - started, None,
+                   tuple(budget.notes), {}, dropped, marks))  # fmt: skip
+
+
 def run(
     source: str,
     *,
@@ -203,8 +230,13 @@ def run(
     variables: Mapping[str, Any] | Sequence[VariableSpec] | None = None,
     limits: Limits | None = None,
     cancel: CancelToken | None = None,
+    snapshots: Callable[[RunResult], None] | None = None,
 ) -> RunResult:
-    """Run user code safely: ``mode`` is ``"script"`` (a Python subset) or ``"expression"``."""
+    """Run user code safely: ``mode`` is ``"script"`` (a Python subset) or ``"expression"``.
+
+    ``snapshots``: a script also hands the run so far to this now and then (see
+    :meth:`Budget.take_snapshot`), so a long run can be shown while it runs.
+    """
     started = time.perf_counter()
     limits = limits or Limits()
     budget = Budget(limits, cancel or CancelToken())
@@ -219,6 +251,9 @@ def run(
     value: Any = None
     error: UserCodeError | None = None
     plots = None
+    if snapshots is not None:
+        budget.snapshot = lambda: _snapshot(budget, created, module, started, snapshots)
+        budget.next_snapshot = budget.started + SNAPSHOT_FIRST_S
     try:
         with _running(budget, created) as plots:
             source, skipped = without_magics(source)

@@ -31,6 +31,7 @@ from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer
 
 STOP_GRACE = 0.3  # seconds a cancelled request may take to stop itself before the kill
 WALL_GRACE = 2.0  # seconds past a request's own time limit before the kill
+SNAPSHOT_TIME = 10.0  # seconds one snapshot may add to a request's deadline, at most
 START_TIMEOUT = 60.0
 SIGNALS = {
     signal.SIGSEGV: "segmentation fault",
@@ -187,8 +188,13 @@ class Worker:
         timeout: float = 10.0,
         cancelled: Callable[[], bool] | None = None,
         progress: Callable[[float], None] | None = None,
+        snapshot: Callable[[Frame], None] | None = None,
     ) -> Frame:
-        """Send a request and wait for its answer (see :class:`WorkerFailure`)."""
+        """Send a request and wait for its answer (see :class:`WorkerFailure`).
+
+        ``snapshot`` gets a streamed run's snapshots (frames whose ``snapshot`` part is a
+        result); the time the worker spent encoding one moves the deadline.
+        """
         if not self.wait_ready():
             failure = self._failure(None)
             failure.started = False
@@ -208,6 +214,13 @@ class Worker:
                 if "progress" in doc:
                     if progress is not None and isinstance(doc["progress"], float | int):
                         progress(min(max(float(doc["progress"]), 0.0), 1.0))
+                    continue
+                if "snapshot" in doc:
+                    took = doc.get("took")
+                    if type(took) is float and 0.0 <= took <= SNAPSHOT_TIME:
+                        deadline += took
+                    if snapshot is not None and stop_at is None:
+                        snapshot(frame)
                     continue
                 if doc.get("ok") is True:
                     return frame

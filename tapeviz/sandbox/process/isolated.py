@@ -8,8 +8,9 @@ and the next call gets a fresh worker.
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -66,8 +67,13 @@ def run_isolated(
     limits: Limits | None = None,
     cancel: CancelToken | None = None,
     pool: Pool | None = None,
+    on_snapshot: Callable[[RunResult], None] | None = None,
 ) -> RunResult:
-    """Run user code in a worker process; never raises for anything the code does."""
+    """Run user code in a worker process; never raises for anything the code does.
+
+    ``on_snapshot``: a script streams (see :class:`Snapshots`); this gets the run so far, on a
+    thread of its own, never after this function returned.
+    """
     started = time.perf_counter()
     limits = limits or Limits()
     writer = Writer()
@@ -79,11 +85,16 @@ def run_isolated(
     if pool.memory_mb != limits.max_memory_mb:
         pool.configure(memory_mb=limits.max_memory_mb)
     token = cancel or CancelToken()
+    stream = Snapshots(on_snapshot) if on_snapshot is not None and mode == "script" else None
+    if stream is not None:
+        args["stream"] = True
     try:
         frame = pool.call(
             "run", args, writer, timeout=limits.wall_time + WALL_GRACE,
-            cancelled=lambda: token.cancelled,
+            cancelled=lambda: token.cancelled, snapshot=stream and stream.put,
         )  # fmt: skip
+        if stream is not None:
+            stream.close()
         result = results_decode.decode(wire_result(frame))
     except WorkerFailure as exc:
         err = failure_error(exc, limits)
@@ -91,7 +102,61 @@ def run_isolated(
     except ProtocolError as exc:
         err = UserCodeError(f"the worker sent a malformed answer ({exc})", kind="internal")
         return RunResult("", (), {}, None, time.perf_counter() - started, err)
+    finally:
+        if stream is not None:
+            stream.close()
     return result
+
+
+class Snapshots:
+    """A streamed run's snapshots, decoded on a thread of their own, the newest only.
+
+    The thread that waits for the answer hands each snapshot frame over and goes on reading the
+    pipe (a worker never waits for the window to decode). A snapshot not decoded yet when a
+    newer one arrives is dropped; one the window cannot read is skipped (the final answer
+    stands on its own). After :meth:`close` nothing more is delivered.
+    """
+
+    def __init__(self, deliver: Callable[[RunResult], None]) -> None:
+        self._deliver = deliver
+        self._cond = threading.Condition()
+        self._frame: Any = None
+        self._closed = False
+        self._thread = threading.Thread(target=self._loop, name="tapeviz-snapshots", daemon=True)
+        self._thread.start()
+
+    def put(self, frame: Any) -> None:
+        """A snapshot frame arrived (any newer one replaces it)."""
+        with self._cond:
+            self._frame = frame
+            self._cond.notify()
+
+    def close(self) -> None:
+        """Deliver nothing more; returns once a delivery under way has ended."""
+        with self._cond:
+            self._closed, self._frame = True, None
+            self._cond.notify()
+        if self._thread is not threading.current_thread():
+            self._thread.join()
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while self._frame is None and not self._closed:
+                    self._cond.wait()
+                if self._closed:
+                    return
+                frame, self._frame = self._frame, None
+            try:
+                part = frame.doc.get("snapshot") if isinstance(frame.doc, dict) else None
+                if not isinstance(part, dict):
+                    continue
+                result = results_decode.decode(frame.part(part))
+            except ProtocolError:
+                continue
+            if self._closed:  # (close() joins this thread: no delivery after it returns)
+                return
+            self._deliver(result)
 
 
 def wire_result(frame: Any) -> Any:

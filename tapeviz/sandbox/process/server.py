@@ -68,6 +68,21 @@ class Context:
         """Whether the window asked this request to stop."""
         return self.cancel.cancelled
 
+    def snapshot(self, result: Any) -> None:
+        """Send a streamed run's result so far (``took``: the seconds encoding it cost).
+
+        A run whose snapshot cannot be encoded (a value the window would refuse) sends none;
+        its final answer says what was wrong.
+        """
+        started = time.perf_counter()
+        writer = Writer()
+        try:
+            doc = results.encode(result, writer)
+        except Exception:  # (the final answer reports it)
+            return
+        took = time.perf_counter() - started
+        self._out({"id": self.request, "snapshot": doc, "took": took}, writer)
+
 
 def _limits(doc: Any) -> Any:
     from tapeviz.sandbox.runtime.limits import Limits
@@ -102,6 +117,7 @@ def run_handler(args: Any, frame: Frame, ctx: Context) -> tuple[Any, Writer]:
         variables=variables,
         limits=_limits(args.get("limits")),
         cancel=ctx.cancel,
+        snapshots=ctx.snapshot if args.get("stream") is True and mode == "script" else None,
     )
     writer = Writer()
     return results.encode(result, writer), writer

@@ -104,21 +104,40 @@ class TimelinePanel(QWidget):
         return self._plots
 
     # -- the run ---------------------------------------------------------------------------
-    def set_run(self, timelines: Sequence[Timeline], lines: OutputLines | None = None) -> None:
-        """Show a run's loops (the first selected) and its printed lines; [] clears."""
+    def set_run(
+        self,
+        timelines: Sequence[Timeline],
+        lines: OutputLines | None = None,
+        keep_step: bool = False,
+    ) -> None:
+        """Show a run's loops (the first selected) and its printed lines; [] clears.
+
+        ``keep_step``: the same run, further on (a streamed run's next snapshot, its end): the
+        loop shown stays selected at the step the user is on, and a playback goes on.
+        """
+        old, k, playing = self.timeline, self.k, self.playing
         self.pause()
         self.timelines, self.lines = list(timelines), lines
         self.controls.set_loops(self.timelines)
         if self.timelines:
-            self.select(0)
+            index, step = 0, 0
+            if keep_step and old is not None:
+                same = (old.loop.start, old.loop.period)
+                for i, tl in enumerate(self.timelines):
+                    if (tl.loop.start, tl.loop.period) == same:
+                        index, step = i, min(k, max(tl.steps - 1, 0))
+                        break
+            self.select(index, step)
+            if keep_step and playing:
+                self.start()
         else:
             self.timeline, self.links, self.k = None, None, 0
             if self._plots is not None:
                 self._plots.draw(None, False, None)
             self.controls.clear()
 
-    def select(self, index: int) -> None:
-        """Show loop ``index`` at its first step."""
+    def select(self, index: int, step: int = 0) -> None:
+        """Show loop ``index`` at ``step`` (its first, unless told)."""
         self.pause()
         tl = self.timeline = self.timelines[index]
         self.links = LineSteps(self.lines, tl) if self.lines is not None else None
@@ -127,7 +146,7 @@ class TimelinePanel(QWidget):
         self._announced = False
         self.redraw(keep=False)
         self.show_status(text.summary(tl))
-        self.set_step(0)
+        self.set_step(step)
 
     def _on_loop_combo_changed(self, index: int) -> None:
         if 0 <= index < len(self.timelines):

@@ -79,8 +79,14 @@ class TimelineLink(QObject):
         except Exception as exc:  # shown by show_run, where the user looks
             return exc, labels
 
-    def show_run(self, result: RunResult, bring_forward: bool = True) -> None:
-        """A finished run: its loop's first step on the timeline, or its tapes as they are."""
+    def show_run(
+        self, result: RunResult, bring_forward: bool = True, keep_step: bool = False
+    ) -> None:
+        """A finished run: its loop's first step on the timeline, or its tapes as they are.
+
+        ``keep_step``: the run shown is this one further on (a streamed run's next snapshot or
+        its end): the timeline stays at the loop and step the user is on.
+        """
         prepared, self.prepared = self.prepared, None
         if prepared is not None and prepared[0] is result:  # made in the thread pool
             found, labels = prepared[1], prepared[2]
@@ -94,12 +100,13 @@ class TimelineLink(QObject):
         lines = OutputLines(result.output, result.output_marks)
         self.run, self.names, self._shown = result, names_of(result), ()
         self.available(bool(timelines))
-        self.panel.set_run(timelines, lines)  # announces step 0 for the graph
+        self.panel.set_run(timelines, lines, keep_step)  # announces the step for the graph
         self.output_link.set_lines(lines)
-        if not timelines:
+        shown = self.panel.timeline
+        if not timelines or shown is None:
             self.tape_list.show_result(result, self.source(), labels)
             return
-        current = timelines[0].main_tape(0)
+        current = shown.main_tape(self.panel.k)
 
         def list_tapes() -> None:
             if self.run is result:
