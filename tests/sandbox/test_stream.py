@@ -1,6 +1,6 @@
 """A streamed run hands the run so far to its caller now and then, while it runs.
 
-Snapshots come at 0.15 s, then at 3x the run's age; each is a result of the tapes finished by
+Snapshots come at 0.08 s, then at 3x the run's age; each is a result of the tapes finished by
 then (the newest may still record), the output so far and the names; the time spent making
 one is not the script's (its wall-time deadlines move by it). Through the process wall the
 snapshots arrive decoded on a thread of their own, never after the call returned.

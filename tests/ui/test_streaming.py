@@ -1,6 +1,6 @@
 """A long script streams into the window: its timeline is scrubbable while it still runs.
 
-The run so far arrives at 0.15 s, 0.45 s, 1.35 s, ... of its time; the timeline, the Tapes dock
+The run so far arrives at 0.08 s, 0.24 s, 0.72 s, ... of its time; the timeline, the Tapes dock
 and the Output pane show it, the user can move the cursor, and the finished run (or a stopped
 one) keeps the step the user is on.
 """
@@ -27,9 +27,7 @@ def _running(w: MainWindow) -> bool:
     return w._cancel is not None
 
 
-def test_the_timeline_is_scrubbable_while_the_run_goes_on(
-    qtbot: QtBot, window: MainWindow
-) -> None:
+def test_the_timeline_is_scrubbable_while_the_run_goes_on(qtbot: QtBot, window: MainWindow) -> None:
     w = window
     w.mode.setCurrentIndex(1)
     w.editor.setPlainText(LOOP.format(steps=STEPS))

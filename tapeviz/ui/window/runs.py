@@ -99,8 +99,8 @@ class RunController(QObject):
     the run (the graph of a big run built there) and ``prepared(result, what)`` takes what it
     made, before ``show_tapes``.
 
-    A script streams: while it runs, the run so far arrives now and then (at 0.15 s, 0.45 s,
-    1.35 s, ... of its time); ``prepare_snapshot(result)`` runs on the thread that decoded it
+    A script streams: while it runs, the run so far arrives now and then (at 0.08 s, 0.24 s,
+    0.72 s, ... of its time); ``prepare_snapshot(result)`` runs on the thread that decoded it
     and ``show_snapshot(result, what)`` shows both (the timeline scrubbable, the output, the
     tapes) while the run goes on. A run stopped, killed or ended by a limit keeps the last
     snapshot, with its error.
