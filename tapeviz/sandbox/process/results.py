@@ -115,9 +115,10 @@ def _table_doc(rows: _Rows, writer: Writer) -> dict[str, Any]:
     kinds = [(2 if t.trainable else 1) if v else 0 for t, v in zip(objs, is_var, strict=True)]
     # Names as an index into the distinct names: a loop names its variable on 100,000 rows,
     # and a {row: name} JSON object took the window 40 ms to parse (one C call, the GIL held).
-    named = [(i, n) for i, n in enumerate(map(_NAME, objs)) if n]
+    all_names = list(map(_NAME, objs))
+    name_rows = np.flatnonzero(np.fromiter(map(bool, all_names), np.bool_, len(all_names)))
     distinct: dict[str, int] = {}
-    name_index = [distinct.setdefault(n, len(distinct)) for _, n in named]
+    name_index = [distinct.setdefault(all_names[i], len(distinct)) for i in name_rows.tolist()]
     return {
         "ids": writer.ints(np.fromiter(map(_ID, objs), np.int64, len(objs))),
         "dtypes": writer.ints(codes),
@@ -125,7 +126,7 @@ def _table_doc(rows: _Rows, writer: Writer) -> dict[str, Any]:
         "ndims": writer.ints(np.fromiter(map(len, shapes), np.int64, len(shapes))),
         "dims": writer.ints(np.fromiter(itertools.chain.from_iterable(shapes), np.int64)),
         "data": writer.blob(_values_bytes(values, rows.groups)),
-        "name_rows": writer.ints([i for i, _ in named]),
+        "name_rows": writer.ints(name_rows),
         "name_index": writer.ints(name_index),
         "name_list": list(distinct),
     }
