@@ -62,6 +62,20 @@ def unpack(data: Any) -> tuple[Any, Any, Any]:
     return data, None, None
 
 
+def pack(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
+    """A batch as Keras 3 hands it to ``train_step``: ``(x, y)`` without weights, ``x`` alone.
+
+    Keras' ``pack_x_y_sample_weight``: ``x`` (``(x,)`` if it is a tuple or list) without
+    ``y``, ``(x, y)`` without ``sample_weight``, else ``(x, y, sample_weight)``; so an
+    overridden ``train_step`` may write ``x, y = data``.
+    """
+    if y is None:
+        return (x,) if isinstance(x, tuple | list) else x
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
 def pythonify(logs: dict[str, Any]) -> dict[str, Any]:
     """Keras' ``pythonify_logs``: keys sorted, nested dicts flattened, values floats."""
     out: dict[str, Any] = {}
@@ -111,7 +125,7 @@ class Batches:
         for s in range(self.steps):
             checkpoint()
             idx = order[s * self.size : (s + 1) * self.size]
-            yield (
+            yield pack(
                 to_tensors(take(self.x, idx)),
                 to_tensors(take(self.y, idx)),
                 None if self.sw is None else constant(np.asarray(self.sw)[idx]),

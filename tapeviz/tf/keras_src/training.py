@@ -25,6 +25,7 @@ from tapeviz.tf.keras_src.data_adapter import (
     Batches,
     as_numpy,
     length,
+    pack,
     pythonify,
     take,
     to_tensors,
@@ -32,6 +33,11 @@ from tapeviz.tf.keras_src.data_adapter import (
 )
 
 __all__ = ["CompileMetrics", "Trainer"]
+
+
+def _as_array(value: Any) -> Any:
+    """A tensor a custom ``train_step`` returned, as numpy (Keras' ``np.array`` of it)."""
+    return np.asarray(value._value) if hasattr(value, "_value") else value
 
 
 class CompileMetrics(metric_mod.Metric):
@@ -338,8 +344,9 @@ class Trainer:
         self._assert_compiled("train_on_batch")
         sw = None if sample_weight is None else constant(np.asarray(sample_weight))
         logs = self.train_step(
-            (to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw)
+            pack(to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw)
         )
+        logs = {k: _as_array(v) for k, v in logs.items()}  # (Keras: np.array of each value)
         return logs if return_dict else self._in_order(logs)
 
     def test_on_batch(
@@ -350,8 +357,9 @@ class Trainer:
         self.reset_metrics()
         sw = None if sample_weight is None else constant(np.asarray(sample_weight))
         logs = self.test_step(
-            (to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw)
+            pack(to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw)
         )
+        logs = {k: _as_array(v) for k, v in logs.items()}  # (Keras: np.array of each value)
         return logs if return_dict else self._in_order(logs)
 
     def predict_on_batch(self, x: Any) -> Any:
