@@ -50,6 +50,19 @@ class RunResult:
     output_marks: tuple[tuple[int, int], ...] = ()
     figures: tuple[Figure, ...] = ()  # what the code drew with matplotlib.pyplot, as data
 
+    def tape_names(self) -> list[str]:
+        """Each tape's first name (``tape #k`` if none); a received run reads its columns."""
+        names = getattr(self.tapes, "first_names", None)
+        return names() if names is not None else [info.name for info in self.tapes]
+
+    def tape_ops(self) -> list[int]:
+        """How many ops each tape recorded; a received run reads its columns (no tape made)."""
+        counts = getattr(self.tapes, "op_counts", None)
+        if counts is not None:
+            return counts()  # type: ignore[no-any-return]
+        return [len(t) if hasattr(t, "__len__") else len(t.records)
+                for t in (info.tape for info in self.tapes)]  # fmt: skip
+
     def tapes_at(self, offset: int) -> int:
         """How many tapes had been created when the output's character ``offset`` was written."""
         k = bisect.bisect_right(self.output_marks, (offset, math.inf)) - 1

@@ -71,7 +71,7 @@ def test_a_stopped_run_keeps_what_arrived(qtbot: QtBot, window: MainWindow) -> N
 def test_a_quick_script_does_not_stream(qtbot: QtBot, window: MainWindow) -> None:
     """A run over before its first snapshot is shown once, at its end, as before."""
     shown: list[int] = []
-    window.runner.show_snapshot = lambda result, what: shown.append(len(result.tapes))
+    window.runner.show_snapshot = lambda result, what, first: shown.append(len(result.tapes))
     window.mode.setCurrentIndex(1)
     window.editor.setPlainText(LOOP.format(steps=20))
     window.run_code()

@@ -70,7 +70,7 @@ class Timeline:
         self, tapes: Sequence[Any], loop: Loop, number: int, main: int, index: TapeIndex
     ) -> None:
         # the run's TapeInfos (every tape, not only this loop's; a received run's stay lazy)
-        self.tapes = tapes if hasattr(tapes, "spans") else tuple(tapes)
+        self.tapes = tapes if isinstance(tapes, Sequence) else tuple(tapes)
         self.loop, self.number, self.main = loop, number, main
         self.steps = loop.steps
         self.store: Store = index.store
@@ -193,7 +193,7 @@ def _dtype(store: Store, ref: int) -> str:
 
 def timelines_of(result: Any) -> list[Timeline]:
     """The loops of a run (a RunResult, in-process or from the worker), one timeline each."""
-    infos = result.tapes if hasattr(result.tapes, "spans") else tuple(result.tapes)
+    infos = result.tapes if isinstance(result.tapes, Sequence) else tuple(result.tapes)
     if len(infos) < MIN_STEPS:
         return []
     index = index_of(infos, result.namespace)

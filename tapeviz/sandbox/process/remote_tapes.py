@@ -4,7 +4,8 @@ A 100,000-tape run made 200,000 objects (a :class:`TapeInfo` and a :class:`Remot
 tape) that every full garbage collection of the window then walked: 60 ms on the UI thread,
 each time. :class:`RemoteTapes` keeps the tapes' columns and makes a tape's objects only when a
 view asks for that tape; the timeline's index and the Tapes dock's rows read the columns
-(:meth:`RemoteTapes.spans`, :meth:`RemoteTapes.name`, :meth:`RemoteTapes.call_rows`).
+(``spans``, ``first_names``, ``op_counts``, ``call_rows``; ``RunResult.tape_names`` and
+``tape_ops`` use them).
 """
 
 from __future__ import annotations
@@ -101,6 +102,14 @@ class RemoteTapes(Sequence[TapeInfo]):
         """How many ops tape ``k`` recorded."""
         bounds = self._recs["bounds"]
         return int(bounds[k + 1] - bounds[k])
+
+    def first_names(self) -> list[str]:
+        """Every tape's :meth:`name`, in order."""
+        return [self.name(k) for k in range(len(self))]
+
+    def op_counts(self) -> list[int]:
+        """Every tape's :meth:`op_count`, in order."""
+        return np.diff(np.asarray(self._recs["bounds"], np.int64)).tolist()  # type: ignore[no-any-return]
 
     def spans(self) -> np.ndarray:
         """Each tape's rows of the record columns, as an (n, 2) array of [start, end)."""

@@ -89,8 +89,6 @@ class MainWindow(QMainWindow):
             prepare=self._prepare_graph, prepared=self._on_graph_prepared,
             prepare_snapshot=TimelineLink.prepare, show_snapshot=self._show_snapshot, parent=self,
         )  # fmt: skip
-        # A streamed run's (cancel token, tapes so far, their loops), from its last snapshot.
-        self._streamed: tuple[Any, Any, Any] | None = None
         self.live_timer = self.runner.live_timer
         docks = [self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock]
         self.presenter = PresenterController(
@@ -337,22 +335,15 @@ class MainWindow(QMainWindow):
         """An editor run: its loop on the timeline, or its tapes in the graph.
 
         A run that streamed stays at the step the user moved to while it ran; one that was
-        stopped shows its last snapshot (its loops found already).
+        stopped shows its last snapshot.
         """
-        streamed, self._streamed = self._streamed, None
-        keep = streamed is not None and streamed[0] is self.runner.cancel_token
-        link = self.timeline_link
-        if keep and streamed[1] is result.tapes and (link.prepared or (None,))[0] is not result:
-            link.prepared = (result, *streamed[2])
-        link.show_run(result, bring_forward=not keep, keep_step=keep)
+        streamed = self.runner.snapshot is not None
+        self.timeline_link.show_run(result, bring_forward=not streamed, keep_step=streamed)
         if result.tapes:
             self.carried.apply(editor_run=not self.studio_view)
 
-    def _show_snapshot(self, result: RunResult, loops: Any) -> None:
+    def _show_snapshot(self, result: RunResult, loops: Any, first: bool) -> None:
         """A streamed run so far: its timeline, scrubbable while the run goes on."""
-        token = self.runner.cancel_token
-        first = self._streamed is None or self._streamed[0] is not token
-        self._streamed = (token, result.tapes, loops)
         self.timeline_link.prepared = (result, *loops)
         self.timeline_link.show_run(result, bring_forward=first, keep_step=not first)
         if first and result.tapes:

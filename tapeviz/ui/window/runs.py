@@ -101,9 +101,9 @@ class RunController(QObject):
 
     A script streams: while it runs, the run so far arrives now and then (at 0.08 s, 0.24 s,
     0.72 s, ... of its time); ``prepare_snapshot(result)`` runs on the thread that decoded it
-    and ``show_snapshot(result, what)`` shows both (the timeline scrubbable, the output, the
-    tapes) while the run goes on. A run stopped, killed or ended by a limit keeps the last
-    snapshot, with its error.
+    and ``show_snapshot(result, what, first)`` shows both (the timeline scrubbable, the output,
+    the tapes) while the run goes on; ``snapshot`` is the last one shown until the run ends.
+    A run stopped, killed or ended by a limit keeps the last snapshot, with its error.
     """
 
     snapshotted = Signal(object)  # (the run's cancel token, the run so far, what was prepared)
@@ -125,7 +125,7 @@ class RunController(QObject):
         prepare: Callable[[RunResult, str], Any] | None = None,
         prepared: Callable[[RunResult, Any], None] | None = None,
         prepare_snapshot: Callable[[RunResult], Any] | None = None,
-        show_snapshot: Callable[[RunResult, Any], None] | None = None,
+        show_snapshot: Callable[[RunResult, Any, bool], None] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -137,7 +137,7 @@ class RunController(QObject):
         self.show_figures = show_figures
         self.prepare, self.prepared = prepare, prepared
         self.prepare_snapshot, self.show_snapshot = prepare_snapshot, show_snapshot
-        self.snapshot: RunResult | None = None  # the running run's last snapshot shown
+        self.snapshot: RunResult | None = None  # the running run's last snapshot shown (if any)
         self.snapshotted.connect(self._on_snapshot)
         self.cancel_token: CancelToken | None = None  # the running run's; None when idle
         self.pending = False  # a run was asked for while one was running
@@ -238,7 +238,6 @@ class RunController(QObject):
         self.running_changed(True)
         self.status(self.tr("Running…"))
         self._started = time.perf_counter()
-        self.snapshot = None
         stream = None
         if mode == "script" and self.show_snapshot is not None:
             stream = partial(self._snapshot_arrived, cancel)
@@ -258,9 +257,9 @@ class RunController(QObject):
         if cancel is not self.cancel_token or cancel.cancelled or self.studio_in_front():
             return  # a run that ended or was stopped meanwhile; the studio shows its own
         assert self.show_snapshot is not None
-        self.snapshot = result
+        first, self.snapshot = self.snapshot is None, result
         self.console.setPlainText(last_lines(result.output, self.console.maximumBlockCount()))
-        self.show_snapshot(result, what)
+        self.show_snapshot(result, what, first)
         self.status(self.tr("Running… %1 tapes so far (the timeline grows as the run goes on)")
                     .replace("%1", f"{len(result.tapes) + result.dropped_tapes:,}"))  # fmt: skip
 
@@ -272,7 +271,7 @@ class RunController(QObject):
             self.status(self.tr("Stopping…"))
 
     def _finish_run(self) -> None:
-        self.cancel_token = None
+        self.cancel_token, self.snapshot = None, None
         self.running_changed(False)
         if self.pending:
             self.pending = False
@@ -284,7 +283,7 @@ class RunController(QObject):
 
     def _on_run_done(self, done: tuple[RunResult, Any]) -> None:
         result, prepared = done
-        kept, self.snapshot = self.snapshot, None
+        kept = self.snapshot  # (None again when the run has ended: _finish_run)
         if kept is not None and result.error is not None and not result.tapes:
             # Stopped, killed or over a limit: what arrived stays, with the run's error.
             result = replace(kept, error=result.error, elapsed=result.elapsed,
@@ -295,9 +294,7 @@ class RunController(QObject):
         self.last_result = result
         self.console.setPlainText(last_lines(result.output, self.console.maximumBlockCount()))
         studio = self.studio_in_front() and result.error is None
-        tapes = result.tapes
-        recorded = (any(tapes.op_count(k) for k in range(len(tapes))) if hasattr(tapes, "spans")
-                    else any(len(info.tape.records) for info in tapes))  # fmt: skip
+        recorded = any(result.tape_ops())
         # Under the studio the graph shows the tape of the studio's step; after an error that
         # came before any op was recorded, the last good graph stays (dimmed), never a blank.
         if not studio and (result.error is None or recorded):

@@ -26,11 +26,6 @@ PREPARED_TAPES = 8  # a run of at most this many tapes ...
 PREPARED_OPS = 500  # ... recording at least this many ops has its graph built off the UI thread
 
 
-def op_count(tape: Any) -> int:
-    """A tape's op count (a received tape counts its records without rebuilding them)."""
-    return len(tape) if hasattr(tape, "__len__") else len(tape.records)
-
-
 class TapeRows(QStringListModel):
     """The rows' texts: Qt keeps only their count (empty strings), Python gives a row's text.
 
@@ -160,12 +155,8 @@ class TapeList(QListView):
     def labels(result: RunResult) -> list[str]:
         """The rows of ``result``'s tapes (any thread: 100,000 tapes take ~0.1 s)."""
         label = QCoreApplication.translate("TapeList", "%1 — %2 ops")
-        tapes = result.tapes
-        if hasattr(tapes, "spans"):  # a received run: read from its columns (no tape objects)
-            return [label.replace("%1", tapes.name(k)).replace("%2", str(tapes.op_count(k)))
-                    for k in range(len(tapes))]  # fmt: skip
-        return [label.replace("%1", info.name).replace("%2", str(op_count(info.tape)))
-                for info in tapes]  # fmt: skip
+        rows = zip(result.tape_names(), result.tape_ops(), strict=True)
+        return [label.replace("%1", name).replace("%2", str(ops)) for name, ops in rows]
 
     def list_result(
         self, result: RunResult, labels: list[str] | None = None, current: int = -1

@@ -88,10 +88,11 @@ class TimelineLink(QObject):
         its end): the timeline stays at the loop and step the user is on.
         """
         prepared, self.prepared = self.prepared, None
-        if prepared is not None and prepared[0] is result:  # made in the thread pool
-            found, labels = prepared[1], prepared[2]
+        if prepared is not None and prepared[0].tapes is result.tapes:  # made off the UI thread
+            found, labels = prepared[1], prepared[2]  # (a stopped run: its last snapshot's)
         else:
             found, labels = self.prepare(result)
+        self.prepared = (result, found, labels)  # (a stopped streamed run shows these tapes again)
         if isinstance(found, Exception):  # a bug here must not keep the run from being shown
             why = f"{type(found).__name__}: {found}"
             self.status("⚠ " + self.tr("Internal error: %1").replace("%1", why))
