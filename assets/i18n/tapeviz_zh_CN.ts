@@ -694,138 +694,138 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="112" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="110" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="176" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="174" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="178" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="176" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="180" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="178" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="181" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="179" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="210" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="227" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="237" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="242" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="240" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="250" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="248" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="253" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="251" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -1346,22 +1346,27 @@
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="264" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="263" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="272" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="271" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="282" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="281" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="316" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="312" />
+      <source>Stopped; the %1 tape(s) recorded until then are kept.</source>
+      <translation>已停止;保留了此前记录的 %1 条磁带。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/runs.py" line="317" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -1521,12 +1526,12 @@
   <context>
     <name>TapeList</name>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="146" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="141" />
       <source>No gradient() call</source>
       <translation>没有 gradient() 调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="162" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="157" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>
@@ -1627,7 +1632,7 @@
   <context>
     <name>TimelineLink</name>
     <message>
-      <location filename="../../tapeviz/ui/window/timeline_link.py" line="97" />
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="98" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>

@@ -57,6 +57,17 @@ def type_slowly(app: QApplication, window: object, text: str, rng: random.Random
         pause(app, rng.choice([0.05, 0.1, 0.3, 0.45]))
 
 
+STREAMED = """import tensorflow as tf
+w = tf.Variable([2.0, -1.5])
+for step in range(10_000_000):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum((w - [1.0, 0.5]) ** 2)
+    w.assign_sub(0.001 * tape.gradient(loss, w))
+    if step % 1000 == 0:
+        print("step", step, float(loss))
+"""
+
+
 def main() -> int:
     """Run the phases until ``--seconds`` have passed."""
     parser = argparse.ArgumentParser()
@@ -113,6 +124,19 @@ def main() -> int:
             window.editor.setPlainText(source)  # type: ignore[attr-defined]
             window.run_code()  # type: ignore[attr-defined]
             pause(app, 4.0)
+        # A long loop streams in: scrub and play while it runs, then Stop it.
+        window.editor.setPlainText(STREAMED)  # type: ignore[attr-defined]
+        window.run_code()  # type: ignore[attr-defined]
+        pause(app, 1.0)
+        panel = window.timeline  # type: ignore[attr-defined]
+        for _ in range(5):
+            if panel.timeline is not None:
+                panel.set_step(rng.randrange(panel.timeline.steps))
+            pause(app, 0.3)
+        window.transport("play")  # type: ignore[attr-defined]
+        pause(app, 0.8)
+        window.runner.stop()  # type: ignore[attr-defined]
+        pause(app, 1.0)
         if rounds % 2 == 1:
             new = window.set_language("zh_CN")  # type: ignore[attr-defined]
             pause(app, 1.0)

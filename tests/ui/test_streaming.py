@@ -66,6 +66,8 @@ def test_a_stopped_run_keeps_what_arrived(qtbot: QtBot, window: MainWindow) -> N
     assert len(result.tapes) >= steps and w.timeline.timeline is not None
     assert w.timeline.timeline.steps >= steps and w.timeline.k == steps - 1
     assert w.console.toPlainText().startswith("step 0\n")  # the output that arrived
+    assert "are kept" in w.statusBar().currentMessage()
+    assert not w.graph._dimmed  # the values shown are valid: a Stop does not grey them out
 
 
 def test_a_quick_script_does_not_stream(qtbot: QtBot, window: MainWindow) -> None:

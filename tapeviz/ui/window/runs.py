@@ -303,10 +303,14 @@ class RunController(QObject):
         drew = result.error is None or bool(result.figures)  # a failed run keeps the last plots
         if script and drew and self.show_figures is not None:  # (expressions draw no figures)
             self.show_figures(result)
-        self.dim_graph(result.error is not None)
+        kept_tapes = result.error is not None and result.error.kind == "cancelled" and recorded
+        self.dim_graph(result.error is not None and not kept_tapes)  # a Stop keeps valid values
         if result.error is not None:
             err = result.error
             self.show_error(describe(err), err.line, err.col, unknown_name(err))
+            if kept_tapes:
+                self.status(self.tr("Stopped; the %1 tape(s) recorded until then are kept.")
+                            .replace("%1", f"{len(result.tapes):,}"))  # fmt: skip
         else:
             self.code.clear_error()
             ran = (
