@@ -13,7 +13,7 @@ from tapeviz.engine import primitives as P
 from tapeviz.engine.core import bind
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import check_elements, shape_size
-from tapeviz.engine.tensor import Tensor, TensorLike, constant, convert_to_tensor
+from tapeviz.engine.tensor import Tensor, TensorLike, Variable, constant, convert_to_tensor
 
 __all__ = [
     "add_n",
@@ -194,9 +194,15 @@ def _index_part(k: Any) -> Any:
 
 
 def getitem(tensor: Any, key: Any) -> Tensor:
-    """``tensor[key]``: integer, slice, Ellipsis, None and array indexing."""
+    """``tensor[key]``: integer, slice, Ellipsis, None and array indexing.
+
+    A slice of a Variable can be assigned to, as in TensorFlow: ``v[1:3].assign(value)``.
+    """
     key = tuple(_index_part(k) for k in key) if isinstance(key, tuple) else _index_part(key)
-    return bind(P.getitem_p, tensor, key=key)
+    out = bind(P.getitem_p, tensor, key=key)
+    if isinstance(tensor, Variable):
+        out._sliced = (tensor, key)
+    return out
 
 
 def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from types import MethodType
 from typing import Any
 
 import numpy as np
@@ -12,7 +13,7 @@ from numpy import ndarray  # a module-level name: np.ndarray is not a fast attri
 
 from tapeviz.engine import dtypes
 from tapeviz.engine.dtypes import DType
-from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
+from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, UnimplementedError
 from tapeviz.engine.guard import check_elements
 from tapeviz.engine.state import STATE, scope_prefix
 
@@ -163,15 +164,31 @@ class TensorLike:
 
 
 class Tensor(TensorLike):
-    """An immutable tensor: a numpy value, a dtype and a stable ``id``."""
+    """An immutable tensor: a numpy value, a dtype and a stable ``id``.
 
-    __slots__ = ("_value", "dtype", "id", "name")
+    ``_sliced`` is set (to the variable and the index key) only on ``v[key]`` of a Variable:
+    such a tensor has TensorFlow's ``assign``; any other tensor has none.
+    """
+
+    __slots__ = ("_sliced", "_value", "dtype", "id", "name")
+    _sliced: tuple[Variable, Any]
 
     def __init__(self, value: Any, dtype: DType, name: str | None = None, id: int = 0) -> None:
         self._value = value
         self.dtype = dtype
         self.id = id or next(_ids)
         self.name = name
+
+    @property
+    def assign(self) -> Callable[..., Variable]:
+        """``v[key].assign(value)``: write into the part of the variable ``v[key]`` read."""
+        try:
+            self._sliced  # noqa: B018  (set only on a slice of a Variable)
+        except AttributeError:
+            raise AttributeError(
+                f"'{type(self).__name__}' object has no attribute 'assign'", name="assign", obj=self
+            ) from None
+        return MethodType(_assign_to_slice, self)
 
     def __repr__(self) -> str:
         return (
@@ -181,6 +198,15 @@ class Tensor(TensorLike):
 
     def __str__(self) -> str:
         return f"tf.Tensor({self._value_text()}, shape={self.shape}, dtype={self.dtype.name})"
+
+
+def _assign_to_slice(self: Tensor, value: Any, name: str | None = None) -> Variable:
+    """Assign ``value`` to the variable's part this tensor was sliced from; return the variable."""
+    var, key = self._sliced
+    return var._assign_slice(key, value)
+
+
+_assign_to_slice.__name__ = _assign_to_slice.__qualname__ = "assign"  # as the sandbox allows it
 
 
 def _infer_dtype(value: Any) -> DType:
@@ -335,6 +361,23 @@ class Variable(TensorLike):
     def assign(self, value: Any, read_value: bool = True) -> Variable:
         """Set the variable's value (same shape and dtype); not recorded on tapes."""
         return self._set(to_array(value, self.dtype, "assign"), "assign")
+
+    def _assign_slice(self, key: Any, value: Any) -> Variable:
+        """``self[key].assign(value)``: TensorFlow's strided-slice assignment (not recorded)."""
+        arr = to_array(value, self.dtype, "assign")
+        new = np.array(self._value)  # a writable copy; slices read before keep their values
+        part = np.shape(new[key])
+        if int(np.prod(part)) == 0:  # TensorFlow checks nothing and writes nothing
+            return self
+        if np.shape(arr) != part:  # shapes as TensorFlow's kernel prints them: [2,3]
+            lhs, rhs = (str(list(d)).replace(" ", "") for d in (part, np.shape(arr)))
+            raise UnimplementedError(
+                f"sliced l-value shape {lhs} does not match r-value shape {rhs}. "
+                "Automatic broadcasting not yet implemented.",
+                "assign",
+            )
+        new[key] = arr
+        return self._set(freeze(new), "assign")
 
     def assign_add(self, delta: Any, read_value: bool = True) -> Variable:
         """Add ``delta`` to the variable's value in place."""

@@ -45,7 +45,7 @@ def _names(*groups: str) -> frozenset[str]:
 
 _TENSOR = "numpy shape dtype ndim get_shape name id"
 ATTRS: dict[type, frozenset[str]] = {
-    Tensor: _names(_TENSOR),
+    Tensor: _names(_TENSOR, "assign"),  # only a slice of a Variable has it (v[0].assign(1.0))
     Variable: _names(_TENSOR, "assign assign_add assign_sub read_value value trainable"),
     TensorShape: _names("as_list rank ndims num_elements"),
     tv.DType: _names("name is_floating is_integer is_bool base_dtype min max"),
@@ -83,7 +83,7 @@ ATTRS: dict[type, frozenset[str]] = {
     Function: _names("experimental_get_tracing_count get_concrete_function"),
 }
 # Packages whose public API scripts may use whole (classes, their instances, their methods).
-PUBLIC_API: tuple[str, ...] = ("tapeviz.tf", "tapeviz.sandbox.runtime.plotting")
+PUBLIC_API: tuple[str, ...] = ("tapeviz.tf", "tapeviz.torch", "tapeviz.sandbox.runtime.plotting")
 SETTABLE: dict[type, frozenset[str]] = {Optimizer: _names("learning_rate")}
 _OBJECT_ATTRS: dict[int, frozenset[str]] = {id(UnconnectedGradients): _names("NONE ZERO")}
 _CACHE: dict[type, tuple[frozenset[str], bool]] = {}
