@@ -1427,98 +1427,103 @@
   <context>
     <name>StepperPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="35" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="36" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="36" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="37" />
       <source>Forward pass</source>
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="92" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="93" />
       <source>Each gradient() call is its own backward pass: pick the one to step.</source>
       <translation>每次 gradient() 调用都是一次独立的反向传播:选择要逐步查看的那一次。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="95" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="96" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="95" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="96" />
       <source>Reset (Home)</source>
       <translation>重置(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="97" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
       <source>Step back (←)</source>
       <translation>上一步(←)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="99" />
       <source>Step (→)</source>
       <translation>下一步(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="350" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="101" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="354" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="101" />
       <source>Play/pause (Space)</source>
       <translation>播放/暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="109" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="110" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="110" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="111" />
       <source>Predict, then reveal</source>
       <translation>先预测,再揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="113" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="114" />
       <source>Reveal</source>
       <translation>揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="113" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="114" />
       <source>Reveal this step's gradients (R)</source>
       <translation>揭晓这一步的梯度(R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="161" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="163" />
       <source>Chain rule</source>
       <translation>链式法则</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="162" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="164" />
       <source>Gradient check</source>
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="263" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="165" />
+      <source>Value</source>
+      <translation>值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="267" />
       <source>This backward pass cannot be stepped here: {error}</source>
       <translation>这个反向传播无法在这里逐步演示：{error}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="350" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="354" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="471" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="475" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="493" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="497" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
@@ -2229,203 +2234,198 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="240" />
-      <source>with works with tf.GradientTape(...) and tape.stop_recording()</source>
-      <translation>with 可用于 tf.GradientTape(...) 和 tape.stop_recording()</translation>
+      <source>with works with tf.GradientTape(...), tape.stop_recording() and torch.no_grad()</source>
+      <translation>with 可用于 tf.GradientTape(...)、tape.stop_recording() 和 torch.no_grad()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="243" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="244" />
       <source>no file or memory access</source>
       <translation>不能访问文件或内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="244" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="245" />
       <source>no running of other code</source>
       <translation>不能运行其他代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="245" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="246" />
       <source>no introspection</source>
       <translation>不能内省</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="246" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="247" />
       <source>dunder names are off limits</source>
       <translation>双下划线名字不可使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="247" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="248" />
       <source>private and dunder attributes are off limits in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用私有和双下划线属性</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="250" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="251" />
       <source>import the names you need</source>
       <translation>请导入你需要的名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="251" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="252" />
       <source>replace it with a newline or a space</source>
       <translation>请把它换成换行或空格</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="252" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="253" />
       <source>remove the '# coding: …' comment</source>
       <translation>请删除 '# coding: …' 注释</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="253" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="254" />
       <source>switch to script mode for Python code</source>
       <translation>Python 代码请切换到脚本模式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="254" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="255" />
       <source>{op} needs a float: write {value} instead of {literal}</source>
       <translation>{op} 需要浮点数:请写 {value},而不是 {literal}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="257" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="258" />
       <source>use {ns}.cast(x, {ns}.{dtype})</source>
       <translation>请用 {ns}.cast(x, {ns}.{dtype})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="259" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
       <source>{python}</source>
       <translation>{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="261" />
       <source>{name} is not available in tapeviz</source>
       <translation>tapeviz 中没有 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="261" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="262" />
       <source>the run is over: its functions cannot be called any more</source>
       <translation>运行已结束:它的函数不能再被调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="264" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="265" />
       <source>{name} (its message could not be shown)</source>
       <translation>{name}(无法显示它的消息)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="265" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="266" />
       <source>{text}</source>
       <translation>{text}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="266" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="267" />
       <source>class keywords (metaclass=...) are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类关键字参数(metaclass=...)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="270" />
       <source>class decorators are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类装饰器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="272" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="273" />
       <source>a class's bases must be written out, not unpacked with *</source>
       <translation>类的基类必须逐个写出,不能用 * 展开</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="275" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="276" />
       <source>the class attribute '{name}' is not available</source>
       <translation>类属性 '{name}' 不可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="278" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="279" />
       <source>a tapeviz class may define __init__ and __call__, no other __methods__</source>
       <translation>tapeviz 的类可以定义 __init__ 和 __call__,不能定义其他 __方法__</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="281" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="282" />
       <source>names starting with _ are off limits in tapeviz classes</source>
       <translation>tapeviz 的类中不能使用以 _ 开头的名称</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="284" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="285" />
       <source>cannot delete '{name}' of {owner}</source>
       <translation>不能删除 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="285" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="286" />
       <source>type() with three arguments is not available: write a class statement</source>
       <translation>不支持三个参数的 type():请写 class 语句</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="288" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="289" />
       <source>object() is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能调用 object()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="289" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="290" />
       <source>object works as a base class</source>
       <translation>object 可以作为基类使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="290" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
       <source>{what} works only on functions defined in the script</source>
       <translation>{what} 只能用于脚本中定义的函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="293" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="294" />
       <source>{name} must be a method defined with def</source>
       <translation>{name} 必须是用 def 定义的方法</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="294" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="295" />
       <source>super().{name} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 super().{name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="298" />
       <source>see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="300" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="301" />
       <source>add `{line}` above (tf and np are always there)</source>
       <translation>在上方加上 `{line}`(tf 和 np 总是已经导入)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="303" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="304" />
       <source>did you mean 'plt.{name}'? (`import matplotlib.pyplot as plt`)</source>
       <translation>是不是想写 'plt.{name}'?(`import matplotlib.pyplot as plt`)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="306" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="307" />
       <source>tf.{name} is not available in tapeviz; see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="311" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="312" />
       <source>tapeviz's numpy has maths, random numbers and array creation</source>
       <translation>tapeviz 的 numpy 提供数学函数、随机数和数组创建</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="314" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="315" />
       <source>the Plots tab draws plot, scatter, hist, bar, imshow and contour</source>
       <translation>“图表”标签页可以绘制 plot、scatter、hist、bar、imshow 和 contour</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="321" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
       <source>tapeviz scripts have no file access</source>
       <translation>tapeviz 脚本不能访问文件</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
       <source>it would run Python code or expose memory outside tapeviz's checks</source>
       <translation>它会在 tapeviz 的检查之外运行 Python 代码或暴露内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
       <source>pandas is not available in tapeviz: use numpy arrays</source>
       <translation>tapeviz 中没有 pandas:请用 numpy 数组</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
-      <source>PyTorch is not available in tapeviz: write it with tf</source>
-      <translation>tapeviz 中没有 PyTorch:请用 tf 来写</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="327" />
@@ -2656,6 +2656,65 @@
       <location filename="../../tapeviz/sandbox/messages.py" line="377" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
+    </message>
+  </context>
+  <context>
+    <name>ValueView</name>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="81" />
+      <source>Show full value</source>
+      <translation>显示完整值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="83" />
+      <source>Fetch this tape's values</source>
+      <translation>获取此磁带的值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="86" />
+      <source>Fetch every summarised value of the tape: gradients and stepping need them</source>
+      <translation>获取此磁带所有被摘要的值:计算梯度和逐步演示需要它们</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="141" />
+      <source>Select a node on the graph to see its value.</source>
+      <translation>在图上选择一个节点以查看它的值。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="165" />
+      <source>Summarised: {summary}</source>
+      <translation>摘要:{summary}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="167" />
+      <source>First elements: {values}, …</source>
+      <translation>前几个元素:{values}, …</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="170" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="193" />
+      <source>Fetching…</source>
+      <translation>正在获取…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="172" />
+      <source>This value was not kept: run again to see it.</source>
+      <translation>此值未被保留:请重新运行以查看。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="207" />
+      <source>Full value.</source>
+      <translation>完整值。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="209" />
+      <source>The full value is no longer available: run again.</source>
+      <translation>完整值已不可用:请重新运行。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="212" />
+      <source>Could not fetch the full value: {error}</source>
+      <translation>无法获取完整值:{error}</translation>
     </message>
   </context>
   <context>

@@ -238,7 +238,8 @@ TEMPLATES: dict[str, str] = {
     ),
     "hint_contains_itself": QT_TRANSLATE_NOOP("UserCode", "does it contain itself?"),
     "hint_with": QT_TRANSLATE_NOOP(
-        "UserCode", "with works with tf.GradientTape(...) and tape.stop_recording()"
+        "UserCode",
+        "with works with tf.GradientTape(...), tape.stop_recording() and torch.no_grad()",
     ),
     "hint_no_files": QT_TRANSLATE_NOOP("UserCode", "no file or memory access"),
     "hint_no_code": QT_TRANSLATE_NOOP("UserCode", "no running of other code"),
@@ -323,7 +324,6 @@ PHRASES: tuple[str, ...] = (
         "UserCode", "it would run Python code or expose memory outside tapeviz's checks"
     ),
     QT_TRANSLATE_NOOP("UserCode", "pandas is not available in tapeviz: use numpy arrays"),
-    QT_TRANSLATE_NOOP("UserCode", "PyTorch is not available in tapeviz: write it with tf"),
     QT_TRANSLATE_NOOP("UserCode", "JAX is not available in tapeviz: write it with tf or np"),
     QT_TRANSLATE_NOOP("UserCode", "seaborn is not available in tapeviz: use plt"),
     QT_TRANSLATE_NOOP("UserCode", "scipy is not available in tapeviz: use np and tf"),

@@ -42,6 +42,7 @@ from tapeviz.sandbox.runtime.plotting.recorder import Recorder, recording
 from tapeviz.sandbox.runtime.policy import public_api
 from tapeviz.sandbox.variables import VariableSpec, make_tensor, make_variables, specs
 from tapeviz.tf.run_state import fresh_run_state
+from tapeviz.torch import Tensor as TorchTensor
 
 
 def _text_of(exc: BaseException, limit: int = 500) -> str:
@@ -95,6 +96,17 @@ def _translated(exc: BaseException, limits: Limits, alias: str = "tf") -> UserCo
         return UserCodeError.of(say("unshowable", name=type(exc).__name__), line, col)
 
 
+def _plain(module: dict[str, Any]) -> dict[str, Any]:
+    """The script's names but its modules; a torch tensor as the engine object its tapes hold."""
+    return {k: (_engine_of(v) if isinstance(v, TorchTensor) else v) for k, v in module.items()
+            if type(v) is not Namespace}  # fmt: skip
+
+
+def _engine_of(t: TorchTensor) -> TensorLike:
+    """A torch leaf a backward pass watched: its Variable; any other: its engine tensor."""
+    return t._as_variable() if hasattr(t, "_var") else t._t
+
+
 def _attribute_names(names: dict[str, Any], limit: int = 10_000) -> dict[str, Any]:
     """``model.w`` for the tensors a script's objects (and layers, modules) hold as attributes.
 
@@ -105,6 +117,8 @@ def _attribute_names(names: dict[str, Any], limit: int = 10_000) -> dict[str, An
         if not (is_user_instance(obj) or (policy_public(obj) and hasattr(obj, "__dict__"))):
             continue
         for attr, value in vars(obj).items():
+            if isinstance(value, TorchTensor):
+                value = _engine_of(value)
             if not attr.startswith("_") and isinstance(value, TensorLike):
                 out[f"{name}.{attr}"] = value
                 if len(out) >= limit:
@@ -214,7 +228,7 @@ def _snapshot(
     if len(done) < 2:
         return
     tapes, dropped = _tape_infos(budget, done)
-    plain = {k: v for k, v in module.items() if type(v) is not Namespace}
+    plain = _plain(module)
     names = {**_attribute_names(plain), **plain}
     count = len(done)
     marks = tuple(m for m in budget.output_marks if m[1] <= count)
@@ -295,7 +309,7 @@ def run(
     _finish(budget)
     figures = _figures(plots)
     tapes, dropped = _tape_infos(budget, created)
-    plain = {k: v for k, v in module.items() if type(v) is not Namespace}
+    plain = _plain(module)
     names = {**_attribute_names(plain), **plain}  # (plain names win where both name a tensor)
     # The script's functions hold the frame that holds them: a reference cycle that would keep
     # every value of the run (arrays included) alive until a garbage collection. The run is

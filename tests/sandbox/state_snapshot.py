@@ -24,6 +24,7 @@ import numpy as np
 import tapeviz.engine
 import tapeviz.sandbox.runtime.plotting
 import tapeviz.tf
+import tapeviz.torch
 from tapeviz.engine.namespace import Namespace
 
 # Globals left out, each with the reason it is not a setting a run could leak.
@@ -57,7 +58,7 @@ _CALLABLES = (
 def modules() -> list[types.ModuleType]:
     """Every module whose globals are compared."""
     out = [importlib.import_module("tapeviz.sandbox.runtime.numpy_ns")]
-    for pkg in (tapeviz.tf, tapeviz.engine, tapeviz.sandbox.runtime.plotting):
+    for pkg in (tapeviz.tf, tapeviz.torch, tapeviz.engine, tapeviz.sandbox.runtime.plotting):
         out.append(pkg)
         for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
             out.append(importlib.import_module(info.name))

@@ -132,7 +132,23 @@ SETTERS: dict[str, Setter] = {
     "matplotlib.use": Setter('matplotlib.use("Agg")', "matplotlib.get_backend()"),
 }  # fmt: skip
 # State changed by other means than a setter: objects the runtime keeps, counters, figures.
+TORCH_GRAD = "torch.is_grad_enabled()"
+_CONTEXT = "a context manager: made but not entered, it changes nothing"
+SETTERS.update({
+    "torch.set_grad_enabled": Setter("torch.set_grad_enabled(False)", TORCH_GRAD),
+    "torch.autograd.set_grad_enabled": Setter("torch.autograd.set_grad_enabled(False)",
+                                              TORCH_GRAD),
+    "torch.enable_grad": Setter("torch.enable_grad()", None, _CONTEXT),
+    "torch.autograd.enable_grad": Setter("torch.autograd.enable_grad()", None, _CONTEXT),
+    "torch.seed": Setter("torch.seed()", "torch.initial_seed() == 3"),
+    "torch.set_default_dtype": Setter("torch.set_default_dtype(torch.float64)",
+                                      "torch.get_default_dtype()"),
+    "torch.set_printoptions": Setter("torch.set_printoptions(precision=2)",
+                                     "torch.tensor([1.23456])"),
+})  # fmt: skip
+HEADER = "import matplotlib\nimport matplotlib.pyplot as plt\nimport torch\n"
 OTHERS = {
+    "torch seeded": Setter("torch.manual_seed(3)", "torch.initial_seed() == 3"),
     "global generator reseeded": Setter(
         "tf.random.get_global_generator().reset_from_seed(7)", GENERATOR),
     "rcParams assigned": Setter(
@@ -188,7 +204,7 @@ def setters_script() -> str:
     """
     paths = sorted(setters(), key=lambda p: not p.endswith(("rcdefaults", "clear_session")))
     calls = [SETTERS[p].call for p in paths] + [s.call for s in OTHERS.values()]
-    return "import matplotlib\nimport matplotlib.pyplot as plt\n" + "\n".join(calls) + "\n"
+    return HEADER + "\n".join(calls) + "\n"
 
 
 def probes() -> list[str]:
@@ -201,7 +217,7 @@ def probe_script() -> str:
     """A script printing, one line each, everything a change would show a later run."""
     seeded = NP_SEEDED.format(values=tuple(np.random.RandomState(s).rand() for s in (3, 4)))
     lines = [f"print({seeded if p == NP_SEEDED else p})" for p in probes()]
-    return "import matplotlib\nimport matplotlib.pyplot as plt\n" + "\n".join(lines) + "\n"
+    return HEADER + "\n".join(lines) + "\n"
 
 
 # The probes that show a change within the run that made it (the others show settings that
@@ -213,7 +229,8 @@ CHANGING = {
     "tf.keras.config.floatx()", "tf.keras.config.epsilon()",
     "plt.rcParams['lines.linewidth']", "plt.rcParams['font.size']",
     "plt.rcParams['image.cmap']", "tf.keras.layers.Dense(1).name, tf.keras.Sequential().name",
-    "plt.figure().number",
+    "plt.figure().number", "torch.get_default_dtype()", "torch.tensor([1.23456])",
+    "torch.initial_seed() == 3", TORCH_GRAD,
 }  # fmt: skip
 
 

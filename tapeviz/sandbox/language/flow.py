@@ -19,8 +19,9 @@ from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.builtins import BUILTINS
 from tapeviz.sandbox.runtime.classes import CELL, UserProperty, make_class
 from tapeviz.sandbox.runtime.frames import Frame, Return, Signature, UserFunction
+from tapeviz.torch._autograd import no_grad as torch_grad_mode
 
-_CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager)
+_CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager, torch_grad_mode)
 
 
 class FlowCompiler(DisplayCompiler):

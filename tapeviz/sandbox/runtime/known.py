@@ -231,11 +231,13 @@ IMPORTS: dict[str, str] = {
     "math": "import math",
     "keras": "from tensorflow import keras",
     "tv": "import tapeviz as tv",
+    "torch": "import torch",
+    "nn": "from torch import nn",
+    "F": "import torch.nn.functional as F",
 }
 # Libraries people import that tapeviz does not have, and what to use instead.
 ELSEWHERE: dict[str, str] = {
     **dict.fromkeys(("pd", "pandas"), "pandas is not available in tapeviz: use numpy arrays"),
-    **dict.fromkeys(("torch", "nn", "F"), "PyTorch is not available in tapeviz: write it with tf"),
     **dict.fromkeys(("jax", "jnp"), "JAX is not available in tapeviz: write it with tf or np"),
     **dict.fromkeys(("sns", "seaborn"), "seaborn is not available in tapeviz: use plt"),
     **dict.fromkeys(("sp", "scipy"), "scipy is not available in tapeviz: use np and tf"),

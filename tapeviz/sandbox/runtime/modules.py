@@ -1,4 +1,4 @@
-"""What ``import`` gives a script: TensorFlow (tapeviz.tf), tapeviz, a restricted numpy, math."""
+"""What ``import`` gives a script: tf, torch, tapeviz, a restricted numpy, math, matplotlib."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 import tapeviz.tf as _tf
+import tapeviz.torch as _torch
 from tapeviz import engine as _engine
 from tapeviz.engine import nest
 from tapeviz.engine.function import Function
@@ -119,9 +120,12 @@ MATH = Namespace(
      **{n: _bounded(getattr(_math, n)) for n in ("factorial", "comb", "perm")}},
 )  # fmt: skip
 
+TORCH = Namespace("torch", _public(_torch))
 MODULES: dict[str, Namespace] = {
     "tensorflow": TF,
     "tapeviz.tf": TF,
+    "torch": TORCH,
+    "tapeviz.torch": TORCH,
     "tapeviz": TV,
     "numpy": NUMPY,
     "math": MATH,
@@ -129,7 +133,7 @@ MODULES: dict[str, Namespace] = {
 }
 if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
     MODULES["keras"] = TF.keras
-ALLOWED_IMPORTS = "tensorflow, numpy, matplotlib, math and tapeviz"
+ALLOWED_IMPORTS = "tensorflow, torch, numpy, matplotlib, math and tapeviz"
 # What a script has before its first line, as a notebook after its first cell's imports.
 PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}
 PRELUDE_IMPORTS = {"tf": "import tensorflow as tf", "np": "import numpy as np"}
@@ -140,6 +144,8 @@ SUBCLASSABLE = (
     "tensorflow.keras.callbacks.Callback", "tensorflow.keras.initializers.Initializer",
     "tensorflow.keras.regularizers.Regularizer", "tensorflow.keras.constraints.Constraint",
     "tensorflow.keras.optimizers.schedules.LearningRateSchedule",
+    "torch.nn.Module", "torch.autograd.Function", "torch.utils.data.Dataset",
+    "torch.optim.Optimizer",
 )  # fmt: skip
 
 

@@ -1,0 +1,347 @@
+"""PyTorch's autograd on the engine's tape: grad mode, graph nodes, ``backward`` and ``grad``.
+
+An op on tensors that require grad runs its engine op with :data:`_REC` recording, and the
+result keeps the records as its :class:`Node` (its ``grad_fn``), linked to its inputs' nodes as
+torch links ``next_functions``. ``backward()`` gathers the nodes the output depends on, puts
+their records in one engine :class:`~tapeviz.engine.tape.GradientTape` (so the run lists one
+tape per backward pass, which the graph, the stepper and the timeline show) and asks that tape
+for the gradients: the one backward walk of the engine, as for TensorFlow code.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+from tapeviz.engine import core
+from tapeviz.engine.core import OpRecord, Recorder
+from tapeviz.engine.tape import GradientTape
+from tapeviz.engine.tensor import Tensor as _ETensor
+from tapeviz.tf import run_state
+
+if TYPE_CHECKING:
+    pass
+
+FRAMEWORK = "torch"  # what a backward pass's tape says it came from (the views name ops by it)
+_seq = itertools.count(1)
+
+
+class _Mode(threading.local):
+    def __init__(self) -> None:
+        self.enabled = True  # torch.is_grad_enabled()
+
+
+GRAD = _Mode()
+run_state.register_attributes("tapeviz.torch.grad_mode", GRAD, lambda: {"enabled": True})
+
+
+class _OpRecorder(Recorder):
+    """Records one torch op's engine records (made anew for each op that needs a graph)."""
+
+    for_gradients = True
+
+    def __init__(self) -> None:
+        super().__init__(watch_accessed_variables=False)
+
+
+class Node:
+    """A ``grad_fn``: the records of one op and the nodes of its inputs that require grad."""
+
+    __slots__ = ("_freed", "_name", "_next", "_records", "_seq", "metadata")
+
+    def __init__(
+        self, name: str, records: Sequence[OpRecord], nexts: tuple[tuple[Any, ...], ...]
+    ) -> None:
+        self._name = name
+        self._records = tuple(records)
+        # per input needing grad: (tensor, its node then, its version then, its engine id then)
+        self._next = nexts
+        self._seq = next(_seq)  # creation order: a topological order of the graph
+        self._freed = False
+        self.metadata: dict[str, Any] = {}
+
+    def name(self) -> str:
+        """The backward function's name (``MulBackward0``)."""
+        return self._name
+
+    @property
+    def next_functions(self) -> tuple[tuple[Any, int], ...]:
+        """The input nodes (``AccumulateGrad`` for leaves), as torch lists them."""
+        return tuple((n if n is not None else AccumulateGrad(t), 0) for t, n, _, _ in self._next)
+
+    def __repr__(self) -> str:
+        return f"<{self._name} object at {id(self):#x}>"
+
+    def __call__(self, *args: Any) -> Any:
+        raise RuntimeError(
+            f"calling {self._name} directly is not supported in tapeviz: use backward() or "
+            "torch.autograd.grad()"
+        )
+
+
+class AccumulateGrad:
+    """The node that adds a leaf's gradient into its ``.grad``."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Any) -> None:
+        self.variable = variable
+
+    def name(self) -> str:
+        """``AccumulateGrad``."""
+        return "torch::autograd::AccumulateGrad"
+
+    @property
+    def next_functions(self) -> tuple[Any, ...]:
+        """A leaf's node has no inputs."""
+        return ()
+
+    def __repr__(self) -> str:
+        return f"<AccumulateGrad object at {id(self):#x}>"
+
+
+def record(
+    name: str, inputs: Sequence[Any], fn: Callable[..., Any], *args: Any, **kwargs: Any
+) -> tuple[Any, Node | None]:
+    """Run engine ``fn(*args)``; if grad mode is on and an input needs grad, its node too."""
+    if not GRAD.enabled:
+        return fn(*args, **kwargs), None
+    needing = [t for t in inputs if getattr(t, "_rg", False)]
+    if not needing:
+        return fn(*args, **kwargs), None
+    rec = _OpRecorder()
+    for t in needing:
+        rec._tracked[t._t.id] = None
+    core.push(rec)
+    try:
+        out = fn(*args, **kwargs)
+    finally:
+        core.pop(rec)
+    return out, Node(name, rec.records, tuple((t, t._fn, t._version, t._t.id) for t in needing))
+
+
+# -- the backward pass -----------------------------------------------------------------------
+
+
+_SECOND_TIME = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after "
+    "they have already been freed). Saved intermediate values of the graph are freed when you "
+    "call .backward() or autograd.grad(). Specify retain_graph=True if you need to backward "
+    "through the graph a second time or if you need to access saved tensors after calling "
+    "backward."
+)
+# Backward functions that save no tensor: torch can walk them again after freeing the graph.
+_SAVES_NOTHING = frozenset(
+    "AddBackward0 SubBackward0 NegBackward0 SumBackward0 SumBackward1 MeanBackward0 "
+    "MeanBackward1 ViewBackward0 ReshapeAliasBackward0 UnsqueezeBackward0 SqueezeBackward0 "
+    "SqueezeBackward1 TBackward0 TransposeBackward0 PermuteBackward0 ExpandBackward0 "
+    "CloneBackward0 SliceBackward0 SelectBackward0 CatBackward0 StackBackward0 "
+    "ToCopyBackward0 AliasBackward0 UnbindBackward0 SplitBackward0".split()
+)
+
+
+class Graph:
+    """The nodes an output depends on (topological order), its leaves and retained tensors."""
+
+    def __init__(self, roots: Sequence[Any]) -> None:
+        nodes: dict[int, Node] = {}
+        leaves: dict[int, Any] = {}  # engine id -> leaf tensor
+        inner: dict[int, tuple[Any, Node]] = {}  # engine id -> (non-leaf tensor, its node)
+        stack: list[Node] = [t._fn for t in roots if t._fn is not None]
+        for t in roots:
+            if t._fn is None and t._rg:
+                leaves[t._t.id] = t
+            elif t._fn is not None:
+                inner.setdefault(t._t.id, (t, t._fn))
+        while stack:
+            node = stack.pop()
+            if id(node) in nodes:
+                continue
+            nodes[id(node)] = node
+            for t, n, version, eid in node._next:
+                if n is None:
+                    leaves.setdefault(eid, t)
+                else:
+                    inner.setdefault(eid, (t, n))
+                    stack.append(n)
+                if t._version != version and node._name not in _SAVES_NOTHING:
+                    raise RuntimeError(_modified(t, node, version))
+        self.nodes = sorted(nodes.values(), key=lambda n: n._seq)
+        self.leaves = leaves
+        self.inner = inner
+
+    def records(self) -> list[OpRecord]:
+        """Every node's records in recording order, numbered for one tape."""
+        out: list[OpRecord] = []
+        for node in self.nodes:
+            for r in node._records:
+                out.append(r._replace(id=len(out)))
+        return out
+
+    def check_alive(self) -> None:
+        """Raise torch's error if a freed node that saved tensors is walked again."""
+        for node in self.nodes:
+            if node._freed and node._name not in _SAVES_NOTHING:
+                raise RuntimeError(_SECOND_TIME)
+
+    def free(self) -> None:
+        """Mark the nodes freed (``retain_graph=False``)."""
+        for node in self.nodes:
+            node._freed = True
+
+
+def _modified(t: Any, node: Node, version: int) -> str:
+    from tapeviz.torch._size import type_name
+
+    shape = list(t._t._value.shape)
+    made_by = "" if t._fn is None else f", which is output 0 of {t._fn._name},"
+    return (
+        "one of the variables needed for gradient computation has been modified by an inplace "
+        f"operation: [{type_name(t)} {shape}]{made_by} is at version {t._version}; expected "
+        f"version {version} instead. Hint: enable anomaly detection to find the operation that "
+        "failed to compute its gradient, with torch.autograd.set_detect_anomaly(True)."
+    )
+
+
+def gradients(
+    outputs: Sequence[Any],
+    grad_outputs: Sequence[Any | None],
+    inputs: Sequence[Any] | None,
+    retain_graph: bool,
+    create_graph: bool,
+) -> tuple[list[Any], list[_ETensor | None], Node | None]:
+    """d(outputs)/d(inputs) on one new engine tape: the inputs, the gradients, their node.
+
+    ``inputs`` None: every leaf the outputs depend on and every tensor that retains its grad
+    (``backward()``). With ``create_graph`` the gradients' own ops are recorded and returned as
+    one node, so the gradients can be differentiated again.
+    """
+    graph = Graph(outputs)
+    graph.check_alive()
+    if inputs is None:
+        inputs = [*graph.leaves.values(), *(t for t, _ in graph.inner.values() if t._retains)]
+    tape = GradientTape()
+    tape._tape_framework = FRAMEWORK  # type: ignore[attr-defined]
+    tape.records = graph.records()
+    tracked = tape._tracked
+    for i in graph.leaves:
+        tracked[i] = None
+    for r in tape.records:
+        if r.watched:
+            for o in r.outputs:
+                tracked[o.id] = None
+    for i, t in graph.leaves.items():
+        tape._watched[i] = t._as_variable()
+    tape._alive = True
+    targets = [t._t for t in outputs]
+    seeds = _seeds([None if g is None else g._t for g in grad_outputs])
+    sources = [t._t for t in inputs]
+    node = None
+    if not create_graph:
+        results = tape.gradient(targets, sources, output_gradients=seeds)
+    else:
+        rec = _OpRecorder()
+        rec._tracked = dict(tracked)
+        core.push(rec)
+        try:
+            results = tape.gradient(targets, sources, output_gradients=seeds)
+        finally:
+            core.pop(rec)
+        nexts = tuple((t, None, t._version, i) for i, t in graph.leaves.items())
+        nexts += tuple((t, n, t._version, i) for i, (t, n) in graph.inner.items())
+        if rec.records:
+            node = Node("GradientBackward", rec.records, nexts)
+    if not retain_graph:
+        graph.free()
+    return list(inputs), list(results), node
+
+
+def _seeds(seeds: list[Any]) -> list[Any] | None:
+    return None if all(s is None for s in seeds) else seeds
+
+
+class no_grad:  # noqa: N801
+    """Context manager and decorator: ops in it record no graph."""
+
+    _value = False
+
+    def __init__(self, *args: Any) -> None:
+        self._saved: list[bool] = []
+        self._func = args[0] if args and callable(args[0]) else None
+
+    def __enter__(self) -> None:
+        self._saved.append(GRAD.enabled)
+        GRAD.enabled = self._value
+
+    def __exit__(self, *exc: object) -> bool:
+        GRAD.enabled = self._saved.pop()
+        return False
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._func is None and len(args) == 1 and callable(args[0]) and not kwargs:
+            return _decorated(type(self), args[0])
+        if self._func is not None:
+            with self:
+                return self._func(*args, **kwargs)
+        raise TypeError(f"{type(self).__name__} takes a function to decorate")
+
+    def clone(self) -> no_grad:
+        """A new context manager of the same kind."""
+        return type(self)()
+
+
+def _decorated(kind: type, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        with kind():
+            return fn(*args, **kwargs)
+
+    wrapped.__name__ = getattr(fn, "__name__", "function")
+    return wrapped
+
+
+class enable_grad(no_grad):  # noqa: N801
+    """Context manager and decorator: ops in it record a graph again."""
+
+    _value = True
+
+
+class inference_mode(no_grad):  # noqa: N801
+    """As ``no_grad`` (tapeviz keeps no separate inference tensors)."""
+
+    def __init__(self, mode: bool = True) -> None:
+        super().__init__()
+        self._value = not mode
+
+
+class set_grad_enabled(no_grad):  # noqa: N801
+    """Turn grad mode on or off: now (as a function) or for a ``with`` block."""
+
+    def __init__(self, mode: bool) -> None:
+        super().__init__()
+        self._value = bool(mode)
+        self._before = GRAD.enabled
+        GRAD.enabled = self._value
+
+    def __enter__(self) -> None:
+        self._saved.append(self._before)
+        GRAD.enabled = self._value
+
+
+def is_grad_enabled() -> bool:
+    """Whether ops record a graph now."""
+    return GRAD.enabled
+
+
+def walk(node: Node) -> Iterator[Node]:
+    """``node`` and every node it depends on (for tests and the Help)."""
+    seen: dict[int, None] = {}
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen[id(n)] = None
+        yield n
+        stack.extend(m for _, m, _, _ in n._next if m is not None)

@@ -1,0 +1,283 @@
+"""Making tensors: ``torch.tensor``, ``zeros``, ``arange``, ``randn``, ... and ``manual_seed``.
+
+Random numbers come from numpy's PCG64 seeded by ``torch.manual_seed``: a seeded script gives
+the same numbers on every run, but not the numbers torch's own generator gives.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from tapeviz.engine.tensor import Tensor as _ETensor
+from tapeviz.engine.tensor import freeze
+from tapeviz.tf import run_state
+from tapeviz.torch import _dtypes as D
+from tapeviz.torch._tensor import Tensor
+
+
+class _Random(threading.local):
+    def __init__(self) -> None:
+        self.generator: np.random.Generator | None = None
+        self.seed: int | None = None
+
+
+RANDOM = _Random()
+run_state.register_attributes(__name__, RANDOM, lambda: {"generator": None, "seed": None})
+
+
+def _rng() -> np.random.Generator:
+    if RANDOM.generator is None:
+        RANDOM.seed = int(np.random.SeedSequence().entropy % 2**63)
+        RANDOM.generator = np.random.Generator(np.random.PCG64(RANDOM.seed))
+    return RANDOM.generator
+
+
+def manual_seed(seed: int) -> Any:
+    """Seed the random numbers: the same seed gives the same numbers."""
+    RANDOM.seed = int(seed)
+    RANDOM.generator = np.random.Generator(np.random.PCG64(int(seed) % 2**64))
+    return RANDOM
+
+
+def seed() -> int:
+    """Seed from the OS's entropy; returns the seed."""
+    RANDOM.generator = None
+    _rng()
+    return int(RANDOM.seed or 0)
+
+
+def initial_seed() -> int:
+    """The seed in use."""
+    _rng()
+    return int(RANDOM.seed or 0)
+
+
+def _leaf(value: np.ndarray, dtype: D.dtype, requires_grad: bool) -> Tensor:
+    arr = np.asarray(value).astype(dtype._engine.np, copy=False)
+    out = Tensor._wrap(_ETensor(freeze(np.array(arr)), dtype._engine))
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
+
+
+def _infer(data: Any) -> D.dtype:
+    """The dtype torch gives a tensor made from ``data`` (Python floats: the default dtype)."""
+    if isinstance(data, Tensor):
+        return data.dtype
+    if isinstance(data, np.ndarray | np.generic):
+        try:
+            return D.as_torch(data.dtype)
+        except TypeError:
+            raise TypeError(f"can't convert np.ndarray of type {data.dtype}") from None
+    kinds = _kinds(data)
+    if "f" in kinds:
+        return D.DEFAULT.value
+    if "i" in kinds:
+        return D.int64
+    if "b" in kinds:
+        return D.bool_
+    return D.DEFAULT.value  # empty lists
+
+
+def _kinds(data: Any) -> str:
+    if isinstance(data, bool | np.bool_):
+        return "b"
+    if isinstance(data, int | np.integer):
+        return "i"
+    if isinstance(data, float | np.floating):
+        return "f"
+    if isinstance(data, Tensor):
+        d = data.dtype
+        return "f" if d.is_floating_point else ("b" if d is D.bool_ else "i")
+    if isinstance(data, list | tuple):
+        return "".join(dict.fromkeys(k for x in data for k in _kinds(x)))
+    if isinstance(data, np.ndarray):
+        return data.dtype.kind
+    raise TypeError(f"Could not infer dtype of {type(data).__name__}")
+
+
+def _array(data: Any) -> np.ndarray:
+    if isinstance(data, Tensor):
+        return np.asarray(data._t._value)
+    if isinstance(data, list | tuple) and any(isinstance(x, Tensor) for x in data):
+        parts = [_array(x) for x in data]
+        if any(p.ndim for p in parts):
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return np.array([p.item() for p in parts])
+    try:
+        return np.array(data)
+    except ValueError as exc:
+        raise ValueError(str(exc).split(". ")[0]) from None
+
+
+def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:  # fmt: skip
+    """A new leaf tensor holding a copy of ``data`` (numbers, nested lists, arrays)."""
+    want = D.as_torch(dtype) if dtype is not None else _infer(data)
+    _kinds(data) if not isinstance(data, np.ndarray | Tensor) else None
+    arr = _array(data)
+    if arr.dtype == object:
+        raise ValueError("expected sequence of equal-length lists (a ragged nested list)")
+    return _leaf(arr, want, requires_grad)
+
+
+def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
+    """``data`` as a tensor (a tensor of the right dtype is returned as it is)."""
+    if isinstance(data, Tensor) and (dtype is None or D.as_torch(dtype) is data.dtype):
+        return data
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(ndarray: np.ndarray) -> Tensor:
+    """A tensor of a numpy array (a copy in tapeviz), keeping its dtype."""
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
+    return _leaf(ndarray, D.as_torch(ndarray.dtype), False)
+
+
+def _shape(size: Sequence[Any]) -> tuple[int, ...]:
+    if len(size) == 1 and isinstance(size[0], list | tuple):
+        size = tuple(size[0])
+    shape = tuple(int(s) for s in size)
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: "
+                           f"{list(shape)}")  # fmt: skip
+    return shape
+
+
+def _want(dtype: Any) -> D.dtype:
+    return D.DEFAULT.value if dtype is None else D.as_torch(dtype)
+
+
+def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros."""
+    return _leaf(np.zeros(_shape(size)), _want(dtype), requires_grad)
+
+
+def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ones."""
+    return _leaf(np.ones(_shape(size)), _want(dtype), requires_grad)
+
+
+empty = zeros
+
+
+def full(size: Any, fill_value: Any, *, dtype: Any = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """A tensor filled with ``fill_value`` (its dtype inferred from it)."""
+    want = D.as_torch(dtype) if dtype is not None else _infer(fill_value)
+    return _leaf(np.full(_shape((size,)), fill_value), want, requires_grad)
+
+
+def _like(maker: Any) -> Any:
+    def op(input: Tensor, *, dtype: Any = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:  # fmt: skip
+        want = input.dtype if dtype is None else D.as_torch(dtype)
+        return maker(tuple(input.shape), dtype=want, requires_grad=requires_grad)
+
+    op.__doc__ = f"Like ``{maker.__name__}`` with ``input``'s shape and dtype."
+    return op
+
+
+zeros_like, ones_like, empty_like = _like(zeros), _like(ones), _like(zeros)
+
+
+def full_like(input: Tensor, fill_value: Any, *, dtype: Any = None,
+              requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """A tensor like ``input`` filled with ``fill_value``."""
+    return full(tuple(input.shape), fill_value, dtype=dtype or input.dtype,
+                requires_grad=requires_grad)  # fmt: skip
+
+
+def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None,
+           requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """``start, start+step, ...`` below ``end`` (int64 for integer arguments)."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    ints = all(isinstance(v, int) for v in (start, end, step))
+    want = D.as_torch(dtype) if dtype is not None else (D.int64 if ints else D.DEFAULT.value)
+    n = max(0, int(np.ceil((float(end) - float(start)) / float(step))))
+    return _leaf(start + step * np.arange(n), want, requires_grad)
+
+
+def linspace(start: Any, end: Any, steps: int, *, dtype: Any = None, device: Any = None,
+             requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """``steps`` evenly spaced values from ``start`` to ``end``."""
+    return _leaf(np.linspace(float(start), float(end), int(steps)), _want(dtype), requires_grad)
+
+
+def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: Any = None) -> Tensor:
+    """``base ** linspace(start, end, steps)``."""
+    return _leaf(base ** np.linspace(float(start), float(end), int(steps)), _want(dtype), False)
+
+
+def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
+        requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """The identity matrix."""
+    return _leaf(np.eye(int(n), None if m is None else int(m)), _want(dtype), requires_grad)
+
+
+def rand(*size: Any, dtype: Any = None, generator: Any = None, device: Any = None,
+         requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """Uniform samples from [0, 1)."""
+    return _leaf(_rng().random(_shape(size)), _want(dtype), requires_grad)
+
+
+def randn(*size: Any, dtype: Any = None, generator: Any = None, device: Any = None,
+          requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """Standard normal samples."""
+    return _leaf(_rng().standard_normal(_shape(size)), _want(dtype), requires_grad)
+
+
+def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None,
+            generator: Any = None, device: Any = None) -> Tensor:  # fmt: skip
+    """Integers from ``low`` (0 if omitted) up to ``high``."""
+    if size is None:
+        low, high, size = 0, low, high
+    want = D.int64 if dtype is None else D.as_torch(dtype)
+    return _leaf(_rng().integers(int(low), int(high), _shape((size,))), want, False)
+
+
+def randperm(n: int, *, dtype: Any = None, generator: Any = None, device: Any = None) -> Tensor:
+    """A random permutation of ``0..n-1``."""
+    return _leaf(_rng().permutation(int(n)), D.int64 if dtype is None else D.as_torch(dtype), False)
+
+
+def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Any = None,
+           dtype: Any = None) -> Tensor:  # fmt: skip
+    """Normal samples with the given mean and std (tensors or numbers)."""
+    m = np.asarray(mean._t._value) if isinstance(mean, Tensor) else mean
+    s = np.asarray(std._t._value) if isinstance(std, Tensor) else std
+    shape = _shape((size,)) if size is not None else np.broadcast(m, s).shape
+    return _leaf(_rng().normal(m, s, shape), _want(dtype), False)
+
+
+def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
+    """1 with probability ``input`` (elementwise), else 0."""
+    probs = np.asarray(input._t._value) if p is None else p
+    return _leaf(_rng().random(input._t._value.shape) < probs, input.dtype, False)
+
+
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False) -> Tensor:
+    """Indices drawn with probabilities proportional to ``input``'s rows."""
+    w = np.asarray(input._t._value, np.float64)
+    rows = w.reshape(-1, w.shape[-1])
+    out = [
+        _rng().choice(len(r), int(num_samples), replace=replacement, p=r / r.sum()) for r in rows
+    ]
+    return _leaf(np.array(out).reshape(*w.shape[:-1], int(num_samples)), D.int64, False)
+
+
+def legacy_value(args: tuple[Any, ...], dtype: D.dtype) -> _ETensor:
+    """What ``torch.Tensor(...)`` makes: from data (a list), or zeros of the given sizes."""
+    if len(args) == 1 and not isinstance(args[0], int):
+        arr = _array(args[0])
+    else:
+        arr = np.zeros(_shape(args))
+    return _ETensor(freeze(np.array(arr, dtype=dtype._engine.np)), dtype._engine)

@@ -1,0 +1,41 @@
+"""``torch.Size`` and the legacy type names (``torch.FloatTensor``) torch's messages use."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_LEGACY = {
+    "float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor",
+    "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor", "int8": "CharTensor",
+    "uint8": "ByteTensor", "bool": "BoolTensor",
+}  # fmt: skip
+
+
+class Size(tuple):
+    """A tensor's shape: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+    __slots__ = ()
+
+    def numel(self) -> int:
+        """The number of elements a tensor of this shape has."""
+        n = 1
+        for d in self:
+            n *= d
+        return n
+
+    def __repr__(self) -> str:
+        return f"torch.Size({list(self)})"
+
+    __str__ = __repr__
+
+    def __getitem__(self, key: Any) -> Any:
+        got = tuple.__getitem__(self, key)
+        return Size(got) if isinstance(key, slice) else got
+
+    def __add__(self, other: Any) -> Size:
+        return Size(tuple(self) + tuple(other))
+
+
+def type_name(t: Any) -> str:
+    """``torch.FloatTensor`` for a float32 tensor (what ``t.type()`` gives)."""
+    return "torch." + _LEGACY[t._t.dtype.name if t._t.dtype.name != "bool" else "bool"]

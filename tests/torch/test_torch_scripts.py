@@ -1,0 +1,96 @@
+"""PyTorch scripts run in the sandbox: ``import torch`` binds tapeviz.torch, tapes reach the app."""
+
+from __future__ import annotations
+
+import io
+
+from tapeviz.models.timeline.timeline import timelines_of
+from tapeviz.sandbox import RunResult, run
+from tapeviz.sandbox.process import results, results_decode, wire
+
+MICROGRAD = """import torch
+x1 = torch.Tensor([2.0]).double()                ; x1.requires_grad = True
+x2 = torch.Tensor([0.0]).double()                ; x2.requires_grad = True
+w1 = torch.Tensor([-3.0]).double()               ; w1.requires_grad = True
+w2 = torch.Tensor([1.0]).double()                ; w2.requires_grad = True
+b = torch.Tensor([6.8813735870195432]).double()  ; b.requires_grad = True
+n = x1*w1 + x2*w2 + b
+o = torch.tanh(n)
+
+print(o.data.item())
+o.backward()
+
+print('---')
+print('x2', x2.grad.item())
+print('w2', w2.grad.item())
+print('x1', x1.grad.item())
+print('w1', w1.grad.item())
+"""
+
+LOOP = """import torch
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+b = torch.tensor(0.5, requires_grad=True)
+for i in range(20):
+    loss = (w * w).sum() + b * b
+    loss.backward()
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        b -= 0.1 * b.grad
+    w.grad.zero_()
+    b.grad.zero_()
+print(w)
+"""
+
+
+def _received(result: RunResult) -> RunResult:
+    writer = wire.Writer()
+    doc = results.encode(result, writer)
+    buf = io.BytesIO()
+    wire.write(buf, doc, writer)
+    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+
+
+def test_the_micrograd_lecture_cell_prints_what_torch_printed() -> None:
+    r = run(MICROGRAD)
+    assert r.error is None, r.error
+    assert r.output == (
+        "0.7071066904050358\n---\nx2 0.5000001283844369\nw2 0.0\n"
+        "x1 -1.5000003851533106\nw1 1.0000002567688737\n"
+    )
+    assert len(r.tapes) == 1
+    assert [rec.name for rec in r.tapes[0].tape.records] == [
+        "multiply", "multiply", "add", "add", "tanh",
+    ]  # fmt: skip
+
+
+def test_a_training_loop_is_one_timeline_with_named_parameters() -> None:
+    local = run(LOOP)
+    assert local.error is None, local.error
+    assert local.output == "tensor([ 0.0115, -0.0231], requires_grad=True)\n"
+    for result in (local, _received(local)):
+        (timeline,) = timelines_of(result)
+        assert timeline.steps == 20
+        assert sorted(p.name for p in timeline.parameters) == ["b", "w"]
+        assert all(p.variable for p in timeline.parameters)
+        assert timeline.loss[0] == 5.25
+
+
+def test_no_grad_is_a_with_block_scripts_may_use() -> None:
+    r = run("import torch\nx = torch.ones(2, requires_grad=True)\nwith torch.no_grad():\n"
+            "    y = x * 2\nprint(y.requires_grad)\n")  # fmt: skip
+    assert r.error is None, r.error
+    assert r.output == "False\n"
+
+
+def test_torch_state_does_not_leak_between_runs() -> None:
+    r = run("import torch\ntorch.set_grad_enabled(False)\ntorch.set_default_dtype(torch.float64)\n"
+            "torch.set_printoptions(precision=2)\n")  # fmt: skip
+    assert r.error is None, r.error
+    r = run("import torch\nprint(torch.is_grad_enabled(), torch.get_default_dtype(), "
+            "torch.tensor([1.23456]))\n")  # fmt: skip
+    assert r.output == "True torch.float32 tensor([1.2346])\n"
+
+
+def test_a_seeded_script_gives_the_same_numbers_every_run() -> None:
+    src = "import torch\ntorch.manual_seed(0)\nprint(torch.randn(3).tolist())\n"
+    assert run(src).output == run(src).output
