@@ -482,131 +482,131 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/help_pages.py" line="28" />
-      <source>Scripts can use these names after import tensorflow as tf (or tapeviz.tf).</source>
-      <translation>脚本在 import tensorflow as tf(或 tapeviz.tf)之后可以使用这些名称。</translation>
+      <source>Scripts can use these names after import tensorflow as tf (or tapeviz.tf) and import torch (or tapeviz.torch).</source>
+      <translation>脚本在 import tensorflow as tf(或 tapeviz.tf)和 import torch(或 tapeviz.torch)之后可以使用这些名称。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="31" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="33" />
       <source>No name matches.</source>
       <translation>没有匹配的名称。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="35" />
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="36" />
       <location filename="../../tapeviz/ui/window/help_pages.py" line="37" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="38" />
       <location filename="../../tapeviz/ui/window/help_pages.py" line="39" />
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="40" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="41" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="42" />
       <source>Graph</source>
       <translation>计算图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="35" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="37" />
       <source>fit the graph</source>
       <translation>使计算图适应窗口</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="36" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="38" />
       <source>zoom in, out</source>
       <translation>放大、缩小</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="38" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="40" />
       <source>walk to the neighbouring node</source>
       <translation>移到相邻的节点</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="39" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="41" />
       <source>clear the selection</source>
       <translation>取消选择</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="40" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="42" />
       <source>wheel, drag</source>
       <translation>滚轮、拖动</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="41" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="43" />
       <source>zoom at the pointer, pan</source>
       <translation>在指针处缩放、平移</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="42" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="44" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="43" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="45" />
       <source>reveal the step (predict, then reveal)</source>
       <translation>揭晓这一步(先预测,再揭晓)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="44" />
       <location filename="../../tapeviz/ui/window/help_pages.py" line="46" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="48" />
       <source>Editor</source>
       <translation>编辑器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="45" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="47" />
       <source>indent (four spaces)</source>
       <translation>缩进(四个空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="47" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="49" />
       <source>new line, indented like the last (one level more after ':')</source>
       <translation>换行,缩进与上一行相同(':' 之后多一级)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="48" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="50" />
       <source>Optimization</source>
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="48" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="50" />
       <source>click the surface</source>
       <translation>点击曲面</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="49" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="51" />
       <source>start every run from there</source>
       <translation>让所有运行从那里出发</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="52" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="54" />
       <source>Getting started</source>
       <translation>入门</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="53" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="55" />
       <source>&lt;b&gt;1. Type a function.&lt;/b&gt; In expression mode the editor holds one formula of the variables, such as &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt; (&lt;code&gt;^&lt;/code&gt;, &lt;code&gt;·&lt;/code&gt; and &lt;code&gt;x²&lt;/code&gt; work too). The graph follows as you type.</source>
       <translation>&lt;b&gt;1. 输入一个函数。&lt;/b&gt;在表达式模式下,编辑器里是关于变量的一个公式,例如 &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt;(也可以写 &lt;code&gt;^&lt;/code&gt;、&lt;code&gt;·&lt;/code&gt; 和 &lt;code&gt;x²&lt;/code&gt;)。计算图会随着输入实时更新。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="59" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="61" />
       <source>&lt;b&gt;2. Give the variables values.&lt;/b&gt; Each row of the Variables table is a name, a value (a number or a list such as &lt;code&gt;[1, 2, 3]&lt;/code&gt;) and a kind: &lt;i&gt;trainable&lt;/i&gt; (a tf.Variable, it gets a gradient), &lt;i&gt;watched&lt;/i&gt; (a constant the tape watches) or &lt;i&gt;constant&lt;/i&gt;. An unknown name in the formula offers to add it.</source>
       <translation>&lt;b&gt;2. 给变量赋值。&lt;/b&gt;变量表的每一行是一个名字、一个值(数字,或 &lt;code&gt;[1, 2, 3]&lt;/code&gt; 这样的列表)和一种类型:&lt;i&gt;可训练&lt;/i&gt;(tf.Variable,会得到梯度)、&lt;i&gt;被监视&lt;/i&gt;(磁带监视的常量)或&lt;i&gt;常量&lt;/i&gt;。公式里出现未知名称时,可以一键把它添加为变量。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="66" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="68" />
       <source>&lt;b&gt;3. Read the graph.&lt;/b&gt; Every recorded op is a node with its value; after the backward pass each node also shows its gradient. Click a node to see every path to the result; hover for the full value and the op's rule.</source>
       <translation>&lt;b&gt;3. 读懂计算图。&lt;/b&gt;每个被记录的运算都是一个节点,标着它的值;反向传播之后,每个节点还会显示它的梯度。点击节点可以看到通往结果的所有路径;鼠标悬停可以看到完整的值和该运算的规则。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="72" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="74" />
       <source>&lt;b&gt;4. Step through the backward pass.&lt;/b&gt; The Backward pass tab walks the chain rule one op at a time: → steps, ← goes back, Space plays, Home starts again. Turn on &lt;i&gt;predict, then reveal&lt;/i&gt; to let the class guess each gradient first.</source>
       <translation>&lt;b&gt;4. 逐步演示反向传播。&lt;/b&gt;“反向传播”选项卡一次一个运算地走过链式法则:→ 前进,← 后退,空格播放,Home 从头开始。打开&lt;i&gt;先预测,再揭晓&lt;/i&gt;,可以让学生先猜每个梯度。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="78" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="80" />
       <source>&lt;b&gt;5. Watch an optimizer.&lt;/b&gt; The Optimization tab (Ctrl+2) minimizes the function over its trainable variables: pick optimizers and learning rates, press Play, click the surface to start elsewhere. The graph shows the tape of the step on screen.</source>
       <translation>&lt;b&gt;5. 观察优化器。&lt;/b&gt;“优化过程”选项卡(Ctrl+2)对可训练变量最小化这个函数:选择优化器和学习率,按“播放”,点击曲面换一个起点。计算图显示屏幕上那一步的磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="84" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="86" />
       <source>&lt;b&gt;6. Or paste TensorFlow code.&lt;/b&gt; Switch the mode to Script and paste a &lt;code&gt;tf.GradientTape&lt;/code&gt; example as it is: &lt;code&gt;import tensorflow as tf&lt;/code&gt; runs on tapeviz's own tape (the last page lists the names it has). Ctrl+Enter runs, Stop ends a long run.</source>
       <translation>&lt;b&gt;6. 或者粘贴 TensorFlow 代码。&lt;/b&gt;把模式切换为“脚本”,原样粘贴一个 &lt;code&gt;tf.GradientTape&lt;/code&gt; 示例:&lt;code&gt;import tensorflow as tf&lt;/code&gt; 会在 tapeviz 自己的磁带上运行(最后一页列出了可用的名称)。Ctrl+Enter 运行,“停止”结束长时间的运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="91" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="93" />
       <source>&lt;b&gt;7. Present it.&lt;/b&gt; Ctrl + and Ctrl − scale every text, F11 is full screen, Ctrl+Shift+D the dark theme and Ctrl+Shift+H clean mode (only the graph and the tabs). The Presets menu holds every example of the tutorials.</source>
       <translation>&lt;b&gt;7. 上课演示。&lt;/b&gt;Ctrl + 和 Ctrl − 缩放所有文字,F11 全屏,Ctrl+Shift+D 切换深色主题,Ctrl+Shift+H 简洁模式(只显示计算图和选项卡)。“预设”菜单里有教程中的每一个示例。</translation>
     </message>
@@ -2676,43 +2676,48 @@
       <translation>获取此磁带所有被摘要的值:计算梯度和逐步演示需要它们</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/value_view.py" line="141" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="143" />
       <source>Select a node on the graph to see its value.</source>
       <translation>在图上选择一个节点以查看它的值。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/value_view.py" line="165" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="167" />
       <source>Summarised: {summary}</source>
       <translation>摘要:{summary}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/value_view.py" line="167" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="169" />
       <source>First elements: {values}, …</source>
       <translation>前几个元素:{values}, …</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/value_view.py" line="170" />
-      <location filename="../../tapeviz/ui/stepper/value_view.py" line="193" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="172" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="197" />
       <source>Fetching…</source>
       <translation>正在获取…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/value_view.py" line="172" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="174" />
+      <source>The full value can be fetched once the run has ended.</source>
+      <translation>运行结束后才能获取完整值。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="176" />
       <source>This value was not kept: run again to see it.</source>
       <translation>此值未被保留:请重新运行以查看。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/value_view.py" line="207" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="211" />
       <source>Full value.</source>
       <translation>完整值。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/value_view.py" line="209" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="213" />
       <source>The full value is no longer available: run again.</source>
       <translation>完整值已不可用:请重新运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/value_view.py" line="212" />
+      <location filename="../../tapeviz/ui/stepper/value_view.py" line="216" />
       <source>Could not fetch the full value: {error}</source>
       <translation>无法获取完整值:{error}</translation>
     </message>

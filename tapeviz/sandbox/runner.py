@@ -23,7 +23,7 @@ from tapeviz.sandbox.figures import Figure
 from tapeviz.sandbox.language.expr import _pos
 from tapeviz.sandbox.language.expression import compile_expression
 from tapeviz.sandbox.language.pasted import readable
-from tapeviz.sandbox.language.stmt import Compiler
+from tapeviz.sandbox.language.stmt import Compiler, backward_title, naming_tapes
 from tapeviz.sandbox.language.validate import Invalid, parse, validate, without_magics
 from tapeviz.sandbox.messages import Message, say
 from tapeviz.sandbox.result import RunResult, TapeInfo
@@ -288,6 +288,9 @@ def run(
             compiler = Compiler()
             code = compiler.block(body)
             tail = compiler.expr(last.value) if last is not None else None
+            title = backward_title(last.value) if last is not None else None
+            if tail is not None and title is not None:
+                tail = naming_tapes(tail, title)
             module.update(PRELUDE)  # tf and np, as after a notebook's first cell
             module.update(make_variables(specs(variables)))
             frame = Frame(module, None, module, budget)

@@ -24,7 +24,6 @@ from tapeviz.tf import run_state
 if TYPE_CHECKING:
     pass
 
-FRAMEWORK = "torch"  # what a backward pass's tape says it came from (the views name ops by it)
 _seq = itertools.count(1)
 
 
@@ -172,13 +171,20 @@ class Graph:
         self.leaves = leaves
         self.inner = inner
 
-    def records(self) -> list[OpRecord]:
-        """Every node's records in recording order, numbered for one tape."""
+    def records(self) -> tuple[list[OpRecord], list[str | None]]:
+        """Every node's records in recording order, numbered for one tape, and their labels.
+
+        A node's last record is labelled with the node's ``grad_fn`` name (``MulBackward0``);
+        the records before it (an op torch runs as one kernel, such as ``addmm``) are not.
+        """
         out: list[OpRecord] = []
+        labels: list[str | None] = []
         for node in self.nodes:
-            for r in node._records:
+            recs = node._records
+            for r in recs:
                 out.append(r._replace(id=len(out)))
-        return out
+                labels.append(node._name if r is recs[-1] else None)
+        return out, labels
 
     def check_alive(self) -> None:
         """Raise torch's error if a freed node that saved tensors is walked again."""
@@ -223,8 +229,8 @@ def gradients(
     if inputs is None:
         inputs = [*graph.leaves.values(), *(t for t, _ in graph.inner.values() if t._retains)]
     tape = GradientTape()
-    tape._tape_framework = FRAMEWORK  # type: ignore[attr-defined]
-    tape.records = graph.records()
+    tape.records, labels = graph.records()
+    tape.op_labels = labels  # type: ignore[attr-defined]  # the framework's names, per record
     tracked = tape._tracked
     for i in graph.leaves:
         tracked[i] = None

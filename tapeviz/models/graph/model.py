@@ -269,6 +269,8 @@ class GraphModel:
 
     def _build(self, entry: TapeEntry) -> None:
         tape, records = entry.tape, entry.tape.records
+        # A framework's own names for the ops, where the tape has them (torch: MulBackward0).
+        labels = getattr(tape, "op_labels", None) or ()
         targets = set(entry.targets)
         limit = self.options.max_ops
         hidden = range(0)
@@ -285,7 +287,9 @@ class GraphModel:
             out = rec.outputs[0]
             kind = "target" if out.id in targets else "op"
             symbol = (
-                custom_name(rec)
+                labels[k]
+                if k < len(labels) and labels[k]
+                else custom_name(rec)
                 if rec.name == "custom_gradient"
                 else SYMBOLS.get(rec.name, rec.name)
             )

@@ -182,9 +182,13 @@ def _names(ids: Sequence[int], name: Callable[[int], str]) -> str:
 def pass_label(tape: str, p: GradientPass, name: Callable[[int], str]) -> str:
     """``tape.gradient(z, x) → 108``: the call as the code wrote it, and its scalar result.
 
-    With several sources the results are left to the graph's nodes (the label stays short).
+    With several sources the results are left to the graph's nodes (the label stays short). A
+    tape named by the call that made it (PyTorch's ``loss.backward()``) is the call.
     """
-    text = f"{tape}.{p.kind}({_names(p.targets, name)}, {_names(p.sources, name)})"
+    if tape.endswith(")"):
+        text = tape
+    else:
+        text = f"{tape}.{p.kind}({_names(p.targets, name)}, {_names(p.sources, name)})"
     if p.kind == "gradient" and len(p.results) == 1:
         value = p.results[0]
         if value is None:

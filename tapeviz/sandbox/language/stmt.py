@@ -32,6 +32,40 @@ def _remember_tape(frame: Frame, name: str, value: Any) -> None:
         names.append(name)
 
 
+def backward_title(node: ast.expr) -> str | None:
+    """``loss.backward()`` or ``torch.autograd.grad(y, x)``: what the tapes it makes are called.
+
+    A PyTorch backward pass is a tape no ``with`` names; the statement that ran it does.
+    """
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return None
+    func = node.func
+    if func.attr == "backward":
+        receiver = ast.unparse(func.value)[:40]
+        if not isinstance(func.value, ast.Name | ast.Attribute | ast.Subscript | ast.Call):
+            receiver = f"({receiver})"
+        return f"{receiver}.backward()"
+    if func.attr == "grad" and ast.unparse(func.value).endswith("autograd"):
+        text = ast.unparse(node)
+        return text if len(text) <= 48 else text[:47] + "…"
+    return None
+
+
+def naming_tapes(value: Fn, title: str) -> Fn:
+    """``value`` naming the tapes it makes ``title``."""
+
+    def named(frame: Frame) -> Any:
+        tapes = frame.budget.tapes
+        before = len(tapes) if tapes is not None else 0
+        out = value(frame)
+        if tapes is not None:
+            for t in tapes[before:]:
+                _remember_tape(frame, title, t)
+        return out
+
+    return named
+
+
 class Compiler(FlowCompiler):
     """Compiles a module (or function body) of statements."""
 
@@ -165,6 +199,9 @@ class Compiler(FlowCompiler):
 
     def s_Assign(self, node: ast.Assign) -> Fn:
         value, stores = self.expr(node.value), [self.store(t) for t in node.targets]
+        title = backward_title(node.value)
+        if title is not None:
+            value = naming_tapes(value, title)
 
         def assign(frame: Frame) -> None:
             v = value(frame)
@@ -261,6 +298,9 @@ class Compiler(FlowCompiler):
     # -- simple statements -----------------------------------------------------------------
     def s_Expr(self, node: ast.Expr) -> Fn:
         value = self.expr(node.value)
+        title = backward_title(node.value)
+        if title is not None:
+            value = naming_tapes(value, title)
 
         def expression(frame: Frame) -> None:
             value(frame)

@@ -26,7 +26,9 @@ TEXTS = {
     "where": QT_TRANSLATE_NOOP("Help", "Where"),
     "names": QT_TRANSLATE_NOOP("Help", "TensorFlow in tapeviz"),
     "names_intro": QT_TRANSLATE_NOOP(
-        "Help", "Scripts can use these names after import tensorflow as tf (or tapeviz.tf)."
+        "Help",
+        "Scripts can use these names after import tensorflow as tf (or tapeviz.tf) and "
+        "import torch (or tapeviz.torch).",
     ),
     "no_match": QT_TRANSLATE_NOOP("Help", "No name matches."),
 }
@@ -206,6 +208,7 @@ def catalog() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     from tapeviz.sandbox.runtime import modules
 
     names = tensorflow_names()
+    _names(modules.TORCH, "torch", names)
     _names(modules.NUMPY, "np", names)
     _names(modules.MATH, "math", names)
     _names(modules.MATPLOTLIB, "matplotlib", names)
