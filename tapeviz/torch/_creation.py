@@ -153,14 +153,26 @@ def _want(dtype: Any) -> D.dtype:
     return D.DEFAULT.value if dtype is None else D.as_torch(dtype)
 
 
-def zeros(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def zeros(
+    *shape: Any,
+    size: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """A tensor of zeros."""
-    return _leaf(np.zeros(_shape(size)), _want(dtype), requires_grad)
+    return _leaf(np.zeros(_shape(shape or (size,))), _want(dtype), requires_grad)
 
 
-def ones(*size: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def ones(
+    *shape: Any,
+    size: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """A tensor of ones."""
-    return _leaf(np.ones(_shape(size)), _want(dtype), requires_grad)
+    return _leaf(np.ones(_shape(shape or (size,))), _want(dtype), requires_grad)
 
 
 empty = zeros
@@ -223,16 +235,20 @@ def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
     return _leaf(np.eye(int(n), None if m is None else int(m)), _want(dtype), requires_grad)
 
 
-def rand(*size: Any, dtype: Any = None, generator: Any = None, device: Any = None,
+def rand(
+    *shape: Any,
+    size: Any = None, dtype: Any = None, generator: Any = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:  # fmt: skip
     """Uniform samples from [0, 1)."""
-    return _leaf(_rng().random(_shape(size)), _want(dtype), requires_grad)
+    return _leaf(_rng().random(_shape(shape or (size,))), _want(dtype), requires_grad)
 
 
-def randn(*size: Any, dtype: Any = None, generator: Any = None, device: Any = None,
+def randn(
+    *shape: Any,
+    size: Any = None, dtype: Any = None, generator: Any = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:  # fmt: skip
     """Standard normal samples."""
-    return _leaf(_rng().standard_normal(_shape(size)), _want(dtype), requires_grad)
+    return _leaf(_rng().standard_normal(_shape(shape or (size,))), _want(dtype), requires_grad)
 
 
 def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None,
