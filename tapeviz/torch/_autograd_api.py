@@ -134,6 +134,8 @@ def grad(
 class FunctionCtx:
     """What ``forward`` and ``backward`` of an ``autograd.Function`` share."""
 
+    _open_attributes = True  # scripts keep their own values on it (``ctx.constant = c``)
+
     def __init__(self) -> None:
         self.saved_tensors: tuple[Tensor, ...] = ()
         self.needs_input_grad: tuple[bool, ...] = ()

@@ -94,3 +94,43 @@ def test_torch_state_does_not_leak_between_runs() -> None:
 def test_a_seeded_script_gives_the_same_numbers_every_run() -> None:
     src = "import torch\ntorch.manual_seed(0)\nprint(torch.randn(3).tolist())\n"
     assert run(src).output == run(src).output
+
+
+def test_custom_autograd_functions_as_the_tutorial_writes_them() -> None:
+    src = """import torch
+class MulConstant(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, tensor, constant):
+        ctx.constant = constant
+        return tensor * constant
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output * ctx.constant, None
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = MulConstant.apply(x, 3.0)
+y.sum().backward()
+print(y, x.grad)
+class LegendrePolynomial3(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, input):
+        ctx.save_for_backward(input)
+        return 0.5 * (5 * input ** 3 - 3 * input)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        input, = ctx.saved_tensors
+        return grad_output * 1.5 * (5 * input ** 2 - 1)
+P3 = LegendrePolynomial3.apply
+a = torch.full((), 0.5, requires_grad=True)
+out = P3(a)
+out.backward()
+print(out, a.grad)
+"""
+    r = run(src)
+    assert r.error is None, r.error
+    assert r.output == (
+        "tensor([3., 6.], grad_fn=<MulConstantBackward>) tensor([3., 3.])\n"
+        "tensor(-0.4375, grad_fn=<LegendrePolynomial3Backward>) tensor(0.3750)\n"
+    )

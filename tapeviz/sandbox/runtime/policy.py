@@ -133,8 +133,9 @@ def allowed_attrs(obj: Any) -> frozenset[str]:
     if special is not None:
         return special
     if isinstance(obj, type):  # a class: a script's or a public-API one (Dataset.range)
-        if is_user_class(obj):
-            return frozenset(classes.class_names(obj))
+        if is_user_class(obj):  # its own names and its public-API bases' (Function.apply)
+            inherited = (n for k in obj.__mro__ if public_api(k) for n in _public(k.__dict__))
+            return frozenset(classes.class_names(obj)).union(inherited)
         if public_api(obj):
             return frozenset(n for k in obj.__mro__ if public_api(k) for n in _public(k.__dict__))
         return frozenset()
@@ -226,6 +227,9 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
         setattr(obj, name, value)
         return
     tp = type(obj)
+    if tp.__dict__.get("_open_attributes") is True and public_api(tp) and not name.startswith("_"):
+        setattr(obj, name, value)  # a bag a script fills (torch's ctx in autograd.Function)
+        return
     for k in tp.__mro__:
         if name in SETTABLE.get(k, ()):
             setattr(obj, name, value)
