@@ -37,12 +37,21 @@ run_state.register_attributes("tapeviz.torch.grad_mode", GRAD, lambda: {"enabled
 
 
 class _OpRecorder(Recorder):
-    """Records one torch op's engine records (made anew for each op that needs a graph)."""
+    """Records one torch op's engine records (one per thread, reused while it is not active)."""
 
     for_gradients = True
 
     def __init__(self) -> None:
         super().__init__(watch_accessed_variables=False)
+        self.busy = False
+
+
+class _Spare(threading.local):
+    def __init__(self) -> None:
+        self.recorder = _OpRecorder()
+
+
+_SPARE = _Spare()
 
 
 class Node:
@@ -107,18 +116,24 @@ def record(
     """Run engine ``fn(*args)``; if grad mode is on and an input needs grad, its node too."""
     if not GRAD.enabled:
         return fn(*args, **kwargs), None
-    needing = [t for t in inputs if getattr(t, "_rg", False)]
+    needing = [t for t in inputs if t._rg]
     if not needing:
         return fn(*args, **kwargs), None
-    rec = _OpRecorder()
-    for t in needing:
-        rec._tracked[t._t.id] = None
+    rec = _SPARE.recorder
+    if rec.busy:  # an op inside an op (rare): a recorder of its own
+        rec = _OpRecorder()
+    rec.busy = True
+    rec.records = records = []
+    cells = [t._c for t in needing]
+    rec._tracked = {c.t.id: None for c in cells}
     core.push(rec)
     try:
         out = fn(*args, **kwargs)
     finally:
         core.pop(rec)
-    return out, Node(name, rec.records, tuple((t, t._fn, t._version, t._t.id) for t in needing))
+        rec.busy = False
+    nexts = tuple([(t, t._fn, c.version, c.t.id) for t, c in zip(needing, cells, strict=True)])
+    return out, Node(name, records, nexts)
 
 
 # -- the backward pass -----------------------------------------------------------------------
@@ -179,11 +194,14 @@ class Graph:
         """
         out: list[OpRecord] = []
         labels: list[str | None] = []
+        new = tuple.__new__
         for node in self.nodes:
             recs = node._records
             for r in recs:
-                out.append(r._replace(id=len(out)))
-                labels.append(node._name if r is recs[-1] else None)
+                out.append(new(OpRecord, (len(out), *r[1:])))
+                labels.append(None)
+            if recs:
+                labels[-1] = node._name
         return out, labels
 
     def check_alive(self) -> None:

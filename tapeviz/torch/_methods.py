@@ -5,6 +5,7 @@ The in-place forms (``add_``, ``-=``, ``zero_``) change a tensor's value where i
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import Any
 
@@ -129,9 +130,18 @@ def _cast_to(d: D.dtype) -> Callable[..., Tensor]:
 
 
 def _put(name: str, fn: Any) -> None:
-    """``Tensor.name = fn``, named so (the sandbox allows a bound method by its name)."""
-    if not isinstance(fn, property):
-        fn = _method(fn) if getattr(fn, "__name__", name) != name else fn
+    """``Tensor.name = fn``, named so (the sandbox allows a bound method by its name).
+
+    A function of another name is copied under this one (no extra call per method call).
+    """
+    if not isinstance(fn, property) and getattr(fn, "__name__", name) != name:
+        if isinstance(fn, types.FunctionType):
+            copy = types.FunctionType(fn.__code__, fn.__globals__, name, fn.__defaults__,
+                                      fn.__closure__)  # fmt: skip
+            copy.__kwdefaults__, copy.__doc__ = fn.__kwdefaults__, fn.__doc__
+            fn = copy
+        else:
+            fn = _method(fn)
         fn.__name__ = fn.__qualname__ = name
     setattr(Tensor, name, fn)
 
@@ -159,7 +169,7 @@ def install() -> None:
     _put("backward", _backward)
     for module, names in _AS_METHODS.items():
         for name in names.split():
-            _put(name, _method(getattr(module, name)))
+            _put(name, getattr(module, name))
     for alias, name in _ALIASES.items():
         _put(alias, getattr(Tensor, name))
     for name in ("add sub mul div pow remainder clamp clip exp log sqrt sin cos tanh sigmoid "
@@ -194,7 +204,7 @@ def _operators() -> None:
         "__or__": O.logical_or,
     }  # fmt: skip
     for name, fn in ops.items():
-        _put(name, _method(fn))
+        _put(name, fn)
     for name, fn in {"__radd__": O.add, "__rsub__": O.sub, "__rmul__": O.mul,
                      "__rtruediv__": O.div, "__rpow__": O.pow, "__rmatmul__": O.matmul,
                      "__rfloordiv__": O.floor_divide, "__rmod__": O.remainder}.items():  # fmt: skip

@@ -55,6 +55,17 @@ def _float(d: D.dtype) -> D.dtype:
 
 
 def _binary(name: str, fn: Callable[..., Any], a: Any, b: Any, *, floats: bool = False) -> Tensor:
+    ta, tb = type(a), type(b)
+    if ta is Tensor:  # the common cases: no promotion, the engine takes the operands as they are
+        ea = a._c.t
+        if tb is Tensor:
+            eb = b._c.t
+            if ea.dtype is eb.dtype and (ea.dtype.is_floating or not floats):
+                return apply(name, fn, [a, b], ea, eb)
+        elif (tb is float or tb is int) and ea.dtype.is_floating:
+            return apply(name, fn, [a], ea, b)
+    elif tb is Tensor and (ta is float or ta is int) and b._c.t.dtype.is_floating:
+        return apply(name, fn, [b], a, b._c.t)
     a, b = as_tensor_arg(a), as_tensor_arg(b)
     want = D.result_type(a, b)
     if floats:
