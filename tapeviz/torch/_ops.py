@@ -214,6 +214,29 @@ isinf = _unary("IsinfBackward", E.is_inf, floats=False)
 isfinite = _unary("IsfiniteBackward", E.is_finite, floats=False)
 
 
+def softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``dim``."""
+    x = as_tensor_arg(input)
+    want = D.as_torch(dtype) if dtype is not None else _float(x.dtype)
+    return apply("SoftmaxBackward0", E.softmax, [x], engine_of(x, want), _axis_of(dim, x.ndim))
+
+
+def log_softmax(input: Tensor, dim: int, dtype: Any = None) -> Tensor:
+    """``log(softmax(x))`` along ``dim``, computed stably."""
+    x = as_tensor_arg(input)
+    want = D.as_torch(dtype) if dtype is not None else _float(x.dtype)
+    return apply("LogSoftmaxBackward0", E.log_softmax, [x], engine_of(x, want),
+                 _axis_of(dim, x.ndim))  # fmt: skip
+
+
+def _axis_of(dim: Any, ndim: int) -> int:
+    from tapeviz.torch._tensor import _dim
+
+    if dim is None:
+        raise TypeError("softmax() missing 1 required positional argument: 'dim'")
+    return _dim(int(dim), ndim)
+
+
 def clamp(input: Tensor, min: Any = None, max: Any = None) -> Tensor:
     """Limit every element to ``[min, max]`` (either bound may be None)."""
     if min is None and max is None:
