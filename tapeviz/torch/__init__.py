@@ -20,11 +20,11 @@ from tapeviz.torch import _methods as _m
 from tapeviz.torch import _ops as _o
 from tapeviz.torch import _reduce as _r
 from tapeviz.torch import _shape as _s
-from tapeviz.torch._size import Size
+from tapeviz.torch._size import Size, device
 from tapeviz.torch._tensor import Tensor
 
 __version__ = "2.5.0+tapeviz"
-__all__ = ["Size", "Tensor"]
+__all__ = ["Size", "Tensor", "device"]
 
 _m.install()
 _run_state.register(
@@ -118,6 +118,24 @@ autograd = _Namespace(
      "set_grad_enabled": _ag.set_grad_enabled, "function": _Namespace(
          "torch.autograd.function", {"FunctionCtx": _api.FunctionCtx,
                                      "Function": _api.Function})},
+)  # fmt: skip
+
+# -- devices: one CPU ----------------------------------------------------------------------------
+
+
+def _false() -> bool:
+    return False
+
+
+def _zero() -> int:
+    return 0
+
+
+cuda = _Namespace("torch.cuda", {"is_available": _false, "device_count": _zero})
+backends = _Namespace(
+    "torch.backends",
+    {"mps": _Namespace("torch.backends.mps", {"is_available": _false, "is_built": _false}),
+     "cudnn": _Namespace("torch.backends.cudnn", {"is_available": _false})},
 )  # fmt: skip
 
 # -- printing --------------------------------------------------------------------------------------

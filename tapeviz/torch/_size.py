@@ -36,6 +36,30 @@ class Size(tuple):
         return Size(tuple(self) + tuple(other))
 
 
+class device:  # noqa: N801  (torch's spelling)
+    """``torch.device('cpu')``: tapeviz computes on the CPU only ('cuda' reads as unavailable)."""
+
+    def __init__(self, type: str = "cpu", index: object = None) -> None:
+        text = str(type)
+        self.type = text.split(":")[0]
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"device(type='{self.type}')"
+
+    def __str__(self) -> str:
+        return self.type
+
+    def __eq__(self, other: object) -> bool:
+        return str(other) == self.type
+
+    def __hash__(self) -> int:
+        return hash(self.type)
+
+
+CPU = device("cpu")
+
+
 def type_name(t: Any) -> str:
     """``torch.FloatTensor`` for a float32 tensor (what ``t.type()`` gives)."""
     return "torch." + _LEGACY[t._t.dtype.name if t._t.dtype.name != "bool" else "bool"]

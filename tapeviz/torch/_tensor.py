@@ -20,7 +20,7 @@ from tapeviz.engine.tensor import Variable as _EVariable
 from tapeviz.engine.tensor import freeze
 from tapeviz.torch import _autograd as ag
 from tapeviz.torch import _dtypes as D
-from tapeviz.torch._size import Size, type_name
+from tapeviz.torch._size import CPU, Size, device, type_name
 
 
 class Cell:
@@ -107,9 +107,9 @@ class Tensor:
         return int(self._c.t._value.dtype.itemsize)
 
     @property
-    def device(self) -> str:
-        """Always the CPU (a string in tapeviz)."""
-        return "cpu"
+    def device(self) -> device:
+        """Always the CPU."""
+        return CPU
 
     @property
     def is_cuda(self) -> bool:

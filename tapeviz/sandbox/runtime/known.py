@@ -7,6 +7,8 @@ lacks gets "not available in tapeviz" instead of "has no attribute ..., did you 
 
 from __future__ import annotations
 
+from tapeviz.sandbox.runtime.known_torch import TORCH_API
+
 
 def _names(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -188,6 +190,7 @@ API: dict[str, frozenset[str]] = {
     "matplotlib.pyplot": _names(_PYPLOT),
     "matplotlib": _names(_MATPLOTLIB),
     "math": _names(_MATH),
+    **TORCH_API,
 }
 # How a script spells each namespace (for messages: ``tf.compat``, ``np.load``, ``plt.pie``).
 SPELLING = {"tensorflow": "tf", "numpy": "np", "numpy.random": "np.random",
