@@ -1,6 +1,8 @@
 """How values read on screen: 4 significant digits, arrays as shape + a short preview.
 
-Distinct values stay distinct: 2013 and 2014 never both read ``2.01e+03``.
+Distinct values stay distinct: 2013 and 2014 never both read ``2.01e+03``. A value the worker
+summarised (:class:`~tapeviz.sandbox.process.summaries.Summarised`) reads as its summary until
+its full value was fetched, then as that value.
 """
 
 from __future__ import annotations
@@ -13,13 +15,32 @@ import numpy as np
 
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.messages import MessageError, say
+from tapeviz.sandbox.process.summaries import Summarised
 
 
 def as_array(value: Any) -> np.ndarray:
-    """The numpy value of a tensor, numpy value or Python number."""
+    """The numpy value of a tensor, numpy value or Python number.
+
+    A summarised value not fetched yet stays a :class:`Summarised` (its shape and dtype read;
+    its numbers raise ``NotFetched``).
+    """
     if isinstance(value, TensorLike):
         value = value._value
+    if type(value) is Summarised:
+        return value if value.full is None else value.full  # type: ignore[return-value]
     return np.asarray(value)
+
+
+def summarised(value: Any) -> Summarised | None:
+    """The summary a value (or a tensor's) is while its full value was not fetched, or None."""
+    if isinstance(value, TensorLike):
+        value = value._value
+    return value if type(value) is Summarised and value.full is None else None
+
+
+def summary_text(s: Summarised, digits: int = 4) -> str:
+    """``shape (4096, 1280) float32, min -1.2 max 3.4 mean 0.01`` (and nan/inf counts)."""
+    return s.text(lambda f: number(f, digits))
 
 
 INTEGER_TEXT = 1e6  # integral floats below this read as integers: 2013, 12000, -3
@@ -78,7 +99,8 @@ def distinct_digits(values: Any, digits: int = 3) -> int:
     ``[2013.21, 2013.24]`` needs 6; values that are equal may read the same. At most
     :data:`MAX_DIGITS`, enough for any two float32 values.
     """
-    flat = as_array(values).reshape(-1)
+    arr = as_array(values)
+    flat = arr.head if type(arr) is Summarised else arr.reshape(-1)
     if flat.dtype.kind != "f" or flat.size < 2:
         return digits
     unique = np.unique(flat[np.isfinite(flat)])
@@ -96,9 +118,12 @@ def short(value: Any, digits: int = 4, items: int = 3) -> str:
     if isinstance(value, float | np.floating):
         return number(value, digits)
     arr = as_array(value)
-    if arr.ndim == 0:
+    if type(arr) is Summarised:  # its first elements travelled with the summary
+        flat = arr.head
+    elif arr.ndim == 0:
         return number(arr[()], digits)
-    flat = arr.reshape(-1)
+    else:
+        flat = arr.reshape(-1)
     shown = flat[:items]
     d = distinct_digits(shown, 3)
     preview = ", ".join(number(x, d) for x in shown)
@@ -109,6 +134,8 @@ def short(value: Any, digits: int = 4, items: int = 3) -> str:
 def full(value: Any, max_items: int = 200) -> str:
     """The whole value for a tooltip, pretty-printed (long arrays summarised)."""
     arr = as_array(value)
+    if type(arr) is Summarised:
+        return summary_text(arr)
     if arr.ndim == 0:
         return number(arr, 8)
     return np.array2string(arr, precision=6, threshold=max_items, suppress_small=False)
@@ -122,7 +149,9 @@ def same_value(a: Any, b: Any) -> bool:
         return False
     if type(a) is type(b) and isinstance(a, float | np.generic) and not isinstance(a, np.void):
         return bool(a == b or (a != a and b != b))  # a scalar's gradient: no arrays needed
-    x, y = np.asarray(a), np.asarray(b)
+    x, y = as_array(a), as_array(b)
+    if type(x) is Summarised or type(y) is Summarised:  # (summaries: the same one, or not)
+        return x is y
     return x.shape == y.shape and x.dtype == y.dtype and bool(np.array_equal(x, y, equal_nan=True))
 
 
@@ -131,6 +160,8 @@ def nonfinite(value: Any) -> bool:
     if isinstance(value, float | np.floating):
         return not math.isfinite(value)
     arr = as_array(value)
+    if type(arr) is Summarised:
+        return bool(arr.nans or arr.posinf or arr.neginf)
     if arr.ndim == 0:
         return arr.dtype.kind == "f" and not math.isfinite(arr[()])
     return arr.dtype.kind == "f" and not bool(np.isfinite(arr).all())

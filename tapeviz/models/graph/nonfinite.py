@@ -15,6 +15,7 @@ import numpy as np
 from tapeviz.engine.core import OpRecord
 from tapeviz.models.values import as_array, short
 from tapeviz.models.values import nonfinite as bad
+from tapeviz.sandbox.process.summaries import Summarised
 
 LOGS = ("log", "log1p")
 ROOTS = ("sqrt", "rsqrt")
@@ -45,6 +46,8 @@ class NonFinite:
 
 
 def _kinds(value: np.ndarray) -> str:
+    if isinstance(value, Summarised):  # a big value the window has only as a summary
+        return value.kinds
     found = []
     if np.any(np.isnan(value)):
         found.append("nan")
@@ -71,6 +74,8 @@ def explain(record: OpRecord, names: dict[int, str] | None = None) -> NonFinite 
             label = (names or {}).get(x.id) or short(x._value)
             return NonFinite("propagated", op, result, label, dtype=dtype)
     ins = [as_array(x._value) for x in record.inputs]
+    if any(isinstance(a, Summarised) for a in ins):  # no numbers to look into
+        return NonFinite("undefined", op, result, dtype=dtype)
     a = ins[0] if ins else np.zeros(())
     b = ins[1] if len(ins) > 1 else None
     if op in LOGS:

@@ -27,6 +27,7 @@ from tapeviz.models.timeline.divergence import FIT_STEPS, LoopDivergence, diagno
 from tapeviz.models.timeline.index import TapeIndex, index_of
 from tapeviz.models.timeline.loops import MIN_STEPS, Loop, find_loops
 from tapeviz.models.timeline.store import Store, pick
+from tapeviz.models.values import summarised
 
 
 @dataclass(frozen=True)
@@ -174,6 +175,8 @@ class Timeline:
                 v, g = self.value_at(j, k), None
                 if k < m and self._grad_refs[k, j] >= 0:
                     g = self.store.value(int(self._grad_refs[k, j]))
+                if summarised(v) is not None or summarised(g) is not None:
+                    return None  # (a value the worker summarised: no rule read from it)
                 values[k, col : col + p.size] = np.nan if v is None else np.ravel(v)
                 if k < m and g is not None:
                     grads[k, col : col + p.size] = np.ravel(g)
@@ -188,7 +191,11 @@ class Timeline:
 
 
 def _dtype(store: Store, ref: int) -> str:
-    return np.asarray(store.value(int(ref))).dtype.name if ref >= 0 else "float32"
+    if ref < 0:
+        return "float32"
+    value = store.value(int(ref))  # (a summarised value has its dtype, not its numbers)
+    dtype = getattr(value, "dtype", None)
+    return (np.asarray(value).dtype if dtype is None else np.dtype(dtype)).name
 
 
 def timelines_of(result: Any) -> list[Timeline]:

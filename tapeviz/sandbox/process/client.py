@@ -51,7 +51,7 @@ _serial = itertools.count(1)
 
 
 class WorkerFailure(Exception):
-    """A request that ended without an answer: ``reason`` is crash, time, stop or protocol."""
+    """A request that ended without an answer: ``reason`` is crash, time, stop, protocol, gone."""
 
     def __init__(
         self, reason: str, message: str, line: int | None = None, started: bool = True
@@ -310,6 +310,7 @@ class Pool:
         self._busy: list[Worker] = []
         self._closed = False
         self._affine: dict[str, Worker] = {}  # the worker that last served an affinity key
+        self.values_token: str | None = None  # the last run's kept values (see summaries.py)
 
     def configure(
         self, handlers: tuple[str, ...] | None = None, memory_mb: int | None = None
@@ -401,6 +402,28 @@ class Pool:
             finally:
                 self._release(w)
         raise AssertionError("unreachable")
+
+    def call_on(self, pid: int, op: str, args: Any, *, timeout: float = 30.0) -> Frame:
+        """Run one request in the worker whose process is ``pid`` (once it is idle).
+
+        For what that worker alone holds (a run's kept values). ``WorkerFailure("gone")`` when
+        the pool has no such worker, or it stays busy past ``timeout``.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                mine = [w for w in self._idle + self._busy if w.proc.pid == pid and w.alive]
+                if mine and mine[0] in self._idle:
+                    self._idle.remove(mine[0])
+                    self._busy.append(mine[0])
+                    break
+            if not mine or time.monotonic() > deadline:
+                raise WorkerFailure("gone", "the worker is gone", started=False)
+            time.sleep(0.02)
+        try:
+            return mine[0].call(op, args, timeout=max(deadline - time.monotonic(), 1.0))
+        finally:
+            self._release(mine[0])
 
     def shutdown(self) -> None:
         """Stop every worker (the application is closing)."""

@@ -17,7 +17,7 @@ import numpy as np
 
 from tapeviz.sandbox.errors import RAISE_LIMIT, UserCodeError
 from tapeviz.sandbox.messages import say
-from tapeviz.sandbox.process import results_decode
+from tapeviz.sandbox.process import results_decode, summaries
 from tapeviz.sandbox.process.client import POOL, WALL_GRACE, Pool, WorkerFailure
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
 from tapeviz.sandbox.result import RunResult
@@ -79,23 +79,26 @@ def run_isolated(
     writer = Writer()
     args = {
         "source": source, "mode": mode, "variables": variables_doc(specs(variables), writer),
-        "limits": dataclasses.asdict(limits),
+        "limits": dataclasses.asdict(limits), "summarise": summaries.SUMMARY_BYTES,
     }  # fmt: skip
     pool = pool or POOL
     if pool.memory_mb != limits.max_memory_mb:
         pool.configure(memory_mb=limits.max_memory_mb)
     token = cancel or CancelToken()
-    stream = Snapshots(on_snapshot) if on_snapshot is not None and mode == "script" else None
+    stream = Snapshots(on_snapshot, pool) if on_snapshot is not None and mode == "script" else None
     if stream is not None:
         args["stream"] = True
     try:
         frame = pool.call(
             "run", args, writer, timeout=limits.wall_time + WALL_GRACE,
-            cancelled=lambda: token.cancelled, snapshot=stream and stream.put,
+            cancelled=lambda: token.cancelled, snapshot=stream and stream.put, affinity="run",
         )  # fmt: skip
         if stream is not None:
             stream.close()
-        result = results_decode.decode(wire_result(frame))
+        part = wire_result(frame)
+        kept = part.doc.get("kept")  # this run's token: an older run's values are gone
+        pool.values_token = kept if isinstance(kept, str) else None
+        result = results_decode.decode(part, pool)
     except WorkerFailure as exc:
         err = failure_error(exc, limits)
         return RunResult("", (), {}, None, time.perf_counter() - started, err)
@@ -117,8 +120,9 @@ class Snapshots:
     stands on its own). After :meth:`close` nothing more is delivered.
     """
 
-    def __init__(self, deliver: Callable[[RunResult], None]) -> None:
+    def __init__(self, deliver: Callable[[RunResult], None], pool: Pool | None = None) -> None:
         self._deliver = deliver
+        self._pool = pool
         self._cond = threading.Condition()
         self._frame: Any = None
         self._closed = False
@@ -151,7 +155,7 @@ class Snapshots:
                 part = frame.doc.get("snapshot") if isinstance(frame.doc, dict) else None
                 if not isinstance(part, dict):
                     continue
-                result = results_decode.decode(frame.part(part))
+                result = results_decode.decode(frame.part(part), self._pool)
             except ProtocolError:
                 continue
             if self._closed:  # (close() joins this thread: no delivery after it returns)

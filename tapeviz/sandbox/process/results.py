@@ -23,8 +23,9 @@ from tapeviz.engine import dtypes
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.tensor import TensorLike, Variable
 from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.process import kept, plots
 from tapeviz.sandbox.process import params as P
-from tapeviz.sandbox.process import plots
+from tapeviz.sandbox.process.kept import Policy
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
 from tapeviz.sandbox.result import RunResult, TapeInfo
 
@@ -41,12 +42,19 @@ MAX_TEXT = 2_000_000  # characters of printed output (the sandbox caps it at 1,0
 class _Rows:
     """Distinct tensor objects, each given a row of the table (computed in one batch)."""
 
-    __slots__ = ("groups", "objs", "refs")
+    __slots__ = ("groups", "objs", "refs", "row_of")
 
     def __init__(self) -> None:
         self.refs: list[TensorLike] = []  # every use, in order; rows come from ``finish``
         self.objs: list[TensorLike] = []
         self.groups = np.zeros(0, np.int64)  # per row: dtype code, +100 for arrays
+        self.row_of = np.zeros(0, np.int64)  # per use: its row (``finish``)
+
+    def last_use(self) -> np.ndarray:
+        """Per row: the position of its last use (later tapes' uses come later)."""
+        last = np.full(len(self.objs), -1, np.int64)
+        np.maximum.at(last, self.row_of, np.arange(len(self.row_of)))
+        return last
 
     def add(self, ts: list[TensorLike]) -> slice:
         """Register uses of ``ts``; their rows are ``finish()[returned slice]``."""
@@ -80,7 +88,8 @@ class _Rows:
         rank[order] = np.arange(len(order))
         self.objs = [objs[i] for i in order.tolist()]
         self.groups = group[order]
-        return rank[inverse]
+        self.row_of = rank[inverse]
+        return self.row_of
 
 
 def _error_doc(err: UserCodeError | None) -> Any:
@@ -100,8 +109,11 @@ def _error_doc(err: UserCodeError | None) -> Any:
     }
 
 
-def _table_doc(rows: _Rows, writer: Writer) -> dict[str, Any]:
-    """The tensor table's columns; C-level ``map`` calls keep 100,000 rows under ~50 ms."""
+def _table_doc(rows: _Rows, writer: Writer, policy: Policy | None) -> dict[str, Any]:
+    """The tensor table's columns; C-level ``map`` calls keep 100,000 rows under ~50 ms.
+
+    Values above the policy's size go as summaries (``big``; see :mod:`kept`), not bytes.
+    """
     objs = rows.objs
     codes_of = {dtypes.as_dtype(name): code for name, code in DTYPE_CODES.items()}
     try:
@@ -119,6 +131,7 @@ def _table_doc(rows: _Rows, writer: Writer) -> dict[str, Any]:
     name_rows = np.flatnonzero(np.fromiter(map(bool, all_names), np.bool_, len(all_names)))
     distinct: dict[str, int] = {}
     name_index = [distinct.setdefault(all_names[i], len(distinct)) for i in name_rows.tolist()]
+    big = kept.big_part(values, rows.groups, policy, writer, rows.last_use)  # (shapes read)
     return {
         "ids": writer.ints(np.fromiter(map(_ID, objs), np.int64, len(objs))),
         "dtypes": writer.ints(codes),
@@ -129,6 +142,7 @@ def _table_doc(rows: _Rows, writer: Writer) -> dict[str, Any]:
         "name_rows": writer.ints(name_rows),
         "name_index": writer.ints(name_index),
         "name_list": list(distinct),
+        **({"big": big} if big is not None else {}),
     }
 
 
@@ -295,10 +309,10 @@ def _seed(value: Any, writer: Writer) -> Any:
     return writer.array(arr) if arr.dtype.kind in "biuf" else None
 
 
-def encode(result: RunResult, writer: Writer) -> dict[str, Any]:
-    """The JSON document (arrays in ``writer``) for a RunResult."""
+def encode(result: RunResult, writer: Writer, policy: Policy | None = None) -> dict[str, Any]:
+    """The JSON document (arrays in ``writer``) for a RunResult (big values as ``policy`` says)."""
     with no_collection():
-        return _encode(result, writer)
+        return _encode(result, writer, policy)
 
 
 class no_collection:  # noqa: N801
@@ -328,7 +342,7 @@ class no_collection:  # noqa: N801
                 gc.enable()
 
 
-def _encode(result: RunResult, writer: Writer) -> dict[str, Any]:
+def _encode(result: RunResult, writer: Writer, policy: Policy | None) -> dict[str, Any]:
     rows = _Rows()
     records, fill = _tape_docs(result.tapes, rows, writer)
     # Names only for tensors the tapes show (the window names nodes with them): a script's other
@@ -360,8 +374,9 @@ def _encode(result: RunResult, writer: Writer) -> dict[str, Any]:
         "namespace": dict(zip([k for k, _ in tensors], row_of[names].tolist(), strict=True)),
         "value": value,
         "gradients": gradients,
-        "table": _table_doc(rows, writer),
+        "table": _table_doc(rows, writer, policy),
         "figures": plots.encode(result.figures, writer),
+        **({"kept": policy.token} if policy is not None else {}),
     }
 
 

@@ -22,6 +22,7 @@ from tapeviz.sandbox.process import plots
 from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, TensorTable
 from tapeviz.sandbox.process.remote_tapes import RemoteTapes
 from tapeviz.sandbox.process.results import DTYPE_CODES, MAX_TEXT, no_collection
+from tapeviz.sandbox.process.summarised_table import SummarisedTable, read_big
 from tapeviz.sandbox.process.wire import MAX_RANK, Frame, ProtocolError, items, need, text
 from tapeviz.sandbox.result import RunResult
 
@@ -45,7 +46,7 @@ def _error(doc: Any) -> UserCodeError | None:
     )
 
 
-def _table(doc: Any, frame: Frame) -> TensorTable:
+def _table(doc: Any, frame: Frame, pool: Any = None) -> TensorTable:
     ids = frame.ints(need(doc, "ids", dict))
     n = len(ids)
     codes = frame.ints(need(doc, "dtypes", dict))
@@ -75,6 +76,8 @@ def _table(doc: Any, frame: Frame) -> TensorTable:
         owner = np.repeat(np.arange(n), ndims.astype(np.int64))
         np.multiply.at(counts, owner, dims.astype(np.float64))
     nbytes = counts * itemsize
+    big = read_big(need(doc, "big", dict, None), frame, codes, counts, pool)
+    nbytes[list(big)] = 0  # summarised: no bytes (see kept.py)
     if n and nbytes.sum() != len(data):
         raise ProtocolError("the tensor table's values do not match its shapes")
     rows = frame.ints(need(doc, "name_rows", dict))
@@ -93,7 +96,8 @@ def _table(doc: Any, frame: Frame) -> TensorTable:
     np.cumsum(nbytes.astype(np.int64), out=offsets[1:])
     dim_offsets = np.zeros(n + 1, np.int64)
     np.cumsum(ndims.astype(np.int64), out=dim_offsets[1:])
-    return TensorTable(ids, codes, kinds, dims, dim_offsets, offsets, data, clean)
+    parts = (ids, codes, kinds, dims, dim_offsets, offsets, data, clean)
+    return SummarisedTable(*parts, big=big) if big else TensorTable(*parts)
 
 
 def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
@@ -247,15 +251,18 @@ def _marks(doc: Any, frame: Frame, output: str, tapes: int) -> tuple[tuple[int, 
     return tuple(zip(offsets.tolist(), counts.tolist(), strict=True))
 
 
-def decode(frame: Frame) -> RunResult:
-    """A RunResult whose tapes are :class:`RemoteTape` objects over the received data."""
+def decode(frame: Frame, pool: Any = None) -> RunResult:
+    """A RunResult whose tapes are :class:`RemoteTape` objects over the received data.
+
+    Its summarised values (see :mod:`kept`) are fetched from ``pool`` (None: they cannot be).
+    """
     with no_collection():
-        return _decode(frame)
+        return _decode(frame, pool)
 
 
-def _decode(frame: Frame) -> RunResult:
+def _decode(frame: Frame, pool: Any) -> RunResult:
     doc = frame.doc
-    table = _table(need(doc, "table", dict), frame)
+    table = _table(need(doc, "table", dict), frame, pool)
     n = table.count
     try:
         recs = _records(need(doc, "records", dict), frame, n)

@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tapeviz.sandbox.process import results, results_decode, wire
+from tapeviz.sandbox.process import kept, results, results_decode, wire
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer
 
 Handler = Callable[[Any, Frame, "Context"], tuple[Any, Writer]]
@@ -56,6 +56,7 @@ class Context:
         self.cancel = CancelToken()
         self._out = out
         self._last = 0.0
+        self.policy: kept.Policy | None = None  # how a run's big values go (its snapshots too)
 
     def progress(self, fraction: float) -> None:
         """Report progress (at most every 50 ms)."""
@@ -77,7 +78,8 @@ class Context:
         started = time.perf_counter()
         writer = Writer()
         try:
-            doc = results.encode(result, writer)
+            policy = self.policy.snapshot() if self.policy is not None else None
+            doc = results.encode(result, writer, policy)
         except Exception:  # (the final answer reports it)
             return
         took = time.perf_counter() - started
@@ -111,6 +113,8 @@ def run_handler(args: Any, frame: Frame, ctx: Context) -> tuple[Any, Writer]:
         )
         for v in wire.need(args, "variables", list)
     ]
+    kept.KEPT.start()  # the last run's kept values are dropped before this one allocates
+    ctx.policy = kept.Policy.of(args)
     result = run(
         source,
         mode=mode,
@@ -120,7 +124,7 @@ def run_handler(args: Any, frame: Frame, ctx: Context) -> tuple[Any, Writer]:
         snapshots=ctx.snapshot if args.get("stream") is True and mode == "script" else None,
     )
     writer = Writer()
-    return results.encode(result, writer), writer
+    return results.encode(result, writer, ctx.policy), writer
 
 
 def _value(doc: Any, frame: Frame) -> Any:
@@ -157,6 +161,7 @@ def _refuse_run(args: Any, why: str, refused: Any) -> tuple[Any, Writer]:
 HANDLERS["run"] = run_handler
 CHECKS["run"] = (_check_run, _refuse_run)
 HANDLERS["ping"] = lambda args, frame, ctx: ({"pong": True}, Writer())
+HANDLERS["value"] = kept.value_handler
 
 
 def _where(path: str | None) -> Any:

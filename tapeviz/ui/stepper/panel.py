@@ -29,6 +29,7 @@ from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.stepper.gradcheck_panel import GradCheckPanel
 from tapeviz.ui.stepper.log import StepLog
 from tapeviz.ui.stepper.rows import ControlRows
+from tapeviz.ui.stepper.value_view import ValueView
 from tapeviz.ui.theme import font
 from tapeviz.ui.turns import later, release
 
@@ -128,6 +129,7 @@ class StepperPanel(QWidget):
         self.log.setObjectName("stepLog")
         self.log.setFont(font(11, mono=True))
         self.gradcheck = GradCheckPanel(self.model, self)
+        self.value_view = ValueView(self.model, self)  # the selected node's value, fetched
         self.timer = QTimer(self)
         self._layout()
         self._fit_controls()
@@ -160,6 +162,7 @@ class StepperPanel(QWidget):
         self.tabs.setObjectName("stepperTabs")
         self.tabs.addTab(self.log, self.tr("Chain rule"))
         self.tabs.addTab(self.gradcheck, self.tr("Gradient check"))
+        self.tabs.addTab(self.value_view, self.tr("Value"))
         box.addWidget(self.tabs, 1)
 
     def _connect(self) -> None:
@@ -177,6 +180,7 @@ class StepperPanel(QWidget):
         self.timer.timeout.connect(self._on_timer_timeout)
         self.model.changed.connect(self._on_model_changed)
         self.view.nodeSelected.connect(self._on_view_node_selected)
+        self.view.nodeSelected.connect(self.value_view.show_node)
         self.view.layoutFinished.connect(self._on_view_layout_finished)
         shortcuts = {
             Qt.Key.Key_Right: self.step_forward,
