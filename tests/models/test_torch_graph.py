@@ -32,3 +32,24 @@ def test_a_tf_tape_keeps_its_op_symbols() -> None:
     m = GraphModel(result.tapes)
     assert [n.symbol for n in m.nodes.values() if n.op] == ["×"]
     assert m.pass_labels()[0].startswith("t.gradient(")
+
+
+def test_the_grad_fn_names_cross_the_process_wall() -> None:
+    import io
+
+    from tapeviz.sandbox.process import results, results_decode, wire
+
+    local = run(NEURON)
+    writer = wire.Writer()
+    doc = results.encode(local, writer)
+    buf = io.BytesIO()
+    wire.write(buf, doc, writer)
+    received = results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+    m = GraphModel(received.tapes, {v.id: k for k, v in received.namespace.items()})
+    assert [n.symbol for n in m.nodes.values() if n.op] == [
+        "MulBackward0", "AddBackward0", "TanhBackward0",
+    ]  # fmt: skip
+    assert m.pass_labels() == ["o.backward()"]
+    tf_doc = results.encode(run("x = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
+                                "    y = x * x\n"), wire.Writer())  # fmt: skip
+    assert "label_names" not in tf_doc["records"]

@@ -306,6 +306,16 @@ class RemoteTape(Recorder):
         return self._recs["calls"].rows(first[k], first[k + 1])
 
     @property
+    def op_labels(self) -> list[str | None] | None:
+        """The framework's own name of each op (torch's ``MulBackward0``), if it sent them."""
+        labels = self._recs.get("labels")
+        if labels is None:
+            return None
+        names, column = labels
+        a, b = self.span
+        return [names[i] if i >= 0 else None for i in column[a:b].tolist()]
+
+    @property
     def watched_rows(self) -> tuple[int, ...]:
         """The table rows of the watched tensors and variables, in order."""
         return tuple(self._watched_rows)

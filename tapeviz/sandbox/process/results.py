@@ -242,6 +242,7 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         **_name_columns(tapes, writer),
         "tape_n_watched": writer.ints([len(w) for w in watched_objs]),
         **calls,
+        **_label_columns(tapes, counts, writer),
     }
 
     def fill(row_of: np.ndarray) -> None:
@@ -253,6 +254,22 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         doc["call_results"] = writer.ints(got)
 
     return doc, fill
+
+
+def _label_columns(tapes: Sequence[TapeInfo], counts: list[int], writer: Writer) -> dict[str, Any]:
+    """A framework's own op names (torch's ``MulBackward0``), per record; none for TF tapes."""
+    per_tape = [getattr(i.tape, "op_labels", None) for i in tapes]
+    if not any(per_tape):
+        return {}
+    distinct: dict[str, int] = {}
+    column: list[int] = []
+    for labels, n in zip(per_tape, counts, strict=True):
+        if not labels or len(labels) != n:
+            column.extend([-1] * n)
+            continue
+        column.extend(-1 if s is None else distinct.setdefault(str(s)[:80], len(distinct))
+                      for s in labels)  # fmt: skip
+    return {"label_names": list(distinct), "label": writer.ints(column)}
 
 
 def _name_columns(tapes: Sequence[TapeInfo], writer: Writer) -> dict[str, Any]:

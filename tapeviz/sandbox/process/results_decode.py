@@ -124,6 +124,14 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
             raise ProtocolError("a record refers to a missing tensor")
     if m and cols["nout"].min() < 1:
         raise ProtocolError("a record without an output")
+    labels = None
+    if "label_names" in doc:  # a framework's own op names (torch's grad_fn names)
+        label_names = items(doc, "label_names", lambda s: s if isinstance(s, str) else None,
+                            10_000)  # fmt: skip
+        column = frame.ints(need(doc, "label", dict))
+        if len(column) != m or (m and (column.min() < -1 or column.max() >= len(label_names))):
+            raise ProtocolError("the record labels are out of range")
+        labels = (label_names, column)
     in_off = np.zeros(m + 1, np.int64)
     np.cumsum(cols["nin"], out=in_off[1:])
     out_off = np.zeros(m + 1, np.int64)
@@ -135,6 +143,7 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
         "in_off": in_off,
         "out_off": out_off,
         "count": m,
+        "labels": labels,
     }
 
 
