@@ -97,9 +97,14 @@ def _translated(exc: BaseException, limits: Limits, alias: str = "tf") -> UserCo
 
 
 def _plain(module: dict[str, Any]) -> dict[str, Any]:
-    """The script's names but its modules; a torch tensor as the engine object its tapes hold."""
+    """The script's names but its modules; a torch tensor as the engine object its tapes hold.
+
+    A torch tensor a module named (``fc1.weight``) keeps that name: a loop variable that last
+    held it (``for name, p in model.named_parameters()``) does not rename it.
+    """
     return {k: (_engine_of(v) if isinstance(v, TorchTensor) else v) for k, v in module.items()
-            if type(v) is not Namespace}  # fmt: skip
+            if type(v) is not Namespace
+            and not (isinstance(v, TorchTensor) and v._c.t.name)}  # fmt: skip
 
 
 def _engine_of(t: TorchTensor) -> TensorLike:

@@ -10,13 +10,14 @@ Every function takes ``input`` first, so it is also the tensor method of the sam
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from tapeviz import engine as E
+from tapeviz.engine.tensor import Tensor as _ETensor
 from tapeviz.torch import _dtypes as D
-from tapeviz.torch._autograd import record
+from tapeviz.torch._autograd import GRAD, record
 from tapeviz.torch._tensor import Tensor, wrap
 
 
@@ -31,18 +32,57 @@ def as_tensor_arg(x: Any) -> Any:
     return tensor(x)
 
 
+class _Cast(NamedTuple):
+    """A dtype conversion left for the op to make, so it is recorded in the op's graph."""
+
+    tensor: _ETensor
+    dtype: Any
+
+
 def engine_of(x: Any, want: D.dtype) -> Any:
-    """The engine operand for ``x`` at dtype ``want`` (a cast recorded where needed)."""
+    """The engine operand for ``x`` at dtype ``want``.
+
+    A tensor that requires grad is converted inside the op (:func:`apply` records the cast, so
+    the gradient flows back to the original dtype).
+    """
     if isinstance(x, Tensor):
-        t = x._t
-        return t if t.dtype is want._engine else E.cast(t, want._engine)
+        t = x._c.t
+        if t.dtype is want._engine:
+            return t
+        if x._rg and GRAD.enabled:
+            return _Cast(t, want._engine)
+        return E.cast(t, want._engine)
     if want is D.bool_:
         return np.bool_(x)
     return want._engine.np.type(x)
 
 
+def engine_now(x: Any, want: D.dtype) -> Any:
+    """As :func:`engine_of`, converted now (for results that need no gradient)."""
+    v = engine_of(x, want)
+    return E.cast(v.tensor, v.dtype) if type(v) is _Cast else v
+
+
+def _made(a: Any) -> Any:
+    if type(a) is _Cast:
+        return E.cast(a.tensor, a.dtype)
+    if type(a) is list:
+        return [_made(x) for x in a]
+    return a
+
+
+def _pending(a: Any) -> bool:
+    return type(a) is _Cast or (type(a) is list and any(type(x) is _Cast for x in a))
+
+
 def apply(name: str, fn: Callable[..., Any], inputs: list[Any], *args: Any, **kw: Any) -> Tensor:
     """Run engine ``fn(*args, **kw)`` for ``inputs``, recording node ``name``; wrap the result."""
+    if any(_pending(a) for a in args):
+        inner = fn
+
+        def fn(*xs: Any, **k: Any) -> Any:
+            return inner(*[_made(x) for x in xs], **k)
+
     out, node = record(name, [x for x in inputs if isinstance(x, Tensor)], fn, *args, **kw)
     return wrap(out, node)
 
@@ -138,7 +178,7 @@ def _compare(fn: Callable[..., Any]) -> Callable[..., Tensor]:
     def op(input: Any, other: Any) -> Tensor:
         a, b = as_tensor_arg(input), as_tensor_arg(other)
         want = D.result_type(a, b)
-        return wrap(fn(engine_of(a, want), engine_of(b, want)))
+        return wrap(fn(engine_now(a, want), engine_now(b, want)))
 
     return op
 
@@ -152,7 +192,7 @@ greater, less, greater_equal, less_equal, not_equal = gt, lt, ge, le, ne
 def _logical(fn: Callable[..., Any]) -> Callable[..., Tensor]:
     def op(input: Any, other: Any) -> Tensor:
         a, b = as_tensor_arg(input), as_tensor_arg(other)
-        return wrap(fn(engine_of(a, D.bool_), engine_of(b, D.bool_)))
+        return wrap(fn(engine_now(a, D.bool_), engine_now(b, D.bool_)))
 
     return op
 
@@ -162,7 +202,7 @@ logical_and, logical_or = _logical(E.logical_and), _logical(E.logical_or)
 
 def logical_not(input: Tensor) -> Tensor:
     """Elementwise not."""
-    return wrap(E.logical_not(engine_of(input, D.bool_)))
+    return wrap(E.logical_not(engine_now(input, D.bool_)))
 
 
 # -- elementwise functions ----------------------------------------------------------------------

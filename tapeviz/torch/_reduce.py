@@ -9,7 +9,7 @@ import numpy as np
 
 from tapeviz import engine as E
 from tapeviz.torch import _dtypes as D
-from tapeviz.torch._ops import _float, _word, apply, as_tensor_arg, engine_of
+from tapeviz.torch._ops import _float, _word, apply, as_tensor_arg, engine_now, engine_of
 from tapeviz.torch._tensor import Tensor, _dim, wrap
 
 
@@ -202,12 +202,12 @@ def cumsum(input: Tensor, dim: int, *, dtype: Any = None) -> Tensor:
 
 def all(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Whether every element is nonzero (over ``dim``)."""
-    return wrap(E.reduce_all(engine_of(input, D.bool_), _axis(dim, input.ndim), keepdim))
+    return wrap(E.reduce_all(engine_now(input, D.bool_), _axis(dim, input.ndim), keepdim))
 
 
 def any(input: Tensor, dim: Any = None, keepdim: bool = False) -> Tensor:
     """Whether some element is nonzero (over ``dim``)."""
-    return wrap(E.reduce_any(engine_of(input, D.bool_), _axis(dim, input.ndim), keepdim))
+    return wrap(E.reduce_any(engine_now(input, D.bool_), _axis(dim, input.ndim), keepdim))
 
 
 def allclose(input: Tensor, other: Tensor, rtol: float = 1e-5, atol: float = 1e-8,

@@ -295,6 +295,6 @@ def setitem(input: Tensor, key: Any, value: Any) -> None:
         return E.where(E.constant(mask), put, base)
 
     ev = engine_of(v, want)
-    if not isinstance(ev, E.Tensor):
+    if not isinstance(ev, E.Tensor | tuple):  # a number: a constant (a _Cast is a tuple)
         ev = E.constant(ev)
     x._become(apply("CopySlices", fn, [x, v], x._t, ev))

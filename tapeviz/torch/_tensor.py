@@ -280,6 +280,19 @@ class Tensor:
         out._c = self._c
         return out
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Tensor:
+        if self._fn is not None:
+            raise RuntimeError(
+                "Only Tensors created explicitly by the user (graph leaves) support the deepcopy "
+                "protocol at the moment.  If you were attempting to deepcopy a module, this may "
+                "be because of a torch.nn.utils.weight_norm usage, see "
+                "https://github.com/pytorch/pytorch/pull/103001"
+            )
+        t = self._c.t
+        out = type(self)._wrap(_ETensor(t._value, t.dtype, t.name), self._rg)
+        memo[id(self)] = out
+        return out
+
     def detach_(self) -> Tensor:
         """Cut this tensor from the graph, in place."""
         self._fn, self._rg = None, False
@@ -295,7 +308,8 @@ class Tensor:
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
         if value._c is not self._c:
-            self._c.t = _ETensor(value._c.t._value, value._c.t.dtype, id=self._c.t.id)
+            old = self._c.t
+            self._c.t = _ETensor(value._c.t._value, value._c.t.dtype, old.name, old.id)
 
     def _as_variable(self) -> _EVariable:
         """The leaf as the engine Variable its tapes watch: one object, its id and value now.

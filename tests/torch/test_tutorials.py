@@ -7,7 +7,74 @@ from __future__ import annotations
 
 from tapeviz.sandbox import run
 
-CELLS = 'import torch\nx = torch.arange(4.0)\nprint(x)\nx.requires_grad_(True)\nprint(x.grad)\ny = 2 * torch.dot(x, x)\nprint(y)\ny.backward()\nprint(x.grad)\nprint(x.grad == 4 * x)\nx.grad.zero_()\ny = x.sum()\ny.backward()\nprint(x.grad)\nx.grad.zero_()\ny = x * x\ny.backward(gradient=torch.ones(len(y)))\nprint(x.grad)\nx.grad.zero_()\ny = x * x\nu = y.detach()\nz = u * x\nz.sum().backward()\nprint(x.grad == u)\nx.grad.zero_()\ny.sum().backward()\nprint(x.grad == 2 * x)\ndef f(a):\n    b = a * 2\n    while b.norm() < 1000:\n        b = b * 2\n    if b.sum() > 0:\n        c = b\n    else:\n        c = 100 * b\n    return c\na = torch.randn(size=(), requires_grad=True)\nd = f(a)\nd.backward()\nprint(a.grad == d / a)\na = torch.tensor([2., 3.], requires_grad=True)\nb = torch.tensor([6., 4.], requires_grad=True)\nQ = 3*a**3 - b**2\nexternal_grad = torch.tensor([1., 1.])\nQ.backward(gradient=external_grad)\nprint(9*a**2 == a.grad)\nprint(-2*b == b.grad)\ninp = torch.eye(4, 5, requires_grad=True)\nout = (inp+1).pow(2).t()\nout.backward(torch.ones_like(out), retain_graph=True)\nprint(f"First call\\n{inp.grad}")\nout.backward(torch.ones_like(out), retain_graph=True)\nprint(f"\\nSecond call\\n{inp.grad}")\ninp.grad.zero_()\nout.backward(torch.ones_like(out), retain_graph=True)\nprint(f"\\nCall after zeroing gradients\\n{inp.grad}")\nx = torch.ones(5)\nw = torch.randn(5, 3, requires_grad=True)\nb = torch.randn(3, requires_grad=True)\nz = torch.matmul(x, w)+b\nprint(f"Gradient function for z = {z.grad_fn}"[:40])\nprint(z.requires_grad)\nwith torch.no_grad():\n    z = torch.matmul(x, w)+b\nprint(z.requires_grad)\nprint(x.shape, x.size(), w.T.shape, x.dtype, torch.float32, x.numel(), x.dim())\nprint(torch.tensor([[1,2],[3,4]]).sum(dim=0), torch.tensor([[1.,2],[3,4]]).mean(1, keepdim=True))\n'
+CELLS = """import torch
+x = torch.arange(4.0)
+print(x)
+x.requires_grad_(True)
+print(x.grad)
+y = 2 * torch.dot(x, x)
+print(y)
+y.backward()
+print(x.grad)
+print(x.grad == 4 * x)
+x.grad.zero_()
+y = x.sum()
+y.backward()
+print(x.grad)
+x.grad.zero_()
+y = x * x
+y.backward(gradient=torch.ones(len(y)))
+print(x.grad)
+x.grad.zero_()
+y = x * x
+u = y.detach()
+z = u * x
+z.sum().backward()
+print(x.grad == u)
+x.grad.zero_()
+y.sum().backward()
+print(x.grad == 2 * x)
+def f(a):
+    b = a * 2
+    while b.norm() < 1000:
+        b = b * 2
+    if b.sum() > 0:
+        c = b
+    else:
+        c = 100 * b
+    return c
+a = torch.randn(size=(), requires_grad=True)
+d = f(a)
+d.backward()
+print(a.grad == d / a)
+a = torch.tensor([2., 3.], requires_grad=True)
+b = torch.tensor([6., 4.], requires_grad=True)
+Q = 3*a**3 - b**2
+external_grad = torch.tensor([1., 1.])
+Q.backward(gradient=external_grad)
+print(9*a**2 == a.grad)
+print(-2*b == b.grad)
+inp = torch.eye(4, 5, requires_grad=True)
+out = (inp+1).pow(2).t()
+out.backward(torch.ones_like(out), retain_graph=True)
+print(f"First call\\n{inp.grad}")
+out.backward(torch.ones_like(out), retain_graph=True)
+print(f"\\nSecond call\\n{inp.grad}")
+inp.grad.zero_()
+out.backward(torch.ones_like(out), retain_graph=True)
+print(f"\\nCall after zeroing gradients\\n{inp.grad}")
+x = torch.ones(5)
+w = torch.randn(5, 3, requires_grad=True)
+b = torch.randn(3, requires_grad=True)
+z = torch.matmul(x, w)+b
+print(f"Gradient function for z = {z.grad_fn}"[:40])
+print(z.requires_grad)
+with torch.no_grad():
+    z = torch.matmul(x, w)+b
+print(z.requires_grad)
+print(x.shape, x.size(), w.T.shape, x.dtype, torch.float32, x.numel(), x.dim())
+print(torch.tensor([[1,2],[3,4]]).sum(dim=0), torch.tensor([[1.,2],[3,4]]).mean(1, keepdim=True))
+"""
 
 EXPECTED = [
     "tensor([0., 1., 2., 3.])",

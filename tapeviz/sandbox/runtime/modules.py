@@ -13,6 +13,9 @@ import numpy as np
 
 import tapeviz.tf as _tf
 import tapeviz.torch as _torch
+import tapeviz.torch.nn as _torch_nn
+import tapeviz.torch.optim as _torch_optim
+import tapeviz.torch.utils as _torch_utils
 from tapeviz import engine as _engine
 from tapeviz.engine import nest
 from tapeviz.engine.function import Function
@@ -120,7 +123,27 @@ MATH = Namespace(
      **{n: _bounded(getattr(_math, n)) for n in ("factorial", "comb", "perm")}},
 )  # fmt: skip
 
-TORCH = Namespace("torch", _public(_torch))
+
+def _module_namespace(name: str, module: types.ModuleType) -> Namespace:
+    """A package's public API as a namespace; its own submodules become namespaces too."""
+    names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+    out: dict[str, Any] = {}
+    for n in names:
+        value = getattr(module, n)
+        if isinstance(value, types.ModuleType):
+            if value.__name__.startswith(module.__name__ + "."):
+                out[n] = _module_namespace(f"{name}.{n}", value)
+        elif type(value).__name__ != "_Feature":
+            out[n] = _sanitized(value)
+    return Namespace(name, out)
+
+
+TORCH = Namespace(
+    "torch",
+    {**_public(_torch), "nn": _module_namespace("torch.nn", _torch_nn),
+     "optim": _module_namespace("torch.optim", _torch_optim),
+     "utils": _module_namespace("torch.utils", _torch_utils)},
+)  # fmt: skip
 MODULES: dict[str, Namespace] = {
     "tensorflow": TF,
     "tapeviz.tf": TF,

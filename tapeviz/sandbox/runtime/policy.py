@@ -145,7 +145,15 @@ def allowed_attrs(obj: Any) -> frozenset[str]:
         own = getattr(obj, "__dict__", None)
         if isinstance(own, dict) and own:
             names = names | _public(own)
+        held = getattr(type(obj), "_held_names", None)  # a torch module's parameters, children
+        if held is not None and public_api_instance(obj):
+            names = names | _public(held(obj))
     return names
+
+
+def public_api_instance(obj: Any) -> bool:
+    """Whether ``obj``'s class is, or derives from, a public-API class."""
+    return any(public_api(k) for k in type(obj).__mro__)
 
 
 def _type_name(obj: Any) -> str:
