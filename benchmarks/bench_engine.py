@@ -24,6 +24,9 @@ Workloads (tapeviz always records on a ``GradientTape`` and calls ``tape.gradien
 - W6: a Keras ``Dense(10)`` layer on a (100, 10) float32 batch, forward and backward (gradients of
   a mean-squared loss for kernel and bias) on a GradientTape, against the same forward and
   hand-written backward in raw numpy; µs per step (no target: the price of the tape and layer).
+- W7: the seed SGD loop written as PyTorch code on ``tapeviz.torch`` (``loss.backward();
+  opt.step(); opt.zero_grad()`` with ``torch.optim.SGD``), against micrograd's loop (and real
+  torch if installed); µs per step (no target yet: the price of torch's semantics on our tape).
 
 Each workload's result is checked once before timing; a wrong answer aborts with exit code 1.
 """
@@ -47,6 +50,7 @@ from _common import best_of, check  # benchmarks/_common.py, beside this script
 from micrograd.engine import Value
 
 import tapeviz as tv
+import tapeviz.torch as tvtorch
 
 try:
     import torch
@@ -222,6 +226,43 @@ def sgd_torch(steps: int) -> float:
     return x.item()
 
 
+def sgd_tapeviz_torch(steps: int) -> float:
+    x = tvtorch.tensor(0.0, requires_grad=True)
+    a, b, c = tvtorch.tensor(1.0), tvtorch.tensor(-2.0), tvtorch.tensor(1.0)
+    opt = tvtorch.optim.SGD([x], lr=LR)
+    for _ in range(steps):
+        loss = a * x**2 + b * x + c
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    return x.item()
+
+
+def sgd_torch_optim(steps: int) -> float:
+    x = torch.tensor(0.0, requires_grad=True)
+    a, b, c = torch.tensor(1.0), torch.tensor(-2.0), torch.tensor(1.0)
+    opt = torch.optim.SGD([x], lr=LR)
+    for _ in range(steps):
+        loss = a * x**2 + b * x + c
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    return x.item()
+
+
+def bench_torch_step(steps: int, reps: int) -> Row:
+    """W7: a torch-style step (backward, optimizer step, zero_grad) on tapeviz.torch."""
+    fns = {"tapeviz": sgd_tapeviz_torch, "micrograd": sgd_micrograd}
+    if torch is not None:
+        fns["torch"] = sgd_torch_optim
+    want = 1 - 0.98**steps
+    for name, fn in fns.items():
+        check(abs(fn(steps) - want) < 1e-5, f"W7 {name} x after {steps} steps")
+    runners = {name: (lambda fn=fn: fn(steps)) for name, fn in fns.items()}
+    return measure(Row("W7", f"W7 torch-style SGD step, {steps} steps", "µs/step"),
+                   runners, steps, reps)  # fmt: skip
+
+
 def bench_sgd(steps: int, reps: int) -> Row:
     fns = {"tapeviz": sgd_tapeviz, "micrograd": sgd_micrograd, "autograd": sgd_autograd}
     if torch is not None:
@@ -357,6 +398,7 @@ def main() -> None:
     rows.extend(bench_sgd(steps, reps) for steps in steps_list)
     rows.append(bench_second_derivative(20 if quick else 200, reps))
     rows.append(bench_dense(20 if quick else 200, reps))
+    rows.append(bench_torch_step(200 if quick else 1000, reps))
     print_table(rows)
     print("\nReference figures from the issue (other runs, not measured here): micrograd ~3.8 µs/"
           "scalar op and ~12 µs/seed SGD step;\nTensorFlow eager ~67 µs/op and ~1.4 ms/step on "
@@ -368,6 +410,8 @@ def main() -> None:
             print(result_line(r, "autograd", None, " — micrograd lacks sin/exp/tanh"))
         elif r.key.startswith("W2"):
             print(result_line(r, "torch", 0.8) if torch else result_line(r, "numpy fwd", 8.0))
+        elif r.key.startswith("W7"):
+            print(result_line(r, "micrograd", None, " — tapeviz.torch: torch's semantics"))
         elif r.key.startswith("W6"):
             print(result_line(r, "numpy fwd", None, " — numpy: the same maths, backward by hand"))
         else:  # W5 has an absolute target

@@ -24,7 +24,7 @@ from tapeviz.torch._size import Size, device
 from tapeviz.torch._tensor import Tensor
 
 __version__ = "2.5.0+tapeviz"
-__all__ = ["Size", "Tensor", "device"]
+__all__ = ["Size", "Tensor", "device", "nn", "optim", "utils"]
 
 _m.install()
 _run_state.register(
@@ -143,3 +143,6 @@ set_printoptions = _f.set_printoptions
 
 # names that shadow builtins come last: ``float``, ``int``, ``bool`` are torch's dtypes here
 globals()["float"], globals()["int"], globals()["bool"] = _d.float32, _d.int32, _d.bool_
+
+# -- the sub-packages, as ``torch.nn`` / ``torch.optim`` / ``torch.utils`` after ``import torch``
+from tapeviz.torch import nn, optim, utils  # noqa: E402
