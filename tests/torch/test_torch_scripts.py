@@ -134,3 +134,50 @@ print(out, a.grad)
         "tensor([3., 6.], grad_fn=<MulConstantBackward>) tensor([3., 3.])\n"
         "tensor(-0.4375, grad_fn=<LegendrePolynomial3Backward>) tensor(0.3750)\n"
     )
+
+
+NET = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+torch.manual_seed(0)
+X = torch.randn(64, 2)
+y = (X[:, 0] * 2 - X[:, 1] + 0.5).unsqueeze(1)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(2, 8)
+        self.fc2 = nn.Linear(8, 1)
+    def forward(self, x):
+        return self.fc2(F.relu(self.fc1(x)))
+model = Net()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loss_fn = nn.MSELoss()
+loader = DataLoader(TensorDataset(X, y), batch_size=16, shuffle=True)
+for epoch in range(5):
+    for xb, yb in loader:
+        opt.zero_grad()
+        loss = loss_fn(model(xb), yb)
+        loss.backward()
+        opt.step()
+for name, p in model.named_parameters():
+    print(name, p.shape)
+"""
+
+
+def test_a_module_trained_with_a_data_loader_is_one_timeline_named_as_torch_names() -> None:
+    local = run(NET)
+    assert local.error is None, local.error
+    assert local.output.splitlines() == [
+        "fc1.weight torch.Size([8, 2])", "fc1.bias torch.Size([8])",
+        "fc2.weight torch.Size([1, 8])", "fc2.bias torch.Size([1])",
+    ]  # fmt: skip
+    for result in (local, _received(local)):
+        (timeline,) = timelines_of(result)
+        assert timeline.steps == 20  # 5 epochs of 4 batches
+        names = sorted(p.name for p in timeline.parameters)
+        assert names == ["fc1.bias", "fc1.weight", "fc2.bias", "fc2.weight"]
+        assert timeline.loss[-1] < timeline.loss[0] / 5
+    tape = local.tapes[0].tape
+    assert "AddmmBackward0" in tape.op_labels and "MseLossBackward0" in tape.op_labels
+    assert {r.scope for r in tape.records} >= {("net", "fc1"), ("net", "fc2"), ("mseloss",)}
