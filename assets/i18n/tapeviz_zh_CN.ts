@@ -74,22 +74,22 @@
       <translation>跟随系统</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="148" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="150" />
       <source>Language changed.</source>
       <translation>界面语言已切换。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="161" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="163" />
       <source>Preferences saved.</source>
       <translation>首选项已保存。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="190" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="192" />
       <source>About tapeviz</source>
       <translation>关于 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/dialogs.py" line="194" />
+      <location filename="../../tapeviz/ui/window/dialogs.py" line="196" />
       <source>Automatic differentiation and optimization, made visible.</source>
       <translation>让自动微分与优化过程看得见。</translation>
     </message>
@@ -196,6 +196,16 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/error_text.py" line="65" />
+      <source>Stopped by the user at line %1</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="68" />
+      <source>Stopped by the user</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/error_text.py" line="71" />
       <source>line %1</source>
       <translation>第 %1 行</translation>
     </message>
@@ -694,138 +704,138 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="110" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="114" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="174" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="181" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="176" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="183" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="178" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="185" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="179" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="186" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="205" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="206" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="207" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="208" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="209" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="211" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="227" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="239" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="240" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="241" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="242" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="240" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="247" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="248" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="255" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="251" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="258" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -909,61 +919,61 @@
   <context>
     <name>OptimizationStudio</name>
     <message>
-      <location filename="../../tapeviz/ui/plots/export.py" line="305" />
+      <location filename="../../tapeviz/ui/plots/export.py" line="318" />
       <source>Exporting {name}… {percent} %</source>
       <translation>正在导出 {name}… {percent} %</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/export.py" line="343" />
+      <location filename="../../tapeviz/ui/plots/export.py" line="357" />
       <location filename="../../tapeviz/ui/studio/studio.py" line="318" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="47" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/export.py" line="357" />
+      <location filename="../../tapeviz/ui/plots/export.py" line="372" />
       <location filename="../../tapeviz/ui/studio/export.py" line="94" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="51" />
       <source>Exported {name}.</source>
       <translation>已导出 {name}。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="190" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="192" />
       <source>step</source>
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="327" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="333" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="40" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="328" />
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="346" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="334" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="347" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="333" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="339" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="46" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="334" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="340" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="339" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="345" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="52" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="340" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="346" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
@@ -974,7 +984,12 @@
       <translation>损失曲面(点击设为起点)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="337" />
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="204" />
+      <source>Loss surface</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/plots/surface_plot.py" line="338" />
       <source>Loss curve and tangent (slope = gradient)</source>
       <translation>损失曲线与切线(斜率 = 梯度)</translation>
     </message>
@@ -992,19 +1007,24 @@
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="138" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="83" />
+      <source>Nothing for the Optimization tab to optimize: {message}</source>
+      <translation type="unfinished" />
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="85" />
+      <source>The loss cannot be optimized: {message}</source>
+      <translation>无法优化该损失:{message}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="155" />
       <source>Computing %n run(s)…</source>
       <translation>正在计算 %n 个运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="159" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="176" />
       <source>Computation cancelled.</source>
       <translation>计算已取消。</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="208" />
-      <source>The loss cannot be optimized: {message}</source>
-      <translation>无法优化该损失:{message}</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="118" />
@@ -1298,37 +1318,37 @@
   <context>
     <name>PresenterController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="137" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="138" />
       <source>Full &amp;screen</source>
       <translation>全屏(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="139" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="140" />
       <source>&amp;Larger text</source>
       <translation>放大文字(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="141" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="142" />
       <source>&amp;Smaller text</source>
       <translation>缩小文字(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="143" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="144" />
       <source>&amp;Reset text size</source>
       <translation>恢复文字大小(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="147" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="148" />
       <source>&amp;Dark theme</source>
       <translation>深色主题(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="151" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="152" />
       <source>&amp;Clean mode (hide the editor)</source>
       <translation>简洁模式(隐藏编辑器)(&amp;C)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/presenter.py" line="183" />
+      <location filename="../../tapeviz/ui/window/presenter.py" line="184" />
       <source>Text size %1 %</source>
       <translation>文字大小 %1 %</translation>
     </message>
@@ -1336,37 +1356,37 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="233" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="246" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="239" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="255" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="263" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="279" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="271" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="287" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="281" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="297" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="312" />
-      <source>Stopped; the %1 tape(s) recorded until then are kept.</source>
-      <translation>已停止;保留了此前记录的 %1 条磁带。</translation>
+      <location filename="../../tapeviz/ui/window/runs.py" line="328" />
+      <source>the %1 tape(s) recorded until then are kept.</source>
+      <translation type="unfinished" />
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="317" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="336" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -1374,52 +1394,52 @@
   <context>
     <name>SessionController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="120" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="141" />
       <source>Cannot open %1: %2</source>
       <translation>无法打开 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="134" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="155" />
       <source>Cannot save %1: %2</source>
       <translation>无法保存 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="140" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="161" />
       <source>Saved %1</source>
       <translation>已保存 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="145" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="166" />
       <source>Open session</source>
       <translation>打开会话</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="160" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="181" />
       <source>Save session</source>
       <translation>保存会话</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="188" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="209" />
       <source>No recent sessions</source>
       <translation>没有最近的会话</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="202" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="223" />
       <source>Autosave failed: %1</source>
       <translation>自动保存失败:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="244" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="265" />
       <source>Restore your work?</source>
       <translation>恢复你的工作?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="245" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="266" />
       <source>tapeviz did not close properly last time. Restore the work it saved automatically?</source>
       <translation>tapeviz 上次没有正常关闭。要恢复自动保存的工作吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="252" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="273" />
       <source>Restored the autosaved work.</source>
       <translation>已恢复自动保存的工作。</translation>
     </message>
@@ -2789,6 +2809,10 @@
       <translation>micrograd(Karpathy)</translation>
     </message>
     <message>
+      <source>PyTorch</source>
+      <translation>PyTorch</translation>
+    </message>
+    <message>
       <source>Optimizer surfaces</source>
       <translation>优化器曲面</translation>
     </message>
@@ -2939,6 +2963,38 @@
     <message>
       <source>The derivative as a slope: f(3) = 20 and f'(3) = 6·3 − 4 = 14.</source>
       <translation>导数就是斜率:f(3) = 20,f'(3) = 6·3 − 4 = 14。</translation>
+    </message>
+    <message>
+      <source>PyTorch's autograd tutorial: x, w, b, z, loss</source>
+      <translation>PyTorch 的 autograd 教程:x、w、b、z、loss</translation>
+    </message>
+    <message>
+      <source>From PyTorch's 'Automatic Differentiation with torch.autograd': the graph's nodes are named by grad_fn (AddBackward0, BinaryCrossEntropyWithLogitsBackward0); w and b are the leaves that require grad. The random numbers are tapeviz's, not torch's.</source>
+      <translation>取自 PyTorch 的《Automatic Differentiation with torch.autograd》:图中的节点以 grad_fn 命名(AddBackward0、BinaryCrossEntropyWithLogitsBackward0);w 和 b 是需要梯度的叶子节点。随机数由 tapeviz 生成,与 torch 的不同。</translation>
+    </message>
+    <message>
+      <source>.grad accumulates until zeroed</source>
+      <translation>.grad 会累加,直到清零</translation>
+    </message>
+    <message>
+      <source>Each backward() is one pass in the stepper's pass box: the second call doubles inp.grad (4 -&gt; 8), zero_() resets it. What torch prints: First call [[4., 2., 2., 2., 2.], ...], Second call [[8., 4., ...]], after zeroing [[4., 2., ...]].</source>
+      <translation>每次 backward() 都是步进器通道框中的一次传播:第二次调用让 inp.grad 翻倍(4 -&gt; 8),zero_() 将其清零。torch 的输出:First call [[4., 2., 2., 2., 2.], ...],Second call [[8., 4., ...]],清零之后 [[4., 2., ...]]。</translation>
+    </message>
+    <message>
+      <source>The micrograd lecture's neuron in PyTorch</source>
+      <translation>micrograd 课程中的神经元(PyTorch 版)</translation>
+    </message>
+    <message>
+      <source>The lecture's torch cell, as it was typed: o = 0.7071066904050358; x2.grad 0.5000001283844369, w2.grad 0.0, x1.grad -1.5000003851533106, w1.grad 1.0000002567688737 (what torch printed there). Step the backward pass: each step is the chain rule with .grad as PyTorch names it.</source>
+      <translation>课程中的 torch 代码,原样照录:o = 0.7071066904050358;x2.grad 0.5000001283844369,w2.grad 0.0,x1.grad -1.5000003851533106,w1.grad 1.0000002567688737(课程中 torch 的输出)。逐步执行反向传播:每一步都是链式法则,.grad 的叫法与 PyTorch 相同。</translation>
+    </message>
+    <message>
+      <source>A small network trained with nn, optim and a DataLoader</source>
+      <translation>用 nn、optim 和 DataLoader 训练一个小网络</translation>
+    </message>
+    <message>
+      <source>One timeline over every batch of every epoch (5 epochs x 4 batches), parameters named as named_parameters() names them (fc1.weight ... fc2.bias); the graph of a step is the network's forward pass, Linear as AddmmBackward0.</source>
+      <translation>每个轮次的每个批次合成一条时间线(5 轮 x 4 批),参数按 named_parameters() 的名称命名(fc1.weight ... fc2.bias);每一步的图就是网络的前向传播,Linear 显示为 AddmmBackward0。</translation>
     </message>
     <message>
       <source>Beale: gradient descent vs Adam</source>

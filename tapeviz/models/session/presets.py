@@ -22,6 +22,7 @@ GROUPS = (
     "Seed: GradientTape basics",
     "Seed: gradients and optimizers",
     "micrograd (Karpathy)",
+    "PyTorch",
     "Optimizer surfaces",
 )
 
