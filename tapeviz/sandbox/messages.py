@@ -140,9 +140,11 @@ TEMPLATES: dict[str, str] = {
     "async_with": QT_TRANSLATE_NOOP("UserCode", "async with is not supported"),
     "await": QT_TRANSLATE_NOOP("UserCode", "await is not supported"),
     "yield": QT_TRANSLATE_NOOP(
-        "UserCode", "generators (yield) are not supported; build a list instead"
+        "UserCode", "yield works as a statement only (yield value), not inside an expression"
     ),
-    "yield_from": QT_TRANSLATE_NOOP("UserCode", "generators (yield from) are not supported"),
+    "yield_from": QT_TRANSLATE_NOOP(
+        "UserCode", "yield from works as a statement only, not inside an expression"
+    ),
     "walrus": QT_TRANSLATE_NOOP(
         "UserCode", "the walrus operator := is not supported; assign on its own line"
     ),
@@ -333,7 +335,6 @@ PHRASES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP(
         "UserCode", "tapeviz scripts have no access to files, the system or the clock"
     ),
-    QT_TRANSLATE_NOOP("UserCode", "use np.random or tf.random instead of the random module"),
     QT_TRANSLATE_NOOP("UserCode", "display() is IPython's: use print(), or plt.show() for plots"),
     # the {what} of the size limits
     QT_TRANSLATE_NOOP("UserCode", "the array"),

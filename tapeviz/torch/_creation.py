@@ -265,13 +265,22 @@ def randperm(n: int, *, dtype: Any = None, generator: Any = None, device: Any = 
     return _leaf(_rng().permutation(int(n)), D.int64 if dtype is None else D.as_torch(dtype), False)
 
 
-def normal(mean: Any = 0.0, std: Any = 1.0, size: Any = None, *, generator: Any = None,
-           dtype: Any = None) -> Tensor:  # fmt: skip
+def normal(
+    mean: Any = 0.0,
+    std: Any = 1.0,
+    size: Any = None,
+    *,
+    generator: Any = None,
+    dtype: Any = None,
+    device: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
     """Normal samples with the given mean and std (tensors or numbers)."""
     m = np.asarray(mean._t._value) if isinstance(mean, Tensor) else mean
     s = np.asarray(std._t._value) if isinstance(std, Tensor) else std
     shape = _shape((size,)) if size is not None else np.broadcast(m, s).shape
-    return _leaf(_rng().normal(m, s, shape), _want(dtype), False)
+    want = mean.dtype if isinstance(mean, Tensor) and dtype is None else _want(dtype)
+    return _leaf(_rng().normal(m, s, shape), want, requires_grad)
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:

@@ -57,9 +57,14 @@ def _inplace(fn: Callable[..., Any]) -> Callable[..., Tensor]:
     return method
 
 
-def _reflected(fn: Callable[..., Any]) -> Callable[..., Any]:
+def _reflected(fn: Callable[..., Any], name: str | None = None) -> Callable[..., Any]:
+    """``number op tensor``; ``name``: the node torch records for it (``RsubBackward1``)."""
+
     def method(self: Tensor, other: Any) -> Any:
-        return fn(O.as_tensor_arg(other), self)
+        out = fn(O.as_tensor_arg(other), self)
+        if name is not None and out._fn is not None:
+            out._fn._name = name
+        return out
 
     return method
 
@@ -205,10 +210,12 @@ def _operators() -> None:
     }  # fmt: skip
     for name, fn in ops.items():
         _put(name, fn)
-    for name, fn in {"__radd__": O.add, "__rsub__": O.sub, "__rmul__": O.mul,
-                     "__rtruediv__": O.div, "__rpow__": O.pow, "__rmatmul__": O.matmul,
+    for name, fn in {"__radd__": O.add, "__rmul__": O.mul, "__rmatmul__": O.matmul,
                      "__rfloordiv__": O.floor_divide, "__rmod__": O.remainder}.items():  # fmt: skip
         _put(name, _reflected(fn))
+    _put("__rsub__", _reflected(O.sub, "RsubBackward1"))
+    _put("__rtruediv__", _reflected(O.div, "MulBackward0"))  # torch: reciprocal() * number
+    _put("__rpow__", _reflected(O.pow, "PowBackward2"))  # pow(Scalar, Tensor)
     for name, fn in {"__iadd__": O.add, "__isub__": O.sub, "__imul__": O.mul,
                      "__itruediv__": O.div, "__ipow__": O.pow}.items():  # fmt: skip
         _put(name, _inplace(fn))

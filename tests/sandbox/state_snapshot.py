@@ -39,6 +39,12 @@ NOT_STATE = {
     "tapeviz.engine.numeric._ZEROS": "immutable numpy zeros memoised per dtype",
     "tapeviz.engine.numeric._ONES": "immutable numpy ones memoised per dtype",
     "tapeviz.engine.numeric._ONES_0D": "read-only 0-d ones memoised per dtype",
+    "tapeviz.torch._autograd._seq": "graph nodes are numbered in creation order (a topological "
+    "order of every graph); never restarted, never a setting",
+    "tapeviz.torch._autograd._SPARE": "the per-thread recorder reused by each op; it holds the "
+    "last op's records only while that op runs",
+    "tapeviz.torch.nn._naming._PARENTS": "which module each live module was registered in (a "
+    "weak map for naming parameters): a run's modules leave it when they are collected",
 }
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 _CALLABLES = (

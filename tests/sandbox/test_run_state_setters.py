@@ -11,6 +11,7 @@ fails here until it is. The state compared is found the same way: every module g
 from __future__ import annotations
 
 import importlib.util
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -146,7 +147,9 @@ SETTERS.update({
     "torch.set_printoptions": Setter("torch.set_printoptions(precision=2)",
                                      "torch.tensor([1.23456])"),
 })  # fmt: skip
-HEADER = "import matplotlib\nimport matplotlib.pyplot as plt\nimport torch\n"
+HEADER = "import matplotlib\nimport matplotlib.pyplot as plt\nimport torch\nimport random\n"
+RANDOM_SEEDED = f"random.random() == {random.Random(3).random()!r}"
+SETTERS["random.seed"] = Setter("random.seed(3)", RANDOM_SEEDED)
 OTHERS = {
     "torch seeded": Setter("torch.manual_seed(3)", "torch.initial_seed() == 3"),
     "global generator reseeded": Setter(
@@ -230,7 +233,7 @@ CHANGING = {
     "plt.rcParams['lines.linewidth']", "plt.rcParams['font.size']",
     "plt.rcParams['image.cmap']", "tf.keras.layers.Dense(1).name, tf.keras.Sequential().name",
     "plt.figure().number", "torch.get_default_dtype()", "torch.tensor([1.23456])",
-    "torch.initial_seed() == 3", TORCH_GRAD,
+    "torch.initial_seed() == 3", TORCH_GRAD, RANDOM_SEEDED,
 }  # fmt: skip
 
 

@@ -181,3 +181,58 @@ def test_a_module_trained_with_a_data_loader_is_one_timeline_named_as_torch_name
     tape = local.tapes[0].tape
     assert "AddmmBackward0" in tape.op_labels and "MseLossBackward0" in tape.op_labels
     assert {r.scope for r in tape.records} >= {("net", "fc1"), ("net", "fc2"), ("mseloss",)}
+
+
+def test_d2l_linear_regression_from_scratch_runs_as_written() -> None:
+    """d2l's PyTorch cell: a generator data_iter, random.shuffle, a hand-written sgd."""
+    src = """import random
+import torch
+def synthetic_data(w, b, num_examples):
+    X = torch.normal(0, 1, (num_examples, len(w)))
+    y = torch.matmul(X, w) + b
+    y += torch.normal(0, 0.01, y.shape)
+    return X, y.reshape((-1, 1))
+true_w = torch.tensor([2, -3.4])
+true_b = 4.2
+features, labels = synthetic_data(true_w, true_b, 1000)
+batch_size = 10
+def data_iter(batch_size, features, labels):
+    num_examples = len(features)
+    indices = list(range(num_examples))
+    random.shuffle(indices)
+    for i in range(0, num_examples, batch_size):
+        batch_indices = torch.tensor(indices[i: min(i + batch_size, num_examples)])
+        yield features[batch_indices], labels[batch_indices]
+w = torch.normal(0, 0.01, size=(2,1), requires_grad=True)
+b = torch.zeros(1, requires_grad=True)
+def linreg(X, w, b):
+    return torch.matmul(X, w) + b
+def squared_loss(y_hat, y):
+    return (y_hat - y.reshape(y_hat.shape)) ** 2 / 2
+def sgd(params, lr, batch_size):
+    with torch.no_grad():
+        for param in params:
+            param -= lr * param.grad / batch_size
+            param.grad.zero_()
+lr = 0.03
+num_epochs = 3
+net = linreg
+loss = squared_loss
+for epoch in range(num_epochs):
+    for X, y in data_iter(batch_size, features, labels):
+        l = loss(net(X, w, b), y)
+        l.sum().backward()
+        sgd([w, b], lr, batch_size)
+    with torch.no_grad():
+        train_l = loss(net(features, w, b), labels)
+        print(f'epoch {epoch + 1}, loss {float(train_l.mean()):f}')
+print(f'error in estimating b: {true_b - b}')
+"""
+    r = run(src)
+    assert r.error is None, r.error
+    lines = r.output.splitlines()
+    assert [ln.split(",")[0] for ln in lines[:3]] == ["epoch 1", "epoch 2", "epoch 3"]
+    assert float(lines[2].split()[-1]) < 1e-3  # d2l: loss 0.000050
+    assert lines[3].startswith("error in estimating b: tensor([") and "RsubBackward1" in lines[3]
+    (timeline,) = timelines_of(r)
+    assert timeline.steps == 300  # 3 epochs of 100 batches

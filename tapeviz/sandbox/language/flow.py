@@ -24,6 +24,18 @@ from tapeviz.torch._autograd import no_grad as torch_grad_mode
 _CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager, torch_grad_mode)
 
 
+def _yields(body: list[ast.stmt]) -> bool:
+    """Whether a function body yields (its own statements, not a nested def's or class's)."""
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Yield | ast.YieldFrom):
+            return True
+        if not isinstance(node, ast.FunctionDef | ast.Lambda | ast.ClassDef):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
 class FlowCompiler(DisplayCompiler):
     """Adds ``with``, ``try`` and functions; statement blocks come from the subclass."""
 
@@ -143,12 +155,14 @@ class FlowCompiler(DisplayCompiler):
             self.scope, self.method_self = outer, saved
         line = getattr(body[0] if isinstance(body, list) else body, "lineno", None)
 
+        generator = isinstance(body, list) and _yields(body)
+
         def make(frame: Frame) -> UserFunction:
             kw = {k: fn(frame) for k, fn in kwdefaults}
             closure = frame.parent if method and frame.parent is not None else frame
-            return UserFunction(
-                signature, code, closure, tuple(d(frame) for d in defaults), kw, line
-            )
+            fn = UserFunction(signature, code, closure, tuple(d(frame) for d in defaults), kw, line)
+            fn.generator = generator
+            return fn
 
         return make
 

@@ -16,7 +16,7 @@ from tapeviz.sandbox.language.flow import FlowCompiler
 from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import modules
 from tapeviz.sandbox.runtime.checks import budget, check_key, counted
-from tapeviz.sandbox.runtime.frames import BREAK, CONTINUE, Frame, Return
+from tapeviz.sandbox.runtime.frames import BREAK, CONTINUE, YIELDED, Frame, Return
 from tapeviz.sandbox.runtime.guards import checked
 from tapeviz.sandbox.runtime.hints import missing_attribute
 from tapeviz.sandbox.runtime.known import API
@@ -297,6 +297,8 @@ class Compiler(FlowCompiler):
 
     # -- simple statements -----------------------------------------------------------------
     def s_Expr(self, node: ast.Expr) -> Fn:
+        if isinstance(node.value, ast.Yield | ast.YieldFrom):
+            return self._yield(node.value)
         value = self.expr(node.value)
         title = backward_title(node.value)
         if title is not None:
@@ -306,6 +308,26 @@ class Compiler(FlowCompiler):
             value(frame)
 
         return expression
+
+    def _yield(self, node: ast.Yield | ast.YieldFrom) -> Fn:
+        """``yield v``: the value joins the generator's list (a generator runs to its end)."""
+        value = self.expr(node.value) if node.value is not None else None
+        many = isinstance(node, ast.YieldFrom)
+
+        def yield_(frame: Frame) -> None:
+            out = frame.vars[YIELDED]
+            v = value(frame) if value is not None else None
+            if not many:
+                out.append(v)
+                return
+            budget = frame.budget
+            for item in v:
+                budget.steps += 1
+                if budget.steps >= budget.next_check:
+                    budget.check(None)
+                out.append(item)
+
+        return yield_
 
     def s_Pass(self, node: ast.Pass) -> Fn:
         return lambda frame: None

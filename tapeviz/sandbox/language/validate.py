@@ -330,9 +330,14 @@ def validate(tree: ast.AST) -> None:
     checked = _CHECKED
     allowed = _ALLOWED_TYPES
     exempt: set[int] = set()  # the special methods of classes (a class comes before its body)
+    for n in ast.walk(tree):  # ``yield x`` as a statement (in a def: Python's parser checks)
+        if isinstance(n, ast.Expr) and isinstance(n.value, ast.Yield | ast.YieldFrom):
+            exempt.add(id(n.value))
     for node in ast.walk(tree):
         tp = type(node)
         if tp not in allowed or tp in checked:
+            if id(node) in exempt and tp in (ast.Yield, ast.YieldFrom):
+                continue
             _check_node(node, exempt)
 
 

@@ -101,10 +101,18 @@ class Signature:
         return out
 
 
-class UserFunction:
-    """A function defined by the script (``def`` or ``lambda``), run by the interpreter."""
+YIELDED = ".yield"  # a generator's values so far, in its frame (never a script's name)
 
-    __slots__ = ("body", "closure", "defaults", "kwdefaults", "line", "signature")
+
+class UserFunction:
+    """A function defined by the script (``def`` or ``lambda``), run by the interpreter.
+
+    A generator (a body with ``yield``) runs to its end when called and returns an iterator
+    over what it yielded: the values a ``for`` loop over it sees, in order. (Its statements
+    run before the loop's body, not between its items.)
+    """
+
+    __slots__ = ("body", "closure", "defaults", "generator", "kwdefaults", "line", "signature")
     _tapeviz_user = True
     __module__ = "<script>"
     __doc__ = None
@@ -124,6 +132,7 @@ class UserFunction:
         self.defaults = defaults
         self.kwdefaults = kwdefaults
         self.line = line
+        self.generator = False
 
     @property
     def __name__(self) -> str:  # type: ignore[override]
@@ -156,10 +165,14 @@ class UserFunction:
         budget.enter_call(self.signature.name)
         try:
             names = self.signature.bind(args, kwargs, self.defaults, self.kwdefaults)
+            if self.generator:
+                names[YIELDED] = yielded = []
             frame = Frame(names, closure, closure.module, budget)
             result = self.body(frame)
         finally:
             budget.depth -= 1
+        if self.generator:
+            return iter(yielded)
         return result.value if type(result) is Return else None
 
     def __repr__(self) -> str:

@@ -234,6 +234,7 @@ IMPORTS: dict[str, str] = {
     "math": "import math",
     "keras": "from tensorflow import keras",
     "tv": "import tapeviz as tv",
+    "random": "import random",
     "torch": "import torch",
     "nn": "from torch import nn",
     "F": "import torch.nn.functional as F",
@@ -251,7 +252,6 @@ ELSEWHERE: dict[str, str] = {
         ("os", "sys", "time", "pathlib", "subprocess", "shutil", "pickle", "json", "io"),
         "tapeviz scripts have no access to files, the system or the clock",
     ),
-    **dict.fromkeys(("random",), "use np.random or tf.random instead of the random module"),
     **dict.fromkeys(("display",), "display() is IPython's: use print(), or plt.show() for plots"),
 }
 HELP = 'see Help → "TensorFlow in tapeviz" for what is there'

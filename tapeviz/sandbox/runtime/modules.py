@@ -29,6 +29,7 @@ from tapeviz.sandbox.runtime.checks import budget, check_text, counted
 from tapeviz.sandbox.runtime.numpy_ns import NUMPY
 from tapeviz.sandbox.runtime.plotting.pyplot import MATPLOTLIB
 from tapeviz.sandbox.runtime.policy import allow_callables, marker, share
+from tapeviz.sandbox.runtime.random_ns import RANDOM
 
 # Classes a script may name (isinstance) but not construct.
 MARKERS = {cls: marker(cls) for cls in (Tensor, TensorShape, _engine.DType, Function)}
@@ -152,11 +153,12 @@ MODULES: dict[str, Namespace] = {
     "tapeviz": TV,
     "numpy": NUMPY,
     "math": MATH,
+    "random": RANDOM,
     "matplotlib": MATPLOTLIB,
 }
 if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
     MODULES["keras"] = TF.keras
-ALLOWED_IMPORTS = "tensorflow, torch, numpy, matplotlib, math and tapeviz"
+ALLOWED_IMPORTS = "tensorflow, torch, numpy, matplotlib, math, random and tapeviz"
 # What a script has before its first line, as a notebook after its first cell's imports.
 PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}
 PRELUDE_IMPORTS = {"tf": "import tensorflow as tf", "np": "import numpy as np"}
