@@ -116,23 +116,21 @@ def record(
     """Run engine ``fn(*args)``; if grad mode is on and an input needs grad, its node too."""
     if not GRAD.enabled:
         return fn(*args, **kwargs), None
-    needing = [t for t in inputs if t._rg]
-    if not needing:
+    nexts = tuple([(t, t._fn, t._c.version, t._c.t.id) for t in inputs if t._rg])
+    if not nexts:
         return fn(*args, **kwargs), None
     rec = _SPARE.recorder
     if rec.busy:  # an op inside an op (rare): a recorder of its own
         rec = _OpRecorder()
     rec.busy = True
     rec.records = records = []
-    cells = [t._c for t in needing]
-    rec._tracked = {c.t.id: None for c in cells}
+    rec._tracked = {n[3]: None for n in nexts}
     core.push(rec)
     try:
         out = fn(*args, **kwargs)
     finally:
         core.pop(rec)
         rec.busy = False
-    nexts = tuple([(t, t._fn, c.version, c.t.id) for t, c in zip(needing, cells, strict=True)])
     return out, Node(name, records, nexts)
 
 

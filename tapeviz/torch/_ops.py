@@ -101,11 +101,11 @@ def _binary(name: str, fn: Callable[..., Any], a: Any, b: Any, *, floats: bool =
         if tb is Tensor:
             eb = b._c.t
             if ea.dtype is eb.dtype and (ea.dtype.is_floating or not floats):
-                return apply(name, fn, [a, b], ea, eb)
+                return wrap(*record(name, (a, b), fn, ea, eb))
         elif (tb is float or tb is int) and ea.dtype.is_floating:
-            return apply(name, fn, [a], ea, b)
+            return wrap(*record(name, (a,), fn, ea, b))
     elif tb is Tensor and (ta is float or ta is int) and b._c.t.dtype.is_floating:
-        return apply(name, fn, [b], a, b._c.t)
+        return wrap(*record(name, (b,), fn, a, b._c.t))
     a, b = as_tensor_arg(a), as_tensor_arg(b)
     want = D.result_type(a, b)
     if floats:
