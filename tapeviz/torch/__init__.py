@@ -97,12 +97,9 @@ def randn_like(input: Tensor, *, dtype: object = None) -> Tensor:
 
 
 # -- maths -----------------------------------------------------------------------------------------
-for _name in _m._AS_METHODS[_o].split():
-    globals()[_name] = getattr(_o, _name)
-for _name in _m._AS_METHODS[_r].split():
-    globals()[_name] = getattr(_r, _name)
-for _name in _m._AS_METHODS[_s].split():
-    globals()[_name] = getattr(_s, _name)
+for _mod in (_o, _r, _s):
+    for _name in _m._AS_METHODS[_mod].split():
+        globals()[_name] = _m.with_out(getattr(_mod, _name))
 multiply, subtract, divide, true_divide = _o.mul, _o.sub, _o.div, _o.div
 absolute, arctan2, fmod = _o.abs, _o.atan2, _o.remainder
 cat, concat, concatenate, stack = _s.cat, _s.concat, _s.concatenate, _s.stack

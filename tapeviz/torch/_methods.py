@@ -69,6 +69,27 @@ def _reflected(fn: Callable[..., Any], name: str | None = None) -> Callable[...,
     return method
 
 
+def with_out(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` that also takes torch's ``out=``: the result written into that tensor."""
+
+    def function(*args: Any, out: Tensor | None = None, **kwargs: Any) -> Any:
+        result = fn(*args, **kwargs)
+        if out is None:
+            return result
+        if not isinstance(out, Tensor) or not isinstance(result, Tensor):
+            raise TypeError(f"{fn.__name__}(): argument 'out' must be a Tensor")
+        out._check_inplace()
+        value = np.asarray(result._t._value).astype(out._t.dtype.np)  # torch resizes ``out``
+        old = out._c.t
+        out._c.t = _ETensor(freeze(value), old.dtype, old.name, old.id)
+        out._c.version += 1
+        return out
+
+    function.__name__ = function.__qualname__ = fn.__name__
+    function.__doc__ = fn.__doc__
+    return function
+
+
 def _fill(self: Tensor, value: Any) -> Tensor:
     """Every element set to ``value``, in place."""
     self._check_inplace()

@@ -236,3 +236,25 @@ print(f'error in estimating b: {true_b - b}')
     assert lines[3].startswith("error in estimating b: tensor([") and "RsubBackward1" in lines[3]
     (timeline,) = timelines_of(r)
     assert timeline.steps == 300  # 3 epochs of 100 batches
+
+
+def test_the_tensors_tutorial_out_argument_and_in_place_add() -> None:
+    src = """import torch
+tensor = torch.ones(4, 4)
+tensor[:,1] = 0
+y3 = torch.rand_like(tensor)
+torch.matmul(tensor, tensor.T, out=y3)
+z3 = torch.rand_like(tensor)
+torch.mul(tensor, tensor, out=z3)
+print(y3[0], z3[0])
+agg = tensor.sum()
+print(agg.item(), type(agg.item()))
+tensor.add_(5)
+print(tensor[0])
+"""
+    r = run(src)
+    assert r.error is None, r.error
+    assert r.output == (
+        "tensor([3., 3., 3., 3.]) tensor([1., 0., 1., 1.])\n12.0 <class 'float'>\n"
+        "tensor([6., 5., 6., 6.])\n"
+    )
