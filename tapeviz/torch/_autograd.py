@@ -303,24 +303,18 @@ class no_grad:  # noqa: N801
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self._func is None and len(args) == 1 and callable(args[0]) and not kwargs:
-            return _decorated(type(self), args[0])
+            made = object.__new__(type(self))  # ``@torch.no_grad()``: the function, in this mode
+            made.__dict__.update(self.__dict__)
+            made._saved, made._func = [], args[0]
+            return made
         if self._func is not None:
-            with self:
+            with self.clone():  # a fresh manager per call, as torch's decorators make
                 return self._func(*args, **kwargs)
         raise TypeError(f"{type(self).__name__} takes a function to decorate")
 
     def clone(self) -> no_grad:
         """A new context manager of the same kind."""
         return type(self)()
-
-
-def _decorated(kind: type, fn: Callable[..., Any]) -> Callable[..., Any]:
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        with kind():
-            return fn(*args, **kwargs)
-
-    wrapped.__name__ = getattr(fn, "__name__", "function")
-    return wrapped
 
 
 class enable_grad(no_grad):  # noqa: N801
@@ -336,6 +330,10 @@ class inference_mode(no_grad):  # noqa: N801
         super().__init__()
         self._value = not mode
 
+    def clone(self) -> inference_mode:
+        """A new context manager of the same mode."""
+        return type(self)(not self._value)
+
 
 class set_grad_enabled(no_grad):  # noqa: N801
     """Turn grad mode on or off: now (as a function) or for a ``with`` block."""
@@ -349,6 +347,15 @@ class set_grad_enabled(no_grad):  # noqa: N801
     def __enter__(self) -> None:
         self._saved.append(self._before)
         GRAD.enabled = self._value
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._func is None and len(args) == 1 and callable(args[0]) and not kwargs:
+            GRAD.enabled = self._before  # as torch: decorating does not change the mode
+        return super().__call__(*args, **kwargs)
+
+    def clone(self) -> set_grad_enabled:
+        """A new manager of the same mode (made now: it records the mode to restore)."""
+        return type(self)(self._value)
 
 
 def is_grad_enabled() -> bool:

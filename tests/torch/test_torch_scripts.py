@@ -258,3 +258,36 @@ print(tensor[0])
         "tensor([3., 3., 3., 3.]) tensor([1., 0., 1., 1.])\n12.0 <class 'float'>\n"
         "tensor([6., 5., 6., 6.])\n"
     )
+
+
+def test_grad_modes_as_decorators_and_tensors_in_plots() -> None:
+    src = """import torch
+import matplotlib.pyplot as plt
+@torch.no_grad()
+def f(x):
+    return x*2
+@torch.no_grad
+def g(x):
+    return x*3
+@torch.enable_grad()
+def h(x):
+    return x*4
+x=torch.ones(2, requires_grad=True)
+print(f(x).requires_grad, g(x).requires_grad, torch.is_grad_enabled())
+with torch.no_grad():
+    print(h(x).requires_grad)
+@torch.set_grad_enabled(False)
+def k(x):
+    return x * 5
+print(torch.is_grad_enabled(), k(x).requires_grad, torch.is_grad_enabled())
+t = torch.linspace(0, 1, 5)
+plt.plot(t, t ** 2)
+plt.show()
+"""
+    r = run(src)
+    assert r.error is None, r.error
+    assert r.output == "False False True\nTrue\nTrue False True\n"
+    assert len(r.figures) == 1
+    err = run("import torch\nimport matplotlib.pyplot as plt\n"
+              "x = torch.ones(3, requires_grad=True)\nplt.plot(x, x * 2)\n").error  # fmt: skip
+    assert err is not None and "detach().numpy()" in err.message

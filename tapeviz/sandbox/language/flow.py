@@ -189,7 +189,8 @@ class FlowCompiler(DisplayCompiler):
 
         def decorator(frame: Frame) -> Callable[[Any], Any]:
             deco = target(frame)
-            if not (deco is tv_function or deco is tv_custom_gradient or _class_decorator(deco)):
+            if not (deco is tv_function or deco is tv_custom_gradient or _class_decorator(deco)
+                    or _grad_mode(deco)):
                 raise refused(say("decorator"))
             if arguments is None:
                 return deco
@@ -225,6 +226,13 @@ class FlowCompiler(DisplayCompiler):
 
 
 _CLASS_DECORATORS = tuple(BUILTINS[n] for n in ("property", "staticmethod", "classmethod"))
+
+
+def _grad_mode(deco: Any) -> bool:
+    """``@torch.no_grad()``, ``@torch.no_grad``, ``@torch.enable_grad()``, ..."""
+    return isinstance(deco, torch_grad_mode) or (
+        isinstance(deco, type) and issubclass(deco, torch_grad_mode)
+    )
 
 
 def _class_decorator(deco: Any) -> bool:

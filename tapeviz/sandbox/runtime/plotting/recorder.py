@@ -19,6 +19,7 @@ from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox import figures as F
 from tapeviz.sandbox.errors import limit_hit, refused
 from tapeviz.sandbox.runtime.checks import budget, nested_size
+from tapeviz.torch import Tensor as TorchTensor
 
 RC_DEFAULTS: dict[str, Any] = {
     "figure.figsize": (6.4, 4.8),
@@ -135,6 +136,8 @@ def numbers(value: Any, what: str) -> np.ndarray:
     """``value`` (numbers, lists, arrays, tensors, lists of tensors) as a float64 array copy."""
     if isinstance(value, TensorLike):
         arr = np.asarray(value._value)
+    elif isinstance(value, TorchTensor):  # as matplotlib reads it: through numpy()
+        arr = value.numpy()
     elif isinstance(value, np.ndarray | np.generic):
         arr = np.asarray(value)
     elif isinstance(value, bool | int | float):
