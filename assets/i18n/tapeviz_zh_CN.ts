@@ -197,12 +197,12 @@
     <message>
       <location filename="../../tapeviz/ui/window/error_text.py" line="65" />
       <source>Stopped by the user at line %1</source>
-      <translation type="unfinished" />
+      <translation>在第 %1 行被用户停止</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/error_text.py" line="68" />
       <source>Stopped by the user</source>
-      <translation type="unfinished" />
+      <translation>已被用户停止</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/error_text.py" line="71" />
@@ -298,6 +298,11 @@
       <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="51" />
       <source>rel. error</source>
       <translation>相对误差</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="82" />
+      <source>step h</source>
+      <translation>步长 h</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="83" />
@@ -938,43 +943,43 @@
       <translation>已导出 {name}。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="192" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="182" />
       <source>step</source>
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="333" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="40" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="323" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="41" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="334" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="324" />
       <location filename="../../tapeviz/ui/plots/surface_plot.py" line="347" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="339" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="46" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="329" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="340" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="330" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="48" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="345" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="52" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="335" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="346" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="336" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="54" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
     </message>
@@ -986,7 +991,7 @@
     <message>
       <location filename="../../tapeviz/ui/plots/surface_plot.py" line="204" />
       <source>Loss surface</source>
-      <translation type="unfinished" />
+      <translation>损失曲面</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/surface_plot.py" line="338" />
@@ -1009,20 +1014,20 @@
     <message>
       <location filename="../../tapeviz/ui/studio/jobs.py" line="83" />
       <source>Nothing for the Optimization tab to optimize: {message}</source>
-      <translation type="unfinished" />
+      <translation>优化页没有可优化的内容:{message}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="85" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="87" />
       <source>The loss cannot be optimized: {message}</source>
       <translation>无法优化该损失:{message}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="155" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="157" />
       <source>Computing %n run(s)…</source>
       <translation>正在计算 %n 个运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/jobs.py" line="176" />
+      <location filename="../../tapeviz/ui/studio/jobs.py" line="178" />
       <source>Computation cancelled.</source>
       <translation>计算已取消。</translation>
     </message>
@@ -1383,7 +1388,7 @@
     <message>
       <location filename="../../tapeviz/ui/window/runs.py" line="328" />
       <source>the %1 tape(s) recorded until then are kept.</source>
-      <translation type="unfinished" />
+      <translation>保留了此前记录的 %1 条磁带。</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/runs.py" line="336" />
@@ -1394,52 +1399,52 @@
   <context>
     <name>SessionController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="141" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="142" />
       <source>Cannot open %1: %2</source>
       <translation>无法打开 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="155" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="156" />
       <source>Cannot save %1: %2</source>
       <translation>无法保存 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="161" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="162" />
       <source>Saved %1</source>
       <translation>已保存 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="166" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="167" />
       <source>Open session</source>
       <translation>打开会话</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="181" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="182" />
       <source>Save session</source>
       <translation>保存会话</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="209" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="210" />
       <source>No recent sessions</source>
       <translation>没有最近的会话</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="223" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="224" />
       <source>Autosave failed: %1</source>
       <translation>自动保存失败:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="265" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="266" />
       <source>Restore your work?</source>
       <translation>恢复你的工作?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="266" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="267" />
       <source>tapeviz did not close properly last time. Restore the work it saved automatically?</source>
       <translation>tapeviz 上次没有正常关闭。要恢复自动保存的工作吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/sessions.py" line="273" />
+      <location filename="../../tapeviz/ui/window/sessions.py" line="274" />
       <source>Restored the autosaved work.</source>
       <translation>已恢复自动保存的工作。</translation>
     </message>
@@ -1624,7 +1629,7 @@
       <translation>转到第 {k} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="41" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="42" />
       <source>loss</source>
       <translation>损失</translation>
     </message>
@@ -2014,666 +2019,661 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="142" />
-      <source>generators (yield) are not supported; build a list instead</source>
-      <translation>不支持生成器(yield);请改为构造列表</translation>
+      <source>yield works as a statement only (yield value), not inside an expression</source>
+      <translation>yield 只能作为语句使用(yield value),不能用在表达式中</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="145" />
-      <source>generators (yield from) are not supported</source>
-      <translation>不支持生成器(yield from)</translation>
+      <source>yield from works as a statement only, not inside an expression</source>
+      <translation>yield from 只能作为语句使用,不能用在表达式中</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="146" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="148" />
       <source>the walrus operator := is not supported; assign on its own line</source>
       <translation>不支持海象运算符 :=;请单独一行赋值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="149" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="151" />
       <source>{what} '{name}' is not available</source>
       <translation>不能使用{what} '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="150" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="152" />
       <source>the attribute '{name}' is not available</source>
       <translation>不能使用属性 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="151" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="153" />
       <source>import * is not supported</source>
       <translation>不支持 import *</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="152" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="154" />
       <source>relative imports are not supported</source>
       <translation>不支持相对导入</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="154" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="156" />
       <source>syntax error: {python}</source>
       <translation>语法错误:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="155" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="157" />
       <source>syntax error: indentation: {python}</source>
       <translation>语法错误:缩进:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="156" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="158" />
       <source>syntax error: {python} (the code ends too early)</source>
       <translation>语法错误:{python}(代码提前结束了)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="159" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="161" />
       <source>syntax error: indentation: {python} (the code ends too early)</source>
       <translation>语法错误:缩进:{python}(代码提前结束了)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="162" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="164" />
       <source>cannot read the code: {python}</source>
       <translation>无法读取代码:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="163" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="165" />
       <source>cannot read the code: nested too deeply</source>
       <translation>无法读取代码:嵌套太深</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="164" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="166" />
       <source>the character {name} is a line break to some tools but not to Python</source>
       <translation>字符 {name} 在某些工具里是换行,在 Python 里却不是</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="167" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="169" />
       <source>a coding declaration is not allowed: tapeviz code is always UTF-8</source>
       <translation>不允许编码声明:tapeviz 代码总是 UTF-8</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="170" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="172" />
       <source>unknown name '{name}'</source>
       <translation>未知名称 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="171" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="173" />
       <source>unknown mode {mode}: use 'script' or 'expression'</source>
       <translation>未知模式 {mode}:请用 'script' 或 'expression'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="174" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="176" />
       <source>division by zero</source>
       <translation>除以零</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="175" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="177" />
       <source>assertion failed</source>
       <translation>断言失败</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="176" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="178" />
       <source>assertion failed: {python}</source>
       <translation>断言失败:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="177" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="179" />
       <source>no key {key} in the dict</source>
       <translation>字典中没有键 {key}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="179" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="181" />
       <source>the expression is empty</source>
       <translation>表达式是空的</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="180" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="182" />
       <source>unknown name '{name}' — add it as a variable?</source>
       <translation>未知名称 '{name}' —— 要把它添加为变量吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="183" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="185" />
       <source>'{name}' is a function: call it like {name}(x)</source>
       <translation>'{name}' 是函数:请像 {name}(x) 这样调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="186" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="188" />
       <source>{what} is not allowed in an expression</source>
       <translation>表达式中不允许 {what}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="189" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="191" />
       <source>cannot compute this constant: {python}</source>
       <translation>无法计算这个常量:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="190" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="192" />
       <source>only plain function names can be called, like sin(x)</source>
       <translation>只能调用普通的函数名,例如 sin(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="193" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="195" />
       <source>unknown function '{name}'</source>
       <translation>未知函数 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="194" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="196" />
       <source>{name}() takes positional arguments only</source>
       <translation>{name}() 只接受位置参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="198" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="200" />
       <source>the run crashed the worker ({why}); your code is kept and the worker was restarted</source>
       <translation>这次运行使工作进程崩溃了({why});你的代码已保留,工作进程已重启</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="202" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="204" />
       <source>the run crashed the worker (it exited with status {status}); your code is kept and the worker was restarted</source>
       <translation>这次运行使工作进程崩溃了(退出状态 {status});你的代码已保留,工作进程已重启</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="208" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="210" />
       <source>the value is empty</source>
       <translation>值是空的</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="209" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="211" />
       <source>the value is too long</source>
       <translation>值太长</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="210" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="212" />
       <source>{text} is not a number or a list like [1, 2, 3]</source>
       <translation>{text} 不是数字,也不是 [1, 2, 3] 这样的列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="213" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="215" />
       <source>{name} is not a valid variable name</source>
       <translation>{name} 不是合法的变量名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="214" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="216" />
       <source>variable kind must be one of {kinds}, got {kind}</source>
       <translation>变量类型必须是 {kinds} 之一,而不是 {kind}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="217" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="219" />
       <source>the name {name} is used twice</source>
       <translation>名字 {name} 用了两次</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="219" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="221" />
       <source>raise the limit in Preferences if this is intended</source>
       <translation>如果确实需要,请在“首选项”中提高限制</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="222" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="224" />
       <source>an endless loop? (or raise the time limit in Preferences)</source>
       <translation>是死循环吗?(或在“首选项”中提高时间上限)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="225" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="227" />
       <source>does the recursion have a base case?</source>
       <translation>递归有终止条件吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="226" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="228" />
       <source>did you mean '{name}'?</source>
       <translation>你是不是想写 '{name}'?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="227" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="229" />
       <source>known: {names}</source>
       <translation>可用的有:{names}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="228" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="230" />
       <source>tapeviz scripts can import tensorflow, numpy, matplotlib, math and tapeviz</source>
       <translation>tapeviz 脚本可以导入 tensorflow、numpy、matplotlib、math 和 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="231" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="233" />
       <source>only the documented public API of tensors, tapes and optimizers is</source>
       <translation>只有张量、磁带和优化器的公开文档接口可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="234" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="236" />
       <source>only opt.learning_rate is settable</source>
       <translation>只有 opt.learning_rate 可以设置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="235" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="237" />
       <source>write the width itself</source>
       <translation>请直接写出宽度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="236" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="238" />
       <source>format the value itself instead, e.g. f'{{x:.3f}}'</source>
       <translation>请直接格式化这个值,例如 f'{{x:.3f}}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="239" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="241" />
       <source>does it contain itself?</source>
       <translation>它包含了它自己吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="240" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="242" />
       <source>with works with tf.GradientTape(...), tape.stop_recording() and torch.no_grad()</source>
       <translation>with 可用于 tf.GradientTape(...)、tape.stop_recording() 和 torch.no_grad()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="244" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="246" />
       <source>no file or memory access</source>
       <translation>不能访问文件或内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="245" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="247" />
       <source>no running of other code</source>
       <translation>不能运行其他代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="246" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="248" />
       <source>no introspection</source>
       <translation>不能内省</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="247" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="249" />
       <source>dunder names are off limits</source>
       <translation>双下划线名字不可使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="248" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="250" />
       <source>private and dunder attributes are off limits in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用私有和双下划线属性</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="251" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="253" />
       <source>import the names you need</source>
       <translation>请导入你需要的名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="252" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="254" />
       <source>replace it with a newline or a space</source>
       <translation>请把它换成换行或空格</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="253" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="255" />
       <source>remove the '# coding: …' comment</source>
       <translation>请删除 '# coding: …' 注释</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="254" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="256" />
       <source>switch to script mode for Python code</source>
       <translation>Python 代码请切换到脚本模式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="255" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="257" />
       <source>{op} needs a float: write {value} instead of {literal}</source>
       <translation>{op} 需要浮点数:请写 {value},而不是 {literal}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="258" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
       <source>use {ns}.cast(x, {ns}.{dtype})</source>
       <translation>请用 {ns}.cast(x, {ns}.{dtype})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="262" />
       <source>{python}</source>
       <translation>{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="261" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="263" />
       <source>{name} is not available in tapeviz</source>
       <translation>tapeviz 中没有 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="262" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="264" />
       <source>the run is over: its functions cannot be called any more</source>
       <translation>运行已结束:它的函数不能再被调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="265" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="267" />
       <source>{name} (its message could not be shown)</source>
       <translation>{name}(无法显示它的消息)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="266" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="268" />
       <source>{text}</source>
       <translation>{text}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="267" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
       <source>class keywords (metaclass=...) are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类关键字参数(metaclass=...)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="270" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="272" />
       <source>class decorators are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类装饰器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="273" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="275" />
       <source>a class's bases must be written out, not unpacked with *</source>
       <translation>类的基类必须逐个写出,不能用 * 展开</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="276" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="278" />
       <source>the class attribute '{name}' is not available</source>
       <translation>类属性 '{name}' 不可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="279" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="281" />
       <source>a tapeviz class may define __init__ and __call__, no other __methods__</source>
       <translation>tapeviz 的类可以定义 __init__ 和 __call__,不能定义其他 __方法__</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="282" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="284" />
       <source>names starting with _ are off limits in tapeviz classes</source>
       <translation>tapeviz 的类中不能使用以 _ 开头的名称</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="285" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="287" />
       <source>cannot delete '{name}' of {owner}</source>
       <translation>不能删除 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="286" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="288" />
       <source>type() with three arguments is not available: write a class statement</source>
       <translation>不支持三个参数的 type():请写 class 语句</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="289" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
       <source>object() is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能调用 object()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="290" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="292" />
       <source>object works as a base class</source>
       <translation>object 可以作为基类使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="293" />
       <source>{what} works only on functions defined in the script</source>
       <translation>{what} 只能用于脚本中定义的函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="294" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="296" />
       <source>{name} must be a method defined with def</source>
       <translation>{name} 必须是用 def 定义的方法</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="295" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
       <source>super().{name} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 super().{name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="298" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="300" />
       <source>see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="301" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="303" />
       <source>add `{line}` above (tf and np are always there)</source>
       <translation>在上方加上 `{line}`(tf 和 np 总是已经导入)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="304" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="306" />
       <source>did you mean 'plt.{name}'? (`import matplotlib.pyplot as plt`)</source>
       <translation>是不是想写 'plt.{name}'?(`import matplotlib.pyplot as plt`)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="307" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="309" />
       <source>tf.{name} is not available in tapeviz; see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="312" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="314" />
       <source>tapeviz's numpy has maths, random numbers and array creation</source>
       <translation>tapeviz 的 numpy 提供数学函数、随机数和数组创建</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="315" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="317" />
       <source>the Plots tab draws plot, scatter, hist, bar, imshow and contour</source>
       <translation>“图表”标签页可以绘制 plot、scatter、hist、bar、imshow 和 contour</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
       <source>tapeviz scripts have no file access</source>
       <translation>tapeviz 脚本不能访问文件</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
       <source>it would run Python code or expose memory outside tapeviz's checks</source>
       <translation>它会在 tapeviz 的检查之外运行 Python 代码或暴露内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="328" />
       <source>pandas is not available in tapeviz: use numpy arrays</source>
       <translation>tapeviz 中没有 pandas:请用 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="329" />
       <source>JAX is not available in tapeviz: write it with tf or np</source>
       <translation>tapeviz 中没有 JAX:请用 tf 或 np 来写</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="328" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
       <source>seaborn is not available in tapeviz: use plt</source>
       <translation>tapeviz 中没有 seaborn:请用 plt</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="329" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
       <source>scipy is not available in tapeviz: use np and tf</source>
       <translation>tapeviz 中没有 scipy:请用 np 和 tf</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
       <source>scikit-learn is not available in tapeviz</source>
       <translation>tapeviz 中没有 scikit-learn</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
       <source>TensorFlow Probability is not available in tapeviz</source>
       <translation>tapeviz 中没有 TensorFlow Probability</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
       <source>TensorFlow Datasets is not available in tapeviz (no downloads)</source>
       <translation>tapeviz 中没有 TensorFlow Datasets(不能下载)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
       <source>tapeviz scripts have no access to files, the system or the clock</source>
       <translation>tapeviz 脚本不能访问文件、系统或时钟</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
-      <source>use np.random or tf.random instead of the random module</source>
-      <translation>请用 np.random 或 tf.random 代替 random 模块</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
       <source>display() is IPython's: use print(), or plt.show() for plots</source>
       <translation>display() 属于 IPython:请用 print(),绘图请用 plt.show()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
       <source>the array</source>
       <translation>数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
       <source>the list</source>
       <translation>列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
       <source>the dict</source>
       <translation>字典</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
       <source>the set</source>
       <translation>集合</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
       <source>the collection</source>
       <translation>容器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
       <source>the slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
       <source>the display</source>
       <translation>字面量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
       <source>the comprehension</source>
       <translation>推导式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
       <source>the f-string</source>
       <translation>f 字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
       <source>the formatted values</source>
       <translation>要格式化的值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
       <source>the replaced string</source>
       <translation>替换后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
       <source>the formatted string</source>
       <translation>格式化后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
       <source>the % format</source>
       <translation>% 格式化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
       <source>the changed string</source>
       <translation>改变大小写后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
       <source>the joined string</source>
       <translation>拼接后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
       <source>the result of +</source>
       <translation>+ 的结果</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
       <source>the repeated sequence</source>
       <translation>重复后的序列</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
       <source>the matrix product</source>
       <translation>矩阵乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
       <source>the range scan</source>
       <translation>range 扫描</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
       <source>the * arguments</source>
       <translation>* 参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
       <source>the product</source>
       <translation>乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
       <source>the shifted integer</source>
       <translation>移位后的整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
       <source>the power</source>
       <translation>幂</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
       <source>the code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
       <source>the name</source>
       <translation>名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
       <source>the function name</source>
       <translation>函数名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
       <source>the parameter</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
       <source>the keyword</source>
       <translation>关键字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
       <source>the module</source>
       <translation>模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
       <source>segmentation fault</source>
       <translation>段错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="372" />
       <source>bus error</source>
       <translation>总线错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="372" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="373" />
       <source>aborted</source>
       <translation>已中止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="373" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
       <source>floating-point exception</source>
       <translation>浮点异常</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
       <source>illegal instruction</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
       <source>killed</source>
       <translation>被终止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
       <source>CPU time limit</source>
       <translation>CPU 时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
     </message>

@@ -14,8 +14,15 @@ def run_app(session_file: str | None = None, preset: str | None = None) -> int:
     if preset and not session_file and preset not in PRESETS:
         print(f"tapeviz: no preset {preset!r}; 'tapeviz presets' lists them", file=sys.stderr)
         return 2
+    from tapeviz.ui.display import display_problem
+
+    problem = None if QApplication.instance() else display_problem()
+    if problem is not None:  # Qt would abort ("could not load the Qt platform plugin xcb")
+        print(f"tapeviz: {problem}", file=sys.stderr)
+        return 2
     from tapeviz.ui import memory
     from tapeviz.ui.window.main_window import MainWindow
+    from tapeviz.ui.window.screen_fit import fit_to_screen
 
     memory.tune_allocator()  # before Qt and the thread pool allocate
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -27,6 +34,7 @@ def run_app(session_file: str | None = None, preset: str | None = None) -> int:
     i18n.install(i18n.language_for(str(settings().value("prefs/language", "system"))))
     window = MainWindow()
     window.show()
+    fit_to_screen(window)  # a laptop's 1,366×768 with a panel: the whole window on it
 
     def first_work() -> None:
         """Without a restore: the session file (read in the pool), else the preset."""

@@ -257,6 +257,47 @@ def main_window_plots(out: Path) -> Path:
     return path
 
 
+def main_window_torch(out: Path) -> list[Path]:
+    """PyTorch code: the micrograd lecture's neuron stepped backward, a small nn trained."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtTest import QTest
+
+    from tapeviz.ui.window.main_window import MainWindow
+
+    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
+    QSettings.setPath(fmt, scope, tempfile.mkdtemp())
+    paths = []
+    for preset, steps in (("torch-micrograd-neuron", 3), ("torch-nn-training", 0)):
+        window = MainWindow()
+        window.graph.animation_ms = 0
+        window.resize(1366, 768)
+        window.show()
+        window.load_preset(preset)
+        for _ in range(1500):
+            if window.last_result is not None and not window.runner.running:
+                break
+            QTest.qWait(20)
+        QTest.qWait(300)
+        if steps:
+            window.lower_tabs.show_view("stepper")
+            window.stepper.jump(steps)
+        else:
+            window.timeline.set_step(12)
+        QTest.qWait(300)
+        if steps:
+            window.graph.fit_all()  # the whole neuron on screen
+        else:
+            window.graph.fit_readable()  # a network step: readable, scrolled
+        QTest.qWait(200)
+        path = out / f"main_window_{preset.replace('-', '_')}.png"
+        window.grab().save(str(path))
+        paths.append(path)
+        window.close()
+    return paths
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write every screenshot into the directory given (default ``assets/screenshots``)."""
     args = sys.argv[1:] if argv is None else argv
@@ -264,7 +305,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
     shots = (graph_quadratic, stepper_frames, main_window, main_window_studio,
-             main_window_timeline, main_window_plots)  # fmt: skip
+             main_window_timeline, main_window_plots, main_window_torch)  # fmt: skip
     for shot in shots:
         print(shot(out))
     del app

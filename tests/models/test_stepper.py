@@ -168,5 +168,6 @@ def test_forward_stepper_and_names() -> None:
     f.jump(1)
     assert f.computed() == {0}
     namer = Namer(tape.records, {z.id: "z"})
-    assert f.text(1, namer) == "v1 = x · 3 = 6" and f.text(2, namer) == "z = sin v1 = -0.2794"
+    # one minus sign (U+2212), as the formulas write it
+    assert f.text(1, namer) == "v1 = x · 3 = 6" and f.text(2, namer) == "z = sin v1 = −0.2794"
     assert GraphModel([tape]).nodes["o1"].value == z.numpy()

@@ -20,6 +20,7 @@ from tapeviz.ui.plots.export import (
     render_image,
     scaled,
 )
+from tapeviz.ui.plots.title import export_titles
 from tapeviz.ui.studio.studio import OptimizationStudio
 
 RACE = studio_presets()["rosenbrock-race"]
@@ -56,7 +57,9 @@ def test_a_2000_step_race_is_sampled_to_the_default_frames_ending_at_its_end(
     assert frames.shape[0] == MAX_FRAMES["gif"]
     # The last frame is the end of the paths: the studio at step 2,000, on the file's palette.
     studio.show_step(2000)
+    restore = export_titles(studio.plot_area)  # as exported: "Loss surface", no click hint
     image = render_image(studio.plot_area)
+    restore()
     if image.width() > exporter.width:
         image = image.scaledToWidth(exporter.width, Qt.TransformationMode.SmoothTransformation)
     end = pixels(image)

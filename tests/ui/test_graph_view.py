@@ -61,7 +61,7 @@ def test_seed_quadratic_with_watched_constants(qtbot: QtBot, graph_view: GraphVi
     model, _ = seed_model("003_1_2_watched_constants")
     view = make_view(graph_view, model)
     lines = {t[0]: t for t in texts(view).values()}
-    assert lines["x"] == ["x", "= 0", "∂ = -2"]
+    assert lines["x"] == ["x", "= 0", "∂ = −2"]
     assert lines["a"] == ["a", "= 1", "∂ = 0"] and lines["c"] == ["c", "= 1", "∂ = 1"]
     assert lines["y = +"] == ["y = +", "= 1", "∂ = 1"]
     assert [n.kind for n in model.nodes.values()].count("watched") == 3

@@ -60,11 +60,11 @@ def test_the_scale_reaches_every_widget_and_view_and_is_kept(setup: SimpleNamesp
     base = label.font().pointSizeF()
     presenter.zoom_text(+1)
     presenter.zoom_text(+1)
-    assert presenter.font_scale == pytest.approx(1.3)
-    assert label.font().pointSizeF() == pytest.approx(base * 1.3)
-    assert graph.scales == studio.scales == pytest.approx([1.15, 1.3])
-    assert setup.editor.font().pointSizeF() == pytest.approx(editor_pt * 1.3)
-    assert messages[-1] == "Text size 130 %" and float(setup.store.value("prefs/font_scale")) == 1.3
+    assert presenter.font_scale == pytest.approx(1.5)
+    assert label.font().pointSizeF() == pytest.approx(base * 1.5)
+    assert graph.scales == studio.scales == pytest.approx([1.25, 1.5])
+    assert setup.editor.font().pointSizeF() == pytest.approx(editor_pt * 1.5)
+    assert messages[-1] == "Text size 150 %" and float(setup.store.value("prefs/font_scale")) == 1.5
     presenter.set_font_scale(99)
     assert presenter.font_scale == SCALES[-1]  # clamped to the ladder
     presenter.reset_action.trigger()

@@ -63,7 +63,7 @@ def test_buttons_step_the_quadratic_and_fill_the_log(qtbot: QtBot) -> None:
     assert grad_text(view, "x") is None and grad_text(view, "f") == "∂ = 1"
     for _ in range(3):
         qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
-    assert grad_text(view, "x") == "∂ = -2" and grad_text(view, "b") == "∂ = 0"
+    assert grad_text(view, "x") == "∂ = −2" and grad_text(view, "b") == "∂ = 0"
     assert grad_text(view, "a") is None  # the a·x² step has not run yet
     assert panel.log.count() == 5 and panel.log.currentRow() == 2
     assert panel.detail.text().startswith("v3 = b · x")
@@ -78,7 +78,7 @@ def test_log_click_keyboard_and_slider(qtbot: QtBot) -> None:
     panel, view, _ = setup(qtbot)
     panel.jump(0)
     panel.log.clicked.emit(panel.log.model().index(4))  # a click on the fifth line
-    assert panel.backward.position == 5 and grad_text(view, "x") == "∂ = -2"
+    assert panel.backward.position == 5 and grad_text(view, "x") == "∂ = −2"
     qtbot.keyClick(panel.window(), Qt.Key.Key_Home)
     assert panel.backward.position == 0
     qtbot.keyClick(panel.window(), Qt.Key.Key_Right)
@@ -105,7 +105,7 @@ def test_predict_then_reveal(qtbot: QtBot) -> None:
     panel.jump(3)
     assert grad_text(view, "x") == "∂ = ?" and grad_text(view, "f") == "∂ = 1"
     qtbot.mouseClick(panel.reveal_button, Qt.MouseButton.LeftButton)
-    assert grad_text(view, "x") == "∂ = -2" and grad_text(view, "b") == "∂ = 0"
+    assert grad_text(view, "x") == "∂ = −2" and grad_text(view, "b") == "∂ = 0"
 
 
 def test_forward_stepper_shows_values_left_to_right(qtbot: QtBot) -> None:

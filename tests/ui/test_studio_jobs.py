@@ -65,7 +65,7 @@ def test_a_loss_that_cannot_be_optimized_is_reported(qtbot: QtBot, runner) -> No
     problem = Problem("x + (", (V("x", 1.0),), "expression")
     with qtbot.waitSignal(jobs.busyChanged, timeout=30_000, check_params_cb=lambda b: not b):
         jobs.start(problem, PRESETS["saddle"].config, None)
-    assert messages[-1].startswith("The loss cannot be optimized: ")
+    assert messages[-1].startswith("⚠ The loss cannot be optimized: ")
 
 
 def test_a_slice_is_resampled_through_the_selected_run(qtbot: QtBot, runner) -> None:

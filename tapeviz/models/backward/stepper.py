@@ -19,7 +19,8 @@ from tapeviz.engine.custom import custom_name
 from tapeviz.engine.tensor import VARIABLES
 from tapeviz.engine.vjp_rules import RULE_TEXT, local_derivative
 from tapeviz.models.events import Event
-from tapeviz.models.values import short
+from tapeviz.models.minus import as_term, minus_signs, parse_number
+from tapeviz.models.values import short as _short
 
 # ∂out/∂input in terms of the inputs a, b, c and the output "out", per primitive and input.
 LOCAL_TEXT: dict[str, tuple[str, ...]] = {
@@ -53,6 +54,11 @@ LOCAL_TEXT: dict[str, tuple[str, ...]] = {
     "scatter_add": ("1 at its index",), "custom_gradient": ("the function's own gradient",),
 }  # fmt: skip
 _PLACEHOLDER = re.compile(r"\b[abc]\b")
+
+
+def short(value: Any) -> str:
+    """A value as the chain rule prints it: compact, its minus signs as "−" (never "-")."""
+    return minus_signs(_short(value))
 
 
 @dataclass(frozen=True)
@@ -113,14 +119,19 @@ def _substitute(text: str, inputs: Sequence[str]) -> str:
 
     def name(m: re.Match[str]) -> str:
         i = "abc".index(m.group(0))
-        return inputs[i] if i < len(inputs) else m.group(0)
+        if i >= len(inputs):
+            return m.group(0)
+        start, end = m.span()
+        alone = text == m.group(0) or (text[start - 1 : start] == "(" and text[end : end + 1]
+                                         in (")", ","))  # fmt: skip
+        return inputs[i] if alone else as_term(inputs[i])  # x · (−2), never x · −2
 
     return _PLACEHOLDER.sub(name, text)
 
 
 def _is_number(text: str) -> bool:
     try:
-        float(text)
+        parse_number(text)
     except ValueError:
         return False
     return True
@@ -128,13 +139,13 @@ def _is_number(text: str) -> bool:
 
 def _power_rule(base: str, n: float) -> str:
     """``2·x`` for x², ``3·x^2`` for x³: the power rule with the exponent filled in."""
-    k = f"{n:g}"
-    m = f"{n - 1:g}"
+    k = minus_signs(f"{n:g}")
+    m = minus_signs(f"{n - 1:g}")
     if m == "0":
         return "0"
     if m == "1":
         return f"{k}·{base}"
-    return f"{k}·{base}^{m}"
+    return f"{k}·{base}^{as_term(m)}"
 
 
 def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
@@ -155,7 +166,7 @@ def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
         if rec.name == "custom_gradient":  # no local derivative: what the function gave for ḡ
             derivative = f"∂{out}/∂{ins[c.position]}: {custom_name(rec)}'s own gradient"
         elif rec.name == "pow" and c.position == 0 and _is_number(ins[1]):
-            expr = _power_rule(ins[0], float(ins[1]))
+            expr = _power_rule(ins[0], parse_number(ins[1].strip("()")))
             derivative = f"∂{out}/∂{ins[0]} = {expr} = {short(local)}"
         elif c.position < len(symbolic):
             expr = _substitute(symbolic[c.position], ins)
@@ -170,13 +181,13 @@ def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
         if local is None:
             product = f"of ḡ = {short(g)}: {short(c.value)}"
         else:
-            product = f"{short(local)} × {short(g)} = {short(c.value)}"
+            product = f"{short(local)} × {as_term(short(g))} = {short(c.value)}"
         target = ins[c.position]
         adjoint = f"{target}.grad"  # the adjoint ∂(target)/∂(input) accumulated so far
         if c.before is None:
             total = f"{adjoint} = {short(c.after)}"
         else:
-            total = f"{adjoint} = {short(c.before)} + {short(c.value)} = {short(c.after)}"
+            total = f"{adjoint} = {short(c.before)} + {as_term(short(c.value))} = {short(c.after)}"
         text = f"{derivative}  →  {product};  {total}"
         contribs.append(
             Contribution(c.position, c.tensor_id, target, local, c.value, c.before, c.after, text)

@@ -192,7 +192,9 @@ class GraphModel:
 
         def name(tid: int) -> str:
             variable = VARIABLES.get(tid)
-            known = self.names.get(tid) or (variable.name.split(":")[0] if variable else None)
+            known = self.names.get(tid) or (
+                variable.name.split(":")[0] if variable is not None else None
+            )
             if known:
                 return known
             if not ops:

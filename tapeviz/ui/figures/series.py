@@ -3,6 +3,10 @@
 ``draw(series, plot, look)`` adds the items and returns a legend sample (or None). Positions go
 through ``look.tx``/``look.ty`` (log10 on a log axis), sizes are matplotlib's points at the
 presenter scale, and pure black turns into the theme's text colour on a dark background.
+
+Fills (images, filled contours, fill_between) lie under lines, and scatter points on top of
+both with a thin edge: a classifier's points coloured by the same colormap as its
+``contourf`` decision regions vanished into them (:data:`LAYER`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from tapeviz.sandbox import figures as F
 from tapeviz.ui.theme import Theme, font
 
 PT = 96 / 72  # pixels per point on screen
+LAYER = {"image": -20.0, "contour_filled": -20.0, "fill": -10.0, "points": 10.0}  # z values
+EDGE = 0.6  # points: the scatter markers' edge
 MAX_MARKERS = 20_000  # scatter points drawn per series (more are thinned evenly, and said so)
 _DASH = {"-": Qt.PenStyle.SolidLine, "--": Qt.PenStyle.DashLine, ":": Qt.PenStyle.DotLine,
          "-.": Qt.PenStyle.DashDotLine}  # fmt: skip
@@ -126,10 +132,12 @@ def _points(s: F.Points, plot: pg.PlotItem, look: Look) -> Any:
         brushes = [palette[i] for i in np.ravel(index)]
     else:
         brushes = [pg.mkBrush(look.color(s.color))] * n
+    edge = look.pen("#000000b3", EDGE)  # (black: the theme's text colour on a dark background)
     item = pg.ScatterPlotItem(
-        x=look.tx(s.x), y=look.ty(s.y), size=sizes, brush=brushes, pen=None,
+        x=look.tx(s.x), y=look.ty(s.y), size=sizes, brush=brushes, pen=edge,
         symbol=SYMBOLS.get(s.marker, "o"),
     )  # fmt: skip
+    item.setZValue(LAYER["points"])  # above the fills, whatever the order of the calls
     plot.addItem(item)
     return item
 
@@ -179,6 +187,7 @@ def _image(s: F.Image, plot: pg.PlotItem, look: Look) -> Any:
     x0, x1 = look.tx(np.array([left, right]))
     y0, y1 = look.ty(np.array([first, last]))
     item.setRect(QRectF(float(x0), float(y0), float(x1 - x0), float(y1 - y0)))
+    item.setZValue(LAYER["image"])
     plot.addItem(item)
     return item
 
@@ -217,6 +226,7 @@ def _contour(s: F.Contour, plot: pg.PlotItem, look: Look) -> Any:
         dx = (xs[-1] - xs[0]) / max(cols - 1, 1)
         dy = (ys[-1] - ys[0]) / max(rows - 1, 1)
         item.setRect(QRectF(xs[0] - dx / 2, ys[0] - dy / 2, dx * cols, dy * rows))
+        item.setZValue(LAYER["contour_filled"])
         plot.addItem(item)
         return item
     first = None
@@ -255,6 +265,7 @@ def _fill(s: F.Fill, plot: pg.PlotItem, look: Look) -> Any:
     x = look.tx(s.x)
     a, b = pg.PlotCurveItem(x, look.ty(s.y1)), pg.PlotCurveItem(x, look.ty(s.y2))
     item = pg.FillBetweenItem(a, b, brush=pg.mkBrush(look.color(s.color)))
+    item.setZValue(LAYER["fill"])
     plot.addItem(item)
     return pg.PlotDataItem([], pen=None, symbol="s", symbolBrush=pg.mkBrush(look.color(s.color)),
                            symbolPen=None, symbolSize=10)  # fmt: skip

@@ -5,7 +5,9 @@ Fit enlarges a small graph (up to :data:`FIT_MAX`) and shrinks a big one, but ne
 natural size (:data:`FIT_MIN`), where node text is as large as the panels' text; a graph that
 no longer fits first gets a compact layout, then scrolls, its view starting at the target's end
 and never halfway through a node. A fitted view is fitted again when the graph changes shape
-or the view resizes, until the lecturer zooms or pans.
+or the view resizes, until the lecturer zooms or pans. "Show the whole graph" (W) fits it
+however small (down to :data:`WHOLE_MIN`), centred, and stays so (edits, resizes, a new
+presenter scale) until Fit (F), a zoom or a pan.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tapeviz.ui.graph.scene import Plan
 
 FIT_MIN = 1.0  # Fit never shrinks the graph below its natural size (the presenter's text size)
 FIT_MAX = 1.5  # nor magnifies a small graph more than this
+WHOLE_MIN = 0.05  # "Show the whole graph" shrinks down to this zoom
 FIT_MARGIN = 16.0  # scene units kept around the graph when fitting
 COMPACT_LIMIT = 300  # nodes: bigger graphs are not laid out a second time, compact
 
@@ -69,6 +72,7 @@ class Fitting:
         self.shape: tuple = ()  # the graph's shape when it was last fitted
         self.anchor: str | None = None  # the node kept in the centre across a rescale
         self.restore: dict[str, Any] | None = None  # a view state for the next layout
+        self.smallest = FIT_MIN  # the fit's least zoom: readable (Fit), or WHOLE_MIN (W)
 
     # -- what the next layout does ---------------------------------------------------------
     def request(self, new_tapes: bool = False) -> None:
@@ -137,13 +141,19 @@ class Fitting:
         """
         view = self.view
         corner = view.mapToScene(view.viewport().rect()).boundingRect().topLeft()
-        return {"auto": self.auto, "zoom": view.transform().m11(),
+        return {"auto": self.auto, "whole": self.whole, "zoom": view.transform().m11(),
                 "corner": (corner.x(), corner.y())}  # fmt: skip
+
+    @property
+    def whole(self) -> bool:
+        """Whether the fit shows the whole graph however small (W), not only readable (F)."""
+        return self.smallest < FIT_MIN
 
     def apply_restore(self) -> None:
         """Apply the carried view state (fit it if it was fitted)."""
         view, state, self.restore = self.view, self.restore, None
         if state is None or state.get("auto", True):
+            self.smallest = WHOLE_MIN if state is not None and state.get("whole") else FIT_MIN
             view.fit()
             return
         zoom = min(max(float(state["zoom"]), 0.05), 8.0)
@@ -189,6 +199,7 @@ class Fitting:
         """Zoom to fit (not below ``smallest``) and scroll as the module docstring says."""
         view = self.view
         self.pending, self.auto, self.anchor, self.after = False, True, None, -1
+        self.smallest = smallest
         self.shape = self.shape_now()
         rect = self.content()
         if rect.isEmpty():

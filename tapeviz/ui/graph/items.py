@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.engine.vjp_rules import RULE_TEXT
 from tapeviz.models.graph.model import Node
+from tapeviz.models.minus import minus_signs
 from tapeviz.models.values import full, nonfinite, same_value, short
 from tapeviz.ui.graph.edge_items import HEAD, EdgeItem, GroupItem
 from tapeviz.ui.graph.item_styles import FONTS, node_style, restyling
@@ -33,14 +34,17 @@ __all__ = [
 ]  # fmt: skip
 
 PAD_X, PAD_Y = 14.0, 8.0
-RESERVED_GRADIENT = "∂ = -0.0000"  # room kept for a gradient line, so nodes never grow
+RESERVED_GRADIENT = "∂ = −0.0000"  # room kept for a gradient line, so nodes never grow
 
 
 def node_lines(
     node: Node, gradient: Any = None, gradient_text: str | None = None, value_hidden: bool = False
 ) -> list[tuple[str, str]]:
-    """(text, role) lines of a node: the title, ``= value`` and ``∂ = gradient``."""
-    title = node.symbol
+    """(text, role) lines of a node: the title, ``= value`` and ``∂ = gradient``.
+
+    Numbers read with the chain rule's minus sign (−1, never -1).
+    """
+    title = minus_signs(node.symbol) if node.kind == "constant" else node.symbol
     if node.op and node.label not in (node.op, node.symbol):
         title = f"{node.label} = {node.symbol}"
     out = [(title, "title")]
@@ -48,11 +52,11 @@ def node_lines(
         out.append(("= ?", "value"))
     elif node.kind != "constant" or node.label != short(node.value):
         mark = " ⚠" if node.note is not None and node.note.origin else ""  # it made the nan/inf
-        out.append((f"= {short(node.value)}{mark}", "value"))
+        out.append((f"= {minus_signs(short(node.value))}{mark}", "value"))
     if gradient_text is not None:
-        out.append((f"∂ = {gradient_text}", "gradient"))
+        out.append((f"∂ = {minus_signs(gradient_text)}", "gradient"))
     elif gradient is not None:
-        out.append((f"∂ = {short(gradient)}", "gradient"))
+        out.append((f"∂ = {minus_signs(short(gradient))}", "gradient"))
     return out
 
 

@@ -44,7 +44,7 @@ class GraphPane(QObject):
         self.model, self.status, self.dialog_parent = model, status, parent
         self.view = GraphView(model)
         self.fit_action = self._new_action(translate("GraphMenu", "&Fit graph"), "Ctrl+Shift+F")
-        self.fit_action.triggered.connect(self.view.fit)
+        self.fit_action.triggered.connect(self.view.fit_readable)
         self.whole_action = self._new_action(
             translate("GraphMenu", "Show the &whole graph"), "Ctrl+Shift+W"
         )

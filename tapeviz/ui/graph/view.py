@@ -24,7 +24,7 @@ from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
 from tapeviz.ui import workers
 from tapeviz.ui.graph import exports, navigation
 from tapeviz.ui.graph.builder import SceneBuilder
-from tapeviz.ui.graph.fitting import FIT_MIN, Fitting
+from tapeviz.ui.graph.fitting import FIT_MIN, WHOLE_MIN, Fitting
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
 from tapeviz.ui.graph.scene import ItemUpdate, Look, TooLargeBanner
 from tapeviz.ui.graph.view_build import SceneBuilding
@@ -214,14 +214,19 @@ class GraphView(SceneBuilding, QGraphicsView):
         self.fitting.request(new_tapes)
 
     def fit(self) -> None:
-        """Fit the graph, readable: see :mod:`tapeviz.ui.graph.fitting`."""
-        self.fitting.fit_to(FIT_MIN)
+        """Fit the graph as last asked: readable (Fit), or whole (W); see ``fitting``."""
+        self.fitting.fit_to(self.fitting.smallest)
         self._update_detail()
 
+    def fit_readable(self) -> None:
+        """Fit (F): the whole graph if it fits readable, else a compact layout that scrolls."""
+        self.fitting.smallest = FIT_MIN
+        self.fit()
+
     def fit_all(self) -> None:
-        """Show the whole graph, however small its text gets (an overview of a big tape)."""
-        self.fitting.fit_to(0.05)
-        self._update_detail()
+        """Show the whole graph, centred, however small its text gets; kept after edits."""
+        self.fitting.smallest = WHOLE_MIN
+        self.fit()
 
     def follow(self, nid: str) -> None:
         """Scroll node ``nid`` into view if it is out of it (the stepper's current node)."""
@@ -308,7 +313,7 @@ class GraphView(SceneBuilding, QGraphicsView):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         if key == Qt.Key.Key_F:
-            self.fit()
+            self.fit_readable()
         elif key == Qt.Key.Key_W:
             self.fit_all()
         elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import QGraphicsItem, QWidget
 
 from tapeviz.ui.plots.gif import GifWriter, palette_of
 from tapeviz.ui.plots.layers import Layers
+from tapeviz.ui.plots.title import export_titles
 from tapeviz.ui.plots.video import VideoWriter
 
 FILTERS = {
@@ -135,13 +136,17 @@ def render_svg(widget: QWidget, path: Path, background: str, title: str = "tapev
 
 def write_still(kind: str, widget: QWidget, path: Path, background: str, title: str) -> Path:
     """``kind`` ``"png"`` (2× the widget's size) or ``"svg"`` of ``widget`` at ``path``."""
-    if kind == "png":
+    if kind not in ("png", "svg"):
+        raise ValueError(f"not a still image: {kind!r}")
+    restore = export_titles(widget)  # "Loss surface", not "… (click to start)"
+    try:
+        if kind == "svg":
+            return render_svg(widget, path, background, title)
         if not render_image(widget, 2.0).save(str(path), "PNG"):
             raise OSError(f"cannot write {path}")
         return path
-    if kind == "svg":
-        return render_svg(widget, path, background, title)
-    raise ValueError(f"not a still image: {kind!r}")
+    finally:
+        restore()
 
 
 def frame_steps(length: int, frames: int) -> list[int]:
@@ -244,6 +249,14 @@ class AnimationExport(QObject):
         self.index = 0
         self.restore = player.k
         self.cancelled = False
+        self.restore_titles = export_titles(area)  # the frames' titles: no "(click to start)"
+        try:
+            self._prepare(area, path, kind)
+        except BaseException:
+            self.restore_titles()
+            raise
+
+    def _prepare(self, area: QWidget, path: Path, kind: str) -> None:
         self.layers = Layers.of(area, render_image)  # None: whole renders
         # The frames, painted in turn: at full size, and scaled to the export's width.
         self.buffers = [QImage() for _ in range(DEPTH + 1)]
@@ -330,6 +343,7 @@ class AnimationExport(QObject):
     def _fail(self, exc: BaseException) -> None:
         """Stop, close what can be closed, and report (the player is never left busy)."""
         self.timer.stop()
+        self.restore_titles()
         with contextlib.suppress(Exception):
             self.encoder.drain()
         with contextlib.suppress(Exception):
@@ -345,6 +359,7 @@ class AnimationExport(QObject):
 
     def _finish(self) -> None:
         self.timer.stop()
+        self.restore_titles()
         try:
             self.encoder.drain()  # the frames still being encoded
             self.writer.close()  # a GIF is written only now: this is where a bad path fails

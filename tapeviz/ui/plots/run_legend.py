@@ -10,11 +10,22 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 
-from tapeviz.ui.plots.step_plots import set_legend_text_size
-
 LEGEND_ROW = 1  # the PlotItem layout's row of the top axis (hidden on these plots)
 GAP = 3  # px between the legend band and the data
 MIN_POINTS = 7.0
+
+
+def set_legend_text_size(legend: pg.LegendItem, size: str) -> None:
+    """Re-render a legend's labels at ``size`` and fit its box to them.
+
+    pyqtgraph's setLabelTextSize only stores the option, and a label never shrinks by itself,
+    so the legend's box would keep its old, larger size.
+    """
+    legend.setLabelTextSize(size)
+    for _, label in legend.items:
+        label.setText(label.text)
+        label.resize(label.minimumSize())
+    legend.updateSize()
 
 
 class RunLegend:

@@ -13,22 +13,27 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QRectF, Qt
-from PySide6.QtGui import QPen
+from PySide6.QtGui import QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
     QGraphicsItem,
     QGraphicsLineItem,
     QGraphicsRectItem,
-    QVBoxLayout,
     QWidget,
 )
 
 from tapeviz.models.descent.runs import History, Race
 from tapeviz.ui.plots.axis import SpacedAxis
+from tapeviz.ui.plots.run_legend import RunLegend
+from tapeviz.ui.plots.run_legend import (
+    set_legend_text_size as set_legend_text_size,
+)  # (its old home)
+from tapeviz.ui.plots.step_tabs import StepArrangement
 from tapeviz.ui.plots.title import set_title, style_title
 from tapeviz.ui.theme import LIGHT, Theme, font
 
 COLUMNS = 1600  # decimate curves to about this many x positions (min and max of each)
+LEGEND_POINTS = 10.5  # the parameters' legend at presenter scale 1 (14 px)
 DASHES = (
     Qt.PenStyle.SolidLine,
     Qt.PenStyle.DashLine,
@@ -146,19 +151,6 @@ def move(item: QGraphicsItem, x: float, y: float) -> None:
     item.setVisible(shown)
     if shown:
         item.setPos(float(x), float(y))
-
-
-def set_legend_text_size(legend: pg.LegendItem, size: str) -> None:
-    """Re-render a legend's labels at ``size`` and fit its box to them.
-
-    pyqtgraph's setLabelTextSize only stores the option, and a label never shrinks by itself,
-    so the legend's box would keep its old, larger size.
-    """
-    legend.setLabelTextSize(size)
-    for _, label in legend.items:
-        label.setText(label.text)
-        label.resize(label.minimumSize())
-    legend.updateSize()
 
 
 def style_plot(plot: pg.PlotWidget, theme: Theme, scale: float) -> None:
@@ -318,7 +310,11 @@ class StepPlot(pg.PlotWidget):
 
 
 class StepPlots(QWidget):
-    """Loss (``lossPlot``), parameters (``paramPlot``) and ‖∇f‖ (``gradNormPlot``) per step."""
+    """Loss (``lossPlot``), parameters (``paramPlot``) and ‖∇f‖ (``gradNormPlot``) per step.
+
+    Stacked, or under tabs when the stack would be cramped (:mod:`~tapeviz.ui.plots.step_tabs`);
+    the parameters' dash legend sits in a band above their data, never over it.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -340,14 +336,26 @@ class StepPlots(QWidget):
             translate("OptimizationStudio", "‖∇f‖"),
             self,
         )
-        self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="9pt")
-        self.legend.setParentItem(self.params.getPlotItem().getViewBox())
-        box = QVBoxLayout(self)
-        box.setContentsMargins(0, 0, 0, 0)
-        for p in (self.loss, self.params, self.grad_norm):
-            box.addWidget(p, 1)
+        self.params_legend = RunLegend(self.params)  # in a band above the data
+        self.legend = self.params_legend.legend
+        self.params.getViewBox().geometryChanged.connect(self.fit_legend)
+        self.arrangement = StepArrangement(
+            self, self.plots, [translate("OptimizationStudio", t)
+                               for t in ("Loss", "Parameters", "‖∇f‖")]
+        )  # fmt: skip
+        self.tabs = self.arrangement.bar
+        self.scale = 1.0
         self.log_loss = True
         self.race: Race | None = None
+
+    def fit_legend(self) -> None:
+        """The parameters' legend above their data, at the presenter size."""
+        self.params_legend.fit(LEGEND_POINTS * self.scale)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Qt override: stack the plots, or tab them when each would be cramped."""
+        super().resizeEvent(event)
+        self.arrangement.arrange(self.height(), self.scale)
 
     @property
     def plots(self) -> tuple[StepPlot, StepPlot, StepPlot]:
@@ -408,6 +416,7 @@ class StepPlots(QWidget):
                     pen=pg.mkPen(self.params.theme.text, width=2, style=DASHES[j])
                 )
                 self.legend.addItem(sample, name)
+        self.fit_legend()
 
     def set_cursor(self, k: int, t: float = 0.0) -> None:
         """Move all three plots to step k (and ``t`` of the way to the next)."""
@@ -416,8 +425,9 @@ class StepPlots(QWidget):
 
     def restyle(self, theme: Theme, scale: float) -> None:
         """Theme and presenter-mode scale for all three plots."""
+        self.scale = scale
         for p in self.plots:
             p.restyle(theme, scale)
         self.legend.setLabelTextColor(theme.text)
-        set_legend_text_size(self.legend, f"{9 * scale:.0f}pt")
-        self.legend.setBrush(pg.mkBrush(theme.background))
+        self.fit_legend()
+        self.arrangement.arrange(self.height(), scale)

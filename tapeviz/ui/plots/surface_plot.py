@@ -200,7 +200,8 @@ class SurfacePlot(_Base):
         self.start.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self.start.setZValue(19)
         self.addItem(self.start, ignoreBounds=True)
-        set_title(self, translate("OptimizationStudio", "Loss surface (click to start)"))
+        set_title(self, translate("OptimizationStudio", "Loss surface (click to start)"),
+                  translate("OptimizationStudio", "Loss surface"))  # fmt: skip
         self.scene().sigMouseClicked.connect(self._on_scene_clicked)
 
     def set_race(self, race: Race, backdrop: Backdrop) -> None:

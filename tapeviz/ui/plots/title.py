@@ -5,9 +5,14 @@ A title wider than the widget (a long text, presenter-size fonts, a narrow colum
 plot wider than what is shown, and its right part is cut off: the end of the axis, the legend,
 the data. So the title's minimum width is dropped (the plot keeps the widget's width) and its
 text is elided to the width of the data area, again whenever that area changes.
+
+A title may say something only the window needs ("Loss surface (click to start)"): its
+``still`` text is what exported pictures and animations show (:func:`export_titles`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -16,12 +21,37 @@ from PySide6.QtGui import QFont, QFontMetricsF
 MARGIN = 6  # px left free beside the title (HTML text vs font metrics)
 
 
-def set_title(plot: pg.PlotWidget, text: str) -> None:
-    """Give ``plot`` the title ``text`` (shown shortened to the width of the data area)."""
+def set_title(plot: pg.PlotWidget, text: str, still: str | None = None) -> None:
+    """Give ``plot`` the title ``text`` (shown shortened to the width of the data area).
+
+    ``still``: the title of an exported picture, when the window's says more (a hint to click).
+    """
     if not hasattr(plot, "_full_title"):  # the data area's width changes with the axes too
         plot.getPlotItem().getViewBox().geometryChanged.connect(lambda: fit_title(plot))
     plot._full_title = text  # type: ignore[attr-defined]
+    plot._window_title = text  # type: ignore[attr-defined]
+    plot._still_title = text if still is None else still  # type: ignore[attr-defined]
     fit_title(plot)
+
+
+def export_titles(area: pg.QtWidgets.QWidget) -> Callable[[], None]:
+    """The plots of ``area`` show their exported titles; returns what puts the window's back."""
+    changed = [
+        plot
+        for plot in area.findChildren(pg.PlotWidget)
+        if getattr(plot, "_still_title", None) not in (None, getattr(plot, "_full_title", None))
+    ]
+    for plot in changed:
+        plot._full_title = plot._still_title  # type: ignore[attr-defined]
+        fit_title(plot)
+
+    def restore() -> None:
+        for plot in changed:
+            plot._full_title = plot._window_title  # type: ignore[attr-defined]
+            fit_title(plot)
+        changed.clear()
+
+    return restore
 
 
 def style_title(plot: pg.PlotWidget, color: str, points: float) -> None:

@@ -79,7 +79,7 @@ class GradCheckPanel(QWidget):
             plot = pg.PlotWidget(self)
             plot.setObjectName("gradCheckPlot")
             plot.setLogMode(x=True, y=True)
-            plot.setLabel("bottom", "step h")
+            plot.setLabel("bottom", self.tr("step h"))
             plot.setLabel("left", self.tr("relative error"))
             plot.showGrid(x=True, y=True, alpha=0.3)
             self._style(plot)  # the window's colours, no SI prefixes

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 
 from tapeviz.models.descent.backdrop import Backdrop
+from tapeviz.models.descent.messages import TEMPLATES as GUIDANCE
 from tapeviz.models.descent.problem import Problem, ProblemError
 from tapeviz.models.descent.remote import backdrop_in_worker, race_in_worker
 from tapeviz.models.descent.runs import Cancelled, Race
@@ -68,6 +69,24 @@ def compute(
         return "error", exc, None  # worded in the UI thread, in the interface language
     finally:
         job.done.set()
+
+
+def failure_text(problem: ProblemError | str) -> str:
+    """Why the studio did not race, for the status line.
+
+    The work itself may be fine (a script that trains in its own loop, a table without a
+    trainable row): that is guidance, not a failure. An error of the loss's code is one (⚠).
+    """
+    text = problem_text(problem)
+    msg = getattr(problem, "msg", None)
+    if msg is not None and msg.code in GUIDANCE:
+        template = translate(
+            "OptimizationStudio", "Nothing for the Optimization tab to optimize: {message}"
+        )
+        return template.format(message=text)
+    return "⚠ " + translate("OptimizationStudio", "The loss cannot be optimized: {message}").format(
+        message=text
+    )
 
 
 def _resample(race: Race, backdrop: Backdrop, at: Any) -> Backdrop | ProblemError:
@@ -205,8 +224,7 @@ class JobRunner(QObject):
         if kind == "ok":
             self.last_seconds = time.perf_counter() - self._started
         if kind == "error":
-            message = translate("OptimizationStudio", "The loss cannot be optimized: {message}")
-            self.report(message.format(message=problem_text(race)))
+            self.report(failure_text(race))
         elif kind == "ok":
             self.raceReady.emit(race, backdrop)
         self.busyChanged.emit(False)  # after the plots show the new race

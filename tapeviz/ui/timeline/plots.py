@@ -14,7 +14,8 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from tapeviz.models.descent.optimizer_config import PALETTE
 from tapeviz.models.timeline.timeline import Timeline
-from tapeviz.ui.plots.step_plots import DASHES, StepPlot, set_legend_text_size
+from tapeviz.ui.plots.run_legend import set_legend_text_size
+from tapeviz.ui.plots.step_plots import DASHES, StepPlot
 from tapeviz.ui.theme import LIGHT, Theme
 
 translate = QCoreApplication.translate  # lupdate reads translate("Timeline", "…")

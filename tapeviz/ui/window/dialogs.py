@@ -111,7 +111,7 @@ class DialogsController(QObject):
         i18n.install(i18n.language_for(str(self.store().value("prefs/language", "system"))))
         session = old.current_session()
         view = old.view_state()  # the graph's fit and the chain-rule panel, as they are now
-        size, maximized = old.size(), old.isMaximized() or old.isFullScreen()
+        geometry, maximized = old.geometry(), old.isMaximized() or old.isFullScreen()
         step = old.studio.k if old.studio.race is not None else 0
         old.stop()  # stop this window's work first: a running job would slow the new window
         old.studio.shutdown()
@@ -120,7 +120,7 @@ class DialogsController(QObject):
         new.path = old.path
         new.restoreGeometry(old.saveGeometry())
         if not maximized:
-            new.resize(size)  # the geometry alone may not bring the size back (no window manager)
+            new.setGeometry(geometry)  # saved geometry alone moved it down by the title bar
         new.restoreState(old.saveState())
         new.lower_tabs.shares = dict(old.lower_tabs.shares)
         new.set_graph_settings(**old.graph_settings())
@@ -137,6 +137,8 @@ class DialogsController(QObject):
             new.setWindowTitle(old.windowTitle())
         new.setWindowState(old.windowState())
         new.show()
+        if not maximized:
+            new.setGeometry(geometry)  # to the pixel: each switch had moved it 25 px lower
         _WINDOWS.append(new)
         old.close()  # cancels and waits for this window's runs; removes its autosave lock
         if old in _WINDOWS:

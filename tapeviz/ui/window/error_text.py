@@ -60,6 +60,12 @@ def _message(err: UserCodeError) -> str:
 
 def describe(err: UserCodeError) -> str:
     """``line 3 · Syntax error: invalid syntax`` and the hint on the next line."""
+    if err.kind == "cancelled" and err.msg is not None and err.msg.code == "stopped":
+        if err.line:  # not "Stopped: stopped by the user"
+            return translate("ErrorText", "Stopped by the user at line %1").replace(
+                "%1", str(err.line)
+            )
+        return translate("ErrorText", "Stopped by the user")
     label = KINDS.get(err.kind, KINDS["runtime"])
     kind = translate("ErrorText", label)
     where = translate("ErrorText", "line %1").replace("%1", str(err.line)) if err.line else ""

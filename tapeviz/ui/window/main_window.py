@@ -50,8 +50,10 @@ from tapeviz.ui.window.lower_tabs import STUDIO_TAB, LowerTabs
 from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
 from tapeviz.ui.window.runs import RunController
-from tapeviz.ui.window.sessions import SessionController
+from tapeviz.ui.window.screen_fit import ScreenGuard
+from tapeviz.ui.window.sessions import SessionController, as_edited
 from tapeviz.ui.window.startup import after_first_paint, preload
+from tapeviz.ui.window.status_line import StatusLine
 from tapeviz.ui.window.status_progress import StatusProgress
 from tapeviz.ui.window.studio_link import StudioLink
 from tapeviz.ui.window.tape_list import TapeList
@@ -75,7 +77,7 @@ class MainWindow(QMainWindow):
         self.model = GraphModel()
         self._applying = False  # apply_session is filling the window: no runs from signals
         self.sessions = SessionController(
-            self, self.current_session, self.apply_session, self.show_status, settings
+            self, self.session_to_save, self.apply_session, self.show_status, settings
         )
         self.autosave = self.sessions.autosave
         self._build_central()
@@ -83,6 +85,7 @@ class MainWindow(QMainWindow):
         self.runner = RunController(
             self.code, self.variables, self.console,
             limits=lambda: limits_from(settings()), status=self.show_status,
+            error=self.status_line.show_error,
             studio_in_front=lambda: self.studio_view, show_tapes=self._show_run,
             dim_graph=self.graph.set_dimmed, start_studio=self.studio_link.start,
             running_changed=self._set_running, show_figures=self._on_run_figures,
@@ -102,6 +105,7 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._wire()
         self.resize(1360, 760)
+        self.screen_guard = ScreenGuard(self)  # no growth a stale layout forces
         self._restore_layout()
         self.presenter.restore_preferences()
         self.sessions.start_autosave()
@@ -143,10 +147,13 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([460, 300])
         self.studio_link = StudioLink(self.studio, self.show_status, self)
         self.carried = CarriedView(self.model, self.graph, self.stepper)
+        self.status_line = StatusLine(self)  # one text: the error, the nan warning, the news
+        self.setStatusBar(self.status_line)
         self.progress_bar = StatusProgress(self)
         self.value_warning = ValueWarning(self.model, self)
-        self.statusBar().addPermanentWidget(self.value_warning)
-        self.statusBar().addPermanentWidget(self.progress_bar)
+        self.value_warning.changed.connect(self.status_line.set_warning)
+        self.status_line.warningClicked.connect(self.value_warning.click)
+        self.status_line.addPermanentWidget(self.progress_bar)
 
     def _dock(self, name: str, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -379,6 +386,8 @@ class MainWindow(QMainWindow):
 
     def _set_running(self, running: bool) -> None:
         """Stop is enabled while the sandbox or the studio computes; the progress bar shows it."""
+        if running:  # a new run: the last one's error is no longer the work's
+            self.status_line.clear_error()
         busy = running or self.studio.busy
         self.stop_button.setEnabled(busy)
         self.stop_action.setEnabled(busy)
@@ -410,6 +419,10 @@ class MainWindow(QMainWindow):
             optimizer=self.studio_link.settings(meta.optimizer),
             settings={**meta.settings, "graph": self.graph_settings()},
         )
+
+    def session_to_save(self) -> Session:
+        """The work as a file keeps it: a preset's title and notes only for the preset's text."""
+        return as_edited(self.current_session(), self.session_meta)
 
     def apply_session(self, session: Session, run_now: bool = True) -> None:
         """Put a session's text, mode and variables in the window (and run it)."""
@@ -448,8 +461,8 @@ class MainWindow(QMainWindow):
             self.studio.cancel()
 
     def show_status(self, text: str) -> None:
-        """Show ``text`` in the status line."""
-        self.statusBar().showMessage(text)
+        """Show ``text`` in the status line (news; an error if it begins with ⚠)."""
+        self.status_line.showMessage(text)
 
     # -- the parts' names, as the app, the exports, the screenshots and the tests use them --
     last_result = forward_value("runner", "last_result", "The sandbox result of the last run.")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QSettings, Qt
+from PySide6.QtCore import QObject, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette, QShortcut
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QToolTip, QWidget
 
@@ -17,7 +17,7 @@ from tapeviz.ui.window.preferences import settings
 
 BASE_PROPERTY = "tapevizBasePointSize"
 DOCK_WIDTH = 430  # px of the editor column at text scale 1
-SCALES = (0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.5, 3.0)
+SCALES = (0.8, 0.9, 1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0)  # Ctrl + twice: 150 % (the README)
 
 
 def relative_luminance(colour: str) -> float:
@@ -132,6 +132,7 @@ class PresenterController(QObject):
         self.code_dock, self.docks = code_dock, list(docks)
         self.status, self.store = status, store
         self.font_scale = 1.0
+        self._dock_width = 0  # the code dock's width before clean mode hid it
         self.theme: Theme = LIGHT
         self._themed = False  # set_theme has not dressed the application yet
         self.full_screen_action = self._new_action(self.tr("Full &screen"), "F11")
@@ -222,9 +223,19 @@ class PresenterController(QObject):
 
     def set_clean(self, clean: bool) -> None:
         """Clean mode: only the graph and the tabs (the docks hide), or everything back."""
+        if clean and self.code_dock.isVisible():
+            self._dock_width = self.code_dock.width()  # given back when clean mode ends
         self.clean_action.setChecked(clean)
         for dock in self.docks:
             dock.setVisible(not clean)
+        if not clean:  # once the panels have left their clean rows (the next turn)
+            QTimer.singleShot(0, self, self._restore_dock_width)
+
+    def _restore_dock_width(self) -> None:
+        width = self._dock_width or round(DOCK_WIDTH * self.font_scale)
+        width = min(width, round(self.window.width() * 0.4))
+        if self.code_dock.isVisible():
+            self.window.resizeDocks([self.code_dock], [width], Qt.Orientation.Horizontal)
 
     def toggle_full_screen(self) -> None:
         """F11: full screen for the projector, and back."""

@@ -89,7 +89,8 @@ class RunController(QObject):
 
     One run at a time: a run asked for meanwhile starts when this one ends. In expression mode
     an edit re-runs after a pause that follows the last run's time (:func:`live_delay`). What
-    the run printed goes to ``console``, its error to ``code`` and ``status``; ``limits()`` are
+    the run printed goes to ``console``, its error to ``code`` and ``error`` (else ``status``);
+    a new run clears the last one's error, an edit its mark in the text; ``limits()`` are
     the preferences' sandbox limits. The rest of the window takes part through callables:
     ``studio_in_front()`` (then the checked text goes to ``start_studio(problem)`` and the
     graph keeps the studio's tape), ``show_tapes(result)``, ``dim_graph(dimmed)``,
@@ -116,6 +117,7 @@ class RunController(QObject):
         *,
         limits: Callable[[], Limits],
         status: Callable[[str], None],
+        error: Callable[[str], None] | None = None,
         studio_in_front: Callable[[], bool],
         show_tapes: Callable[[RunResult], None],
         dim_graph: Callable[[bool], None],
@@ -131,6 +133,7 @@ class RunController(QObject):
         super().__init__(parent)
         self.code, self.variables, self.console = code, variables, console
         self.limits, self.status = limits, status
+        self.error = error if error is not None else lambda text: status("⚠ " + text)
         self.studio_in_front, self.show_tapes = studio_in_front, show_tapes
         self.dim_graph, self.start_studio = dim_graph, start_studio
         self.running_changed = running_changed
@@ -149,7 +152,7 @@ class RunController(QObject):
         self.live_timer = QTimer(self)
         self.live_timer.setSingleShot(True)
         self.live_timer.setInterval(LIVE_MS)
-        self.live_timer.timeout.connect(self.run_code)
+        self.live_timer.timeout.connect(self._run_live)
         self._live_window: QWidget | None = None  # watched while a live re-run waits its turn
         code.editor.textChanged.connect(self.on_edited)
         variables.changed.connect(self.on_edited)
@@ -175,6 +178,9 @@ class RunController(QObject):
         key = (self.code.source(), self.code.current_mode(), self.variables.snapshot())
         if key == self.seen:  # e.g. re-highlighting after a theme change: nothing to re-run
             return
+        if not self.seen or key[0] != self.seen[0]:  # the marked line may be another one now
+            self.code.editor.clear_error()
+            self.code.error_frame.go_button.hide()
         self.seen = key
         if self.code.current_mode() == "expression":
             self._live_later(live_delay(self.last_run_s))
@@ -200,7 +206,10 @@ class RunController(QObject):
 
     def _live_now(self) -> None:
         if self._live_window is not None:  # (else it ran already: run_code ends the watch)
-            self.run_code()
+            self._run_live()
+
+    def _run_live(self) -> None:
+        self.run_code(live=True)
 
     @property
     def live_pending(self) -> bool:
@@ -214,8 +223,12 @@ class RunController(QObject):
         self.seen = (source, mode, self.variables.snapshot())
 
     # -- running ---------------------------------------------------------------------------
-    def run_code(self) -> None:
-        """Run the editor's text in the sandbox, then the studio if it is in front."""
+    def run_code(self, live: bool = False) -> None:
+        """Run the editor's text in the sandbox, then the studio if it is in front.
+
+        The last run's error goes: its mark in the text, and (unless ``live``: a re-run while
+        typing, whose result follows at once) the error under the editor.
+        """
         self.live_timer.stop()
         if self._live_window is not None:  # a run asked for now is the queued live run too
             self._live_window.removeEventFilter(self)
@@ -232,6 +245,9 @@ class RunController(QObject):
         if not source.strip():
             self.status(self.tr("Type a function or paste a script to run."))
             return
+        self.code.editor.clear_error()
+        if not live:
+            self.code.clear_error()
         cancel = CancelToken()
         self.cancel_token = cancel
         self.submitted = Problem(source, tuple(variables), mode)  # what the studio may take
@@ -307,10 +323,13 @@ class RunController(QObject):
         self.dim_graph(result.error is not None and not kept_tapes)  # a Stop keeps valid values
         if result.error is not None:
             err = result.error
-            self.show_error(describe(err), err.line, err.col, unknown_name(err))
-            if kept_tapes:
-                self.status(self.tr("Stopped; the %1 tape(s) recorded until then are kept.")
-                            .replace("%1", f"{len(result.tapes):,}"))  # fmt: skip
+            if err.kind == "cancelled":  # the user's own Stop: news, not a failure
+                self.code.show_error(describe(err), err.line, err.col)
+                kept = self.tr("the %1 tape(s) recorded until then are kept.")
+                kept = kept.replace("%1", f"{len(result.tapes):,}") if kept_tapes else ""
+                self.status("; ".join(t for t in (describe(err).splitlines()[0], kept) if t))
+            else:
+                self.show_error(describe(err), err.line, err.col, unknown_name(err))
         else:
             self.code.clear_error()
             ran = (
@@ -329,7 +348,7 @@ class RunController(QObject):
     ) -> None:
         """Mark an error in the code pane and the status line (``unknown``: a name to add)."""
         self.code.show_error(message, line, col, unknown)
-        self.status("⚠ " + message.splitlines()[0])
+        self.error(message.splitlines()[0])
 
     def add_variable(self, name: str) -> None:
         """The error frame's "Add as a variable": a new trainable row ``name``, and run."""

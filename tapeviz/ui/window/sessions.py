@@ -11,7 +11,7 @@ they return at once on a special file.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QTimer
@@ -26,6 +26,28 @@ from tapeviz.ui.window.preferences import settings
 SESSION_FILTER = "tapeviz sessions (*.tapeviz);;JSON (*.json)"
 AUTOSAVE_MS = 5000
 MAX_RECENT = 8
+TITLE_CHARS = 60  # an edited work's title, from its text, at most
+
+
+def title_of(source: str, mode: str) -> str:
+    """A title read from the text: its first comment, else an expression itself ('' if none)."""
+    lines = [line.strip() for line in source.splitlines() if line.strip()]
+    comments = [line.lstrip("#").strip() for line in lines if line.startswith("#")]
+    first = next((c for c in comments if c), "") or (lines[0] if mode == "expression" and lines
+                                                       else "")  # fmt: skip
+    return first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+def as_edited(work: Session, loaded: Session) -> Session:
+    """``work`` as saved: the name, title, group and notes of ``loaded`` only for its text.
+
+    Once the text is edited they describe something else, so a saved session takes its title
+    from its own text (:func:`title_of`).
+    """
+    if work.source == loaded.source and work.mode == loaded.mode:
+        return work
+    title = title_of(work.source, work.mode)
+    return replace(work, name="", title=title, group="", notes="")
 
 
 @dataclass(frozen=True)
