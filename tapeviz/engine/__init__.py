@@ -13,7 +13,7 @@ warnings.filterwarnings(
     module=r"tapeviz\.engine\..*",
 )
 
-from tapeviz.engine import gradcheck, optimizers  # noqa: E402
+from tapeviz.engine import gradcheck, optimizers, unread  # noqa: E402, F401
 from tapeviz.engine.backward import (  # noqa: E402
     BackwardPass,
     BackwardStep,
@@ -22,6 +22,8 @@ from tapeviz.engine.backward import (  # noqa: E402
 )
 from tapeviz.engine.core import OpRecord  # noqa: E402
 from tapeviz.engine.custom import custom_gradient  # noqa: E402
+from tapeviz.engine.decomp_ops import *  # noqa: E402, F403
+from tapeviz.engine.decomp_ops import __all__ as _decomp_all  # noqa: E402
 from tapeviz.engine.dtypes import (  # noqa: E402
     DType,
     as_dtype,
@@ -121,4 +123,5 @@ __all__ = [
     *_linalg_all,
     *_shape_all,
     *_sorting_all,
+    *_decomp_all,
 ]

@@ -66,6 +66,18 @@ ALL_DTYPES: tuple[DType, ...] = (float16, float32, float64, int8, int16, int32, 
 _BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL_DTYPES}
 _BY_NAME: dict[str, DType] = {d.name: d for d in ALL_DTYPES}
 _BY_NAME.update({"half": float16, "double": float64, "float": float32, "int": int32})
+# TensorFlow's DataType enum values (types.proto): tf.zeros(2, 1) is a float32 tensor.
+_BY_ENUM: dict[int, DType] = {
+    1: float32,
+    2: float64,
+    3: int32,
+    4: uint8,
+    5: int16,
+    6: int8,
+    9: int64,
+    10: bool_,
+    19: float16,
+}
 
 
 def as_dtype(value: Any) -> DType:
@@ -78,6 +90,15 @@ def as_dtype(value: Any) -> DType:
         except KeyError:
             known = ", ".join(d.name for d in ALL_DTYPES)
             raise TypeError(f"unknown dtype {value!r}; known dtypes: {known}") from None
+    if isinstance(value, int) and not isinstance(value, bool):  # TensorFlow's DataType enum
+        found = _BY_ENUM.get(value)
+        if found is None:
+            raise TypeError(
+                f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType "
+                "tapeviz has (DataType numbers 1 float32, 2 float64, 3 int32, 4 uint8, 5 int16, "
+                "6 int8, 9 int64, 10 bool, 19 float16)"
+            )
+        return found
     if value is float:
         return float32
     if value is int:

@@ -1,21 +1,27 @@
-"""``tv.function`` / ``tf.function``: runs eagerly and keeps the trace of its latest call.
+"""``tv.function`` / ``tf.function``: TensorFlow's tracing rules, over eager execution.
 
 TensorFlow runs the Python body only when it traces: on a call whose arguments differ from
-every earlier call's (tensors and arrays by dtype and shape, Python values by value, other
-objects by identity; one signature only with an ``input_signature``). Here the body always
-runs, but ``STATE.retraced`` is raised on the calls TensorFlow would not trace, so a script's
-Python ``print`` says "Traced with 1" once, as the tf.function guide shows, while ``tf.print``
-prints on every call; ``experimental_get_tracing_count`` counts the traces. While a call
-traces, ``STATE.tracing`` names its tensor arguments as TensorFlow's symbolic tensors
-(``Tensor("a:0", shape=(), dtype=int32)``), which is what such a ``print`` shows of them.
+every earlier call's (tensors and arrays by dtype and shape, variables by identity, Python
+values by value, other objects by identity; one signature only with an ``input_signature``).
+Later calls run the traced graph. Here a call that traces runs the Python (its ``print`` shows a
+traced call's tensor arguments as TensorFlow's symbolic tensors, ``Tensor("a:0", shape=(),
+dtype=int32)``) and, when the engine saw everything it did, keeps it as a program
+(:mod:`tapeviz.engine.function_replay`): the later calls replay its ops on their arguments and
+the variables' current values, with its ``tf.print`` and ``assign`` effects, and none of its
+Python, so list appends, Python counters, globals and object attributes stay as they were at
+the trace. A call that read a tensor's value in Python, took numpy data, made a tape or
+iterated a dataset runs its Python every time instead, its ``print`` silent where TensorFlow
+would not trace. Results are tensors, as TensorFlow returns them (numbers and variables
+converted).
 
 Two more of TensorFlow's rules for ``tf.function`` hold here too:
 
 - with an ``input_signature``, each argument must match its ``TensorSpec`` (Python values are
   converted to the spec's dtype), else ``TypeError``;
-- variables may be created only on the first call, and only if the function keeps them (stores
-  them somewhere that outlives the call, as ``if self.v is None: self.v = tf.Variable(...)``):
-  a function that would create them again on its next call raises TensorFlow's ``ValueError``.
+- variables (and an optimizer's slots) may be created only on the first call, and only if the
+  function keeps them (stores them somewhere that outlives the call, as ``if self.v is None:
+  self.v = tf.Variable(...)``): a function that would create them again on a later call raises
+  TensorFlow's ``ValueError``.
 """
 
 from __future__ import annotations
@@ -29,11 +35,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tapeviz.engine import core, nest
+from tapeviz.engine import core, function_replay, nest
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.specs import TensorSpec
 from tapeviz.engine.state import STATE
-from tapeviz.engine.tensor import Tensor, TensorLike, convert_to_tensor
+from tapeviz.engine.tensor import Tensor, TensorLike, Variable, convert_to_tensor, new_id
+from tapeviz.engine.tracelog import TraceLog
 
 _SINGLETON = (
     "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
@@ -69,6 +76,7 @@ class Function:
         self.call_count = 0
         self.last_trace: FunctionTrace | None = None
         self._traced: list[Any] = []  # the argument signatures traced, in order
+        self._programs: dict[Any, function_replay.Program] = {}  # replayable traces, by key
         signature = options.get("input_signature")
         self.input_signature = None if signature is None else tuple(nest.flatten(signature))
         functools.update_wrapper(self, python_function, updated=())  # (its attributes stay)
@@ -83,12 +91,18 @@ class Function:
         bound = self._bound(args, kwargs)
         key = self._key(args, kwargs, bound)
         known = key in self._traced
+        if known:
+            program = self._programs.get(key)
+            if program is not None:  # TensorFlow runs the graph: the ops, not the Python
+                tensors = function_replay.arg_tensors(args, kwargs)
+                if tensors is not None and function_replay.matches(program, tensors):
+                    return self._replay(program, tensors, args, kwargs)
         if not known and len(self._traced) < MAX_TRACES:
             self._traced.append(key)
         STATE.retraced += known
         STATE.tracing.append({} if known else self._symbols(args, bound))
         try:
-            return self._run(args, kwargs)
+            return self._run(args, kwargs, key)
         except BaseException:
             if not known and self._traced and self._traced[-1] is key:
                 self._traced.pop()  # a trace that failed is traced again next time
@@ -136,24 +150,52 @@ class Function:
         """How many times TensorFlow would have traced the function so far."""
         return len(self._traced)
 
-    def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any], key: Any) -> Any:
         rec = _TraceRecorder()
+        log = TraceLog(new_id(), rec.records)
         created: list[Any] = []
-        outer = STATE.new_variables
-        STATE.new_variables = created
+        state = STATE
+        outer = state.new_variables
+        state.new_variables = created
+        tapes = state.created
+        state.created = [] if tapes is None else tapes
+        n_tapes = len(state.created)
+        state.trace_logs.append(log)
         core.push(rec)
         try:
-            result = self.python_function(*args, **kwargs)
+            raw = self.python_function(*args, **kwargs)
         finally:
             core.pop(rec)
-            STATE.new_variables = outer
+            state.trace_logs.remove(log)
+            made_tapes = len(state.created) > n_tapes
+            state.created = tapes
+            state.new_variables = outer
             if outer is not None:
                 outer.extend(created)
         first = self.call_count == 0
         self.call_count += 1
+        result = function_replay.as_outputs(raw)
         self.last_trace = FunctionTrace(args, kwargs, tuple(rec.records), result)
-        if created and (not first or _not_kept(created, result, self.last_trace)):
+        if created and (not first or _not_kept(created, raw, self.last_trace)):
             raise ValueError(_SINGLETON)
+        tensors = function_replay.arg_tensors(args, kwargs)
+        if not made_tapes and tensors is not None:
+            program = function_replay.build(log, tensors, raw, log.records)
+            if program is not None:
+                self._programs[key] = program
+        return result
+
+    def _replay(
+        self, program: Any, tensors: list[Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> Any:
+        rec = _TraceRecorder()
+        core.push(rec)
+        try:
+            result = function_replay.as_outputs(function_replay.replay(program, tensors))
+        finally:
+            core.pop(rec)
+        self.call_count += 1
+        self.last_trace = FunctionTrace(args, kwargs, tuple(rec.records), result)
         return result
 
     def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
@@ -203,6 +245,8 @@ MAX_TRACES = 1_000  # signatures remembered per function (TensorFlow keeps them 
 
 def _trace_key(value: Any, depth: int = 0) -> Any:
     """What TensorFlow's tracing tells arguments apart by."""
+    if isinstance(value, Variable):  # TensorFlow's trace type holds the variable's own id
+        return ("variable", value.dtype.name, tuple(value.shape), value.id)
     if isinstance(value, TensorLike):
         return ("tensor", value.dtype.name, tuple(value.shape))
     if isinstance(value, np.ndarray | np.generic):

@@ -67,6 +67,11 @@ class KerasVariable(Variable):
             snap = self._snapshot = Tensor(self._value, self.dtype, self.path, self.id)
         return snap
 
+    def _assigned(self, kind: str, value: Any, read_value: bool) -> Any:
+        """A Keras variable's assigns return the variable itself."""
+        super()._assigned(kind, value, False)
+        return self
+
     def _set(self, arr: Any, op: str) -> Variable:
         out = super()._set(arr, op)
         hook = self._on_assign

@@ -16,6 +16,7 @@ from tapeviz.engine import diagnostics
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.keras_variable import KerasVariable
 from tapeviz.engine.schedules import LearningRateSchedule
+from tapeviz.engine.state import STATE
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, freeze, to_array
 
 State = dict[str, Any]
@@ -237,6 +238,9 @@ class Optimizer:
             state = self._state.get(v.id)
             if state is None:
                 state = self._state[v.id] = self.init_state(value)
+                made = STATE.new_variables
+                if made is not None:  # Keras makes slot variables here: a tf.function sees them
+                    made.append(state)
             if self.weight_decay:  # Keras 3's decoupled weight decay, before the update
                 value = value - value * (_c(self.weight_decay, value) * _c(self._lr, value))
             new = self.update(value, g, state, step)

@@ -1,4 +1,4 @@
-"""Keras-compatible optimizers: SGD (momentum, Nesterov), Adam, RMSprop, Adagrad.
+"""Keras-compatible optimizers: SGD (momentum, Nesterov), Adam, RMSprop, Adagrad, Adadelta.
 
 Each optimizer's maths is ``update(value, grad, state, step)`` on plain numpy values, so a run can
 be computed without Variables (the optimization studio does); ``apply_gradients`` applies the same
@@ -165,11 +165,40 @@ class Adagrad(Optimizer):
         return value - _c(self._lr, value) * grad / np.sqrt(acc + _c(self.epsilon, value))
 
 
+class Adadelta(Optimizer):
+    """Adadelta (Keras 3): running means of g² and of the steps scale each step."""
+
+    default_name = "adadelta"
+
+    slot_names = ("accumulated_grad", "accumulated_delta_var")
+
+    def __init__(
+        self, learning_rate: float = 0.001, rho: float = 0.95, epsilon: float = 1e-7, **kw: Any
+    ) -> None:
+        super().__init__(learning_rate, **kw)
+        self.rho, self.epsilon = float(rho), float(epsilon)
+
+    def hyperparameters(self) -> dict[str, Any]:
+        """Learning rate, ρ, ε."""
+        return {"learning_rate": self._lr, "rho": self.rho, "epsilon": self.epsilon}
+
+    def update(self, value: Any, grad: Any, state: State, step: int) -> Any:
+        """``a = ρa + (1−ρ)g²; Δ = −√(d + ε)·g / √(a + ε); d = ρd + (1−ρ)Δ²; x += lr·Δ``."""
+        rho, rest, eps = _c(self.rho, value), _c(1 - self.rho, value), _c(self.epsilon, value)
+        acc = state["accumulated_grad"] = rho * state["accumulated_grad"] + rest * (grad * grad)
+        delta = -(np.sqrt(state["accumulated_delta_var"] + eps) * grad / np.sqrt(acc + eps))
+        state["accumulated_delta_var"] = rho * state["accumulated_delta_var"] + rest * (
+            delta * delta
+        )
+        return value + _c(self._lr, value) * delta
+
+
 OPTIMIZERS: dict[str, Callable[..., Optimizer]] = {
     "SGD": SGD,
     "Adam": Adam,
     "RMSprop": RMSprop,
     "Adagrad": Adagrad,
+    "Adadelta": Adadelta,
 }
 
 
@@ -185,4 +214,4 @@ def get(identifier: str | Optimizer, **kwargs: Any) -> Optimizer:
     )
 
 
-__all__ = ["SGD", "Adagrad", "Adam", "Optimizer", "RMSprop", "get"]
+__all__ = ["SGD", "Adadelta", "Adagrad", "Adam", "Optimizer", "RMSprop", "get"]

@@ -172,6 +172,9 @@ solve_p = _p("solve", "a⁻¹ · b", "MatrixSolve")
 inv_p = _p("inv", "a⁻¹", "MatrixInverse")
 det_p = _p("det", "det a", "MatrixDeterminant")
 einsum_p = _p("einsum", "einsum(a, b, …)", "Einsum")
+svd_p = _p("svd", "svd(a)", "Svd")  # params: part "s", "u" or "v"
+qr_p = _p("qr", "qr(a)", "Qr")  # part "q" or "r"
+eigh_p = _p("eigh", "eigh(a)", "SelfAdjointEigV2")  # part "e" or "v"
 
 # Indexing and tiling.
 pad_p = _p("pad", "pad(a)", "PadV2")

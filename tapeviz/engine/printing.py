@@ -9,8 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from tapeviz.engine import tracelog
 from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.scoped import Pushed
+from tapeviz.engine.state import STATE
 from tapeviz.engine.tensor import TensorLike
 
 
@@ -112,5 +114,13 @@ def tf_print(
     name: str | None = None,
 ) -> None:
     """Print tensors the way ``tf.print`` does (stderr by default)."""
-    text = sep.join(format_value(x, summarize) for x in inputs) + end
+    state = STATE
+    if state.trace_logs:  # inside a tf.function: the graph keeps the print
+        kwargs = {"output_stream": output_stream, "summarize": summarize, "sep": sep, "end": end}
+        tracelog.event("print", None, inputs, kwargs)
+    state.trace_quiet += 1  # formatting reads values: no reason not to replay the call
+    try:
+        text = sep.join(format_value(x, summarize) for x in inputs) + end
+    finally:
+        state.trace_quiet -= 1
     emit(text, output_stream)

@@ -21,6 +21,8 @@ class State(threading.local):
         self.new_variables: list[Any] | None = None  # when set, variables created are appended
         self.retraced = 0  # > 0 inside a tf.function call that TensorFlow would not trace again
         self.tracing: list[dict[int, str]] = []  # per tf.function call: id(argument) -> symbol
+        self.trace_logs: list[Any] = []  # per tf.function call running Python: a TraceLog
+        self.trace_quiet = 0  # > 0 while tapeviz itself reads values (tf.print formatting)
 
 
 STATE = State()

@@ -9,15 +9,19 @@ from types import MethodType
 from typing import Any
 
 import numpy as np
-from numpy import ndarray  # a module-level name: np.ndarray is not a fast attribute read
 
-from tapeviz.engine import dtypes
+from tapeviz.engine import dtypes, tracelog
 from tapeviz.engine.dtypes import DType
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, UnimplementedError
 from tapeviz.engine.guard import check_elements
+from tapeviz.engine.shapes import TensorShape
 from tapeviz.engine.state import STATE, scope_prefix
+from tapeviz.engine.values import _no_complex, freeze
 
 _ids = itertools.count(1)
+CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"  # what TensorFlow eager reports
+# What an assign returns: the variable as TensorFlow's UnreadVariable (set by engine.unread).
+UNREAD: Callable[[Variable], Any] = lambda v: v  # noqa: E731
 # Live variables by id: a recorded op input with one of these ids is that variable's value.
 VARIABLES: weakref.WeakValueDictionary[int, Variable] = weakref.WeakValueDictionary()
 
@@ -25,47 +29,6 @@ VARIABLES: weakref.WeakValueDictionary[int, Variable] = weakref.WeakValueDiction
 def new_id() -> int:
     """Return a fresh tensor/variable id (monotonic for the process)."""
     return next(_ids)
-
-
-def freeze(value: Any) -> Any:
-    """Normalise a numpy result: 0-d arrays become numpy scalars, arrays become read-only."""
-    if type(value) is ndarray:
-        if value.ndim == 0:
-            return value[()]
-        value.setflags(write=False)
-    return value
-
-
-class TensorShape(tuple):
-    """A tensor's shape: a tuple of ints with TensorFlow's ``as_list()`` and ``rank``."""
-
-    __slots__ = ()
-
-    def as_list(self) -> list[int]:
-        """Return the dimensions as a list."""
-        return list(self)
-
-    @property
-    def rank(self) -> int:
-        """Number of dimensions."""
-        return len(self)
-
-    @property
-    def ndims(self) -> int:
-        """Number of dimensions (TensorFlow 1 spelling)."""
-        return len(self)
-
-    def num_elements(self) -> int | None:
-        """Total number of elements (None if a dimension is unknown)."""
-        if any(d is None for d in self):
-            return None
-        return int(np.prod(self, dtype=np.int64))
-
-    def __repr__(self) -> str:
-        return f"TensorShape({list(self)})"
-
-    def __str__(self) -> str:
-        return tuple.__repr__(self)
 
 
 class TensorLike:
@@ -95,8 +58,15 @@ class TensorLike:
         """Total number of elements."""
         return int(np.size(self._value))
 
+    @property
+    def device(self) -> str:
+        """Where the value lives: TensorFlow eager's CPU device name."""
+        return CPU_DEVICE
+
     def numpy(self) -> Any:
         """Return the value as a numpy array (a numpy scalar for 0-d tensors), a copy."""
+        if STATE.trace_logs:
+            tracelog.touch()
         v = self._value
         return v.copy() if type(v) is np.ndarray else v
 
@@ -105,6 +75,8 @@ class TensorLike:
         return self.shape
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        if STATE.trace_logs:
+            tracelog.touch()
         return np.array(self._value, dtype=dtype)
 
     def __len__(self) -> int:
@@ -124,6 +96,8 @@ class TensorLike:
                 "use tv.reduce_any/reduce_all or compare a single element",
                 "bool",
             )
+        if STATE.trace_logs:
+            tracelog.touch()
         return bool(self._value)
 
     def __float__(self) -> float:
@@ -144,6 +118,8 @@ class TensorLike:
             raise InvalidArgumentError(
                 f"{what}() needs a tensor with one element, got shape {self.shape}", what
             )
+        if STATE.trace_logs:
+            tracelog.touch()
         return np.asarray(self._value).reshape(())[()]
 
     def __format__(self, spec: str) -> str:
@@ -216,6 +192,8 @@ def _infer_dtype(value: Any) -> DType:
     if isinstance(value, np.ndarray | np.generic):  # before float: np.float64 is a float
         if value.dtype.kind in "fiub":
             return dtypes.from_numpy(value.dtype)
+        if value.dtype.kind == "c":
+            raise _no_complex(value.dtype.name)
         raise EngineTypeError(
             f"cannot make a tensor from a numpy array of {value.dtype}", "constant"
         )
@@ -227,6 +205,8 @@ def _infer_dtype(value: Any) -> DType:
         return dtypes.float32
     if isinstance(value, range):
         return dtypes.int32
+    if isinstance(value, complex):
+        raise _no_complex("complex128")
     if isinstance(value, list | tuple):
         if not value:
             return dtypes.float32
@@ -287,7 +267,10 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
         shape = tuple(int(d) for d in shape)
         check_elements(int(np.prod(shape, dtype=np.float64)), "constant")
         arr = freeze(np.array(np.broadcast_to(arr, shape)))
-    return Tensor(arr, dtypes.from_numpy(np.asarray(arr).dtype), name)
+    out = Tensor(arr, dtypes.from_numpy(np.asarray(arr).dtype), name)
+    if STATE.trace_logs and not isinstance(value, TensorLike):
+        tracelog.made(value, out)
+    return out
 
 
 def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None) -> Tensor:
@@ -305,7 +288,10 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None) ->
         return value
     dt = None if dtype is None else dtypes.as_dtype(dtype)
     arr = to_array(value, dt)
-    return Tensor(arr, dt or dtypes.from_numpy(np.asarray(arr).dtype), name)
+    out = Tensor(arr, dt or dtypes.from_numpy(np.asarray(arr).dtype), name)
+    if STATE.trace_logs:
+        tracelog.made(value, out)
+    return out
 
 
 class Variable(TensorLike):
@@ -358,12 +344,21 @@ class Variable(TensorLike):
         self._snapshot = None
         return self
 
-    def assign(self, value: Any, read_value: bool = True) -> Variable:
+    def assign(self, value: Any, read_value: bool = True) -> Any:
         """Set the variable's value (same shape and dtype); not recorded on tapes."""
-        return self._set(to_array(value, self.dtype, "assign"), "assign")
+        self._set(to_array(value, self.dtype, "assign"), "assign")
+        return self._assigned("assign", value, read_value)
+
+    def _assigned(self, kind: str, value: Any, read_value: bool) -> Any:
+        """What an assign returns (TensorFlow's ``UnreadVariable``); a tf.function logs it."""
+        if STATE.trace_logs:
+            tracelog.event(kind, self, (value,), {})
+        return UNREAD(self) if read_value else None
 
     def _assign_slice(self, key: Any, value: Any) -> Variable:
         """``self[key].assign(value)``: TensorFlow's strided-slice assignment (not recorded)."""
+        if STATE.trace_logs:
+            tracelog.touch()  # not replayed: the call runs its Python again
         arr = to_array(value, self.dtype, "assign")
         new = np.array(self._value)  # a writable copy; slices read before keep their values
         part = np.shape(new[key])
@@ -379,15 +374,17 @@ class Variable(TensorLike):
         new[key] = arr
         return self._set(freeze(new), "assign")
 
-    def assign_add(self, delta: Any, read_value: bool = True) -> Variable:
+    def assign_add(self, delta: Any, read_value: bool = True) -> Any:
         """Add ``delta`` to the variable's value in place."""
         d = to_array(delta, self.dtype, "assign_add")
-        return self._set(freeze(np.asarray(self._value + d, dtype=self.dtype.np)), "assign_add")
+        self._set(freeze(np.asarray(self._value + d, dtype=self.dtype.np)), "assign_add")
+        return self._assigned("assign_add", delta, read_value)
 
-    def assign_sub(self, delta: Any, read_value: bool = True) -> Variable:
+    def assign_sub(self, delta: Any, read_value: bool = True) -> Any:
         """Subtract ``delta`` from the variable's value in place."""
         d = to_array(delta, self.dtype, "assign_sub")
-        return self._set(freeze(np.asarray(self._value - d, dtype=self.dtype.np)), "assign_sub")
+        self._set(freeze(np.asarray(self._value - d, dtype=self.dtype.np)), "assign_sub")
+        return self._assigned("assign_sub", delta, read_value)
 
     def __repr__(self) -> str:
         return (

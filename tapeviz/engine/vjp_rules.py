@@ -230,7 +230,11 @@ defvjp(P.stop_gradient_p, None, text=("gradient stopped",))
 
 
 # The rules of the activation, extra maths, linear algebra and indexing primitives.
-from tapeviz.engine import vjp_linalg, vjp_nn  # noqa: E402, F401  (they fill VJP and RULE_TEXT)
+from tapeviz.engine import (  # noqa: E402, F401  (they fill VJP and RULE_TEXT)
+    vjp_decomp,
+    vjp_linalg,
+    vjp_nn,
+)
 
 # Ops through which a watched input may reach no source: no rule for some input (stop_gradient,
 # floor, comparisons, where's condition) or a rule that may give None (a cast to integers, a

@@ -16,6 +16,8 @@ from tapeviz import engine as _e
 from tapeviz.engine import dtypes as _dt
 from tapeviz.engine import nest as _nest
 from tapeviz.engine.namespace import Namespace as _Namespace
+from tapeviz.tf import decompositions as _decomp
+from tapeviz.tf import init_ops as _init_ops
 from tapeviz.tf import random_generators as _gen
 from tapeviz.tf import random_ops as _random
 from tapeviz.tf import runtime as _rt
@@ -68,7 +70,7 @@ clip_by_norm, clip_by_global_norm = _e.clip_by_norm, _e.clip_by_global_norm
 less, less_equal, greater, greater_equal = _e.less, _e.less_equal, _e.greater, _e.greater_equal
 equal, not_equal = _e.equal, _e.not_equal
 logical_and, logical_or, logical_not = _e.logical_and, _e.logical_or, _e.logical_not
-matmul, norm, einsum, tensordot, eye = _e.matmul, _e.norm, _e.einsum, _e.tensordot, _e.eye
+matmul, norm, einsum, tensordot, eye = _e.matmul, _e.tf_norm, _e.einsum, _e.tensordot, _e.eye
 reduce_sum, reduce_mean, reduce_max, reduce_min = (
     _e.reduce_sum, _e.reduce_mean, _e.reduce_max, _e.reduce_min
 )  # fmt: skip
@@ -87,6 +89,14 @@ repeat, boolean_mask, sort, argsort, unique = (
     _e.repeat, _e.boolean_mask, _e.sort, _e.argsort, _e.unique
 )  # fmt: skip
 slice, sequence_mask = _e.slice, _e.sequence_mask
+
+# -- TensorFlow's own initializers (tf.keras.initializers are Keras')
+zeros_initializer, ones_initializer = _init_ops.Zeros, _init_ops.Ones
+constant_initializer = _init_ops.Constant
+random_normal_initializer, random_uniform_initializer = (
+    _init_ops.RandomNormal,
+    _init_ops.RandomUniform,
+)
 
 # -- the runtime: devices, config, eager control flow ---------------------------------------
 device, init_scope, executing_eagerly = _rt.device, _rt.init_scope, _rt.executing_eagerly
@@ -142,11 +152,12 @@ nn = _Namespace(
 )  # fmt: skip
 linalg = _Namespace(
     "tf.linalg",
-    {"matmul": _e.matmul, "norm": _e.norm, "solve": _e.solve, "inv": _e.inv, "det": _e.det,
+    {"matmul": _e.matmul, "norm": _e.tf_norm, "solve": _e.solve, "inv": _e.inv, "det": _e.det,
      "diag": _e.diag, "diag_part": _e.diag_part, "trace": _e.trace, "eye": _e.eye,
      "einsum": _e.einsum, "tensordot": _e.tensordot, "matvec": _e.matvec,
      "matrix_transpose": _e.matrix_transpose, "adjoint": _e.matrix_transpose,
-     "l2_normalize": _e.l2_normalize, "global_norm": _e.global_norm},
+     "l2_normalize": _e.l2_normalize, "global_norm": _e.global_norm, "svd": _e.svd,
+     "qr": _decomp.qr, "eigh": _e.eigh, "eigvalsh": _e.eigvalsh},
 )  # fmt: skip
 random = _Namespace(
     "tf.random",

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.engine import dtypes
+from tapeviz.engine import dtypes, tracelog
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.namespace import Namespace
@@ -146,6 +146,7 @@ class Dataset(Transformations):
 
     # -- iteration -------------------------------------------------------------------------
     def __iter__(self) -> Iterator[Any]:
+        tracelog.touch()  # a tf.function that reads a dataset runs its Python on every call
         return iter(self._make())
 
     def as_numpy_iterator(self) -> Iterator[Any]:

@@ -14,11 +14,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tapeviz.engine import nest
+from tapeviz.engine import nest, tracelog
 from tapeviz.engine.array_ops import stack
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.namespace import Namespace
+from tapeviz.engine.state import STATE
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, constant, convert_to_tensor
 from tapeviz.tf import run_state
 
@@ -61,9 +62,25 @@ def device(device_name: str) -> _Block:
     return _Block(device_name or "")
 
 
+class _InitScope(_Block):
+    """``tf.init_scope()``: its block runs with the Python, outside a tf.function's graph."""
+
+    def __enter__(self) -> _Block:
+        state = STATE
+        self._saved = (state.trace_logs, state.active[:])
+        state.trace_logs = []
+        state.active[:] = []
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        state = STATE
+        state.trace_logs, active = self._saved
+        state.active[:] = active
+
+
 def init_scope() -> _Block:
-    """Lift ops out of a function being traced; eager execution has nothing to lift."""
-    return _Block()
+    """Lift ops out of a function being traced (run them once, outside its graph)."""
+    return _InitScope()
 
 
 def executing_eagerly() -> bool:
@@ -278,6 +295,7 @@ def vectorized_map(
 
 def py_function(func: Callable[..., Any], inp: Any, Tout: Any, name: str | None = None) -> Any:
     """Call the Python function on the inputs (eagerly there is nothing to wrap)."""
+    tracelog.touch()  # TensorFlow runs it on every call of a tf.function: no replay
     out = func(*inp)
     if isinstance(out, list | tuple):
         return [o if isinstance(o, TensorLike) else convert_to_tensor(o) for o in out]

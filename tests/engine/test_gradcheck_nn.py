@@ -121,6 +121,11 @@ CHECKS: dict[str, Callable[[], None]] = {
                        check(lambda x: tv.gather(x, [[1, 0], [1, 1]], axis=1), normal(2, 3))),
     "scatter_add": lambda: check(lambda x: tv.gather(x * x, [1, 1, 0]), normal(3), order=2),
     "custom_gradient": lambda: check(log1pexp, normal(4), order=2),
+    # issue 34: the decompositions (more in tests/engine/test_decompositions.py)
+    "svd": lambda: (check(lambda a: tv.svd(a, compute_uv=False), normal(3, 2), order=2),
+                    check(lambda a: tv.svd(a)[1], normal(2, 3))),
+    "qr": lambda: check(lambda a: tv.qr(a).r, normal(3, 2)),
+    "eigh": lambda: check(lambda a: tv.eigh(a)[1], spd(3)),
 }  # fmt: skip
 
 

@@ -136,6 +136,9 @@ CALLS: dict[str, Callable[[], Any]] = {
     "inv": lambda: tv.inv(tv.constant(np.eye(2))),
     "det": lambda: tv.det(tv.constant(np.eye(2))),
     "einsum": lambda: tv.einsum("i,i,i->", _f(1.0), _f(2.0), _f(3.0)),
+    "svd": lambda: tv.svd(tv.constant([[1.0, 2.0], [3.0, 4.0]]), compute_uv=False),
+    "qr": lambda: bind(P.qr_p, tv.constant([[1.0, 2.0], [3.0, 4.0]]), part="r"),
+    "eigh": lambda: tv.eigvalsh(tv.constant([[2.0, 1.0], [1.0, 2.0]])),
     "pad": lambda: tv.pad(_f(1.0, 2.0), [[1, 1]]),
     "tile": lambda: tv.tile(_f(1.0, 2.0), [2]),
     "gather": lambda: tv.gather(_f(1.0, 2.0), [1, 0]),
@@ -239,7 +242,9 @@ WORDS = (
     "transpose broadcast cast gradient stopped zeros with where mod if else lo hi i α Σ "
     # the TensorFlow names tapeviz.tf added (issue 14)
     "λ Φ σ β log softmax sinh cosh asin acos atan asinh acosh atanh atan2 erf erfc is nan inf "
-    "finite Π any all running diag diagonal of det einsum pad tile along an axis f its own"
+    "finite Π any all running diag diagonal of det einsum pad tile along an axis f its own "
+    # issue 34: the matrix decompositions
+    "svd qr eigh"
 ).split()
 
 

@@ -115,7 +115,7 @@ def test_versions_names_and_isinstance() -> None:
         ("tf.lite.TFLiteConverter", "tf.lite is not available", "no file access"),
         ("np.load('x.npy')", "np.load is not available in tapeviz", "no file access"),
         ("np.fft.fft([1])", "np.fft is not available in tapeviz", "tapeviz's numpy has"),
-        ("tf.constant(1.0).device", "Tensor.device is not available in tapeviz", "Help"),
+        ("tf.constant(1.0).graph", "Tensor.graph is not available in tapeviz", "Help"),
         (
             "tf.GradientTap()",
             "module 'tensorflow' has no attribute 'GradientTap'",

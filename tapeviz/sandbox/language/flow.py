@@ -10,6 +10,7 @@ from typing import Any
 from tapeviz.engine import custom_gradient as tv_custom_gradient
 from tapeviz.engine import function as tv_function
 from tapeviz.engine.guard import ResourceLimitError
+from tapeviz.engine.state import NameScope
 from tapeviz.engine.tape import GradientTape
 from tapeviz.sandbox.errors import refused
 from tapeviz.sandbox.language.display import DisplayCompiler
@@ -19,9 +20,13 @@ from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.builtins import BUILTINS
 from tapeviz.sandbox.runtime.classes import CELL, UserProperty, make_class
 from tapeviz.sandbox.runtime.frames import Frame, Return, Signature, UserFunction
+from tapeviz.tf.runtime import _Block as TFBlock
 from tapeviz.torch._autograd import no_grad as torch_grad_mode
 
-_CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager, torch_grad_mode)
+# Context managers a ``with`` may enter: tapes, torch's grad modes, tf.device / tf.init_scope
+# blocks (``_Block``), name scopes, and tapeviz's own generator-based managers.
+_CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager, torch_grad_mode, TFBlock,
+                     NameScope)  # fmt: skip
 
 
 def _yields(body: list[ast.stmt]) -> bool:

@@ -215,7 +215,7 @@ WHY_NOT: dict[str, str] = {
 # Real attributes of TensorFlow objects that tapeviz's versions lack (for the same messages).
 OBJECT_API: dict[str, frozenset[str]] = {
     "Tensor": _names(
-        "device graph op value_index consumers eval experimental_ref ref set_shape backing_device"
+        "graph op value_index consumers eval experimental_ref ref set_shape backing_device"
     ),
     "Variable": _names(
         "device graph op handle constraint aggregation synchronization initializer "

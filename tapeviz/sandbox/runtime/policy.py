@@ -43,7 +43,7 @@ def _names(*groups: str) -> frozenset[str]:
     return frozenset(" ".join(groups).split())
 
 
-_TENSOR = "numpy shape dtype ndim get_shape name id"
+_TENSOR = "numpy shape dtype ndim get_shape name id device"
 ATTRS: dict[type, frozenset[str]] = {
     Tensor: _names(_TENSOR, "assign"),  # only a slice of a Variable has it (v[0].assign(1.0))
     Variable: _names(_TENSOR, "assign assign_add assign_sub read_value value trainable"),

@@ -16,6 +16,7 @@ from tapeviz.tf.keras_src import backend as _backend
 from tapeviz.tf.keras_src import callbacks as _cb
 from tapeviz.tf.keras_src import core_layers as _core
 from tapeviz.tf.keras_src import initializers as _init
+from tapeviz.tf.keras_src import legacy_backend as _legacy
 from tapeviz.tf.keras_src import losses as _losses
 from tapeviz.tf.keras_src import metrics as _metrics
 from tapeviz.tf.keras_src import normalization as _norm
@@ -90,7 +91,8 @@ SCHEDULES = Namespace(
 OPTIMIZERS = Namespace(
     "tf.keras.optimizers",
     {"SGD": _opt.SGD, "Adam": _opt.Adam, "RMSprop": _opt.RMSprop, "Adagrad": _opt.Adagrad,
-     "Optimizer": _opt.Optimizer, "get": _opt.get, "schedules": SCHEDULES},
+     "Adadelta": _opt.Adadelta, "Optimizer": _opt.Optimizer, "get": _opt.get,
+     "schedules": SCHEDULES},
 )  # fmt: skip
 ACTIVATIONS = Namespace(
     "tf.keras.activations",
@@ -103,6 +105,7 @@ INITIALIZERS = Namespace(
             "Initializer", "Zeros", "Ones", "Constant", "Identity", "RandomNormal",
             "RandomUniform", "TruncatedNormal", "VarianceScaling", "GlorotUniform",
             "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal")},
+        **{k: v for k, v in _init.INITIALIZERS.items() if k not in ("uniform", "normal")},
         "get": _init.get,
     },
 )  # fmt: skip
@@ -121,7 +124,7 @@ BACKEND = Namespace(
     {"clear_session": _backend.clear_session, "floatx": _backend.floatx,
      "set_floatx": _backend.set_floatx, "epsilon": _backend.epsilon,
      "set_epsilon": _backend.set_epsilon, "image_data_format": _backend.image_data_format,
-     "backend": lambda: "tensorflow"},
+     "backend": lambda: "tensorflow", **_legacy.LEGACY},
 )  # fmt: skip
 APPLICATIONS = unavailable_namespace(
     "tf.keras.applications", "download",

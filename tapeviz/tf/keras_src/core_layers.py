@@ -11,6 +11,7 @@ from tapeviz import engine as E
 from tapeviz.tf import random_ops
 from tapeviz.tf.keras_src import activations, initializers
 from tapeviz.tf.keras_src.layer import InputSpec, Layer
+from tapeviz.tf.keras_src.layer_utils import promote
 
 __all__ = [
     "ELU", "Activation", "Add", "Average", "Concatenate", "Dense", "Dropout", "Embedding",
@@ -76,7 +77,7 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs: Any, training: Any = None) -> Any:
-        x = E.matmul(inputs, self._kernel)
+        x = E.matmul(promote(inputs, self._kernel.dtype), self._kernel)
         if self.use_bias:
             x = E.add(x, self._bias)
         return self.activation(x) if self.activation is not activations.linear else x

@@ -23,6 +23,7 @@ from tapeviz.tf.keras_src.layer_utils import (
     InputSpec,
     Nothing,
     build_takes_shape,
+    fully_defined,
     numbers,
     takes,
     walk,
@@ -143,8 +144,8 @@ class Layer(Module):
         if initializer is None:
             initializer = "glorot_uniform" if dt.is_floating else "zeros"
         init = initializers.get(initializer)
-        dims = () if shape is None else tuple(int(d) for d in shape)
         var_name = name or backend.auto_name("Variable")
+        dims = fully_defined(shape, f"{self.name}/{var_name}")
         with self._scope():
             var = KerasVariable(init, dims, dt, trainable=trainable, name=var_name)
         self._track(var)

@@ -96,3 +96,43 @@ class Nothing:
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+def promote(x: Any, dtype: Any) -> Any:
+    """``x`` cast to the float ``dtype`` if it holds integers or bools (uint8 images, say).
+
+    Keras 3 ops promote mixed dtypes (``uint8 @ float32`` is float32); the engine's ops refuse
+    them, as TensorFlow's do, so the layers that compute in floats promote their inputs first.
+    """
+    from tapeviz.engine.tensor import TensorLike, convert_to_tensor
+
+    if not isinstance(x, TensorLike):
+        x = convert_to_tensor(x)
+    if x.dtype.is_floating:
+        return x
+    from tapeviz.engine.array_ops import cast
+
+    return cast(x, dtype)
+
+
+def fully_defined(shape: Any, path: str) -> tuple[int, ...]:
+    """A weight's shape as Keras 3 checks it: ints >= 0, no None (else ValueError)."""
+    dims = () if shape is None else tuple(shape)
+    for d in dims:
+        if d is None:
+            continue
+        if isinstance(d, bool) or (not isinstance(d, int) and not hasattr(d, "__index__")):
+            raise ValueError(
+                f"Cannot convert '{dims}' to a shape. Found invalid entry '{d}' of type "
+                f"'{type(d)}'. "
+            )
+        if int(d) < 0:
+            raise ValueError(
+                f"Cannot convert '{dims}' to a shape. Negative dimensions are not allowed."
+            )
+    if None in dims:
+        raise ValueError(
+            "Shapes used to initialize variables must be fully-defined (no `None` dimensions). "
+            f"Received: shape={dims} for variable path='{path}'"
+        )
+    return tuple(int(d) for d in dims)

@@ -24,6 +24,44 @@ def _np(x: Any) -> np.ndarray:
     return np.asarray(x._value if isinstance(x, TensorLike) else x, dtype=np.float64)
 
 
+def _same_rank(x1: np.ndarray, x2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Keras' ``squeeze_or_expand_to_same_rank``: a trailing 1 is squeezed or added."""
+    if x1.ndim == x2.ndim + 1 and x1.shape[-1] == 1:
+        if x2.ndim == 1:
+            x2 = x2[..., None]
+        else:
+            x1 = x1[..., 0]
+    if x2.ndim == x1.ndim + 1 and x2.shape[-1] == 1:
+        if x1.ndim == 1:
+            x1 = x1[..., None]
+        else:
+            x2 = x2[..., 0]
+    return x1, x2
+
+
+def samplewise(v: np.ndarray, w: np.ndarray | None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Keras 3's ``reduce_to_samplewise_values``: per-sample means, weighted, and the weights."""
+    if w is not None:
+        v, w = _same_rank(v, w)
+        v_ndim, w_ndim = v.ndim, w.ndim
+        if v_ndim > w_ndim:
+            v = v.mean(axis=tuple(range(w_ndim, v_ndim)))
+        try:
+            w = np.broadcast_to(w, v.shape)
+        except ValueError:
+            raise InvalidArgumentError(
+                f"sample_weight of shape {w.shape} does not broadcast to the values' shape "
+                f"{v.shape}",
+                "update_state",
+            ) from None
+        v = v * w
+        if v_ndim > 1:
+            w = w.mean(axis=tuple(range(1, w_ndim)))
+    if v.ndim > 1:
+        v = v.mean(axis=tuple(range(1, v.ndim)))
+    return v, w
+
+
 class Metric:
     """Base class: ``update_state(...)``, ``result()``, ``reset_state()``; calling updates."""
 
@@ -94,15 +132,9 @@ class Mean(Metric):
 
     def update_state(self, values: Any, sample_weight: Any = None) -> None:
         """Add ``values`` (weighted by ``sample_weight``) to the mean."""
-        v = _np(values)
-        if sample_weight is None:
-            total, count = float(np.sum(v)), float(v.size)
-        else:
-            w = _np(sample_weight)
-            if w.ndim < v.ndim:
-                w = w.reshape(w.shape + (1,) * (v.ndim - w.ndim))
-            w = np.broadcast_to(w, v.shape)
-            total, count = float(np.sum(v * w)), float(np.sum(w))
+        v, w = samplewise(_np(values), None if sample_weight is None else _np(sample_weight))
+        total = float(np.sum(v))
+        count = float(np.sum(w)) if w is not None else float(v.shape[0] if v.ndim else 1)
         self.total.assign(np.float32(float(self.total._value) + total))
         self.count.assign(np.float32(float(self.count._value) + count))
 

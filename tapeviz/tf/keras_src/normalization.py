@@ -9,6 +9,7 @@ import numpy as np
 from tapeviz import engine as E
 from tapeviz.tf.keras_src import initializers
 from tapeviz.tf.keras_src.layer import InputSpec, Layer
+from tapeviz.tf.keras_src.layer_utils import promote
 
 __all__ = ["BatchNormalization", "LayerNormalization", "Normalization"]
 
@@ -75,7 +76,7 @@ class BatchNormalization(Layer):
         return E.reshape(t, tuple(shape)) if ndim > 1 and ax != [ndim - 1] else t
 
     def call(self, inputs: Any, training: Any = None, mask: Any = None) -> Any:
-        x = inputs if isinstance(inputs, E.Tensor | E.Variable) else E.convert_to_tensor(inputs)
+        x = promote(inputs, self._dtype)
         ndim = len(x.shape)
         ax = _axes(self.axis, ndim)
         reduce = [i for i in range(ndim) if i not in ax]
@@ -136,7 +137,7 @@ class LayerNormalization(Layer):
         self.built = True
 
     def call(self, inputs: Any) -> Any:
-        x = inputs if isinstance(inputs, E.Tensor | E.Variable) else E.convert_to_tensor(inputs)
+        x = promote(inputs, self._dtype)
         ndim = len(x.shape)
         ax = _axes(self.axis, ndim)
         mean, variance = E.moments(x, axes=ax, keepdims=True)
@@ -205,7 +206,7 @@ class Normalization(Layer):
             tuple(self.variance.shape)))  # fmt: skip
 
     def call(self, inputs: Any) -> Any:
-        x = inputs if isinstance(inputs, E.Tensor | E.Variable) else E.convert_to_tensor(inputs)
+        x = promote(inputs, self._dtype)
         ndim = len(x.shape)
         ax = _axes(self.axis, ndim) if self.axis is not None else []
         shape = [1] * ndim
