@@ -944,12 +944,13 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="182" />
+      <location filename="../../tapeviz/ui/timeline/heat.py" line="72" />
       <source>step</source>
       <translation>步</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="323" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="41" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="46" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
@@ -961,25 +962,26 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="329" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
+      <location filename="../../tapeviz/ui/timeline/heat.py" line="71" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="52" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="330" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="48" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="335" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="58" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="336" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="54" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="59" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
     </message>
@@ -1006,7 +1008,7 @@
     <message>
       <location filename="../../tapeviz/ui/studio/export.py" line="78" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="162" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="76" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="77" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="38" />
       <source>Export</source>
       <translation>导出</translation>
@@ -1073,7 +1075,7 @@
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="156" />
       <location filename="../../tapeviz/ui/studio/studio.py" line="262" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="53" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="193" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="201" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -1109,25 +1111,25 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="217" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="116" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="218" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
       <source>Animation as MP4…</source>
       <translation>动画导出为 MP4…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="219" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="119" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="220" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="119" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="120" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
@@ -1138,13 +1140,13 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="361" />
-      <location filename="../../tapeviz/ui/timeline/panel.py" line="201" />
+      <location filename="../../tapeviz/ui/timeline/panel.py" line="202" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/studio.py" line="252" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="192" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="200" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
@@ -1614,14 +1616,34 @@
       <translation>张量:元素</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="74" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="71" />
+      <source>Tensors: heat strip</source>
+      <translation>张量:热度条</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="75" />
       <source>Which element of each tensor (flattened)</source>
       <translation>每个张量(展平后)的第几个元素</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="120" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="121" />
       <source>Series as CSV…</source>
       <translation>序列导出为 CSV…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/heat.py" line="73" />
+      <source>Each tensor's elements per step: blue −max|v|, red +max|v|, grey unknown</source>
+      <translation>各张量每步的元素:蓝为 −max|v|,红为 +max|v|,灰为未知</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/history_plot.py" line="50" />
+      <source>History</source>
+      <translation>训练历史</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/history_plot.py" line="51" />
+      <source>epoch</source>
+      <translation>轮次</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/timeline/output_link.py" line="73" />
@@ -1629,17 +1651,27 @@
       <translation>转到第 {k} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="42" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
       <source>loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/text.py" line="22" />
+      <location filename="../../tapeviz/ui/timeline/text.py" line="25" />
+      <source>Loop {n}: Keras fit, {epochs} epochs, {steps} steps (tapes {first}–{last})</source>
+      <translation>循环 {n}:Keras fit,{epochs} 轮,{steps} 步(磁带 {first}–{last})</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/text.py" line="28" />
       <source>Loop {n}: {steps} steps (tapes {first}–{last})</source>
       <translation>循环 {n}:{steps} 步(磁带 {first}–{last})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/text.py" line="29" />
+      <location filename="../../tapeviz/ui/timeline/text.py" line="34" />
+      <source>epoch {e} of {n}, batch {b} of {m}</source>
+      <translation>第 {e}/{n} 轮,第 {b}/{m} 批</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/text.py" line="42" />
       <source>{title}; each step records {period} tape(s).</source>
       <translation>{title};每步记录 {period} 条磁带。</translation>
     </message>

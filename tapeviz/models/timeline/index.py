@@ -73,7 +73,8 @@ class TapeIndex:
     out_ids: np.ndarray
     out_refs: np.ndarray
     variables: dict[int, int]  # variable id -> ref of the variable itself (its value at the end)
-    names: dict[int, str]  # tensor id -> the name the script or the engine gave it
+    names: dict[int, str]  # tensor id -> the script's name for it, or its model's (Keras path)
+    own_names: dict[int, str] = field(default_factory=dict)  # variable id -> its own name
     _reads: Lookup | None = field(default=None, repr=False)
     _outputs: Lookup | None = field(default=None, repr=False)
 
@@ -101,13 +102,19 @@ class TapeIndex:
 
 
 def param_signature(params: Mapping[str, Any]) -> Any:
-    """A hashable stand-in for an op's parameters (index arrays by dtype and shape only)."""
-    return tuple((k, _signature(v)) for k, v in params.items())
+    """A hashable stand-in for an op's parameters, blind to the batch's size.
+
+    Index arrays count by dtype and rank, target shapes (``reshape``'s, ``broadcast_to``'s) by
+    rank: a loop's last, partial batch (``Flatten`` reshapes to ``(16, 784)``, not
+    ``(32, 784)``) is the same step as the others.
+    """
+    return tuple((k, ("rank", len(v)) if k == "shape" and isinstance(v, tuple | list)
+                  else _signature(v)) for k, v in params.items())  # fmt: skip
 
 
 def _signature(v: Any) -> Any:
     if isinstance(v, np.ndarray):
-        return ("array", v.dtype.str, v.shape)
+        return ("array", v.dtype.str, v.ndim)
     if isinstance(v, tuple | list):
         return (type(v).__name__, *map(_signature, v))
     if isinstance(v, slice):
@@ -214,13 +221,11 @@ def from_remote(tapes: Any, namespace: Mapping[str, Any]) -> TapeIndex:
         for kind, targets, sources, results in tapes.call_rows(t):
             if kind == "gradient":
                 gathered.call(t, targets, sources, results)
-    names = _names(namespace)
-    for vid, row in variables.items():
-        given = table.names.get(row)
-        if given:
-            names.setdefault(vid, given.split(":")[0])
+    names = {**getattr(tapes, "variable_names", {}), **_names(namespace)}
+    own = {vid: table.names[row].split(":")[0] for vid, row in variables.items()
+           if table.names.get(row)}  # fmt: skip
     return _index(table, counts, cols.prim[rec], pcode[cols.param[rec]], nin, nout, in_refs,
-                  out_refs, variables, gathered.calls(), names)  # fmt: skip
+                  out_refs, variables, gathered.calls(), names, own)  # fmt: skip
 
 
 def _index(
@@ -235,6 +240,7 @@ def _index(
     variables: dict[int, int],
     calls: Calls,
     names: dict[int, str],
+    own_names: dict[int, str],
 ) -> TapeIndex:
     """The index from per-record columns (records in tape order, ``counts`` per tape)."""
     n = len(counts)
@@ -249,7 +255,7 @@ def _index(
     rec_sig = np.stack([prim, pcode, nin, nout], axis=1).astype(np.int64).reshape(-1)
     parts = _structure_parts(n, counts, rec_sig, in_tape, wiring, calls, made, variable_ids)
     return TapeIndex(store, _group_codes(parts, n), calls, in_tape, in_ids, in_refs, out_tape,
-                     out_ids, out_refs, variables, names)  # fmt: skip
+                     out_ids, out_refs, variables, names, own_names)  # fmt: skip
 
 
 def _structure_parts(
@@ -334,11 +340,12 @@ def from_live(tapes: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:
     var_refs: dict[int, int] = {}
     for v, r in zip(variables, refs[c:].tolist(), strict=True):
         var_refs.setdefault(v.id, r)
-    names = _names(namespace)
-    for vid, r in var_refs.items():
-        names.setdefault(vid, str(store.objs[r].name).split(":")[0])
+    from tapeviz.tf.keras_src.naming import variable_names  # (a live run: tapeviz.tf is loaded)
+
+    names = {**variable_names(namespace), **_names(namespace)}
+    own = {vid: str(store.objs[r].name).split(":")[0] for vid, r in var_refs.items()}
     return _index(store, counts, prim, pcode, nin, nout, refs[:a], refs[a:b], var_refs, calls,
-                  names)  # fmt: skip
+                  names, own)  # fmt: skip
 
 
 def index_of(infos: Sequence[Any], namespace: Mapping[str, Any]) -> TapeIndex:

@@ -160,3 +160,19 @@ def pick(store: Store, refs: np.ndarray, how: str | int) -> np.ndarray:
         else:
             out[ok] = store.elements(refs[ok], int(how))
     return out
+
+
+def element_matrix(store: Store, refs: np.ndarray, elements: np.ndarray) -> np.ndarray:
+    """(refs × elements) elements of each ref's flattened value; nan for ref -1 or too small."""
+    refs, elements = np.asarray(refs, np.int64), np.asarray(elements, np.int64)
+    out = np.full((len(refs), len(elements)), np.nan)
+    ok = np.flatnonzero(refs >= 0)
+    if isinstance(store, ObjectStore):  # live tensors: one gather per value
+        for pos, r in zip(ok.tolist(), refs[ok].tolist(), strict=True):
+            flat = np.ravel(store.value(r))
+            inside = elements < flat.size
+            out[pos, inside] = flat[elements[inside]]
+        return out
+    for c, e in enumerate(elements.tolist()):  # a received table: one column at a time
+        out[ok, c] = store.elements(refs[ok], e)
+    return out

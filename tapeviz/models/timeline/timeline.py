@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +24,11 @@ import numpy as np
 
 from tapeviz.models.timeline.curvature import hessian_of
 from tapeviz.models.timeline.divergence import FIT_STEPS, LoopDivergence, diagnose
+from tapeviz.models.timeline.fits import Epochs, epochs_of, fit_columns, fit_loops
 from tapeviz.models.timeline.index import TapeIndex, index_of
 from tapeviz.models.timeline.loops import MIN_STEPS, Loop, find_loops
-from tapeviz.models.timeline.store import Store, pick
+from tapeviz.models.timeline.names import parameter_name, shortened
+from tapeviz.models.timeline.store import Store, element_matrix, pick
 from tapeviz.models.values import summarised
 
 
@@ -68,11 +70,18 @@ class Timeline:
     """A loop's steps and series (see the module docstring)."""
 
     def __init__(
-        self, tapes: Sequence[Any], loop: Loop, number: int, main: int, index: TapeIndex
+        self,
+        tapes: Sequence[Any],
+        loop: Loop,
+        number: int,
+        main: int,
+        index: TapeIndex,
+        epochs: Epochs | None = None,
     ) -> None:
         # the run's TapeInfos (every tape, not only this loop's; a received run's stay lazy)
         self.tapes = tapes if isinstance(tapes, Sequence) else tuple(tapes)
         self.loop, self.number, self.main = loop, number, main
+        self.epochs = epochs  # a Keras fit's epochs and History (None: a loop of the script's)
         self.steps = loop.steps
         self.store: Store = index.store
         shown = self.main_tapes()
@@ -105,9 +114,10 @@ class Timeline:
                 refs[j, -1] = after if after >= 0 else index.variables[sid]
             first = int(refs[j, 0])
             shape = self.store.shape(first) if first >= 0 else ()
-            name = index.names.get(sid) or index.names.get(int(sources[0, j])) or f"x{j + 1}"
+            name = parameter_name(index, (sid, int(sources[0, j])), first, j)
             params.append(Parameter(name, shape, _dtype(self.store, first), sid in index.variables))
-        self.parameters = tuple(params)
+        names = shortened([p.name for p in params])
+        self.parameters = tuple(replace(p, name=n) for p, n in zip(params, names, strict=True))
         self._refs, self._grad_refs = refs, results
         self._cache: dict[tuple[int, Any], np.ndarray] = {}
         records = self.tapes[int(shown[0])].tape.records if self.steps else []
@@ -156,6 +166,10 @@ class Timeline:
         if got is None:
             got = self._cache[key] = pick(self.store, self._refs[j], how)
         return got
+
+    def matrix(self, j: int, steps: np.ndarray, elements: np.ndarray) -> np.ndarray:
+        """Parameter j's elements ``elements`` (flattened) at ``steps``: (steps × elements)."""
+        return element_matrix(self.store, self._refs[j, np.asarray(steps, np.int64)], elements)
 
     def value_at(self, j: int, k: int) -> Any:
         """Parameter j's full value at step k (``k == steps``: after the last); None if unknown."""
@@ -210,11 +224,20 @@ def timelines_of(result: Any) -> list[Timeline]:
         mains[start, period] = main_offset(index, start, period)
         return mains[start, period] is not None
 
-    loops = find_loops(index.codes, usable)
+    marks = fit_columns(infos)
+    fits = fit_loops(marks) if marks is not None else []
+    codes = index.codes
+    if fits:  # a fit's tapes make its loop, whatever their shapes: the scan skips them
+        codes = codes.copy()
+        for loop in fits:
+            codes[loop.start : loop.stop] = -1 - np.arange(loop.start, loop.stop)
+    loops = find_loops(codes, usable) + [f for f in fits if usable(f.start, f.period)]
+    loops.sort(key=lambda loop: loop.start)
     return [
-        Timeline(infos, loop, n, mains[loop.start, loop.period] or 0, index)  # type: ignore[arg-type]
+        Timeline(infos, loop, n, mains[loop.start, loop.period] or 0, index,  # type: ignore[arg-type]
+                 epochs_of(marks, loop) if marks is not None and loop in fits else None)
         for n, loop in enumerate(loops, 1)
-    ]
+    ]  # fmt: skip
 
 
 def write_csv(timeline: Timeline, path: str | Path) -> Path:

@@ -194,8 +194,12 @@ class FlowCompiler(DisplayCompiler):
 
         def decorator(frame: Frame) -> Callable[[Any], Any]:
             deco = target(frame)
-            if not (deco is tv_function or deco is tv_custom_gradient or _class_decorator(deco)
-                    or _grad_mode(deco)):
+            if not (
+                deco is tv_function
+                or deco is tv_custom_gradient
+                or _class_decorator(deco)
+                or _grad_mode(deco)
+            ):
                 raise refused(say("decorator"))
             if arguments is None:
                 return deco

@@ -24,6 +24,7 @@ _DTYPES = [dtypes.as_dtype(n) for n in ("float16", "float32", "float64", "int8",
                                          "int32", "int64", "uint8", "bool")]  # fmt: skip
 _new_record = tuple.__new__
 CHUNK = 1 << 22  # elements gathered at once by the per-row reductions (bounded scratch memory)
+BIG_ROW = 4096  # elements of a row reduced on its own (gathering its bytes would cost more)
 
 
 class TensorTable:
@@ -125,6 +126,12 @@ class TensorTable:
                 v = self._pick(self.offsets[r], dt)
                 out[sel] = v * v if squared else v
                 continue
+            big = counts >= BIG_ROW
+            for pos in np.flatnonzero(big).tolist():  # a network's weights: one view each
+                a = np.frombuffer(self.data, dt, int(counts[pos]), int(self.offsets[r[pos]]))
+                a = a.astype(np.float64)
+                out[sel[pos]] = np.dot(a, a) if squared else a.sum()
+            sel, r, counts = sel[~big], r[~big], counts[~big]
             begin = 0
             bounds = np.cumsum(counts)
             while begin < len(r):  # rows whose elements fit the chunk (at least one row)

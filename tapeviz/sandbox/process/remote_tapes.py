@@ -15,6 +15,7 @@ from typing import Any, overload
 
 import numpy as np
 
+from tapeviz.sandbox.process.fit_columns import FitColumns
 from tapeviz.sandbox.process.remote import RecordColumns, RemoteTape, TensorTable
 from tapeviz.sandbox.result import TapeInfo
 
@@ -23,7 +24,7 @@ class RemoteTapes(Sequence[TapeInfo]):
     """The tapes of a received result, in creation order; equal to the tuple of its tapes."""
 
     __slots__ = ("_flags", "_index", "_made", "_names", "_recs", "_rows", "_same", "_sets",
-                 "_w_off", "table")  # fmt: skip
+                 "_w_off", "fits", "table", "variable_names")  # fmt: skip
 
     def __init__(
         self,
@@ -35,8 +36,16 @@ class RemoteTapes(Sequence[TapeInfo]):
         name_sets: list[tuple[str, ...]],
         watched: np.ndarray,
         w_off: np.ndarray,
+        fits: FitColumns | None = None,
+        variable_names: dict[int, str] | None = None,
     ) -> None:
-        """Tapes over ``recs``' records; tape k watches ``watched[w_off[k]:w_off[k + 1]]``."""
+        """Tapes over ``recs``' records; tape k watches ``watched[w_off[k]:w_off[k + 1]]``.
+
+        ``fits``: what a Keras ``fit`` marked on its tapes; ``variable_names``: the names the
+        script's models give their variables (tensor id → name).
+        """
+        self.fits = fits
+        self.variable_names = variable_names or {}
         self.table = table
         self._recs = recs
         self._flags, self._index, self._names, self._sets = flags, index, names, name_sets

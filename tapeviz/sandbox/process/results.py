@@ -23,7 +23,7 @@ from tapeviz.engine import dtypes
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.tensor import TensorLike, Variable
 from tapeviz.sandbox.errors import UserCodeError
-from tapeviz.sandbox.process import kept, plots
+from tapeviz.sandbox.process import fit_columns, kept, plots
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process.kept import Policy
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
@@ -123,7 +123,7 @@ def _table_doc(rows: _Rows, writer: Writer, policy: Policy | None) -> dict[str, 
         raise ProtocolError(f"tensors of dtype {bad.dtype.name} cannot be shown") from None
     values = list(map(_VALUE, objs))
     shapes = list(map(_SHAPE, values))
-    is_var = [k is Variable for k in map(type, objs)]
+    is_var = list(map(isinstance, objs, itertools.repeat(Variable)))  # (Keras' variables too)
     kinds = [(2 if t.trainable else 1) if v else 0 for t, v in zip(objs, is_var, strict=True)]
     # Names as an index into the distinct names: a loop names its variable on 100,000 rows,
     # and a {row: name} JSON object took the window 40 ms to parse (one C call, the GIL held).
@@ -243,6 +243,7 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         "tape_n_watched": writer.ints([len(w) for w in watched_objs]),
         **calls,
         **_label_columns(tapes, counts, writer),
+        **fit_columns.encode(tapes, writer),  # a Keras fit's epochs and logs, per tape
     }
 
     def fill(row_of: np.ndarray) -> None:
@@ -362,6 +363,7 @@ class no_collection:  # noqa: N801
 def _encode(result: RunResult, writer: Writer, policy: Policy | None) -> dict[str, Any]:
     rows = _Rows()
     records, fill = _tape_docs(result.tapes, rows, writer)
+    records.update(fit_columns.encode_names(result.namespace, writer))  # the models' names
     # Names only for tensors the tapes show (the window names nodes with them): a script's other
     # arrays stay in the worker, so the window's memory grows only by what it shows.
     shown = set(map(id, rows.refs))

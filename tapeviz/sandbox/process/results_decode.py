@@ -17,8 +17,8 @@ import numpy as np
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.sandbox.errors import UserCodeError
 from tapeviz.sandbox.messages import checked
+from tapeviz.sandbox.process import fit_columns, plots
 from tapeviz.sandbox.process import params as P
-from tapeviz.sandbox.process import plots
 from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, TensorTable
 from tapeviz.sandbox.process.remote_tapes import RemoteTapes
 from tapeviz.sandbox.process.results import DTYPE_CODES, MAX_TEXT, no_collection
@@ -173,7 +173,9 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     np.cumsum(n_watched, out=w_off[1:])
     if count and (names.min() < 0 or names.max() >= len(name_sets)):
         raise ProtocolError("bad tape names")
-    return RemoteTapes(table, recs, flags, index, names, name_sets, watched, w_off)
+    return RemoteTapes(table, recs, flags, index, names, name_sets, watched, w_off,
+                       fits=fit_columns.decode(doc, frame, count),
+                       variable_names=fit_columns.decode_names(doc, frame))  # fmt: skip
 
 
 def _calls(doc: Any, frame: Frame, n_rows: int, n_tapes: int) -> CallColumns:

@@ -31,6 +31,7 @@ from tapeviz.tf.keras_src.data_adapter import (
     to_tensors,
     unpack,
 )
+from tapeviz.tf.keras_src.fit_marks import FitTagger
 
 __all__ = ["CompileMetrics", "Trainer"]
 
@@ -238,6 +239,7 @@ class Trainer:
         hooks = cbs.CallbackList([history, *listeners, logger] if verbose else
                                  [history, *listeners], self, params)  # fmt: skip
         self.stop_training = False
+        tagger = FitTagger()  # marks the tapes of each step (the timeline's epochs, history)
         hooks.on_train_begin()
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
@@ -245,7 +247,7 @@ class Trainer:
             logs: dict[str, Any] = {}
             for step, data in enumerate(batches):
                 hooks.on_train_batch_begin(step)
-                logs = self.train_step(data)
+                logs = tagger.step(epoch, step, lambda data=data: self.train_step(data))
                 hooks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
@@ -256,6 +258,7 @@ class Trainer:
                 val = self.evaluate(vx, vy, batch_size=validation_batch_size or batch_size,
                                     sample_weight=vsw, verbose=0, return_dict=True)  # fmt: skip
                 epoch_logs.update({f"val_{k}": v for k, v in val.items()})
+            tagger.epoch_end(epoch_logs)
             hooks.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break

@@ -68,6 +68,7 @@ class TimelineControls(QWidget):
         self.tensor_mode = self._named(QComboBox(self), "timelineTensorCombo")
         self.tensor_mode.addItem(translate("Timeline", "Tensors: norm"), None)
         self.tensor_mode.addItem(translate("Timeline", "Tensors: element"), 0)
+        self.tensor_mode.addItem(translate("Timeline", "Tensors: heat strip"), "heat")
         self.element = self._named(QSpinBox(self), "timelineElementSpin")
         self.element.setPrefix("[")
         self.element.setSuffix("]")
@@ -161,19 +162,26 @@ class TimelineControls(QWidget):
         d = tl.divergence
         self.scrubber.set_marks(d.step if d else None,
                                 [m[0] for m in d.milestones] if d else [], printed)  # fmt: skip
+        self.scrubber.set_epochs(tl.epochs.starts if tl.epochs is not None else None)
         self.divergence.setText("⚠ " + text.explanation(d) if d else "")
         self.divergence.setVisible(d is not None)
 
     def clear(self) -> None:
         """No loop: an empty scrubber and labels."""
         self.scrubber.set_marks(None, [], np.zeros(0, np.int64))
+        self.scrubber.set_epochs(None)
         self.step_label.clear()
         self.divergence.clear()
         self.divergence.hide()
 
     def element_index(self) -> int | None:
-        """The tensor element to plot (None: each tensor's norm)."""
-        return self.element.value() if self.tensor_mode.currentData() is not None else None
+        """The tensor element to plot (None: each tensor's norm, or the heat strip)."""
+        chosen = self.tensor_mode.currentData()
+        return self.element.value() if isinstance(chosen, int) else None
+
+    def heat_strip(self) -> bool:
+        """Whether tensors show as a heat strip of all their elements (when there are tensors)."""
+        return self.tensor_mode.currentData() == "heat" and not self.tensor_mode.isHidden()
 
     def set_position(self, k: int, label: str) -> None:
         """Move the scrubber to k (no signal) and show ``label``."""

@@ -157,7 +157,8 @@ class TimelinePanel(QWidget):
         if self.timeline is None and self._plots is None:
             return  # nothing to draw, and no plots to clear yet
         c = self.controls
-        self.plot_area.draw(self.timeline, c.log_scale.isChecked(), c.element_index())
+        self.plot_area.draw(self.timeline, c.log_scale.isChecked(), c.element_index(),
+                            c.heat_strip())  # fmt: skip
         if keep and self.timeline is not None:
             self.show_step(self.k)
 
@@ -203,6 +204,8 @@ class TimelinePanel(QWidget):
             ),
             f"{tl.loss_name} = {short(tl.loss[k])}",
         ]
+        if tl.epochs is not None:
+            parts.insert(1, text.epoch_of_step(tl.epochs, k))
         element = self.controls.element_index()
         for j, p in enumerate(tl.parameters):
             if p.size == 1 or element is None:

@@ -1,5 +1,8 @@
 """The timeline's per-step plots: the loss, every parameter, the gradient norm, one cursor.
 
+A Keras fit's History shows beside the loss (:mod:`~tapeviz.ui.timeline.history_plot`); the
+parameters can show as a heat strip of their elements (:mod:`~tapeviz.ui.timeline.heat`).
+
 Each is the studio's :class:`~tapeviz.ui.plots.step_plots.StepPlot` (the history drawn once,
 faint, the played part revealed up to the cursor); a click in any of them asks for that step.
 """
@@ -17,6 +20,8 @@ from tapeviz.models.timeline.timeline import Timeline
 from tapeviz.ui.plots.run_legend import set_legend_text_size
 from tapeviz.ui.plots.step_plots import DASHES, StepPlot
 from tapeviz.ui.theme import LIGHT, Theme
+from tapeviz.ui.timeline.heat import HeatStrip
+from tapeviz.ui.timeline.history_plot import HistoryPlot
 
 translate = QCoreApplication.translate  # lupdate reads translate("Timeline", "…")
 LOSS, GRAD = PALETTE[1], PALETTE[0]
@@ -56,7 +61,9 @@ class TimelinePlots(QWidget):
         )
         self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="9pt")
         self.legend.setParentItem(self.params.getPlotItem().getViewBox())
-        self.marks: list[tuple[StepPlot, pg.InfiniteLine]] = []
+        self.marks: list[tuple[Any, pg.InfiniteLine]] = []
+        self._history: HistoryPlot | None = None  # made for the first Keras fit
+        self._heat: HeatStrip | None = None  # made when first asked for
         box = QHBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         for p in self.plots:
@@ -68,12 +75,52 @@ class TimelinePlots(QWidget):
         """Loss, parameters, gradient norm."""
         return self.loss, self.params, self.grad
 
-    def draw(self, tl: Timeline | None, log: bool, element: int | None) -> None:
-        """Draw every series of ``tl`` (None clears); tensors by norm or ``element``."""
+    @property
+    def history(self) -> HistoryPlot:
+        """A Keras fit's History, beside the loss (made when first needed, hidden otherwise)."""
+        if self._history is None:
+            self._history = self._extra(HistoryPlot(self), 1)
+        return self._history
+
+    @property
+    def heat(self) -> HeatStrip:
+        """The parameters as a heat strip, in their plot's place (made when first needed)."""
+        if self._heat is None:
+            self._heat = self._extra(HeatStrip(self), self.layout().indexOf(self.params) + 1)
+        return self._heat
+
+    def _extra(self, plot: Any, at: int) -> Any:
+        plot.hide()
+        plot.restyle(self.theme, self.scale)
+        self.layout().insertWidget(at, plot, 1)
+        plot.scene().sigMouseClicked.connect(lambda ev: self._on_extra_clicked(plot, ev))
+        return plot
+
+    def extras(self) -> list[Any]:
+        """The History and heat strip plots made so far."""
+        return [p for p in (self._history, self._heat) if p is not None]
+
+    def draw(self, tl: Timeline | None, log: bool, element: int | None, heat: bool = False) -> None:
+        """Draw every series of ``tl`` (None clears); tensors by norm, ``element`` or ``heat``.
+
+        A Keras fit's loop also gets its History beside the loss.
+        """
         self.legend.clear()
         for plot, line in self.marks:
             plot.removeItem(line)
         self.marks = []
+        epochs = tl.epochs if tl is not None else None
+        fit = epochs is not None and bool(epochs.history)
+        heat = heat and tl is not None
+        if fit or self._history is not None:
+            self.history.draw(epochs if fit else None, log)
+            self.history.setVisible(fit)
+        if heat or self._heat is not None:
+            self.heat.draw(tl if heat else None)
+            self.heat.setVisible(heat)
+            self.params.setVisible(not heat)
+        if self.extras():
+            self.layout().activate()  # the plots' new widths now (an export may follow at once)
         if tl is None:
             for p in self.plots:
                 p.set_series([], False, 1, [])
@@ -98,7 +145,7 @@ class TimelinePlots(QWidget):
             self.legend.addItem(pg.PlotDataItem(pen=pen), name)
         if d is not None:
             pen = pg.mkPen(self.theme.warning, width=1.5 * self.scale, style=Qt.PenStyle.DashLine)
-            for plot in self.plots:
+            for plot in (*self.plots, self.heat) if heat else self.plots:
                 line = pg.InfiniteLine(d.step, angle=90, pen=pen)
                 plot.addItem(line, ignoreBounds=True)
                 self.marks.append((plot, line))
@@ -107,11 +154,13 @@ class TimelinePlots(QWidget):
         """Move every plot's cursor to step k."""
         for p in self.plots:
             p.set_cursor(k)
+        for extra in self.extras():
+            extra.set_cursor(k)
 
     def restyle(self, theme: Theme, scale: float) -> None:
         """Theme colours and presenter-mode scale."""
         self.theme, self.scale = theme, scale
-        for p in self.plots:
+        for p in (*self.plots, *self.extras()):
             p.restyle(theme, scale)
         self.legend.setLabelTextColor(theme.text)
         set_legend_text_size(self.legend, f"{9 * scale:.0f}pt")
@@ -120,3 +169,8 @@ class TimelinePlots(QWidget):
     def _on_clicked(self, plot: StepPlot, event: Any) -> None:
         point = plot.getViewBox().mapSceneToView(event.scenePos())
         self.stepClicked.emit(round(point.x()))
+
+    def _on_extra_clicked(self, plot: HistoryPlot | HeatStrip, event: Any) -> None:
+        k = plot.clicked_step(event)
+        if k is not None:
+            self.stepClicked.emit(k)

@@ -2,7 +2,8 @@
 
 Marks are drawn under the groove: the divergence step as a tall warning-coloured bar, the steps
 where the loss or a parameter first became inf or nan as shorter ones, the steps that printed
-a line as small muted ticks (clicking one of those lines jumps there).
+a line as small muted ticks (clicking one of those lines jumps there). A Keras fit's epoch
+boundaries are ticks above the groove.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ class Scrubber(QSlider):
         self.divergence: int | None = None
         self.blowups: list[int] = []
         self.printed = np.zeros(0, np.int64)
+        self.epochs = np.zeros(0, np.int64)  # a Keras fit's epochs: each one's first step
         self.setMinimumHeight(30)
 
     def set_marks(
@@ -42,6 +44,14 @@ class Scrubber(QSlider):
         if len(printed) > MAX_TICKS:
             printed = printed[np.linspace(0, len(printed) - 1, MAX_TICKS).astype(int)]
         self.printed = printed
+        self.update()
+
+    def set_epochs(self, starts: np.ndarray | None) -> None:
+        """A fit's epoch boundaries: the first step of each epoch after the first (None: none)."""
+        starts = np.zeros(0, np.int64) if starts is None else np.asarray(starts, np.int64)[1:]
+        if len(starts) > MAX_TICKS:
+            starts = starts[np.linspace(0, len(starts) - 1, MAX_TICKS).astype(int)]
+        self.epochs = starts
         self.update()
 
     def x_of(self, step: int) -> int:
@@ -71,6 +81,10 @@ class Scrubber(QSlider):
         for step in self.printed.tolist():
             x = self.x_of(step)
             painter.drawLine(x, h - 4, x, h - 1)
+        painter.setPen(QPen(QColor(self.theme.text), 1))
+        for step in self.epochs.tolist():  # epoch boundaries: full-height ticks above the groove
+            x = (self.x_of(step - 1) + self.x_of(step)) // 2  # between an epoch and the next
+            painter.drawLine(x, 0, x, h // 2 - 4)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(warning)
         for step in self.blowups:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 
 from tapeviz.models.timeline.divergence import LoopDivergence
+from tapeviz.models.timeline.fits import Epochs
 from tapeviz.models.timeline.timeline import Timeline
 
 translate = QCoreApplication.translate  # lupdate reads translate("Timeline", "…")
@@ -17,11 +18,23 @@ def explanation(d: LoopDivergence) -> str:
 
 
 def title(tl: Timeline) -> str:
-    """``Loop 2: 1,000 steps (tapes 201–1,200)``."""
+    """``Loop 2: 1,000 steps (tapes 201–1,200)``; a Keras fit says its epochs."""
     first, last = tl.loop.start + 1, tl.loop.stop
-    return translate("Timeline", "Loop {n}: {steps} steps (tapes {first}–{last})").format(
-        n=tl.number, steps=f"{tl.steps:,}", first=f"{first:,}", last=f"{last:,}"
-    )
+    fields = {"n": tl.number, "steps": f"{tl.steps:,}", "first": f"{first:,}", "last": f"{last:,}"}
+    if tl.epochs is not None:
+        return translate(
+            "Timeline", "Loop {n}: Keras fit, {epochs} epochs, {steps} steps (tapes {first}–{last})"
+        ).format(epochs=f"{tl.epochs.count:,}", **fields)
+    return translate("Timeline", "Loop {n}: {steps} steps (tapes {first}–{last})").format(**fields)
+
+
+def epoch_of_step(epochs: Epochs, k: int) -> str:
+    """``epoch 3 of 10, batch 2 of 4`` (Keras counts both from 1)."""
+    e = epochs.of_step(k)
+    return translate("Timeline", "epoch {e} of {n}, batch {b} of {m}").format(
+        e=int(epochs.numbers[e]) + 1, n=int(epochs.numbers[-1]) + 1,
+        b=int(epochs.batches[k]) + 1, m=epochs.steps_in(e),
+    )  # fmt: skip
 
 
 def summary(tl: Timeline) -> str:
