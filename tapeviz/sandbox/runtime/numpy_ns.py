@@ -22,6 +22,7 @@ from tapeviz.sandbox.errors import refused
 from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.checks import budget, nested_size
 from tapeviz.sandbox.runtime.guards import check_matmul
+from tapeviz.sandbox.runtime.methods import Checked, no_check
 from tapeviz.sandbox.runtime.policy import marker
 from tapeviz.tf import run_state
 from tapeviz.tf.keras_src.utils import seed_also
@@ -256,10 +257,14 @@ seed_also(_seed)
 
 # Where each random function takes its ``size`` when it is given positionally.
 _SIZE_POSITION = {"normal": 2, "uniform": 2, "randint": 2, "random": 0, "choice": 1,
-                  "standard_normal": 0}  # fmt: skip
+                  "standard_normal": 0, "integers": 2, "random_sample": 0, "exponential": 1,
+                  "poisson": 1, "binomial": 2}  # fmt: skip
 
 
-def _sized(name: str) -> Callable[..., Any]:
+def _sized(name: str, source: Callable[[], Any] | None = None) -> Callable[..., Any]:
+    """``np.random.<name>`` (or a generator's method) with its ``size`` checked first."""
+    get = source or _rng
+
     def wrapped(*args: Any, **kwargs: Any) -> Any:
         if name in ("rand", "randn"):
             size: Any = args
@@ -272,15 +277,39 @@ def _sized(name: str) -> Callable[..., Any]:
             budget().check_size(shape_size(_dims(size)), f"np.random.{name}")
         if name == "choice" and args and isinstance(args[0], int):
             budget().check_size(args[0], "np.random.choice's population")
-        return getattr(_rng(), name)(*args, **kwargs)
+        return getattr(get(), name)(*args, **kwargs)
 
     wrapped.__name__ = name
     return wrapped
 
 
+_GENERATOR = ("normal", "uniform", "integers", "random", "choice", "permutation", "shuffle",
+              "standard_normal", "exponential", "poisson", "binomial")  # fmt: skip
+_RANDOM_STATE = ("rand", "randn", "normal", "uniform", "randint", "random", "random_sample",
+                 "choice", "permutation", "shuffle", "standard_normal")  # fmt: skip
+
+
+def _own(kind: str, rng: Any, names: tuple[str, ...]) -> Namespace:
+    """A generator of the script's own (``np.random.default_rng(0)``): sized methods only."""
+    return Namespace(
+        f"numpy.random.{kind}", {n: Checked(_sized(n, lambda: rng), no_check) for n in names}
+    )
+
+
+def _default_rng(seed: Any = None) -> Namespace:
+    """``np.random.default_rng(seed)``: numpy's Generator, its sizes checked."""
+    return _own("Generator", np.random.default_rng(seed), _GENERATOR)
+
+
+def _random_state(seed: Any = None) -> Namespace:
+    """``np.random.RandomState(seed)``: numpy's legacy generator, its sizes checked."""
+    return _own("RandomState", np.random.RandomState(seed), _RANDOM_STATE)
+
+
 RANDOM = Namespace(
     "numpy.random",
-    {"seed": _seed, **{n: _sized(n) for n in (
+    {"seed": _seed, "default_rng": _default_rng, "RandomState": _random_state,
+     **{n: _sized(n) for n in (
         "rand", "randn", "normal", "uniform", "randint", "random", "choice", "permutation",
         "standard_normal", "shuffle")}},
 )  # fmt: skip
