@@ -17,13 +17,12 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from tapeviz.models.descent.optimizer_config import PALETTE
 from tapeviz.models.timeline.timeline import Timeline
-from tapeviz.ui.plots.run_legend import RunLegend
+from tapeviz.ui.plots.run_legend import set_legend_text_size
 from tapeviz.ui.plots.step_plots import DASHES, StepPlot
 from tapeviz.ui.theme import LIGHT, Theme
 from tapeviz.ui.timeline.heat import HeatStrip
 from tapeviz.ui.timeline.history_plot import HistoryPlot
 
-TIMELINE_LEGEND_POINTS = 8.0  # three plots share the width: smaller names, two per row
 translate = QCoreApplication.translate  # lupdate reads translate("Timeline", "…")
 LOSS, GRAD = PALETTE[1], PALETTE[0]
 
@@ -60,9 +59,8 @@ class TimelinePlots(QWidget):
             translate("OptimizationStudio", "‖∇f‖"),
             self,
         )
-        self.params_legend = RunLegend(self.params)  # in a band above the data, never over it
-        self.legend = self.params_legend.legend
-        self.params.getViewBox().geometryChanged.connect(self.fit_legend)
+        self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="9pt")
+        self.legend.setParentItem(self.params.getPlotItem().getViewBox())
         self.marks: list[tuple[Any, pg.InfiniteLine]] = []
         self._history: HistoryPlot | None = None  # made for the first Keras fit
         self._heat: HeatStrip | None = None  # made when first asked for
@@ -145,17 +143,12 @@ class TimelinePlots(QWidget):
         for j, name in enumerate(names[: len(DASHES)]):
             pen = pg.mkPen(param_colour(j), width=2, style=DASHES[j % len(DASHES)])
             self.legend.addItem(pg.PlotDataItem(pen=pen), name)
-        self.fit_legend()
         if d is not None:
             pen = pg.mkPen(self.theme.warning, width=1.5 * self.scale, style=Qt.PenStyle.DashLine)
             for plot in (*self.plots, self.heat) if heat else self.plots:
                 line = pg.InfiniteLine(d.step, angle=90, pen=pen)
                 plot.addItem(line, ignoreBounds=True)
                 self.marks.append((plot, line))
-
-    def fit_legend(self) -> None:
-        """The parameters' legend above their data, at the presenter size."""
-        self.params_legend.fit(TIMELINE_LEGEND_POINTS * self.scale)
 
     def set_cursor(self, k: int) -> None:
         """Move every plot's cursor to step k."""
@@ -170,7 +163,8 @@ class TimelinePlots(QWidget):
         for p in (*self.plots, *self.extras()):
             p.restyle(theme, scale)
         self.legend.setLabelTextColor(theme.text)
-        self.fit_legend()
+        set_legend_text_size(self.legend, f"{9 * scale:.0f}pt")
+        self.legend.setBrush(pg.mkBrush(theme.background))
 
     def _on_clicked(self, plot: StepPlot, event: Any) -> None:
         point = plot.getViewBox().mapSceneToView(event.scenePos())
