@@ -28,7 +28,14 @@ def quick(script: str) -> str:
 
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize(
-    "script", ["bench_engine.py", "bench_sandbox.py", "bench_graph.py", "bench_isolation.py"]
+    "script",
+    [
+        "bench_engine.py",
+        "bench_sandbox.py",
+        "bench_graph.py",
+        "bench_isolation.py",
+        "bench_network.py",
+    ],
 )
 def test_benchmark_quick_runs(script: str) -> None:
     quick(script)

@@ -418,52 +418,57 @@
       <translation>隐藏与源变量无关的运算(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="82" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="80" />
+      <source>Fold the network by &amp;layer</source>
+      <translation>按层折叠网络(&amp;L)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/graph/pane.py" line="83" />
       <source>Show local &amp;derivatives on the edges</source>
       <translation>在边上显示局部导数(&amp;D)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="85" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="86" />
       <source>Frame nested &amp;tapes</source>
       <translation>框出嵌套的磁带(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="102" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="103" />
       <source>&amp;Graph</source>
       <translation>计算图(&amp;G)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="106" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="107" />
       <source>&amp;Export graph</source>
       <translation>导出计算图(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="110" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="111" />
       <source>&amp;Layout</source>
       <translation>布局(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="141" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="143" />
       <source>Graphviz dot is not installed; layout unchanged.</source>
       <translation>未安装 Graphviz dot,布局保持不变。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="181" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="184" />
       <source>There is no graph to export yet: run some code.</source>
       <translation>还没有可导出的计算图:请先运行代码。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="186" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="189" />
       <source>Export graph</source>
       <translation>导出计算图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="202" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="205" />
       <source>Cannot write %1: %2</source>
       <translation>无法写入 %1:%2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/graph/pane.py" line="205" />
+      <location filename="../../tapeviz/ui/graph/pane.py" line="208" />
       <source>Graph exported to %1</source>
       <translation>计算图已导出到 %1</translation>
     </message>
@@ -506,122 +511,127 @@
       <translation>没有匹配的名称。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="37" />
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="38" />
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="39" />
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="41" />
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="42" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="34" />
+      <source>tf.keras is Keras 3, and where Keras 3 does something other than a tutorial's text says, tapeviz does what Keras 3 does: a layer's weights are the ones add_weight or keras.Variable made (a tf.Variable attribute of a Keras layer or model is not among its variables, is not counted in the summary and is not trained by fit, while a tf.Module's are); a layer's positional inputs must be tensors or arrays (a list of numbers raises ValueError); a Keras model has no submodules; get_config()['dtype'] is a DTypePolicy dict; compile() without a loss keeps the loss given before; an overridden train_step gets (x, y) from fit, (x, y, sample_weight) with sample weights, and (x, y, sample_weight) always from train_on_batch.</source>
+      <translation>tf.keras 即 Keras 3;当 Keras 3 的行为与教程文字不同时,tapeviz 按 Keras 3 的行为执行:层的权重是 add_weight 或 keras.Variable 创建的那些(Keras 层或模型的 tf.Variable 属性不算它的变量,不计入 summary,也不被 fit 训练,而 tf.Module 的会);层的位置输入必须是张量或数组(数字列表会引发 ValueError);Keras 模型没有子模块;get_config()['dtype'] 是 DTypePolicy 字典;不带损失的 compile() 保留之前给定的损失;重写的 train_step 从 fit 得到 (x, y),有样本权重时得到 (x, y, sample_weight),从 train_on_batch 总是得到 (x, y, sample_weight)。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="49" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="50" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="51" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="53" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="54" />
       <source>Graph</source>
       <translation>计算图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="37" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="49" />
       <source>fit the graph</source>
       <translation>使计算图适应窗口</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="38" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="50" />
       <source>zoom in, out</source>
       <translation>放大、缩小</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="40" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="52" />
       <source>walk to the neighbouring node</source>
       <translation>移到相邻的节点</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="41" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="53" />
       <source>clear the selection</source>
       <translation>取消选择</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="42" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="54" />
       <source>wheel, drag</source>
       <translation>滚轮、拖动</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="43" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="55" />
       <source>zoom at the pointer, pan</source>
       <translation>在指针处缩放、平移</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="44" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="56" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="45" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="57" />
       <source>reveal the step (predict, then reveal)</source>
       <translation>揭晓这一步(先预测,再揭晓)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="46" />
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="48" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="58" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="60" />
       <source>Editor</source>
       <translation>编辑器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="47" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="59" />
       <source>indent (four spaces)</source>
       <translation>缩进(四个空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="49" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="61" />
       <source>new line, indented like the last (one level more after ':')</source>
       <translation>换行,缩进与上一行相同(':' 之后多一级)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="50" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="62" />
       <source>Optimization</source>
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="50" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="62" />
       <source>click the surface</source>
       <translation>点击曲面</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="51" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="63" />
       <source>start every run from there</source>
       <translation>让所有运行从那里出发</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="54" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="66" />
       <source>Getting started</source>
       <translation>入门</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="55" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="67" />
       <source>&lt;b&gt;1. Type a function.&lt;/b&gt; In expression mode the editor holds one formula of the variables, such as &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt; (&lt;code&gt;^&lt;/code&gt;, &lt;code&gt;·&lt;/code&gt; and &lt;code&gt;x²&lt;/code&gt; work too). The graph follows as you type.</source>
       <translation>&lt;b&gt;1. 输入一个函数。&lt;/b&gt;在表达式模式下,编辑器里是关于变量的一个公式,例如 &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt;(也可以写 &lt;code&gt;^&lt;/code&gt;、&lt;code&gt;·&lt;/code&gt; 和 &lt;code&gt;x²&lt;/code&gt;)。计算图会随着输入实时更新。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="61" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="73" />
       <source>&lt;b&gt;2. Give the variables values.&lt;/b&gt; Each row of the Variables table is a name, a value (a number or a list such as &lt;code&gt;[1, 2, 3]&lt;/code&gt;) and a kind: &lt;i&gt;trainable&lt;/i&gt; (a tf.Variable, it gets a gradient), &lt;i&gt;watched&lt;/i&gt; (a constant the tape watches) or &lt;i&gt;constant&lt;/i&gt;. An unknown name in the formula offers to add it.</source>
       <translation>&lt;b&gt;2. 给变量赋值。&lt;/b&gt;变量表的每一行是一个名字、一个值(数字,或 &lt;code&gt;[1, 2, 3]&lt;/code&gt; 这样的列表)和一种类型:&lt;i&gt;可训练&lt;/i&gt;(tf.Variable,会得到梯度)、&lt;i&gt;被监视&lt;/i&gt;(磁带监视的常量)或&lt;i&gt;常量&lt;/i&gt;。公式里出现未知名称时,可以一键把它添加为变量。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="68" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="80" />
       <source>&lt;b&gt;3. Read the graph.&lt;/b&gt; Every recorded op is a node with its value; after the backward pass each node also shows its gradient. Click a node to see every path to the result; hover for the full value and the op's rule.</source>
       <translation>&lt;b&gt;3. 读懂计算图。&lt;/b&gt;每个被记录的运算都是一个节点,标着它的值;反向传播之后,每个节点还会显示它的梯度。点击节点可以看到通往结果的所有路径;鼠标悬停可以看到完整的值和该运算的规则。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="74" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="86" />
       <source>&lt;b&gt;4. Step through the backward pass.&lt;/b&gt; The Backward pass tab walks the chain rule one op at a time: → steps, ← goes back, Space plays, Home starts again. Turn on &lt;i&gt;predict, then reveal&lt;/i&gt; to let the class guess each gradient first.</source>
       <translation>&lt;b&gt;4. 逐步演示反向传播。&lt;/b&gt;“反向传播”选项卡一次一个运算地走过链式法则:→ 前进,← 后退,空格播放,Home 从头开始。打开&lt;i&gt;先预测,再揭晓&lt;/i&gt;,可以让学生先猜每个梯度。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="80" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="92" />
       <source>&lt;b&gt;5. Watch an optimizer.&lt;/b&gt; The Optimization tab (Ctrl+2) minimizes the function over its trainable variables: pick optimizers and learning rates, press Play, click the surface to start elsewhere. The graph shows the tape of the step on screen.</source>
       <translation>&lt;b&gt;5. 观察优化器。&lt;/b&gt;“优化过程”选项卡(Ctrl+2)对可训练变量最小化这个函数:选择优化器和学习率,按“播放”,点击曲面换一个起点。计算图显示屏幕上那一步的磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="86" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="98" />
       <source>&lt;b&gt;6. Or paste TensorFlow code.&lt;/b&gt; Switch the mode to Script and paste a &lt;code&gt;tf.GradientTape&lt;/code&gt; example as it is: &lt;code&gt;import tensorflow as tf&lt;/code&gt; runs on tapeviz's own tape (the last page lists the names it has). Ctrl+Enter runs, Stop ends a long run.</source>
       <translation>&lt;b&gt;6. 或者粘贴 TensorFlow 代码。&lt;/b&gt;把模式切换为“脚本”,原样粘贴一个 &lt;code&gt;tf.GradientTape&lt;/code&gt; 示例:&lt;code&gt;import tensorflow as tf&lt;/code&gt; 会在 tapeviz 自己的磁带上运行(最后一页列出了可用的名称)。Ctrl+Enter 运行,“停止”结束长时间的运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="93" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="105" />
       <source>&lt;b&gt;7. Present it.&lt;/b&gt; Ctrl + and Ctrl − scale every text, F11 is full screen, Ctrl+Shift+D the dark theme and Ctrl+Shift+H clean mode (only the graph and the tabs). The Presets menu holds every example of the tutorials.</source>
       <translation>&lt;b&gt;7. 上课演示。&lt;/b&gt;Ctrl + 和 Ctrl − 缩放所有文字,F11 全屏,Ctrl+Shift+D 切换深色主题,Ctrl+Shift+H 简洁模式(只显示计算图和选项卡)。“预设”菜单里有教程中的每一个示例。</translation>
     </message>
@@ -675,33 +685,38 @@
   <context>
     <name>LowerTabs</name>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="50" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="52" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="51" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="53" />
       <source>Optimization</source>
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="53" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="55" />
       <source>Timeline</source>
       <translation>时间线</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="54" />
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="138" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="56" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="158" />
       <source>Plots</source>
       <translation>图表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="109" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="58" />
+      <source>Network</source>
+      <translation>网络</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="125" />
       <source>The last run recorded no loop: run a script whose loop records a tape per step</source>
       <translation>上次运行没有记录循环:请运行每一步都记录一条磁带的循环脚本</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="138" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="158" />
       <source>Plots (%1)</source>
       <translation>图表 (%1)</translation>
     </message>
@@ -709,138 +724,143 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="114" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="115" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="181" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="183" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="183" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="185" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="185" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="187" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="186" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="188" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="212" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="213" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="225" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="227" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="227" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="237" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="239" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="241" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="240" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="242" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="241" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="243" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="242" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="244" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="247" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
+      <source>&amp;Network</source>
+      <translation>网络(&amp;N)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/main_window.py" line="250" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="255" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="258" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="258" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="261" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -851,6 +871,389 @@
       <location filename="../../tapeviz/ui/messages.py" line="45" />
       <source>line %1: %2</source>
       <translation>第 %1 行:%2</translation>
+    </message>
+  </context>
+  <context>
+    <name>NetworkDiagram</name>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="72" />
+      <source>Add a hidden layer</source>
+      <translation>增加一个隐藏层</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="74" />
+      <source>Remove the last hidden layer</source>
+      <translation>删除最后一个隐藏层</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="79" />
+      <source>Features</source>
+      <translation>特征</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="80" />
+      <source>Output</source>
+      <translation>输出</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="166" />
+      <source>Remove a neuron from this layer</source>
+      <translation>从这一层删除一个神经元</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="170" />
+      <source>1 neuron</source>
+      <translation>1 个神经元</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="171" />
+      <source>%1 neurons</source>
+      <translation>%1 个神经元</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="172" />
+      <source>Add a neuron to this layer</source>
+      <translation>给这一层增加一个神经元</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="182" />
+      <source>1 hidden layer</source>
+      <translation>1 个隐藏层</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="183" />
+      <source>%1 hidden layers</source>
+      <translation>%1 个隐藏层</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="334" />
+      <source>%1 = %2 (click to edit)</source>
+      <translation>%1 = %2(点击编辑)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="343" />
+      <source>Input %1 (click to switch it off)</source>
+      <translation>输入 %1(点击关闭)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="344" />
+      <source>Input %1 is off (click to switch it on)</source>
+      <translation>输入 %1 已关闭(点击打开)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="346" />
+      <source>The output over the input plane</source>
+      <translation>输出在输入平面上的取值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="347" />
+      <source>Neuron %1 of %2: its output over the input plane</source>
+      <translation>%2 的第 %1 个神经元:它在输入平面上的输出</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="377" />
+      <source>%1: type a value, Enter applies, Esc closes</source>
+      <translation>%1:输入数值,回车应用,Esc 关闭</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/diagram.py" line="399" />
+      <source>Not a number: %1</source>
+      <translation>不是数字:%1</translation>
+    </message>
+  </context>
+  <context>
+    <name>NetworkPanel</name>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="34" />
+      <source>ReLU</source>
+      <translation>ReLU 线性整流</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="35" />
+      <source>Tanh</source>
+      <translation>Tanh 双曲正切</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="36" />
+      <source>Sigmoid</source>
+      <translation>Sigmoid S 形</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="37" />
+      <source>Linear</source>
+      <translation>线性</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="40" />
+      <source>None</source>
+      <translation>无</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="41" />
+      <source>L1</source>
+      <translation>L1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="42" />
+      <source>L2</source>
+      <translation>L2</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="113" />
+      <source>Reset</source>
+      <translation>重置</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="115" />
+      <source>Back to the first weights (Home)</source>
+      <translation>回到最初的权重(Home)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="118" />
+      <source>Play</source>
+      <translation>播放</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="120" />
+      <source>Train or pause (Space)</source>
+      <translation>训练或暂停(空格)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="124" />
+      <source>Step</source>
+      <translation>单步</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="126" />
+      <source>Train one epoch (→)</source>
+      <translation>训练一个轮次(→)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="128" />
+      <source>New weights</source>
+      <translation>新权重</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="130" />
+      <source>Start from other random weights (a new seed)</source>
+      <translation>从另一组随机权重开始(新的种子)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="138" />
+      <source>λmax: the largest curvature of the loss at the current weights (power iteration on Hessian-vector products). Plain gradient descent is stable for lr &lt; 2/λmax.</source>
+      <translation>λmax:损失在当前权重处的最大曲率(对 Hessian 向量积做幂迭代)。普通梯度下降在 lr &lt; 2/λmax 时稳定。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="151" />
+      <source>Classification</source>
+      <translation>分类</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="152" />
+      <source>Regression</source>
+      <translation>回归</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="160" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="253" />
+      <source>Race</source>
+      <translation>比赛</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="161" />
+      <source>Train the same network from the same first weights with 2 to 6 optimizers</source>
+      <translation>用 2 到 6 个优化器从同一组初始权重训练同一个网络</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="176" />
+      <source>The hidden layers' activation</source>
+      <translation>隐藏层的激活函数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="177" />
+      <source>Regularization rate</source>
+      <translation>正则化率</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="178" />
+      <source>Problem type (it follows the data set)</source>
+      <translation>问题类型(随数据集而定)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="180" />
+      <source>The optimizer that trains the network</source>
+      <translation>训练网络的优化器</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="197" />
+      <source>Learning rate</source>
+      <translation>学习率</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="198" />
+      <source>Activation</source>
+      <translation>激活函数</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="199" />
+      <source>Regularization</source>
+      <translation>正则化</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="225" />
+      <source>Race these optimizers (2 to 6):</source>
+      <translation>让这些优化器比赛(2 到 6 个):</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="252" />
+      <source>Race (%1)</source>
+      <translation>比赛(%1)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="283" />
+      <source>Epoch %1</source>
+      <translation>轮次 %1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="288" />
+      <source>2/λmax = …</source>
+      <translation>稳定上限 2/λmax = …</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="294" />
+      <source>2/λmax = %1</source>
+      <translation>稳定上限 2/λmax = %1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="298" />
+      <source>The learning rate is above 2/λmax: the steps overshoot along the steepest direction and can diverge</source>
+      <translation>学习率高于 2/λmax:沿最陡方向的步子会越过极小值,可能发散</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="30" />
+      <source>Circle</source>
+      <translation>圆形</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="31" />
+      <source>Exclusive or</source>
+      <translation>异或</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="32" />
+      <source>Two gaussians</source>
+      <translation>两个高斯分布</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="33" />
+      <source>Spiral</source>
+      <translation>螺旋</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="34" />
+      <source>Two moons</source>
+      <translation>两个月牙</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="35" />
+      <source>Plane (regression)</source>
+      <translation>平面(回归)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="36" />
+      <source>Multi gaussian (regression)</source>
+      <translation>多个高斯(回归)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="89" />
+      <source>Data</source>
+      <translation>数据</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="121" />
+      <source>Regenerate</source>
+      <translation>重新生成</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="123" />
+      <source>New points from a new seed</source>
+      <translation>用新的种子生成新的数据点</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="137" />
+      <source>Training data: %1 %</source>
+      <translation>训练数据:%1 %</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="140" />
+      <source>Noise: %1</source>
+      <translation>噪声:%1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="143" />
+      <source>Batch size: %1</source>
+      <translation>批大小:%1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/loss_plot.py" line="37" />
+      <source>epoch</source>
+      <translation>轮次</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="74" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="180" />
+      <source>Output</source>
+      <translation>输出</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="83" />
+      <source>Show test data</source>
+      <translation>显示测试数据</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="85" />
+      <source>Discretize output</source>
+      <translation>离散化输出</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="160" />
+      <source>Test loss %1</source>
+      <translation>测试损失 %1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="162" />
+      <source>Training loss %1</source>
+      <translation>训练损失 %1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/text.py" line="24" />
+      <source>Not applied: %1. The last good settings stay.</source>
+      <translation>未应用:%1。保留上一次有效的设置。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/text.py" line="33" />
+      <source>Diverged at step %1: the loss or the new weights were not finite numbers.</source>
+      <translation>在第 %1 步发散:损失或新的权重不是有限数。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/text.py" line="46" />
+      <source>Every run has diverged: reset, or lower the learning rate</source>
+      <translation>所有运行都已发散:请重置,或降低学习率</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/text.py" line="51" />
+      <source>step %1</source>
+      <translation>第 %1 步</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/text.py" line="53" />
+      <source>%1 steps/s</source>
+      <translation>%1 步/秒</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/wiring.py" line="24" />
+      <source>Choose a demo…</source>
+      <translation>选择演示…</translation>
     </message>
   </context>
   <context>
@@ -943,44 +1346,44 @@
       <translation>已导出 {name}。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="182" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="138" />
       <location filename="../../tapeviz/ui/timeline/heat.py" line="72" />
       <source>step</source>
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="323" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="285" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="46" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="324" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="286" />
       <location filename="../../tapeviz/ui/plots/surface_plot.py" line="347" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="329" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="291" />
       <location filename="../../tapeviz/ui/timeline/heat.py" line="71" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="52" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="330" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="292" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="335" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="297" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="58" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="336" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="298" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="59" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
@@ -1007,7 +1410,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/export.py" line="78" />
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="162" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="155" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="77" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="38" />
       <source>Export</source>
@@ -1034,45 +1437,45 @@
       <translation>计算已取消。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="118" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="111" />
       <source>Add a run to the race (up to six)</source>
       <translation>为竞赛添加一个运行(最多六个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="122" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="115" />
       <source>Remove the selected run</source>
       <translation>删除选中的运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="128" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="121" />
       <source>Learning rate on a log scale: drag (a decade per 100 px, Shift finer), ← → small steps, Page Up/Down a decade; or type it above</source>
       <translation>对数刻度上的学习率:拖动(每 100 像素一个数量级,按住 Shift 更精细),← → 小步调整,Page Up/Down 调整一个数量级;也可以在上方直接输入</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="140" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="133" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="63" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="142" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="135" />
       <source>Log-scale loss axis</source>
       <translation>损失轴使用对数刻度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="150" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="143" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="51" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="153" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="146" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="55" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="156" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="149" />
       <location filename="../../tapeviz/ui/studio/studio.py" line="262" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="53" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="201" />
@@ -1080,66 +1483,66 @@
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="166" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="159" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="183" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="179" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="188" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="185" />
       <source>Optimizer</source>
       <translation>优化器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="192" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="195" />
       <source>Steps</source>
       <translation>步数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="193" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="196" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="198" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="201" />
       <source>Slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="217" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="226" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="218" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="227" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
       <source>Animation as MP4…</source>
       <translation>动画导出为 MP4…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="219" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="228" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="119" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="220" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="229" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="120" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="221" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="230" />
       <source>Histories as CSV…</source>
       <translation>历史记录导出为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="361" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="389" />
       <location filename="../../tapeviz/ui/timeline/panel.py" line="202" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
@@ -1399,6 +1802,15 @@
     </message>
   </context>
   <context>
+    <name>RunLegend</name>
+    <message>
+      <location filename="../../tapeviz/ui/plots/run_legend.py" line="234" />
+      <location filename="../../tapeviz/ui/plots/run_legend.py" line="321" />
+      <source>+{count} more</source>
+      <translation>还有 {count} 个</translation>
+    </message>
+  </context>
+  <context>
     <name>SessionController</name>
     <message>
       <location filename="../../tapeviz/ui/window/sessions.py" line="142" />
@@ -1454,103 +1866,103 @@
   <context>
     <name>StepperPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="36" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="37" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="37" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="38" />
       <source>Forward pass</source>
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="93" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="94" />
       <source>Each gradient() call is its own backward pass: pick the one to step.</source>
       <translation>每次 gradient() 调用都是一次独立的反向传播:选择要逐步查看的那一次。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="96" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="97" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="96" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="97" />
       <source>Reset (Home)</source>
       <translation>重置(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="99" />
       <source>Step back (←)</source>
       <translation>上一步(←)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="99" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
       <source>Step (→)</source>
       <translation>下一步(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="101" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="354" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="102" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="361" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="101" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="102" />
       <source>Play/pause (Space)</source>
       <translation>播放/暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="110" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="111" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="111" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="112" />
       <source>Predict, then reveal</source>
       <translation>先预测,再揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="114" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="115" />
       <source>Reveal</source>
       <translation>揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="114" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="115" />
       <source>Reveal this step's gradients (R)</source>
       <translation>揭晓这一步的梯度(R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="163" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="164" />
       <source>Chain rule</source>
       <translation>链式法则</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="164" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="165" />
       <source>Gradient check</source>
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="165" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="166" />
       <source>Value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="267" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="268" />
       <source>This backward pass cannot be stepped here: {error}</source>
       <translation>这个反向传播无法在这里逐步演示：{error}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="354" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="361" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="475" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="482" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="497" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="504" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
@@ -3075,6 +3487,62 @@
     <message>
       <source>Starting at y = 0.001, plain GD is effectively stuck (y ≈ 0.05 after 200 steps), Adam escapes steadily and momentum escapes explosively; the function is unbounded below. Start on y = 0 exactly and nothing escapes.</source>
       <translation>从 y = 0.001 出发,普通梯度下降几乎停滞(200 步后 y ≈ 0.05),Adam 稳步逃离,动量法则爆发式逃离;函数没有下界。若恰好从 y = 0 出发,谁也逃不出来。</translation>
+    </message>
+    <message>
+      <source>Circle, no hidden layer, x₁ and x₂</source>
+      <translation>圆形,无隐藏层,x₁ 和 x₂</translation>
+    </message>
+    <message>
+      <source>One neuron on x₁ and x₂ draws a straight line: it cannot separate a disc from a ring, so the loss stays near 0.5.</source>
+      <translation>基于 x₁ 和 x₂ 的单个神经元只能画一条直线:它分不开圆盘和圆环,所以损失停在 0.5 附近。</translation>
+    </message>
+    <message>
+      <source>Circle, no hidden layer, x₁² and x₂²</source>
+      <translation>圆形,无隐藏层,x₁² 和 x₂²</translation>
+    </message>
+    <message>
+      <source>The same single neuron on x₁² and x₂² draws a circle: the loss falls close to 0 within a few dozen epochs.</source>
+      <translation>同一个神经元换成 x₁² 和 x₂² 就能画出圆:几十个轮次内损失降到接近 0。</translation>
+    </message>
+    <message>
+      <source>XOR from the feature x₁x₂</source>
+      <translation>用特征 x₁x₂ 解异或</translation>
+    </message>
+    <message>
+      <source>x₁x₂ is positive exactly where XOR's label is: one neuron on it is enough.</source>
+      <translation>x₁x₂ 恰好在异或标签为正的地方为正:一个神经元就够了。</translation>
+    </message>
+    <message>
+      <source>XOR with a hidden layer</source>
+      <translation>用一个隐藏层解异或</translation>
+    </message>
+    <message>
+      <source>From x₁ and x₂ alone, XOR needs a hidden layer: four tanh neurons learn it.</source>
+      <translation>只用 x₁ 和 x₂ 时,异或需要一个隐藏层:四个 tanh 神经元就能学会。</translation>
+    </message>
+    <message>
+      <source>Spiral: six layers of eight</source>
+      <translation>螺旋:六层,每层八个</translation>
+    </message>
+    <message>
+      <source>Two interleaved spirals need depth: all seven features into six tanh layers of eight, SGD at 0.02, reach a low loss in about 300 epochs.</source>
+      <translation>两条交错的螺旋需要深度:七个特征全部输入六个各有八个神经元的 tanh 层,SGD 学习率 0.02,约 300 个轮次后损失很低。</translation>
+    </message>
+    <message>
+      <source>micrograd's moons demo</source>
+      <translation>micrograd 的月牙演示</translation>
+    </message>
+    <message>
+      <source>micrograd's demo: 100 moons points, 2-16-16-1 ReLU, max-margin loss + L2, SGD with lr 1 → 0.1 over 100 full-batch steps. 10 points are kept as a test set for the view (micrograd trains on all 100); the L2 term penalises the weights, not the biases.</source>
+      <translation>micrograd 的演示:100 个月牙数据点,2-16-16-1 ReLU,最大间隔损失加 L2,SGD 学习率在 100 个全批量步中从 1 降到 0.1。视图留出 10 个点作为测试集(micrograd 用全部 100 个训练);L2 项惩罚权重,不惩罚偏置。</translation>
+    </message>
+    <message>
+      <source>Playground's default</source>
+      <translation>Playground 的默认设置</translation>
+    </message>
+    <message>
+      <source>Circle data, x₁ and x₂, hidden layers 4-2, tanh, SGD at 0.03, batches of 10.</source>
+      <translation>圆形数据,输入 x₁ 和 x₂,隐藏层 4-2,tanh,SGD 学习率 0.03,批大小 10。</translation>
     </message>
   </context>
 </TS>

@@ -20,6 +20,8 @@ from tapeviz.engine.backward import (  # noqa: E402
     Contribution,
     backward_steps,
 )
+from tapeviz.engine.conv_ops import *  # noqa: E402, F403
+from tapeviz.engine.conv_ops import __all__ as _conv_all  # noqa: E402
 from tapeviz.engine.core import OpRecord  # noqa: E402
 from tapeviz.engine.custom import custom_gradient  # noqa: E402
 from tapeviz.engine.decomp_ops import *  # noqa: E402, F403
@@ -124,4 +126,5 @@ __all__ = [
     *_shape_all,
     *_sorting_all,
     *_decomp_all,
+    *_conv_all,
 ]

@@ -140,7 +140,9 @@ class Function:
         self, args: tuple[Any, ...], kwargs: dict[str, Any], bound: dict[str, Any] | None
     ) -> Any:
         """What tells this call's trace apart: the arguments by parameter, as TensorFlow does."""
-        if self.input_signature is not None:  # one trace, for the signature
+        if self.input_signature is not None:  # one trace, for the signature (per object)
+            if bound and next(iter(bound)) == "self":
+                return ("input_signature", _trace_key(bound["self"]))
             return "input_signature"
         if bound is not None:
             return tuple((name, _trace_key(v)) for name, v in bound.items())
@@ -205,6 +207,8 @@ class Function:
         except TypeError as exc:
             raise TypeError(f"Binding inputs to tf.function failed: {exc}") from None
         names = list(bound.arguments)
+        if len(names) == len(specs) + 1 and names[0] == "self":  # a method: no spec for self
+            names = names[1:]
         if len(names) != len(specs):
             raise TypeError(
                 f"Binding inputs to tf.function `{self.__name__}` failed: the input_signature "

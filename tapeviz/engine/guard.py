@@ -199,3 +199,8 @@ _SPECIAL: dict[Primitive, Callable[[list[tuple[int, ...]], dict[str, Any]], None
     P.softmax_cross_entropy_p: _no_broadcast,
     P.sparse_softmax_cross_entropy_p: _no_broadcast,
 }
+
+
+def register_precheck(prim: Primitive, check: Callable[..., None]) -> None:
+    """Size ``prim``'s result from its operands' shapes with ``check`` (other modules' ops)."""
+    _SPECIAL[prim] = check

@@ -10,6 +10,7 @@ import numpy as np
 
 from tapeviz.engine import primitives as P
 from tapeviz.engine.errors import InvalidArgumentError
+from tapeviz.engine.impl_conv import FLOAT_ONLY_CONV, IMPL_CONV
 from tapeviz.engine.impl_decomp import FLOAT_ONLY_DECOMP, IMPL_DECOMP
 from tapeviz.engine.impl_linalg import FLOAT_ONLY_LINALG, IMPL_LINALG
 from tapeviz.engine.impl_nn import FLOAT_ONLY_NN, IMPL_NN
@@ -24,7 +25,7 @@ FLOAT_ONLY: frozenset[Primitive] = frozenset(
         P.tan_p, P.tanh_p, P.sigmoid_p, P.softplus_p, P.leaky_relu_p, P.floor_p,
         P.divide_no_nan_p, P.norm_p,
     }
-) | FLOAT_ONLY_NN | FLOAT_ONLY_LINALG | FLOAT_ONLY_DECOMP  # fmt: skip
+) | FLOAT_ONLY_NN | FLOAT_ONLY_LINALG | FLOAT_ONLY_DECOMP | FLOAT_ONLY_CONV  # fmt: skip
 
 IMPL[P.add_p] = operator.add
 IMPL[P.subtract_p] = operator.sub
@@ -286,3 +287,4 @@ IMPL[P.scatter_p] = scatter_impl
 IMPL.update(IMPL_NN)
 IMPL.update(IMPL_LINALG)
 IMPL.update(IMPL_DECOMP)
+IMPL.update(IMPL_CONV)

@@ -183,5 +183,17 @@ gather_p = _p("gather", "a[b] along an axis", "GatherV2", int_args=(1,))
 scatter_add_p = _p("scatter_add", "zeros with [b] += a along an axis", "UnsortedSegmentSum",
                    int_args=(1,))  # fmt: skip
 
+# Convolution and pooling (tf.nn, NHWC; params strides, padding, dilations, ksize).
+conv2d_p = _p("conv2d", "conv2d(a, b)", "Conv2D")
+conv2d_backprop_input_p = _p("conv2d_backprop_input", "conv2d_transpose(b, a)",
+                             "Conv2DBackpropInput")  # fmt: skip
+conv2d_backprop_filter_p = _p("conv2d_backprop_filter", "conv2d_backprop_filter(a, b)",
+                              "Conv2DBackpropFilter")  # fmt: skip
+max_pool_p = _p("max_pool", "max_pool(a)", "MaxPool")
+max_pool_grad_p = _p("max_pool_grad", "max_pool_grad(a, b)", "MaxPoolGrad")
+max_pool_grad_grad_p = _p("max_pool_grad_grad", "max_pool_grad_grad(a, b)", "MaxPoolGradGrad")
+avg_pool_p = _p("avg_pool", "avg_pool(a)", "AvgPool")
+avg_pool_grad_p = _p("avg_pool_grad", "avg_pool_grad(a)", "AvgPoolGrad")
+
 # A function with its own gradient (tf.custom_gradient).
 custom_gradient_p = _p("custom_gradient", "f(a, …) with its own gradient", "IdentityN")

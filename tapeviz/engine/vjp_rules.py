@@ -231,6 +231,7 @@ defvjp(P.stop_gradient_p, None, text=("gradient stopped",))
 
 # The rules of the activation, extra maths, linear algebra and indexing primitives.
 from tapeviz.engine import (  # noqa: E402, F401  (they fill VJP and RULE_TEXT)
+    vjp_conv,
     vjp_decomp,
     vjp_linalg,
     vjp_nn,

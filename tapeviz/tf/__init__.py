@@ -3,7 +3,9 @@
 Tutorial code runs unchanged apart from the import line: ``tf.GradientTape``, ``tf.Variable``,
 ``tf.random``, ``tf.Module``, ``tf.keras`` (layers, models, fit), ``tf.data.Dataset``,
 ``tf.math``, ``tf.nn``, ``tf.linalg``, ``tf.custom_gradient``, ``tf.print``, ...
-:func:`supported_names` lists every name, by namespace. Files, downloads and saved models raise
+:func:`supported_names` lists every name, by namespace. Saving (``model.save``,
+``tf.train.Checkpoint``, ``tf.saved_model``) writes to the run's own folder, in memory
+(:mod:`tapeviz.tf.run_files`); reading other files and downloads raise
 :class:`~tapeviz.tf.unavailable.NotAvailableInTapeviz`. The sub-namespaces can be imported as
 modules too (``from tapeviz.tf.keras import layers``).
 """
@@ -13,14 +15,17 @@ from __future__ import annotations
 import sys as _sys
 
 from tapeviz import engine as _e
+from tapeviz.engine import conv_ops as _conv
 from tapeviz.engine import dtypes as _dt
 from tapeviz.engine import nest as _nest
 from tapeviz.engine.namespace import Namespace as _Namespace
+from tapeviz.tf import checkpoint as _ckpt
 from tapeviz.tf import decompositions as _decomp
 from tapeviz.tf import init_ops as _init_ops
 from tapeviz.tf import random_generators as _gen
 from tapeviz.tf import random_ops as _random
 from tapeviz.tf import runtime as _rt
+from tapeviz.tf import saved_model as _saved_model
 from tapeviz.tf import unavailable as _na
 from tapeviz.tf.catalog import supported_names, unavailable_names
 from tapeviz.tf.dataset import DATA as _DATA
@@ -89,6 +94,8 @@ repeat, boolean_mask, sort, argsort, unique = (
     _e.repeat, _e.boolean_mask, _e.sort, _e.argsort, _e.unique
 )  # fmt: skip
 slice, sequence_mask = _e.slice, _e.sequence_mask
+conv2d_backprop_input_v2 = _e.conv2d_backprop_input_v2
+conv2d_backprop_filter_v2 = _e.conv2d_backprop_filter_v2
 
 # -- TensorFlow's own initializers (tf.keras.initializers are Keras')
 zeros_initializer, ones_initializer = _init_ops.Zeros, _init_ops.Ones
@@ -148,7 +155,8 @@ nn = _Namespace(
      "sparse_softmax_cross_entropy_with_logits": _e.sparse_softmax_cross_entropy_with_logits,
      "l2_loss": _e.l2_loss, "l2_normalize": _e.l2_normalize, "moments": _e.moments,
      "batch_normalization": _e.batch_normalization, "bias_add": _e.bias_add,
-     "dropout": _random.dropout, "embedding_lookup": _e.gather},
+     "dropout": _random.dropout, "embedding_lookup": _e.gather,
+     **{n: getattr(_conv, n) for n in _conv.__all__ if not n.startswith("conv2d_backprop")}},
 )  # fmt: skip
 linalg = _Namespace(
     "tf.linalg",
@@ -190,7 +198,14 @@ autodiff = _Namespace("tf.autodiff", {"GradientTape": _e.GradientTape})
 data = _DATA
 keras = _KERAS
 optimizers = _KERAS.optimizers
-saved_model, io, train, summary = _na.SAVED_MODEL, _na.IO, _na.TRAIN, _na.SUMMARY
+io, summary = _na.IO, _na.SUMMARY
+train = _Namespace(
+    "tf.train",
+    {"Checkpoint": _ckpt.Checkpoint, "CheckpointManager": _ckpt.CheckpointManager,
+     "latest_checkpoint": _ckpt.latest_checkpoint, "load_checkpoint": _ckpt.load_checkpoint,
+     "list_variables": _ckpt.list_variables, "CheckpointReader": _ckpt.CheckpointReader},
+)  # fmt: skip
+saved_model = _saved_model.SAVED_MODEL
 
 
 def _register(prefix: str, ns: _Namespace) -> None:
@@ -203,5 +218,5 @@ def _register(prefix: str, ns: _Namespace) -> None:
 
 
 for _name in ("math", "nn", "linalg", "random", "dtypes", "errors", "nest", "data", "keras",
-              "config", "debugging", "autodiff"):  # fmt: skip
+              "config", "debugging", "autodiff", "train", "saved_model", "io"):  # fmt: skip
     _register(f"{__name__}.{_name}", globals()[_name])

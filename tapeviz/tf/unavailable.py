@@ -1,18 +1,21 @@
-"""What tapeviz does not offer: files, downloads and saved models, as a clear error.
+"""What tapeviz does not offer: reading files, downloads, as a clear error.
 
-``tf.saved_model.save``, ``tf.io.read_file``, ``keras.datasets.mnist.load_data``,
-``keras.utils.get_file``, ``model.save`` ... exist (so scripts get past the attribute) and raise
-:class:`NotAvailableInTapeviz` when called: a ``tf.errors.UnimplementedError`` (and a
-``NotImplementedError``) that says what to do instead.
+``tf.io.read_file``, ``keras.datasets.mnist.load_data``, ``keras.utils.get_file`` ... exist (so
+scripts get past the attribute) and raise :class:`NotAvailableInTapeviz` when called: a
+``tf.errors.UnimplementedError`` (and a ``NotImplementedError``) that says what to do instead.
+Saving works, in the run's own folder (:mod:`tapeviz.tf.run_files`): ``tf.io.gfile``'s
+``exists``, ``listdir``, ``glob``, ``makedirs``, ``remove``, ``rmtree`` look there too.
 """
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from tapeviz.engine.errors import UnimplementedError
 from tapeviz.engine.namespace import Namespace
+from tapeviz.tf import run_files
 
 __all__ = ["NotAvailableInTapeviz", "is_unavailable", "unavailable", "unavailable_namespace"]
 
@@ -21,8 +24,8 @@ _HINT = {
     "tf.random) instead of reading it",
     "download": "tapeviz does not download data sets: make a small one in the script "
     "(for example with tf.random.normal) instead",
-    "save": "tapeviz keeps models in memory only: there is nothing to save or load; use "
-    "model.get_weights() / set_weights() to copy weights",
+    "save": "tapeviz saves in Keras 3's formats only, in the run's own folder: "
+    "model.save('model.keras'), model.save_weights('model.weights.h5'), tf.train.Checkpoint",
 }
 
 
@@ -60,23 +63,17 @@ def unavailable_namespace(
     return Namespace(name, entries)
 
 
-SAVED_MODEL = unavailable_namespace(
-    "tf.saved_model", "save", ["save", "load", "contains_saved_model", "SaveOptions",
-                               "LoadOptions", "Asset"],
-)  # fmt: skip
 IO = unavailable_namespace(
     "tf.io", "file",
     ["read_file", "write_file", "decode_csv", "decode_image", "decode_jpeg", "decode_png",
      "encode_jpeg", "encode_png", "parse_example", "parse_single_example", "serialize_tensor",
      "parse_tensor", "TFRecordWriter", "FixedLenFeature", "VarLenFeature", "matching_files"],
     {"gfile": unavailable_namespace(
-        "tf.io.gfile", "file",
-        ["exists", "glob", "listdir", "makedirs", "mkdir", "remove", "rmtree", "walk", "copy",
-         "rename", "isdir", "GFile"])},
-)  # fmt: skip
-TRAIN = unavailable_namespace(
-    "tf.train", "save", ["Checkpoint", "CheckpointManager", "latest_checkpoint",
-                         "load_checkpoint", "list_variables"],
+        "tf.io.gfile", "file", ["walk", "copy", "rename", "GFile"],
+        {"exists": run_files.exists, "glob": run_files.glob, "listdir": run_files.listdir,
+         "makedirs": lambda path: run_files.makedirs(path, exist_ok=True),
+         "mkdir": run_files.mkdir, "remove": run_files.remove, "rmtree": run_files.rmtree,
+         "isdir": run_files.isdir, "join": lambda path, *paths: posixpath.join(path, *paths)})},
 )  # fmt: skip
 SUMMARY = unavailable_namespace(
     "tf.summary", "file", ["create_file_writer", "scalar", "histogram", "image", "text", "trace_on",
@@ -107,14 +104,3 @@ KERAS_UTILS_FILES = {
                     ("text_dataset_from_directory", "file"), ("load_img", "file"),
                     ("timeseries_dataset_from_array", "file"), ("plot_model", "file"))
 }  # fmt: skip
-
-
-def register_keras_serializable(package: str = "Custom", name: str | None = None) -> Any:
-    """A decorator that returns the class unchanged (nothing is ever serialised here)."""
-    return lambda obj: obj
-
-
-KERAS_SAVING = unavailable_namespace(
-    "tf.keras.saving", "save", ["save_model", "load_model"],
-    {"register_keras_serializable": register_keras_serializable},
-)  # fmt: skip

@@ -20,6 +20,7 @@ from tapeviz.torch import _methods as _m
 from tapeviz.torch import _ops as _o
 from tapeviz.torch import _reduce as _r
 from tapeviz.torch import _shape as _s
+from tapeviz.torch import serialization as _serialization
 from tapeviz.torch._size import Size, device
 from tapeviz.torch._tensor import Tensor
 
@@ -134,6 +135,9 @@ backends = _Namespace(
     {"mps": _Namespace("torch.backends.mps", {"is_available": _false, "is_built": _false}),
      "cudnn": _Namespace("torch.backends.cudnn", {"is_available": _false})},
 )  # fmt: skip
+
+# -- saving: the run's own folder, data only (tapeviz.torch.serialization) --------------------
+save, load = _serialization.save, _serialization.load
 
 # -- printing --------------------------------------------------------------------------------------
 set_printoptions = _f.set_printoptions

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from types import MethodType
 from typing import TYPE_CHECKING, Any
 
 from tapeviz.engine import core
@@ -292,6 +293,8 @@ class no_grad:  # noqa: N801
     def __init__(self, *args: Any) -> None:
         self._saved: list[bool] = []
         self._func = args[0] if args and callable(args[0]) else None
+        if self._func is not None:
+            self._named(self._func)
 
     def __enter__(self) -> None:
         self._saved.append(GRAD.enabled)
@@ -306,11 +309,24 @@ class no_grad:  # noqa: N801
             made = object.__new__(type(self))  # ``@torch.no_grad()``: the function, in this mode
             made.__dict__.update(self.__dict__)
             made._saved, made._func = [], args[0]
+            made._named(args[0])
             return made
         if self._func is not None:
             with self.clone():  # a fresh manager per call, as torch's decorators make
                 return self._func(*args, **kwargs)
         raise TypeError(f"{type(self).__name__} takes a function to decorate")
+
+    def _named(self, func: Any) -> None:
+        """Carry the decorated function's name and doc (as ``functools.wraps``)."""
+        self.__name__ = getattr(func, "__name__", type(self).__name__)
+        self.__qualname__ = getattr(func, "__qualname__", self.__name__)
+        self.__doc__ = getattr(func, "__doc__", None)
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        """A decorated method binds ``self`` as a function does (``@torch.no_grad()`` on it)."""
+        if instance is None or self._func is None:
+            return self
+        return MethodType(self, instance)
 
     def clone(self) -> no_grad:
         """A new context manager of the same kind."""

@@ -122,12 +122,17 @@ PRINTS = "What TensorFlow prints:"  # a note's header line; the printed lines st
 
 def preset_texts() -> list[str]:
     """The presets' group names, titles and notes (the Presets menu and the notes label)."""
+    from tapeviz.models.network import presets as network
     from tapeviz.models.session.presets import PRESETS
 
     texts = list(PRESETS.groups())
     for preset in PRESETS.values():
         note = PRINTS if preset.notes.startswith(PRINTS + "\n") else preset.notes
         for text in (preset.title, note):
+            if text and text not in texts:
+                texts.append(text)
+    for name in network.PRESETS:  # the Network tab's demos (translated in this context too)
+        for text in (network.TITLES.get(name, ""), network.NOTES.get(name, "")):
             if text and text not in texts:
                 texts.append(text)
     return texts

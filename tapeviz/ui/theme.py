@@ -43,9 +43,9 @@ LIGHT = Theme(
     gradient="#8E3B73",  # a darker reddish purple: 7:1 contrast on white
     warning=VERMILLION,
     fills={"variable": "#D6EAF8", "watched": "#FDEBD0", "constant": "#EEEEEE", "op": "#D5F5E3",
-           "target": "#FADBD8", "folded": "#F2F2F2"},
+           "target": "#FADBD8", "folded": "#F2F2F2", "layer": "#EBDEF0"},
     borders={"variable": BLUE, "watched": ORANGE, "constant": GREY, "op": GREEN,
-             "target": VERMILLION, "folded": GREY},
+             "target": VERMILLION, "folded": GREY, "layer": PURPLE},
 )  # fmt: skip
 DARK = Theme(
     name="dark",
@@ -57,9 +57,9 @@ DARK = Theme(
     gradient="#F5A3D3",
     warning="#FF7A45",
     fills={"variable": "#123B57", "watched": "#5A3E05", "constant": "#3A3A3A", "op": "#0B4633",
-           "target": "#5C2108", "folded": "#333333"},
+           "target": "#5C2108", "folded": "#333333", "layer": "#3D2352"},
     borders={"variable": SKY, "watched": ORANGE, "constant": GREY, "op": "#3FD1A3",
-             "target": "#FF8A50", "folded": GREY},
+             "target": "#FF8A50", "folded": GREY, "layer": PURPLE},
 )  # fmt: skip
 THEMES = {"light": LIGHT, "dark": DARK}
 

@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 
 import tapeviz as tv
+from tapeviz.engine import primitives as P
+from tapeviz.engine.core import bind
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.engine.vjp_rules import VJP
 
@@ -53,6 +55,7 @@ def log1pexp(x: Any) -> Any:
     return tv.log(1 + e), grad
 
 
+POOL = {"ksize": (2, 2), "strides": (1, 1), "padding": "SAME"}
 LABELS = tv.constant(np.array([2, 0, 1]))
 PROBS = np.abs(normal(3, 4)) / np.abs(normal(3, 4)).sum(axis=1, keepdims=True)
 CHECKS: dict[str, Callable[[], None]] = {
@@ -126,6 +129,26 @@ CHECKS: dict[str, Callable[[], None]] = {
                     check(lambda a: tv.svd(a)[1], normal(2, 3))),
     "qr": lambda: check(lambda a: tv.qr(a).r, normal(3, 2)),
     "eigh": lambda: check(lambda a: tv.eigh(a)[1], spd(3)),
+    # issue 34: convolution and pooling (more in tests/engine/test_conv.py)
+    "conv2d": lambda: check(lambda x, w: tv.conv2d(x, w, 2, "SAME"), normal(1, 4, 5, 2),
+                            normal(3, 3, 2, 2), order=2),
+    "conv2d_backprop_input": lambda: check(lambda w, g: tv.conv2d_transpose(
+        g, w, (1, 4, 5, 2), 2, "SAME"), normal(3, 3, 2, 2), normal(1, 2, 3, 2), order=2),
+    "conv2d_backprop_filter": lambda: check(lambda x, g: bind(
+        P.conv2d_backprop_filter_p, x, g, filter_shape=(3, 3, 2, 2), strides=(2, 2),
+        padding="SAME", dilations=(1, 1)), normal(1, 4, 5, 2), normal(1, 2, 3, 2), order=2),
+    "max_pool": lambda: check(lambda x: tv.max_pool2d(x, 2, 1, "SAME"), normal(1, 3, 4, 2),
+                              order=2),
+    "max_pool_grad": lambda: check(lambda g: bind(
+        P.max_pool_grad_p, tv.constant(normal(1, 3, 4, 2)), g, **POOL), normal(1, 3, 4, 2),
+        order=2),
+    "max_pool_grad_grad": lambda: check(lambda u: bind(
+        P.max_pool_grad_grad_p, tv.constant(normal(1, 3, 4, 2)), u, **POOL),
+        normal(1, 3, 4, 2), order=2),
+    "avg_pool": lambda: check(lambda x: tv.avg_pool2d(x, 2, 2, "SAME"), normal(1, 3, 5, 2),
+                              order=2),
+    "avg_pool_grad": lambda: check(lambda g: bind(
+        P.avg_pool_grad_p, g, input_shape=(1, 3, 4, 2), **POOL), normal(1, 3, 4, 2), order=2),
 }  # fmt: skip
 
 

@@ -30,6 +30,13 @@ def _b(*values: bool) -> tv.Tensor:
     return tv.constant(np.asarray(values, dtype=bool))
 
 
+def _img() -> tv.Tensor:
+    return tv.constant(np.ones((1, 1, 1, 1)))
+
+
+_POOL = {"strides": (1, 1), "padding": "VALID"}
+_CONV = {**_POOL, "dilations": (1, 1)}
+
 # One call per primitive, binding it exactly once; used to read how many inputs each op binds.
 CALLS: dict[str, Callable[[], Any]] = {
     "add": lambda: tv.add(_f(1.0), _f(2.0)),
@@ -146,7 +153,19 @@ CALLS: dict[str, Callable[[], Any]] = {
         P.scatter_add_p, _f(1.0, 2.0), tv.constant([0, 0]), axis=0, shape=(3,)
     ),
     "custom_gradient": lambda: _custom_square(_f(1.0), _f(2.0), _f(3.0)),
-}
+    # issue 34: convolution and pooling
+    "conv2d": lambda: tv.conv2d(_img(), _img(), 1, "VALID"),
+    "conv2d_backprop_input": lambda: tv.conv2d_transpose(_img(), _img(), (1, 1, 1, 1), 1),
+    "conv2d_backprop_filter": lambda: bind(P.conv2d_backprop_filter_p, _img(), _img(),
+                                           filter_shape=(1, 1, 1, 1), **_CONV),
+    "max_pool": lambda: tv.max_pool2d(_img(), 1, 1, "VALID"),
+    "max_pool_grad": lambda: bind(P.max_pool_grad_p, _img(), _img(), ksize=(1, 1), **_POOL),
+    "max_pool_grad_grad": lambda: bind(P.max_pool_grad_grad_p, _img(), _img(), ksize=(1, 1),
+                                       **_POOL),
+    "avg_pool": lambda: tv.avg_pool2d(_img(), 1, 1, "VALID"),
+    "avg_pool_grad": lambda: bind(P.avg_pool_grad_p, _img(), input_shape=(1, 1, 1, 1),
+                                  ksize=(1, 1), **_POOL),
+}  # fmt: skip
 
 
 @tv.custom_gradient
@@ -244,7 +263,10 @@ WORDS = (
     "λ Φ σ β log softmax sinh cosh asin acos atan asinh acosh atanh atan2 erf erfc is nan inf "
     "finite Π any all running diag diagonal of det einsum pad tile along an axis f its own "
     # issue 34: the matrix decompositions
-    "svd qr eigh"
+    "svd qr eigh "
+    # issue 34: convolution and pooling
+    "conv2d conv2d_transpose conv2d_backprop_filter max_pool max_pool_grad max_pool_grad_grad "
+    "avg_pool avg_pool_grad"
 ).split()
 
 

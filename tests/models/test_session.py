@@ -84,3 +84,20 @@ def test_loading_never_runs_the_source(tmp_path: Path) -> None:
     Session(source=f"open({str(marker)!r}, 'w')", mode="script").save(path)
     assert sessions.load(path).source.startswith("open(")
     assert not marker.exists()
+
+
+def test_the_network_views_state_round_trips_and_must_be_an_object() -> None:
+    from tapeviz.models.network.config import NetworkConfig
+    from tapeviz.models.session.file import Session, SessionError, from_dict, loads
+
+    state = {"config": NetworkConfig().to_dict(), "weights": [[[0.5, -0.25]], [0.1]]}
+    s = Session(source="", network=state)
+    back = loads(s.dumps())
+    assert back.network == state and back == s
+    doc = s.to_dict()
+    doc["network"] = [1, 2]
+    with pytest.raises(SessionError, match="network"):
+        from_dict(doc)
+    doc["network"] = {"w": {"deep": [[[[[[[[[[[[[[1]]]]]]]]]]]]]]}}
+    with pytest.raises(SessionError, match="network"):
+        from_dict(doc)

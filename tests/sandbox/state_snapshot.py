@@ -63,7 +63,12 @@ _CALLABLES = (
 
 def modules() -> list[types.ModuleType]:
     """Every module whose globals are compared."""
-    out = [importlib.import_module("tapeviz.sandbox.runtime.numpy_ns")]
+    runtime = importlib.import_module("tapeviz.sandbox.runtime")
+    out = [
+        importlib.import_module(info.name)
+        for info in pkgutil.iter_modules(runtime.__path__, runtime.__name__ + ".")
+        if info.name.rpartition(".")[2].startswith("numpy_")
+    ]
     for pkg in (tapeviz.tf, tapeviz.torch, tapeviz.engine, tapeviz.sandbox.runtime.plotting):
         out.append(pkg)
         for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):

@@ -245,7 +245,7 @@ def test_tf_print_output_stream_stays_in_the_console(
 
 
 def test_refusal_reports_the_line() -> None:
-    result = run("x = 1\ny = 2\nimport os")
+    result = run("x = 1\ny = 2\nimport sys")
     assert result.error is not None
     assert result.error.kind == "refused"
     assert result.error.line == 3

@@ -37,7 +37,7 @@ def test_every_template_parses_and_the_studio_adds_its_own() -> None:
     [
         ("print('x' * 10)", "print_output", (("cap", "5"),)),
         ("y = w + 1", "unknown_name", (("name", "w"),)),
-        ("import os", "import", (("module", "os"),)),
+        ("import sys", "import", (("module", "sys"),)),
         ("while True:\n    pass", "steps", (("cap", "1,000"),)),
     ],
 )

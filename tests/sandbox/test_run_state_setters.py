@@ -120,6 +120,8 @@ SETTERS: dict[str, Setter] = {
         'tf.keras.saving.register_keras_serializable(package="q")', None,
         "keeps nothing: tapeviz never deserialises, so it has no registry to fill"),
     "numpy.random.seed": Setter("np.random.seed(3)", NP_SEEDED),
+    "numpy.set_printoptions": Setter(
+        "np.set_printoptions(precision=2, suppress=True)", "np.array([1.23456789])"),
     "matplotlib.pyplot.ion": Setter("plt.ion()", None, NO_GETTER),
     "matplotlib.pyplot.ioff": Setter("plt.ioff()", None, NO_GETTER),
     "matplotlib.pyplot.rcdefaults": Setter(
@@ -167,6 +169,7 @@ OTHERS = {
     "Keras seeds drawn": Setter(
         "w = tf.keras.initializers.GlorotUniform()((2, 2))", None,
         "unseeded draws are random in any run; the snapshot compares the generators"),
+    "numpy's error handling changed": Setter("np.seterr(under='warn')", "np.geterr()"),
     "seeded op streams advanced": Setter(
         "a = tf.random.normal([2], seed=5)\nb = tf.random.uniform([2])",
         "tf.random.normal([3], seed=5).numpy()"),
@@ -233,7 +236,8 @@ CHANGING = {
     "plt.rcParams['lines.linewidth']", "plt.rcParams['font.size']",
     "plt.rcParams['image.cmap']", "tf.keras.layers.Dense(1).name, tf.keras.Sequential().name",
     "plt.figure().number", "torch.get_default_dtype()", "torch.tensor([1.23456])",
-    "torch.initial_seed() == 3", TORCH_GRAD, RANDOM_SEEDED,
+    "torch.initial_seed() == 3", TORCH_GRAD, RANDOM_SEEDED, "np.array([1.23456789])",
+    "np.geterr()",
 }  # fmt: skip
 
 

@@ -176,15 +176,24 @@ class FlexibleDense(tf.keras.layers.Layer):
 
 def test_keras_layers_from_the_same_pieces() -> None:
     simple_layer = MyDense(name="simple", in_features=3, out_features=3)
-    out = simple_layer([[2.0, 2.0, 2.0]])
+    # Keras 3: a call's positional arguments must be tensors (a list of numbers is refused)
+    message = (
+        "Only input tensors may be passed as positional arguments. The following argument "
+        "value should be passed as a keyword argument: 2.0 (of type <class 'float'>)"
+    )
+    with pytest.raises(ValueError, match=re.escape(message)):
+        simple_layer([[2.0, 2.0, 2.0]])
+    out = simple_layer(tf.constant([[2.0, 2.0, 2.0]]))
     assert repr(out).startswith("<tf.Tensor: shape=(1, 3), dtype=float32, numpy=")
-    assert [v.name for v in simple_layer.trainable_variables] == ["w:0", "b:0"]  # assignment order
+    # Keras 3 tracks add_weight / keras.Variable only: the tf.Variables are not its weights
+    assert simple_layer.trainable_variables == [] and simple_layer.variables == []
     flexible_dense = FlexibleDense(out_features=3)
     assert flexible_dense.variables == []
     result = flexible_dense(tf.constant([[2.0, 2.0, 2.0], [3.0, 3.0, 3.0]]))
     assert result.shape == (2, 3)
+    assert flexible_dense.variables == [] and flexible_dense.count_params() == 0
     # built inside the layer's name scope, as TensorFlow names them
-    assert [v.name for v in flexible_dense.variables] == [
+    assert [flexible_dense.w.name, flexible_dense.b.name] == [
         "flexible_dense/w:0",
         "flexible_dense/b:0",
     ]
@@ -207,27 +216,29 @@ def test_keras_models(capsys: pytest.CaptureFixture[str]) -> None:
     out = my_sequential_model(tf.constant([[2.0, 2.0, 2.0]]))
     assert out.shape == (1, 2)
     assert my_sequential_model.name == "my_sequential_model"  # the guide's **kwargs drop name
-    names = [v.name for v in my_sequential_model.variables]
-    assert names == [
-        "my_sequential_model/flexible_dense/w:0",
-        "my_sequential_model/flexible_dense/b:0",
-        "my_sequential_model/flexible_dense_1/w:0",
-        "my_sequential_model/flexible_dense_1/b:0",
+    # Keras 3: the layers' tf.Variables are not weights, and a Keras model has no submodules
+    assert my_sequential_model.variables == []
+    assert my_sequential_model.dense_1.w.name == "my_sequential_model/flexible_dense/w:0"
+    assert [layer.name for layer in my_sequential_model.layers] == [
+        "flexible_dense",
+        "flexible_dense_1",
     ]
-    assert [type(m).__name__ for m in my_sequential_model.submodules] == ["FlexibleDense"] * 2
+    with pytest.raises(AttributeError, match="'MySequentialModel' object has no attribute"):
+        my_sequential_model.submodules  # noqa: B018
+    assert not hasattr(my_sequential_model, "submodules")
     my_sequential_model.summary()
     assert capsys.readouterr().out == (
         'Model: "my_sequential_model"\n'
         "┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┓\n"
         "┃ Layer (type)                    ┃ Output Shape           ┃       Param # ┃\n"
         "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━┩\n"
-        "│ flexible_dense (FlexibleDense)  │ (1, 3)                 │            12 │\n"
+        "│ flexible_dense (FlexibleDense)  │ (1, 3)                 │             0 │\n"
         "├─────────────────────────────────┼────────────────────────┼───────────────┤\n"
-        "│ flexible_dense_1                │ (1, 2)                 │             8 │\n"
+        "│ flexible_dense_1                │ (1, 2)                 │             0 │\n"
         "│ (FlexibleDense)                 │                        │               │\n"
         "└─────────────────────────────────┴────────────────────────┴───────────────┘\n"
-        " Total params: 20 (80.00 B)\n"
-        " Trainable params: 20 (80.00 B)\n"
+        " Total params: 0 (0.00 B)\n"
+        " Trainable params: 0 (0.00 B)\n"
         " Non-trainable params: 0 (0.00 B)\n"
     )
 
@@ -245,15 +256,17 @@ def test_functional_model_of_custom_layers(capsys: pytest.CaptureFixture[str]) -
         "┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━┩\n"
         "│ input_layer (InputLayer)        │ (None, 3)              │             0 │\n"
         "├─────────────────────────────────┼────────────────────────┼───────────────┤\n"
-        "│ flexible_dense (FlexibleDense)  │ (None, 3)              │            12 │\n"
+        "│ flexible_dense (FlexibleDense)  │ (None, 3)              │             0 │\n"
         "├─────────────────────────────────┼────────────────────────┼───────────────┤\n"
-        "│ flexible_dense_1                │ (None, 2)              │             8 │\n"
+        "│ flexible_dense_1                │ (None, 2)              │             0 │\n"
         "│ (FlexibleDense)                 │                        │               │\n"
         "└─────────────────────────────────┴────────────────────────┴───────────────┘\n"
-        " Total params: 20 (80.00 B)\n"
-        " Trainable params: 20 (80.00 B)\n"
+        " Total params: 0 (0.00 B)\n"
+        " Trainable params: 0 (0.00 B)\n"
         " Non-trainable params: 0 (0.00 B)\n"
     )
     out = my_functional_model(tf.constant([[2.0, 2.0, 2.0]]))
-    w1, b1, w2, b2 = (v.numpy() for v in my_functional_model.trainable_variables)
+    assert my_functional_model.trainable_variables == []  # (tf.Variables: not Keras weights)
+    first, second = my_functional_model.layers[1:]
+    w1, b1, w2, b2 = (v.numpy() for v in (first.w, first.b, second.w, second.b))
     np.testing.assert_allclose(out.numpy(), (np.full((1, 3), 2.0) @ w1 + b1) @ w2 + b2, rtol=1e-5)

@@ -1,7 +1,9 @@
 """TensorFlow's "Basic training loops": a tf.Module fitted by hand, then the same with Keras.
 
 The numbers are checked against the same maths in numpy (float32): the hand-written loop and
-``model.fit`` take identical steps, so fit's loss per epoch is the hand loop's loss before it.
+``model.fit`` take identical steps, so fit's loss per epoch is the hand loop's loss before it,
+once the Keras model keeps its numbers in ``add_weight`` weights (Keras 3 does not train the
+guide's ``tf.Variable`` attributes: they are not the model's weights).
 """
 
 from __future__ import annotations
@@ -139,16 +141,43 @@ def test_the_same_solution_with_keras(capsys: pytest.CaptureFixture[str]) -> Non
         loss=tf.keras.losses.mean_squared_error,
     )
     print(x.shape[0])
-    history = keras_model.fit(x, y, epochs=10, batch_size=1000)
+    with pytest.warns(UserWarning, match="The model does not have any trainable weights."):
+        history = keras_model.fit(x, y, epochs=10, batch_size=1000)
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "201"
     assert out[1::2] == [f"Epoch {i}/10" for i in range(1, 11)]
     for line in out[2::2]:
         assert re.fullmatch(r"1/1 ━{20} \d+s \d+(ms|us|s)/step - loss: \d+\.\d{4}", line), line
+    # Keras 3 tracks only its own variables (add_weight, keras.Variable): the model's
+    # tf.Variables are not its weights, so fit trains nothing and the loss stays where it was.
+    start = float(loss(y, 5.0 * x))
+    np.testing.assert_allclose(history.history["loss"], [start] * 10, rtol=2e-5)
+    assert list(history.history) == ["loss"] and history.epoch == list(range(10))
+    assert history.params == {"verbose": "auto", "epochs": 10, "steps": 1}
+    assert keras_model.trainable_variables == [] and keras_model.optimizer.iterations.numpy() == 0
+    assert float(keras_model.w.numpy()) == 5.0
+
+
+class MyModelKerasWeights(tf.keras.Model):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.w = self.add_weight(shape=(), initializer=tf.keras.initializers.Constant(5.0))
+        self.b = self.add_weight(shape=(), initializer="zeros")
+
+    def call(self, x: Any) -> Any:
+        return self.w * x + self.b
+
+
+def test_keras_weights_train_like_the_hand_loop() -> None:
+    x, y = make_data()
+    keras_model = MyModelKerasWeights()
+    keras_model.compile(
+        optimizer=tf.keras.optimizers.SGD(learning_rate=0.1),
+        loss=tf.keras.losses.mean_squared_error,
+    )
+    history = keras_model.fit(x, y, epochs=10, batch_size=1000, verbose=0)
     # fit logs the loss of each step before its update: the hand loop's loss one step earlier
     start = float(loss(y, 5.0 * x))
     expected = [start, *numpy_losses(x.numpy(), y.numpy(), 9)]
     np.testing.assert_allclose(history.history["loss"], expected, rtol=2e-5)
-    assert list(history.history) == ["loss"] and history.epoch == list(range(10))
-    assert history.params == {"verbose": "auto", "epochs": 10, "steps": 1}
     assert keras_model.optimizer.iterations.numpy() == 10

@@ -291,3 +291,29 @@ plt.show()
     err = run("import torch\nimport matplotlib.pyplot as plt\n"
               "x = torch.ones(3, requires_grad=True)\nplt.plot(x, x * 2)\n").error  # fmt: skip
     assert err is not None and "detach().numpy()" in err.message
+
+
+def test_grad_mode_decorators_on_methods_bind_self() -> None:
+    """As torch's decorators (functools.wraps): a decorated method gets ``self``, keeps its name."""
+    src = """import torch
+class Model:
+    def __init__(self):
+        self.w = torch.ones(2, requires_grad=True)
+    @torch.no_grad()
+    def predict(self, x):
+        return self.w * x
+    @torch.no_grad
+    def plain(self, x):
+        return self.w * x
+    @torch.enable_grad()
+    def train_step(self, x):
+        return self.w * x
+m = Model()
+print(m.predict(torch.ones(2)).requires_grad, m.plain(torch.ones(2)).requires_grad)
+with torch.no_grad():
+    print(m.train_step(torch.ones(2)).requires_grad)
+print(m.predict.__name__, Model.predict.__name__)
+"""
+    r = run(src)
+    assert r.error is None, r.error
+    assert r.output == "False False\nTrue\npredict predict\n"

@@ -43,7 +43,7 @@ def test_its_menu_lists_the_actions_it_owns(pane: tuple[GraphPane, list[str]]) -
                      "graphLayout:layered", "graphLayout:grandalf", "graphLayout:dot"]  # fmt: skip
     assert [a.objectName() for a in menu.actions() if a.objectName().startswith("graphOption")] == [
         f"graphOption:{k}"
-        for k in ("fold_constants", "hide_unreached", "edge_labels", "tape_groups")
+        for k in ("fold_constants", "hide_unreached", "fold_layers", "edge_labels", "tape_groups")
     ]
 
 

@@ -65,19 +65,22 @@ def test_each_tab_keeps_its_share_of_the_splitter(parts: SimpleNamespace) -> Non
     assert share(splitter) == pytest.approx(0.6, abs=0.02)
     tabs.show_view("studio")
     assert share(splitter) == pytest.approx(0.5, abs=0.02)
-    shares = pytest.approx([0.6, 0.5, 0.5, 0.4], abs=0.02)  # (and the timeline's, the plots')
+    # (and the timeline's, the plots', the network's)
+    shares = pytest.approx([0.6, 0.5, 0.5, 0.4, 0.25], abs=0.02)
     assert tabs.split_state() == shares
     tabs.restore_split(["0.95", 0.2])  # clamped to 0.1-0.9, applied at once (a layout saved
-    assert tabs.split_state() == [0.9, 0.2, 0.5, 0.4]  # before the later tabs: theirs stay)
+    assert tabs.split_state() == [0.9, 0.2, 0.5, 0.4, 0.25]  # before the later tabs: theirs stay)
     assert share(splitter) == pytest.approx(0.2, abs=0.02)
     tabs.restore_split([0.3, 0.4, 0.7])
-    assert tabs.split_state() == [0.3, 0.4, 0.7, 0.4]
+    assert tabs.split_state() == [0.3, 0.4, 0.7, 0.4, 0.25]
     tabs.restore_split([0.3, 0.4, 0.7, 0.8])
-    assert tabs.split_state() == [0.3, 0.4, 0.7, 0.8]
+    assert tabs.split_state() == [0.3, 0.4, 0.7, 0.8, 0.25]
+    tabs.restore_split([0.3, 0.4, 0.7, 0.8, 0.3])
+    assert tabs.split_state() == [0.3, 0.4, 0.7, 0.8, 0.3]
     tabs.restore_split(None)
     tabs.restore_split([0.5])
-    tabs.restore_split([0.5] * 5)
-    assert tabs.split_state() == [0.3, 0.4, 0.7, 0.8]  # anything else is ignored
+    tabs.restore_split([0.5] * 6)
+    assert tabs.split_state() == [0.3, 0.4, 0.7, 0.8, 0.3]  # anything else is ignored
 
 
 def test_transport_drives_the_stepper_or_the_studio(qtbot: QtBot, parts: SimpleNamespace) -> None:

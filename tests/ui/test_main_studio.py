@@ -38,7 +38,7 @@ def op_names(w: MainWindow) -> list[str]:
 
 def test_studio_is_a_tab_under_the_graph(window: MainWindow) -> None:
     tabs = window.findChild(QTabWidget, "lowerTabs")
-    assert tabs.count() == 4  # and the timeline of a script's loop, and the plots
+    assert tabs.count() == 5  # and the timeline of a script's loop, the plots, the network
     assert tabs.widget(STEPPER_TAB) is window.stepper and tabs.widget(STUDIO_TAB) is window.studio
     assert tabs.widget(2) is window.timeline and tabs.widget(3) is window.plots
     assert window.studio.objectName() == "optimizationStudio"

@@ -27,7 +27,8 @@ def test_the_seed_sgd_loop_opens_its_timeline_and_the_graph_follows(
     window.load_preset("training-2-1-sgd-apply-gradients")
     ran(qtbot, window)
     tabs = window.findChild(QTabWidget, "lowerTabs")
-    assert tabs.count() == 4 and tabs.widget(TIMELINE_TAB) is window.timeline  # (and Plots)
+    # (and Plots and Network)
+    assert tabs.count() == 5 and tabs.widget(TIMELINE_TAB) is window.timeline
     assert tabs.isTabEnabled(TIMELINE_TAB) and window.timeline_view
     panel = window.timeline
     assert panel.timeline is not None and panel.timeline.steps == 200 and panel.k == 0

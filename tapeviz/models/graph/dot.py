@@ -6,9 +6,9 @@ from tapeviz.models.graph.model import GraphModel
 from tapeviz.models.values import short
 
 _SHAPES = {"variable": "ellipse", "watched": "box", "constant": "box", "op": "box",
-           "target": "box", "folded": "box"}  # fmt: skip
+           "target": "box", "folded": "box", "layer": "box3d"}  # fmt: skip
 _STYLES = {"watched": "dashed,rounded", "op": "rounded", "target": "rounded,bold",
-           "constant": "", "variable": "", "folded": "dotted"}  # fmt: skip
+           "constant": "", "variable": "", "folded": "dotted", "layer": "rounded"}  # fmt: skip
 
 
 def _quote(text: str) -> str:

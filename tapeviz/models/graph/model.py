@@ -7,7 +7,7 @@ Node ids are derived from recording order (``s0``, ``s1`` for sources in order o
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tapeviz.engine.backward import BackwardPass
@@ -18,6 +18,7 @@ from tapeviz.engine.vjp_rules import local_derivative
 from tapeviz.models.events import Event
 from tapeviz.models.graph.call_sites import call_sites, names_for_passes
 from tapeviz.models.graph.folding import SYMBOLS, fold_constants, hide_unreached
+from tapeviz.models.graph.layers import LAYER_PREFIX, fold_layers
 from tapeviz.models.graph.nodes import Edge, Node
 from tapeviz.models.graph.nonfinite import NonFinite, explain, explain_source
 from tapeviz.models.graph.passes import (
@@ -32,7 +33,7 @@ from tapeviz.models.graph.passes import (
 )
 from tapeviz.models.values import short
 
-KINDS = ("variable", "watched", "constant", "op", "target", "folded")
+KINDS = ("variable", "watched", "constant", "op", "target", "folded", "layer")
 TOO_LARGE = 12_000  # ops: more than this is not drawn in full unless folded (GraphOptions.max_ops)
 FOLDED_OPS = 400  # ops kept (half at each end) in the folded view
 
@@ -50,6 +51,8 @@ class GraphOptions:
     fold_constants: bool = False
     hide_unreached: bool = False
     max_ops: int | None = None  # fold the middle of longer tapes into one summary node
+    fold_layers: bool = True  # one box per layer / module call (ops in an innermost scope)
+    expanded: tuple[str, ...] = ()  # layers (scope keys) shown as their ops
 
 
 def _source_kind(t: Tensor, tape: Recorder) -> str:
@@ -306,6 +309,11 @@ class GraphModel:
             fold_constants(self.nodes, self.edges)
         if self.options.hide_unreached:
             hide_unreached(self.nodes, self.edges)
+        if self.options.fold_layers:
+            folded = fold_layers(self.nodes, self.edges, records, self.options.expanded)
+            for tid, nid in self._by_tensor.items():
+                if nid in folded:
+                    self._by_tensor[tid] = folded[nid]
 
     def _fold_record(self, k: int, rec: OpRecord, hidden: range, tape: Recorder) -> None:
         """Put a record of the folded middle of a long tape into the summary node ``f0``."""
@@ -410,6 +418,32 @@ class GraphModel:
         """The node showing tensor ``tensor_id``."""
         nid = self._by_tensor.get(tensor_id)
         return nid if nid in self.nodes else None
+
+    def node_for_record(self, record: int) -> str:
+        """The node showing op ``record`` of the shown tape: its own, or its folded layer's."""
+        nid = f"o{record}"
+        if nid in self.nodes or not self.options.fold_layers:
+            return nid
+        for lid, node in self.nodes.items():
+            if lid.startswith(LAYER_PREFIX) and record in node.members:
+                return lid
+        return nid
+
+    def toggle_layer(self, nid: str) -> bool:
+        """Expand a folded layer (its node id) or fold back the layer op ``nid`` lies in."""
+        opts = self.options
+        if nid.startswith(LAYER_PREFIX):
+            key = nid[len(LAYER_PREFIX) :]
+            self.set_options(replace(opts, expanded=(*opts.expanded, key)))
+            return True
+        node = self.nodes.get(nid)
+        if node is None or node.record is None or not opts.expanded:
+            return False
+        key = "/".join(self.records[node.record].scope)
+        if key not in opts.expanded:
+            return False
+        self.set_options(replace(opts, expanded=tuple(k for k in opts.expanded if k != key)))
+        return True
 
     def predecessors(self, nid: str) -> list[str]:
         """Nodes feeding ``nid``, in input order (duplicates kept: x*x lists x twice)."""

@@ -27,6 +27,8 @@ class Node:
     watched: bool = True  # the tape recorded it for gradients
     tapes: tuple[int, ...] = ()  # the model's tapes that recorded this op
     note: NonFinite | None = None  # why the value is nan or ±inf (None: finite)
+    members: tuple[int, ...] = ()  # a folded layer: the records of its ops
+    params: tuple[str, ...] = ()  # a folded layer: its parameters' names
 
     @property
     def shape(self) -> tuple[int, ...]:

@@ -21,7 +21,9 @@ FLOAT32_MAX = float(np.finfo(np.float32).max)
 # The graph pane's settings (``GraphPane.graph_settings``; a window test keeps the two equal).
 # Other keys are dropped at load: the pane ignores keys it does not know, and passing them as
 # keyword arguments would clash with the method's own parameters (``self``).
-GRAPH_KEYS = ("layout", "fold_constants", "hide_unreached", "edge_labels", "tape_groups")
+GRAPH_KEYS = (
+    "layout", "fold_constants", "hide_unreached", "fold_layers", "edge_labels", "tape_groups",
+)  # fmt: skip
 
 
 class FieldError(ValueError):

@@ -11,9 +11,11 @@ can be written back as UTF-8, numbers in the optimizer and view settings fit a f
 settings *mean* is checked by their readers, which ignore what they do not understand: the
 graph pane skips unknown or mistyped options (keys other than ``checks.GRAPH_KEYS`` are dropped
 here), and the studio falls back to its defaults with a warning when ``optimizer`` does not
-validate (``tapeviz export`` reports it and stops). Files are read by
-:func:`~tapeviz.models.session.safe_io.read_regular` (no pipes or devices, a byte cap) and
-written by :func:`~tapeviz.models.session.safe_io.atomic_write_text` (no planted links).
+validate (``tapeviz export`` reports it and stops); the Network view checks ``network``
+(its settings and weights) the same way and keeps its last good state when it fails. Files
+are read by :func:`~tapeviz.models.session.safe_io.read_regular` (no pipes or devices, a byte
+cap) and written by :func:`~tapeviz.models.session.safe_io.atomic_write_text` (no planted
+links).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ class Session:
     variables: tuple[VariableSpec, ...] = ()
     view: str = "graph"
     optimizer: dict[str, Any] | None = None  # the studio's own JSON-safe config
+    network: dict[str, Any] | None = None  # the Network view's state (settings and weights)
     settings: dict[str, Any] = field(default_factory=dict)  # view settings (zoom, options)
     name: str = ""
     title: str = ""
@@ -72,6 +75,8 @@ class Session:
         doc["view"] = self.view
         if self.optimizer is not None:
             doc["optimizer"] = self.optimizer
+        if self.network is not None:
+            doc["network"] = self.network
         if self.settings:
             doc["settings"] = self.settings
         if self.notes:
@@ -212,6 +217,9 @@ def from_dict(doc: Any) -> Session:
     optimizer = doc.get("optimizer")
     if optimizer is not None and not isinstance(optimizer, dict):
         raise _fail("optimizer", "expected an object")
+    network = doc.get("network")
+    if network is not None and not isinstance(network, dict):
+        raise _fail("network", "expected an object")
     settings = doc.get("settings", {})
     if not isinstance(settings, dict):
         raise _fail("settings", "expected an object")
@@ -221,6 +229,7 @@ def from_dict(doc: Any) -> Session:
         variables=_variables(doc.get("variables", [])),
         view=view,
         optimizer=None if optimizer is None else _json_only(optimizer, "optimizer"),
+        network=None if network is None else _json_only(network, "network"),
         settings=_settings(_json_only(settings, "settings")),
         name=_text(doc, "name", ""),
         title=_text(doc, "title", ""),

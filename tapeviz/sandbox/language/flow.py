@@ -199,6 +199,7 @@ class FlowCompiler(DisplayCompiler):
                 or deco is tv_custom_gradient
                 or _class_decorator(deco)
                 or _grad_mode(deco)
+                or getattr(deco, "_tapeviz_decorator_factory", False) is True  # keras registration
             ):
                 raise refused(say("decorator"))
             if arguments is None:
@@ -210,6 +211,7 @@ class FlowCompiler(DisplayCompiler):
 
     # -- classes ---------------------------------------------------------------------------
     def s_ClassDef(self, node: ast.ClassDef) -> Fn:
+        decorators = [self.expr(d) for d in node.decorator_list]
         bases = [self.expr(b) for b in node.bases]
         outer, self.scope = self.scope, Scope("class")
         saved, self.method_self = self.method_self, None
@@ -221,15 +223,21 @@ class FlowCompiler(DisplayCompiler):
         name = node.name
 
         def define(frame: Frame) -> None:
+            decos = [d(frame) for d in decorators]
+            for deco in decos:  # only library decorators made for classes (keras registration)
+                if getattr(deco, "_tapeviz_class_decorator", False) is not True:
+                    raise refused(say("class_decorators"))
             values = tuple(b(frame) for b in bases)
             # The methods' closure: it holds the class once made (for super()), then the scope
             # the class statement runs in; the class body's own names sit above it.
             cell = Frame({CELL: None}, frame, frame.module, frame.budget)
             namespace: dict[str, Any] = {}
             body(Frame(namespace, cell, frame.module, frame.budget))
-            cls = make_class(name, values, namespace)
+            cls = made = make_class(name, values, namespace)
+            for deco in reversed(decos):
+                made = deco(made)
             cell.vars[CELL] = cls
-            store(frame, cls)
+            store(frame, made)
 
         return define
 

@@ -257,12 +257,14 @@ def _is_super_call(node: ast.AST) -> bool:
 
 
 def _check_class(node: ast.ClassDef, exempt: set[int]) -> None:
-    """A class statement: plain bases, no keywords or decorators, public names in its body."""
+    """A class statement: plain bases, no keywords, public names in its body.
+
+    Decorators are checked when they run: only library ones made for classes are applied
+    (``@keras.saving.register_keras_serializable()``), see ``flow.s_ClassDef``.
+    """
     _check_name(node, node.name, "the class name")
     if node.keywords:
         raise _fail(node, say("class_keywords"))
-    if node.decorator_list:
-        raise _fail(node.decorator_list[0], say("class_decorators"))
     if any(isinstance(b, ast.Starred) for b in node.bases):
         raise _fail(node, say("class_bases"))
     for stmt in node.body:

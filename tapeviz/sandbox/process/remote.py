@@ -341,10 +341,13 @@ class RemoteTape(Recorder):
         tensor = self.table.tensor
         out = []
         ids, prim, watched, param = cols["id"], cols["prim"], cols["watched"], cols["param"]
+        scoped = r.get("scopes")
+        names, scope = scoped if scoped is not None else ((), None)
         for k in range(*self.span):
             xs = tuple([tensor(int(i)) for i in ins[in_off[k] : in_off[k + 1]]])
             ys = tuple([tensor(int(i)) for i in outs[out_off[k] : out_off[k + 1]]])
-            fields = (int(ids[k]), prims[prim[k]], xs, ys, params[param[k]], bool(watched[k]))
+            at = () if scope is None or scope[k] < 0 else names[scope[k]]
+            fields = (int(ids[k]), prims[prim[k]], xs, ys, params[param[k]], bool(watched[k]), at)
             out.append(_new_record(OpRecord, fields))
         return out
 

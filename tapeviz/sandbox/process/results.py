@@ -149,7 +149,7 @@ def _table_doc(rows: _Rows, writer: Writer, policy: Policy | None) -> dict[str, 
 _DTYPE, _VALUE, _SHAPE = attrgetter("dtype"), attrgetter("_value"), attrgetter("shape")
 _TAPE, _RECORDS, _PRIM = attrgetter("tape"), attrgetter("records"), attrgetter("primitive")
 _INPUTS, _OUTPUTS, _WATCHED = attrgetter("inputs"), attrgetter("outputs"), attrgetter("watched")
-_PARAMS = attrgetter("params")
+_PARAMS, _SCOPE = attrgetter("params"), attrgetter("scope")
 _ID, _BYTES = attrgetter("id"), methodcaller("tobytes")
 _ENGINE_DTYPES = [dtypes.as_dtype(name) for name in DTYPE_CODES]
 _CODES = {dt: i for i, dt in enumerate(_ENGINE_DTYPES)}
@@ -243,6 +243,7 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         "tape_n_watched": writer.ints([len(w) for w in watched_objs]),
         **calls,
         **_label_columns(tapes, counts, writer),
+        **_scope_columns(recs, writer),
         **fit_columns.encode(tapes, writer),  # a Keras fit's epochs and logs, per tape
     }
 
@@ -271,6 +272,17 @@ def _label_columns(tapes: Sequence[TapeInfo], counts: list[int], writer: Writer)
         column.extend(-1 if s is None else distinct.setdefault(str(s)[:80], len(distinct))
                       for s in labels)  # fmt: skip
     return {"label_names": list(distinct), "label": writer.ints(column)}
+
+
+def _scope_columns(recs: list[OpRecord], writer: Writer) -> dict[str, Any]:
+    """Each record's name scope (``sequential/dense``), for a graph folded by layer."""
+    scopes = list(map(_SCOPE, recs))
+    if not any(scopes):
+        return {}
+    distinct: dict[tuple[str, ...], int] = {(): -1}
+    column = [distinct.setdefault(sc, len(distinct) - 1) for sc in scopes]
+    names = ["/".join(sc)[:200] for sc in distinct if sc]
+    return {"scope_names": names, "scope": writer.ints(column)}
 
 
 def _name_columns(tapes: Sequence[TapeInfo], writer: Writer) -> dict[str, Any]:

@@ -132,6 +132,15 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
         if len(column) != m or (m and (column.min() < -1 or column.max() >= len(label_names))):
             raise ProtocolError("the record labels are out of range")
         labels = (label_names, column)
+    scopes = None
+    if "scope_names" in doc:  # each record's name scope (a graph folded by layer)
+        scope_names = items(doc, "scope_names", lambda s: s if isinstance(s, str) else None,
+                            100_000)  # fmt: skip
+        column = frame.ints(need(doc, "scope", dict))
+        if len(column) != m or (m and (column.min() < -1 or column.max() >= len(scope_names))):
+            raise ProtocolError("the record scopes are out of range")
+        parts = [tuple(p for p in name.split("/") if p) for name in scope_names]
+        scopes = (parts, column)
     in_off = np.zeros(m + 1, np.int64)
     np.cumsum(cols["nin"], out=in_off[1:])
     out_off = np.zeros(m + 1, np.int64)
@@ -144,6 +153,7 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
         "out_off": out_off,
         "count": m,
         "labels": labels,
+        "scopes": scopes,
     }
 
 

@@ -124,12 +124,22 @@ def text_size(obj: Any, cap: int) -> int:
             stack.extend(x.keys())
             stack.extend(x.values())
         elif isinstance(x, np.ndarray | TensorLike):
-            total += min(int(np.size(x)), 1000) * 12 + 60  # numpy summarises big arrays
+            total += _array_text(x)
         elif isinstance(x, int) and not isinstance(x, bool):
             total += x.bit_length() // 3 + 2
         else:
             total += 24
     return total
+
+
+def _array_text(x: Any) -> int:
+    """An estimate of an array's printed length under numpy's print options."""
+    options = np.get_printoptions()
+    n = int(np.size(x))
+    if n > options["threshold"]:
+        n = min(n, max(1000, (2 * options["edgeitems"]) ** max(np.ndim(x), 1)))
+    width = max(12, options["precision"] + 4, len(options["nanstr"]), len(options["infstr"]))
+    return n * width + 60
 
 
 def check_text(obj: Any, what: str, printed: bool = False) -> None:

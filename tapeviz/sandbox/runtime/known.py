@@ -133,7 +133,7 @@ mask_indices matmul max maximum mean median memmap meshgrid mgrid min minimum mo
 multiply nan nan_to_num nanargmax nanargmin nancumprod nancumsum nanmax nanmean nanmedian nanmin
 nanpercentile nanprod nanquantile nanstd nansum nanvar ndarray ndim negative newaxis nextafter
 nonzero not_equal ogrid ones ones_like outer packbits pad partition percentile pi piecewise place
-poly polyfit polynomial polyval positive power printoptions prod ptp put quantile r_ rad2deg
+poly poly1d polyfit polynomial polyval positive power printoptions prod ptp put quantile r_ rad2deg
 radians random ravel real reciprocal remainder repeat reshape resize right_shift rint roll
 rollaxis roots rot90 round row_stack s_ save savetxt savez savez_compressed searchsorted select
 set_printoptions setdiff1d shape sign signbit sin sinc sinh size sort split sqrt square squeeze
@@ -149,6 +149,11 @@ multinomial multivariate_normal negative_binomial noncentral_chisquare noncentra
 pareto permutation poisson power rand randint randn random random_integers random_sample
 ranf rayleigh sample seed set_state shuffle standard_cauchy standard_exponential standard_gamma
 standard_normal standard_t triangular uniform vonmises wald weibull zipf
+"""
+_NUMPY_LINALG = """
+LinAlgError cholesky cond cross det diagonal eig eigh eigvals eigvalsh inv lstsq matmul
+matrix_norm matrix_power matrix_rank matrix_transpose multi_dot norm outer pinv qr slogdet solve
+svd svdvals tensordot tensorinv tensorsolve trace vecdot vector_norm
 """
 _PYPLOT = """
 acorr angle_spectrum annotate arrow autoscale axes axhline axhspan axis axline axvline axvspan
@@ -187,6 +192,7 @@ API: dict[str, frozenset[str]] = {
     "tf.keras.optimizers": _names(_KERAS_OPTIMIZERS),
     "numpy": _names(_NUMPY),
     "numpy.random": _names(_NUMPY_RANDOM),
+    "numpy.linalg": _names(_NUMPY_LINALG),
     "matplotlib.pyplot": _names(_PYPLOT),
     "matplotlib": _names(_MATPLOTLIB),
     "math": _names(_MATH),
@@ -194,6 +200,7 @@ API: dict[str, frozenset[str]] = {
 }
 # How a script spells each namespace (for messages: ``tf.compat``, ``np.load``, ``plt.pie``).
 SPELLING = {"tensorflow": "tf", "numpy": "np", "numpy.random": "np.random",
+            "numpy.linalg": "np.linalg",
             "matplotlib.pyplot": "plt", "tapeviz": "tv"}  # fmt: skip
 # Why a real name is left out on purpose (the rest is simply not built yet).
 WHY_NOT: dict[str, str] = {
@@ -201,7 +208,7 @@ WHY_NOT: dict[str, str] = {
         "numpy.load numpy.save numpy.savez numpy.savez_compressed numpy.savetxt numpy.loadtxt "
         "numpy.genfromtxt numpy.fromfile numpy.memmap numpy.frombuffer numpy.fromstring "
         "numpy.ctypeslib numpy.lib matplotlib.pyplot.imread matplotlib.pyplot.imsave "
-        "tensorflow.io tensorflow.saved_model tensorflow.load_library tensorflow.load_op_library "
+        "tensorflow.io tensorflow.load_library tensorflow.load_op_library "
         "tensorflow.lite".split(),
         "tapeviz scripts have no file access",
     ),
@@ -238,6 +245,7 @@ IMPORTS: dict[str, str] = {
     "torch": "import torch",
     "nn": "from torch import nn",
     "F": "import torch.nn.functional as F",
+    "os": "import os",
 }
 # Libraries people import that tapeviz does not have, and what to use instead.
 ELSEWHERE: dict[str, str] = {
@@ -249,7 +257,7 @@ ELSEWHERE: dict[str, str] = {
     **dict.fromkeys(("tfp",), "TensorFlow Probability is not available in tapeviz"),
     **dict.fromkeys(("tfds",), "TensorFlow Datasets is not available in tapeviz (no downloads)"),
     **dict.fromkeys(
-        ("os", "sys", "time", "pathlib", "subprocess", "shutil", "pickle", "json", "io"),
+        ("sys", "time", "pathlib", "subprocess", "shutil", "pickle", "json", "io"),
         "tapeviz scripts have no access to files, the system or the clock",
     ),
     **dict.fromkeys(("display",), "display() is IPython's: use print(), or plt.show() for plots"),

@@ -27,6 +27,7 @@ from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import classes, hints
 from tapeviz.sandbox.runtime.checks import budget, check_text, counted
 from tapeviz.sandbox.runtime.numpy_ns import NUMPY
+from tapeviz.sandbox.runtime.os_ns import OS
 from tapeviz.sandbox.runtime.plotting.pyplot import MATPLOTLIB
 from tapeviz.sandbox.runtime.policy import allow_callables, marker, share
 from tapeviz.sandbox.runtime.random_ns import RANDOM
@@ -155,10 +156,11 @@ MODULES: dict[str, Namespace] = {
     "math": MATH,
     "random": RANDOM,
     "matplotlib": MATPLOTLIB,
+    "os": OS,  # the run's own folder (saving), nothing of the real system
 }
 if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
     MODULES["keras"] = TF.keras
-ALLOWED_IMPORTS = "tensorflow, torch, numpy, matplotlib, math, random and tapeviz"
+ALLOWED_IMPORTS = "tensorflow, torch, numpy, matplotlib, math, random, os and tapeviz"
 # What a script has before its first line, as a notebook after its first cell's imports.
 PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}
 PRELUDE_IMPORTS = {"tf": "import tensorflow as tf", "np": "import numpy as np"}

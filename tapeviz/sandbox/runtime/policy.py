@@ -83,7 +83,10 @@ ATTRS: dict[type, frozenset[str]] = {
     Function: _names("experimental_get_tracing_count get_concrete_function"),
 }
 # Packages whose public API scripts may use whole (classes, their instances, their methods).
-PUBLIC_API: tuple[str, ...] = ("tapeviz.tf", "tapeviz.torch", "tapeviz.sandbox.runtime.plotting")
+PUBLIC_API: tuple[str, ...] = (
+    "tapeviz.tf", "tapeviz.torch", "tapeviz.sandbox.runtime.plotting",
+    "tapeviz.sandbox.runtime.numpy_poly",
+)  # fmt: skip
 SETTABLE: dict[type, frozenset[str]] = {Optimizer: _names("learning_rate")}
 _OBJECT_ATTRS: dict[int, frozenset[str]] = {id(UnconnectedGradients): _names("NONE ZERO")}
 _CACHE: dict[type, tuple[frozenset[str], bool]] = {}
@@ -287,13 +290,20 @@ class _Marker(_TypeProxy):
 
 
 def checked_type(
-    real: type, make: Callable[..., Any], name: str | None = None, shown: str | None = None
+    real: type,
+    make: Callable[..., Any],
+    name: str | None = None,
+    shown: str | None = None,
+    dtype: Any = None,
 ) -> type:
     """A stand-in for ``real`` (for isinstance) whose calls go through ``make``.
 
-    ``name`` is its ``__name__`` (``real``'s by default), ``shown`` its repr's dotted name.
+    ``name`` is its ``__name__`` (``real``'s by default), ``shown`` its repr's dotted name;
+    a ``dtype`` makes numpy read the stand-in as that dtype (``np.float32`` as ``dtype=``).
     """
     body = {"_real": real, "_make": staticmethod(make), "_shown": shown}
+    if dtype is not None:
+        body["dtype"] = dtype
     return _TypeProxy(name or real.__name__, (), body)
 
 

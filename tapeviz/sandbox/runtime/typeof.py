@@ -18,7 +18,7 @@ from tapeviz.sandbox.runtime.classes import BoundMethod, Super, is_user_class
 from tapeviz.sandbox.runtime.frames import UserFunction
 from tapeviz.sandbox.runtime.methods import Checked
 from tapeviz.sandbox.runtime.modules import MARKERS
-from tapeviz.sandbox.runtime.numpy_ns import NUMPY
+from tapeviz.sandbox.runtime.numpy_ns import NUMPY, SCALAR_TYPES
 from tapeviz.sandbox.runtime.policy import SAFE_CALLABLES, checked_type, marker
 
 STANDINS: dict[type, Any] = {
@@ -31,6 +31,7 @@ STANDINS: dict[type, Any] = {
         "tensorflow.python.ops.resource_variable_ops.ResourceVariable",
     ),
     NUMPY.ndarray._real: NUMPY.ndarray,  # type: ignore[attr-defined]
+    **SCALAR_TYPES,  # type(np.float32(1)) is np.float32
     Namespace: marker(Namespace, "module"),
     BoundMethod: marker(BoundMethod, "method"),
     Checked: marker(Checked, "builtin_function_or_method"),

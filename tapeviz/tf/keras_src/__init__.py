@@ -2,7 +2,9 @@
 
 Layers, models (Sequential, functional and subclassed), compile/fit/evaluate/predict, losses,
 metrics, optimizers, activations, initializers, regularizers and callbacks, all over the
-tapeviz engine; files and downloads (datasets, saving) raise ``NotAvailableInTapeviz``.
+tapeviz engine; saving (``model.save``, ``keras.saving``, ``ModelCheckpoint``) writes to the
+run's own folder (:mod:`tapeviz.tf.run_files`); downloads (datasets) raise
+``NotAvailableInTapeviz``.
 """
 
 from __future__ import annotations
@@ -14,18 +16,25 @@ from tapeviz.engine.namespace import Namespace
 from tapeviz.tf.keras_src import activations as _act
 from tapeviz.tf.keras_src import backend as _backend
 from tapeviz.tf.keras_src import callbacks as _cb
+from tapeviz.tf.keras_src import conv_layers as _conv
 from tapeviz.tf.keras_src import core_layers as _core
+from tapeviz.tf.keras_src import functional_config as _functional_config  # noqa: F401 (saving)
 from tapeviz.tf.keras_src import initializers as _init
 from tapeviz.tf.keras_src import legacy_backend as _legacy
 from tapeviz.tf.keras_src import losses as _losses
 from tapeviz.tf.keras_src import metrics as _metrics
 from tapeviz.tf.keras_src import normalization as _norm
+from tapeviz.tf.keras_src import object_registration as _reg_objects
 from tapeviz.tf.keras_src import regularizers as _reg
+from tapeviz.tf.keras_src import saving as _saving
+from tapeviz.tf.keras_src import serialization as _ser
+from tapeviz.tf.keras_src import spatial_layers as _spatial
 from tapeviz.tf.keras_src import utils as _utils
 from tapeviz.tf.keras_src.functional import Input, InputLayer, KerasTensor
 from tapeviz.tf.keras_src.layer import InputSpec, Layer
+from tapeviz.tf.keras_src.model_checkpoint import ModelCheckpoint
 from tapeviz.tf.keras_src.models import Functional, Model, Sequential
-from tapeviz.tf.unavailable import KERAS_DATASETS, KERAS_SAVING, unavailable_namespace
+from tapeviz.tf.unavailable import KERAS_DATASETS, unavailable_namespace
 
 __all__ = ["KERAS", "VERSION"]
 
@@ -41,6 +50,7 @@ LAYERS = Namespace(
     {
         "Layer": Layer, "InputLayer": InputLayer, "Input": Input, "InputSpec": InputSpec,
         **_public(_core, _core.__all__),
+        **_public(_conv, _conv.__all__), **_conv.ALIASES, **_public(_spatial, _spatial.__all__),
         "BatchNormalization": _norm.BatchNormalization,
         "LayerNormalization": _norm.LayerNormalization, "Normalization": _norm.Normalization,
         "add": lambda inputs, **kw: _core.Add(**kw)(inputs),
@@ -50,10 +60,22 @@ LAYERS = Namespace(
         "subtract": lambda inputs, **kw: _core.Subtract(**kw)(inputs),
     },
 )  # fmt: skip
+SAVING = Namespace(
+    "tf.keras.saving",
+    {"save_model": _saving.save_model, "load_model": _saving.load_model,
+     "save_weights": _saving.save_weights, "load_weights": _saving.load_weights,
+     "register_keras_serializable": _reg_objects.register_keras_serializable,
+     "get_registered_name": _reg_objects.get_registered_name,
+     "get_registered_object": _reg_objects.get_registered_object,
+     "get_custom_objects": _reg_objects.get_custom_objects,
+     "custom_object_scope": _reg_objects.CustomObjectScope,
+     "CustomObjectScope": _reg_objects.CustomObjectScope, "serialize_keras_object": _ser.serialize,
+     "deserialize_keras_object": _ser.deserialize},
+)  # fmt: skip
 MODELS = Namespace(
     "tf.keras.models",
-    {"Model": Model, "Sequential": Sequential, **{n: getattr(KERAS_SAVING, n)
-                                                   for n in ("load_model", "save_model")}},
+    {"Model": Model, "Sequential": Sequential, "load_model": _saving.load_model,
+     "save_model": _saving.save_model},
 )  # fmt: skip
 LOSSES = Namespace(
     "tf.keras.losses",
@@ -117,7 +139,7 @@ REGULARIZERS = Namespace(
 CALLBACKS = Namespace(
     "tf.keras.callbacks",
     {**{n: getattr(_cb, n) for n in _cb.__all__ if n != "CallbackList"},
-     **_cb.FILE_CALLBACKS},
+     "ModelCheckpoint": ModelCheckpoint, **_cb.FILE_CALLBACKS},
 )  # fmt: skip
 BACKEND = Namespace(
     "tf.keras.backend",
@@ -140,7 +162,7 @@ KERAS = Namespace(
         "optimizers": OPTIMIZERS, "activations": ACTIVATIONS, "initializers": INITIALIZERS,
         "regularizers": REGULARIZERS, "callbacks": CALLBACKS, "utils": _utils.UTILS,
         "backend": BACKEND, "random": _utils.RANDOM, "ops": _utils.OPS,
-        "config": _utils.CONFIG, "datasets": KERAS_DATASETS, "saving": KERAS_SAVING,
+        "config": _utils.CONFIG, "datasets": KERAS_DATASETS, "saving": SAVING,
         "applications": APPLICATIONS,
         "Sequential": Sequential, "Model": Model, "Functional": Functional, "Input": Input,
         "Layer": Layer, "InputSpec": InputSpec, "KerasTensor": KerasTensor,

@@ -361,5 +361,5 @@ class TerminateOnNaN(Callback):
 
 FILE_CALLBACKS = {
     n: unavailable(f"tf.keras.callbacks.{n}", "file")
-    for n in ("ModelCheckpoint", "TensorBoard", "CSVLogger", "BackupAndRestore")
+    for n in ("TensorBoard", "CSVLogger", "BackupAndRestore")
 }

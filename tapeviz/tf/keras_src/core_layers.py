@@ -256,6 +256,8 @@ class Softmax(Layer):
 class Rescaling(Layer):
     """``inputs · scale + offset``."""
 
+    _allow_non_tensor_positional_args = True  # a data layer in Keras 3
+
     def __init__(self, scale: float, offset: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scale, self.offset = scale, offset

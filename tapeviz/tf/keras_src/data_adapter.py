@@ -17,7 +17,10 @@ from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.tensor import TensorLike, constant
 from tapeviz.tf.dataset import Dataset
 
-__all__ = ["Batches", "as_numpy", "length", "pythonify", "take", "to_tensors", "unpack"]
+__all__ = [
+    "Batches", "as_numpy", "length", "lists_to_tuples", "pack", "pythonify", "take",
+    "to_tensors", "unpack",
+]  # fmt: skip
 
 
 def as_numpy(x: Any) -> Any:
@@ -51,29 +54,48 @@ def take(x: Any, idx: np.ndarray) -> Any:
 
 
 def unpack(data: Any) -> tuple[Any, Any, Any]:
-    """``(x, y, sample_weight)`` from a batch: ``x``, ``(x,)``, ``(x, y)`` or ``(x, y, sw)``."""
-    if isinstance(data, tuple):
-        if len(data) == 1:
-            return data[0], None, None
-        if len(data) == 2:
-            return data[0], data[1], None
-        if len(data) == 3:
-            return data
-    return data, None, None
+    """Keras' ``unpack_x_y_sample_weight``: ``(x, y, sample_weight)`` from a batch.
+
+    ``x``, ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)`` (a list counts as a tuple), the
+    missing parts ``None``; any other length is Keras' ValueError.
+    """
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return (data, None, None)
+    if len(data) == 1:
+        return (data[0], None, None)
+    if len(data) == 2:
+        return (data[0], data[1], None)
+    if len(data) == 3:
+        return (data[0], data[1], data[2])
+    raise ValueError(
+        "Data is expected to be in format `x`, `(x,)`, `(x, y)`, or `(x, y, sample_weight)`, "
+        f"found: {data}"
+    )
 
 
 def pack(x: Any, y: Any = None, sample_weight: Any = None) -> Any:
-    """A batch as Keras 3 hands it to ``train_step``: ``(x, y)`` without weights, ``x`` alone.
+    """Keras' ``pack_x_y_sample_weight``: a batch as ``fit`` hands it to ``train_step``.
 
-    Keras' ``pack_x_y_sample_weight``: ``x`` (``(x,)`` if it is a tuple or list) without
-    ``y``, ``(x, y)`` without ``sample_weight``, else ``(x, y, sample_weight)``; so an
-    overridden ``train_step`` may write ``x, y = data``.
+    ``x`` alone (``(x,)`` if it is a tuple or list) without ``y``, ``(x, y)`` without
+    ``sample_weight``, else ``(x, y, sample_weight)``; so an overridden ``train_step`` may
+    write ``x, y = data``.
     """
     if y is None:
         return (x,) if isinstance(x, tuple | list) else x
     if sample_weight is None:
         return (x, y)
     return (x, y, sample_weight)
+
+
+def lists_to_tuples(x: Any) -> Any:
+    """Every list in ``x`` (nested in tuples, lists and dicts) as a tuple, as Keras' adapter."""
+    if isinstance(x, list | tuple):
+        return tuple(lists_to_tuples(v) for v in x)
+    if isinstance(x, dict):
+        return {k: lists_to_tuples(v) for k, v in x.items()}
+    return x
 
 
 def pythonify(logs: dict[str, Any]) -> dict[str, Any]:
@@ -104,7 +126,10 @@ class Batches:
     ) -> None:
         self.dataset = x if isinstance(x, Dataset) else None
         if self.dataset is None:
-            self.x, self.y, self.sw = as_numpy(x), None if y is None else as_numpy(y), sw
+            # (Keras' array adapter turns lists into tuples: several inputs arrive as a tuple)
+            self.x = lists_to_tuples(as_numpy(x))
+            self.y = None if y is None else lists_to_tuples(as_numpy(y))
+            self.sw = sw
             self.n = length(self.x)
             self.size = int(batch_size or 32)
             self.steps = math.ceil(self.n / self.size) if self.n else 0

@@ -113,10 +113,17 @@ class _Quiet:
 
 
 def _concrete(structure: Any, size: int) -> Any:
+    """Zeros for the KerasTensors: an unknown batch of ``size``, other unknown sizes 32·size.
+
+    (A 3×3 VALID conv or a pool needs room: 32 and 64 also differ after strides.)
+    """
+
     def zeros(t: Any) -> Any:
         if not isinstance(t, KerasTensor):
             return t
-        shape = tuple(size if d is None else d for d in t.shape)
+        shape = tuple(
+            (size if i == 0 else 32 * size) if d is None else d for i, d in enumerate(t.shape)
+        )
         return Tensor(freeze(np.zeros(shape, dtype=t.dtype.np)), t.dtype)
 
     return nest.pack_as(structure, [zeros(t) for t in nest.flatten(structure)])
@@ -180,6 +187,8 @@ layer_module.SYMBOLIC.update(
 class _OpLayer(Layer):
     """An operator on KerasTensors (``x * 2``) as a node of the graph: not one of its layers."""
 
+    _allow_non_tensor_positional_args = True  # (x * 2: a number beside the tensor)
+
     def __init__(self, op: str, fn: Callable[..., Any]) -> None:
         super().__init__(name=backend.auto_name(op))
         self.fn = fn
@@ -190,6 +199,8 @@ class _OpLayer(Layer):
 
 class InputLayer(Layer):
     """The entry of a functional or Sequential model: its output is a ``KerasTensor``."""
+
+    _allow_non_tensor_positional_args = True
 
     def __init__(
         self,

@@ -2,8 +2,9 @@
 
 As in Keras 3: a layer gets a unique name (``dense``, ``dense_1``), builds its weights on its
 first call from the input shape, records its ops under its name (``("sequential", "dense")``,
-so the graph can fold a layer into one node), and tracks the layers and variables assigned to
-its attributes, in assignment order, for ``weights`` and ``trainable_variables``.
+so the graph can fold a layer into one node), and tracks the layers and Keras variables
+(``add_weight``, ``keras.Variable``; not ``tf.Variable``) assigned to its attributes, in
+assignment order, for ``weights`` and ``trainable_variables``.
 """
 
 from __future__ import annotations
@@ -18,13 +19,15 @@ from tapeviz.engine.errors import InvalidArgumentError
 from tapeviz.engine.keras_variable import KerasVariable
 from tapeviz.engine.state import NameScope
 from tapeviz.engine.tensor import Tensor, TensorLike, TensorShape, Variable, convert_to_tensor
-from tapeviz.tf.keras_src import backend, initializers
+from tapeviz.tf import trackable
+from tapeviz.tf.keras_src import auto_config, backend, initializers
+from tapeviz.tf.keras_src import dtype_policy as policies
 from tapeviz.tf.keras_src.layer_utils import (
     InputSpec,
     Nothing,
     build_takes_shape,
+    check_positional,
     fully_defined,
-    numbers,
     takes,
     walk,
 )
@@ -41,6 +44,14 @@ SYMBOLIC: dict[str, Any] = {}
 
 class Layer(Module):
     """Base class of every layer: subclass it with ``build`` (weights) and ``call`` (maths)."""
+
+    # Keras 3: only tensors (and None) as a call's positional arguments, but in raw-data layers
+    _allow_non_tensor_positional_args = False
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        obj = super().__new__(cls)
+        auto_config.record(obj, cls, args, kwargs)  # Keras 3's auto config (saving)
+        return obj
 
     def __init__(
         self,
@@ -70,7 +81,8 @@ class Layer(Module):
             )
         self._set_module_name(name)
         self._trainable = bool(trainable)
-        self._dtype = dtypes.as_dtype(getattr(dtype, "name", dtype) or backend.floatx())
+        self._dtype_policy = policies.get(dtype)
+        self._dtype = dtypes.as_dtype(self._dtype_policy.variable_dtype)
         self.autocast = autocast
         self.built = False
         self.supports_masking = False
@@ -111,10 +123,12 @@ class Layer(Module):
         object.__setattr__(self, name, value)
 
     def _track(self, leaf: Any) -> None:
+        # Keras 3 tracks its own variables only (add_weight, keras.Variable): a tf.Variable
+        # attribute of a layer is not among its weights, unlike a tf.Module's.
         if isinstance(leaf, Layer) and leaf is not self:
             if not any(layer is leaf for layer in self._layers):
                 self._layers.append(leaf)
-        elif isinstance(leaf, Variable):
+        elif isinstance(leaf, KerasVariable):
             bucket = self._trainable_variables if leaf.trainable else self._non_trainable_variables
             if not any(
                 v is leaf for v in self._trainable_variables + self._non_trainable_variables
@@ -223,6 +237,16 @@ class Layer(Module):
         """The dtype of the layer's weights and computations (``"float32"``)."""
         return self._dtype.name
 
+    @property
+    def dtype_policy(self) -> policies.DTypePolicy:
+        """The layer's ``DTypePolicy`` (``<DTypePolicy "float32">``)."""
+        return self._dtype_policy
+
+    @property
+    def submodules(self) -> Any:
+        """Not a Keras 3 attribute (``tf.Module`` has it): Python's AttributeError."""
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute 'submodules'")
+
     compute_dtype = dtype
     variable_dtype = dtype
 
@@ -323,6 +347,7 @@ class Layer(Module):
         else:
             self.build()
         self.built = True
+        trackable.after_build(self)  # checkpoint values that waited for these weights
 
     def _check_inputs(self, inputs: Any) -> None:
         spec = self.input_spec
@@ -336,14 +361,12 @@ class Layer(Module):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if not args and not kwargs:
             raise ValueError(f"Layer {self.name} was called without inputs")
+        if not self._allow_non_tensor_positional_args:
+            check_positional(args, SYMBOLIC.get("is_symbolic"))
         if SYMBOLIC and SYMBOLIC["is_symbolic"]((args, kwargs)):
             return SYMBOLIC["call_symbolic"](self, args, kwargs)
-        if args:
-            first = args[0]
-            if numbers(first):  # a nested list of numbers is data: Keras makes it a tensor
-                first = convert_to_tensor(first)
-            converted = [self._convert(x) for x in nest.flatten(first)]
-            args = (nest.pack_as(first, converted), *args[1:])
+        # Keras converts every positional array to a tensor of the layer's dtype
+        args = tuple(nest.pack_as(a, [self._convert(x) for x in nest.flatten(a)]) for a in args)
         training = kwargs.get("training")
         if takes(type(self).call, "training"):
             if "training" not in kwargs:
@@ -374,7 +397,8 @@ class Layer(Module):
     # -- config ------------------------------------------------------------------------------
     def get_config(self) -> dict[str, Any]:
         """Name, trainable and dtype (subclasses add their arguments)."""
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        return {"name": self.name, "trainable": self.trainable,  # Keras 3: dtype as a policy
+                "dtype": policies.serialize(self._dtype_policy)}  # fmt: skip
 
     @classmethod
     def from_config(cls, config: dict[str, Any]) -> Layer:

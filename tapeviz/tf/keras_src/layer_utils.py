@@ -7,9 +7,14 @@ import inspect
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
 from tapeviz.tf import run_state
 
-__all__ = ["InputSpec", "Nothing", "build_takes_shape", "numbers", "takes", "walk"]
+__all__ = [
+    "InputSpec", "Nothing", "build_takes_shape", "check_positional", "fully_defined",
+    "promote", "takes", "walk",
+]  # fmt: skip
 
 
 class InputSpec:
@@ -70,11 +75,24 @@ def build_takes_shape(build: Any) -> bool:
 run_state.register_caches(__name__, takes, build_takes_shape)
 
 
-def numbers(value: Any) -> bool:
-    """Whether ``value`` is a (nested) list or tuple of Python numbers."""
-    if not isinstance(value, list | tuple) or not value:
-        return False
-    return all(isinstance(v, int | float) or numbers(v) for v in value)
+def check_positional(args: tuple[Any, ...], is_symbolic: Any = None) -> None:
+    """Keras 3's rule for a call's positional arguments: tensors (or arrays, or None) only.
+
+    A Python number, string or list of numbers raises Keras' ValueError (Keras makes arrays
+    tensors, not lists); a list of tensors (``Concatenate()([a, b])``) passes.
+    """
+    from tapeviz.engine import nest
+    from tapeviz.engine.tensor import TensorLike
+
+    for arg in nest.flatten(args):
+        if arg is None or isinstance(arg, TensorLike | np.ndarray | np.generic):
+            continue
+        if is_symbolic is not None and is_symbolic(arg):
+            continue
+        raise ValueError(
+            "Only input tensors may be passed as positional arguments. The following argument "
+            f"value should be passed as a keyword argument: {arg} (of type {type(arg)})"
+        )
 
 
 def walk(value: Any) -> Iterator[Any]:

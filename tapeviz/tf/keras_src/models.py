@@ -14,7 +14,7 @@ import numpy as np
 
 from tapeviz.engine import nest
 from tapeviz.engine.tensor import TensorShape
-from tapeviz.tf.keras_src import backend, functional, summary
+from tapeviz.tf.keras_src import backend, functional, saving, summary
 from tapeviz.tf.keras_src.functional import InputLayer, KerasTensor
 from tapeviz.tf.keras_src.layer import Layer
 from tapeviz.tf.keras_src.training import Trainer
@@ -33,7 +33,7 @@ class Model(Trainer, Layer):
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if cls is Model and _is_functional_call(args, kwargs):
             return object.__new__(Functional)
-        return object.__new__(cls)
+        return Layer.__new__(cls, *args, **kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._init_tracking()
@@ -93,6 +93,7 @@ class Model(Trainer, Layer):
                 self._track(node.layer)
         self.built = True
         self._build_shapes = nest.pack_as(inputs, [TensorShape(t.shape) for t in flat_in])
+        self._allow_non_tensor_positional_args = True  # (Keras' Functional converts its inputs)
 
     @property
     def inputs(self) -> list[KerasTensor]:
@@ -187,17 +188,21 @@ class Model(Trainer, Layer):
         """Print the table of layers, output shapes and parameter counts (Keras 3's layout)."""
         summary.print_summary(self, line_length, positions, print_fn, show_trainable)
 
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        """Not available: tapeviz keeps models in memory only."""
-        raise NotAvailableInTapeviz("Model.save", "save")
+    def save(self, filepath: Any, overwrite: bool = True, zipped: Any = None, **kw: Any) -> None:
+        """Save the model in the run's own folder (a ``.keras`` or ``.h5`` path, Keras 3)."""
+        saving.save_model(self, filepath, overwrite, zipped, **kw)
 
-    def save_weights(self, *args: Any, **kwargs: Any) -> None:
-        """Not available: tapeviz keeps models in memory only."""
-        raise NotAvailableInTapeviz("Model.save_weights", "save")
+    def save_weights(self, filepath: Any, overwrite: bool = True, **kw: Any) -> None:
+        """Save the weights in the run's own folder (a ``.weights.h5`` path, Keras 3)."""
+        saving.save_weights(self, filepath, overwrite, **kw)
 
-    def load_weights(self, *args: Any, **kwargs: Any) -> None:
-        """Not available: tapeviz keeps models in memory only."""
-        raise NotAvailableInTapeviz("Model.load_weights", "save")
+    def load_weights(self, filepath: Any, skip_mismatch: bool = False, **kw: Any) -> None:
+        """Load weights saved by ``save_weights`` or ``save`` (Keras 3's formats)."""
+        saving.load_weights(self, filepath, skip_mismatch, **kw)
+
+    def export(self, filepath: Any, format: str = "tf_saved_model", verbose: bool = True) -> None:
+        """Export for inference: a SavedModel (run's own folder) with a ``serve`` endpoint."""
+        saving.export_model(self, filepath, format, verbose)
 
     def to_json(self, *args: Any, **kwargs: Any) -> str:
         """Not available: tapeviz does not serialise models."""

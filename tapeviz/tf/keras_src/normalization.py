@@ -155,6 +155,8 @@ class LayerNormalization(Layer):
 class Normalization(Layer):
     """``(x − mean) / sqrt(variance)`` per feature, the statistics from ``adapt(data)``."""
 
+    _allow_non_tensor_positional_args = True  # a data layer in Keras 3
+
     def __init__(
         self,
         axis: Any = -1,

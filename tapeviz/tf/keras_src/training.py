@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.engine import nest
+from tapeviz.engine import diagnostics, nest
 from tapeviz.engine import optimizers as opt_mod
 from tapeviz.engine.tape import GradientTape
 from tapeviz.engine.tensor import Tensor, constant
@@ -25,7 +25,6 @@ from tapeviz.tf.keras_src.data_adapter import (
     Batches,
     as_numpy,
     length,
-    pack,
     pythonify,
     take,
     to_tensors,
@@ -69,8 +68,13 @@ class CompileMetrics(metric_mod.Metric):
             m.reset_state()
 
 
-def _batch(x: Any, y: Any, sw: Any) -> tuple[Any, Any, Any]:
-    """One batch of array data as tensors."""
+def _one_batch(x: Any, y: Any, sample_weight: Any) -> tuple[Any, Any, Any]:
+    """``train_on_batch``'s data: Keras 3's TensorFlow trainer gives ``(x, y, sample_weight)``.
+
+    Always three items (``None`` where not given), unlike ``fit``'s batches: an overridden
+    ``train_step`` that writes ``x, y = data`` fails in ``train_on_batch`` as in Keras 3.
+    """
+    sw = None if sample_weight is None else constant(np.asarray(as_numpy(sample_weight)))
     return to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw
 
 
@@ -101,14 +105,20 @@ class Trainer:
     ) -> None:
         """Choose the optimizer, the loss and the metrics ``fit`` reports."""
         self.optimizer = opt_mod.get(optimizer)
-        self.loss = loss
-        self._compile_loss = None if loss is None else loss_mod.as_loss_object(loss)
-        name = getattr(self._compile_loss, "name", getattr(loss, "__name__", str(loss)))
-        ids = list(metrics or []) + list(weighted_metrics or [])
         if isinstance(metrics, dict):
             raise ValueError("metrics by output name are not available in tapeviz (one output)")
-        self._compile_metrics = CompileMetrics(ids, str(name)) if ids else None
+        # Keras 3 replaces the loss and the metrics only when given: compile(optimizer=...)
+        # after compile(loss="mse", metrics=[...]) keeps the old loss and metrics.
+        if loss is not None:
+            self._compile_loss = loss_mod.as_loss_object(loss)
+            self.loss = loss
+        if metrics is not None or weighted_metrics is not None:
+            name = getattr(self._compile_loss, "name",
+                           getattr(self.loss, "__name__", str(self.loss)))  # fmt: skip
+            ids = list(metrics or []) + list(weighted_metrics or [])
+            self._compile_metrics = CompileMetrics(ids, str(name)) if ids else None
         self._loss_tracker = metric_mod.Mean(name="loss")
+        self.__dict__["_warned_untrainable"] = False
         self.compiled = True
 
     def _assert_compiled(self, what: str) -> None:
@@ -183,6 +193,9 @@ class Trainer:
         if variables:
             grads = tape.gradient(loss, variables)
             self.optimizer.apply_gradients(zip(grads, variables, strict=True))
+        elif not self.__dict__.get("_warned_untrainable"):  # (Keras: once, as it traces)
+            self.__dict__["_warned_untrainable"] = True
+            diagnostics.warn("The model does not have any trainable weights.")
         return self.compute_metrics(x, y, y_pred, sw)
 
     def test_step(self, data: Any) -> dict[str, Any]:
@@ -226,10 +239,12 @@ class Trainer:
                     "`validation_split` is only supported for Tensors or NumPy arrays."
                 )
             xs, ys = as_numpy(x), None if y is None else as_numpy(y)
+            ws = None if sample_weight is None else as_numpy(sample_weight)
             n = length(xs)
             cut = int(n * (1.0 - validation_split))
-            validation_data = (take(xs, np.arange(cut, n)), take(ys, np.arange(cut, n)))
-            x, y = take(xs, np.arange(cut)), take(ys, np.arange(cut))
+            head, tail = np.arange(cut), np.arange(cut, n)
+            validation_data = (take(xs, tail), take(ys, tail), take(ws, tail))  # as Keras 3
+            x, y, sample_weight = take(xs, head), take(ys, head), take(ws, head)
         rng = random_ops.philox(random_ops.keras_seed(), 0) if shuffle else None
         batches = Batches(x, y, sample_weight, batch_size, shuffle, rng)
         history = cbs.History()
@@ -253,8 +268,7 @@ class Trainer:
                     break
             epoch_logs = dict(pythonify(logs) if logs else self.get_metrics_result())
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                vx, vy, vsw = unpack(tuple(validation_data) if isinstance(
-                    validation_data, list | tuple) else validation_data)  # fmt: skip
+                vx, vy, vsw = unpack(validation_data)
                 val = self.evaluate(vx, vy, batch_size=validation_batch_size or batch_size,
                                     sample_weight=vsw, verbose=0, return_dict=True)  # fmt: skip
                 epoch_logs.update({f"val_{k}": v for k, v in val.items()})
@@ -345,10 +359,7 @@ class Trainer:
     ) -> Any:
         """One training step on one batch; returns the loss (and metrics)."""
         self._assert_compiled("train_on_batch")
-        sw = None if sample_weight is None else constant(np.asarray(sample_weight))
-        logs = self.train_step(
-            pack(to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw)
-        )
+        logs = self.train_step(_one_batch(x, y, sample_weight))
         logs = {k: _as_array(v) for k, v in logs.items()}  # (Keras: np.array of each value)
         return logs if return_dict else self._in_order(logs)
 
@@ -358,10 +369,7 @@ class Trainer:
         """Loss (and metrics) of one batch, without training."""
         self._assert_compiled("test_on_batch")
         self.reset_metrics()
-        sw = None if sample_weight is None else constant(np.asarray(sample_weight))
-        logs = self.test_step(
-            pack(to_tensors(as_numpy(x)), to_tensors(None if y is None else as_numpy(y)), sw)
-        )
+        logs = self.test_step(_one_batch(x, y, sample_weight))
         logs = {k: _as_array(v) for k, v in logs.items()}  # (Keras: np.array of each value)
         return logs if return_dict else self._in_order(logs)
 

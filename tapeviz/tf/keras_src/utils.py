@@ -15,8 +15,10 @@ from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tensor import Tensor, TensorLike, constant
 from tapeviz.tf import random_ops, run_state
 from tapeviz.tf.keras_src import backend
+from tapeviz.tf.keras_src.data_adapter import pack, unpack
+from tapeviz.tf.keras_src.object_registration import register_keras_serializable
 from tapeviz.tf.keras_src.progbar import Progbar
-from tapeviz.tf.unavailable import KERAS_UTILS_FILES, register_keras_serializable
+from tapeviz.tf.unavailable import KERAS_UTILS_FILES
 
 __all__ = ["CONFIG", "OPS", "RANDOM", "UTILS", "seed_also", "set_random_seed", "to_categorical"]
 
@@ -70,6 +72,7 @@ UTILS = Namespace(
         "set_random_seed": set_random_seed, "to_categorical": to_categorical,
         "normalize": normalize, "Progbar": Progbar,
         "register_keras_serializable": register_keras_serializable, **KERAS_UTILS_FILES,
+        "unpack_x_y_sample_weight": unpack, "pack_x_y_sample_weight": pack,
     },
 )  # fmt: skip
 

@@ -48,6 +48,8 @@ def node_lines(
     if node.op and node.label not in (node.op, node.symbol):
         title = f"{node.label} = {node.symbol}"
     out = [(title, "title")]
+    if node.kind == "layer":  # a folded layer: in → out shapes, its parameters, its ops
+        out.extend((line, "value") for line in node.formula.split("\n") if line)
     if value_hidden:
         out.append(("= ?", "value"))
     elif node.kind != "constant" or node.label != short(node.value):
@@ -62,7 +64,7 @@ def node_lines(
 
 def can_have_gradient(node: Node) -> bool:
     """Whether a backward pass may put a gradient on this node (its size reserves the room)."""
-    return node.kind in ("variable", "watched", "target", "folded") or (
+    return node.kind in ("variable", "watched", "target", "folded", "layer") or (
         node.kind == "op" and node.watched
     )
 
@@ -254,7 +256,7 @@ class NodeItem(QGraphicsPathItem):
         r = self._rect
         if self.node.kind == "variable":
             path.addEllipse(r)
-        elif self.node.kind in ("constant", "folded"):
+        elif self.node.kind in ("constant", "folded", "layer"):
             path.addRoundedRect(r, 4, 4)
         else:
             path.addRoundedRect(r, 12, 12)
@@ -370,7 +372,10 @@ class NodeItem(QGraphicsPathItem):
                 if rules:
                     rows.append("backward: " + "; ".join(html.escape(r) for r in rules))
         elif n.formula:
-            rows.append(html.escape(n.formula))
+            rows.append(html.escape(n.formula).replace("\n", "<br>"))
+        if n.kind == "layer":
+            rows.append(f"parameters: {html.escape(', '.join(n.params) or 'none')}")
+            rows.append("<i>double-click: show its ops</i>")
         rows.append(f"value:<pre>{html.escape(full(n.value))}</pre>")
         if n.note is not None:
             rows.append(f"<b>⚠ {html.escape(describe(n))}</b>")

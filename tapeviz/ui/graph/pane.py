@@ -77,6 +77,7 @@ class GraphPane(QObject):
         for key, label, shortcut in (
             ("fold_constants", translate("GraphMenu", "Fold &constants into the ops"), None),
             ("hide_unreached", translate("GraphMenu", "&Hide ops no source reaches"), None),
+            ("fold_layers", translate("GraphMenu", "Fold the network by &layer"), None),
             (
                 "edge_labels",
                 translate("GraphMenu", "Show local &derivatives on the edges"),
@@ -126,6 +127,7 @@ class GraphPane(QObject):
             "layout": self.view.engine,
             "fold_constants": opts.fold_constants,
             "hide_unreached": opts.hide_unreached,
+            "fold_layers": opts.fold_layers,
             "edge_labels": self.view.show_edge_labels,
             "tape_groups": self.view.show_groups,
         }
@@ -148,7 +150,8 @@ class GraphPane(QObject):
         view.show_groups = new["tape_groups"]
         opts = self.model.options
         options = replace(opts, fold_constants=new["fold_constants"],
-                          hide_unreached=new["hide_unreached"])  # fmt: skip
+                          hide_unreached=new["hide_unreached"], fold_layers=new["fold_layers"],
+                          expanded=opts.expanded if new["fold_layers"] else ())  # fmt: skip
         if options != opts:
             self.model.set_options(options)  # rebuilds the graph
         elif (new["layout"], new["tape_groups"]) != (current["layout"], current["tape_groups"]):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from PySide6.QtWidgets import QGraphicsScene, QGraphicsView, QWidget
 
 from tapeviz.models.graph import layout as layouts
 from tapeviz.models.graph.dot import to_dot
-from tapeviz.models.graph.model import FOLDED_OPS, GraphModel, GraphOptions
+from tapeviz.models.graph.model import FOLDED_OPS, GraphModel
 from tapeviz.ui import workers
 from tapeviz.ui.graph import exports, navigation
 from tapeviz.ui.graph.builder import SceneBuilder
@@ -324,8 +325,22 @@ class GraphView(SceneBuilding, QGraphicsView):
             self.navigate(key)
         elif key == Qt.Key.Key_Escape:
             self.scene().clearSelection()
+        elif key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.selected_node():
+            self.toggle_layer(self.selected_node() or "")
         else:
             super().keyPressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        item = self.itemAt(event.position().toPoint())
+        while item is not None and not isinstance(item, NodeItem):
+            item = item.parentItem()
+        if item is None or not self.toggle_layer(item.node.id):
+            super().mouseDoubleClickEvent(event)
+
+    def toggle_layer(self, nid: str) -> bool:
+        """Double-click, Enter: expand a folded layer into its ops, or fold an op's layer back."""
+        model = self.model
+        return model is not None and model.toggle_layer(nid)
 
     def selected_node(self) -> str | None:
         """The selected node id (the first, if several)."""
@@ -377,9 +392,7 @@ class GraphView(SceneBuilding, QGraphicsView):
     def _on_banner_fold(self) -> None:
         if self.model is not None:
             opts = self.model.options
-            self.model.set_options(
-                GraphOptions(opts.fold_constants, opts.hide_unreached, FOLDED_OPS)
-            )
+            self.model.set_options(replace(opts, max_ops=FOLDED_OPS))
 
     # -- export ----------------------------------------------------------------------------
     def export_png(self, path: str | Path, scale: float = 2.0) -> Path:

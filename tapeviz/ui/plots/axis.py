@@ -1,9 +1,14 @@
-"""A bottom axis whose tick labels never overlap, even with presenter-size fonts; axis labels."""
+"""Axes: tick labels that never overlap (presenter-size fonts), labels, log10 values and ticks.
+
+Also :func:`value_range`, a padded range over the finite values (the step plots, the History).
+"""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtGui import QFontMetricsF
 
@@ -58,3 +63,48 @@ class SpacedAxis(pg.AxisItem):
         if major == levels[0][0]:
             return levels
         return [(major, 0.0), (major / 5.0, 0.0)]
+
+
+def log_or_linear(values: Sequence[np.ndarray], log: bool) -> tuple[list[np.ndarray], bool]:
+    """log10 of every array when asked and every finite value is positive; else as given."""
+    finite = [v[np.isfinite(v)] for v in values]
+    ok = log and all((f > 0).all() for f in finite) and any(f.size for f in finite)
+    if not ok:
+        return [np.asarray(v, dtype=np.float64) for v in values], False
+    with np.errstate(all="ignore"):
+        return [np.log10(np.asarray(v, dtype=np.float64)) for v in values], True
+
+
+_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def log_ticks(lo: float, hi: float) -> list[list[tuple[float, str]]]:
+    """Ticks for an axis showing log10 values (pyqtgraph's own overlap on short ranges).
+
+    Decades are labelled (and 2 and 5 on a short range); 2…9 in between are plain ticks.
+    """
+    first, last = int(np.floor(lo)), int(np.ceil(hi))
+    step = max(1, -(-(last - first) // 6))  # at most ~7 labelled decades
+    major = []
+    for e in range(first, last + 1, step):
+        text = f"{10.0**e:g}" if -3 <= e <= 3 else f"10{str(e).translate(_SUPERSCRIPT)}"
+        major.append((float(e), text))
+    minor = []
+    for e in range(first, last + 1):
+        for m in range(2, 10):
+            v = e + float(np.log10(m))
+            if lo <= v <= hi:
+                label = f"{m * 10.0**e:g}" if hi - lo < 1.2 and m in (2, 5) else ""
+                minor.append((v, label))
+    return [major, minor]
+
+
+def value_range(values: Sequence[np.ndarray], pad: float = 0.08) -> tuple[float, float]:
+    """A padded range over the finite values (never empty)."""
+    parts = [v[np.isfinite(v)] for v in values]
+    flat = np.concatenate(parts) if parts else np.zeros(0)
+    if flat.size == 0:
+        return -1.0, 1.0
+    lo, hi = float(flat.min()), float(flat.max())
+    span = hi - lo if hi > lo else max(abs(hi), 1.0)
+    return lo - pad * span, hi + pad * span

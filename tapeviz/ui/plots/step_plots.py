@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QCoreApplication, QRectF, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
 from PySide6.QtGui import QPen, QResizeEvent
 from PySide6.QtWidgets import (
     QGraphicsEllipseItem,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from tapeviz.models.descent.runs import History, Race
-from tapeviz.ui.plots.axis import SpacedAxis
+from tapeviz.ui.plots.axis import SpacedAxis, log_or_linear, log_ticks, value_range
 from tapeviz.ui.plots.run_legend import RunLegend
 from tapeviz.ui.plots.run_legend import (
     set_legend_text_size as set_legend_text_size,
@@ -34,6 +34,7 @@ from tapeviz.ui.theme import LIGHT, Theme, font
 
 COLUMNS = 1600  # decimate curves to about this many x positions (min and max of each)
 LEGEND_POINTS = 10.5  # the parameters' legend at presenter scale 1 (14 px)
+END_LABEL_PX = 8  # px an end tick's label may reach past the bottom axis (at scale 1)
 DASHES = (
     Qt.PenStyle.SolidLine,
     Qt.PenStyle.DashLine,
@@ -83,51 +84,6 @@ def mix(color: str, background: str, amount: float) -> Any:
             for x, y in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True)
         )
     )
-
-
-def log_or_linear(values: Sequence[np.ndarray], log: bool) -> tuple[list[np.ndarray], bool]:
-    """log10 of every array when asked and every finite value is positive; else as given."""
-    finite = [v[np.isfinite(v)] for v in values]
-    ok = log and all((f > 0).all() for f in finite) and any(f.size for f in finite)
-    if not ok:
-        return [np.asarray(v, dtype=np.float64) for v in values], False
-    with np.errstate(all="ignore"):
-        return [np.log10(np.asarray(v, dtype=np.float64)) for v in values], True
-
-
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def log_ticks(lo: float, hi: float) -> list[list[tuple[float, str]]]:
-    """Ticks for an axis showing log10 values (pyqtgraph's own overlap on short ranges).
-
-    Decades are labelled (and 2 and 5 on a short range); 2…9 in between are plain ticks.
-    """
-    first, last = int(np.floor(lo)), int(np.ceil(hi))
-    step = max(1, -(-(last - first) // 6))  # at most ~7 labelled decades
-    major = []
-    for e in range(first, last + 1, step):
-        text = f"{10.0**e:g}" if -3 <= e <= 3 else f"10{str(e).translate(_SUPERSCRIPT)}"
-        major.append((float(e), text))
-    minor = []
-    for e in range(first, last + 1):
-        for m in range(2, 10):
-            v = e + float(np.log10(m))
-            if lo <= v <= hi:
-                label = f"{m * 10.0**e:g}" if hi - lo < 1.2 and m in (2, 5) else ""
-                minor.append((v, label))
-    return [major, minor]
-
-
-def value_range(values: Sequence[np.ndarray], pad: float = 0.08) -> tuple[float, float]:
-    """A padded range over the finite values (never empty)."""
-    parts = [v[np.isfinite(v)] for v in values]
-    flat = np.concatenate(parts) if parts else np.zeros(0)
-    if flat.size == 0:
-        return -1.0, 1.0
-    lo, hi = float(flat.min()), float(flat.max())
-    span = hi - lo if hi > lo else max(abs(hi), 1.0)
-    return lo - pad * span, hi + pad * span
 
 
 def shown_steps(h: History) -> int:
@@ -303,6 +259,12 @@ class StepPlot(pg.PlotWidget):
         self.revision += 1
         self.theme, self.scale = theme, scale
         style_plot(self, theme, scale)
+        # "0" at the left end may reach a few px past the axis (shown, not dropped); the right
+        # margin keeps a last label that does so inside the plot
+        reach = round(END_LABEL_PX * scale)
+        self.getPlotItem().getAxis("bottom").setStyle(hideOverlappingLabels=reach)
+        left, top, _, bottom = self.getPlotItem().layout.getContentsMargins()
+        self.getPlotItem().layout.setContentsMargins(left, top, reach, bottom)
         pen = pg.mkPen(theme.muted, width=1.5 * scale)
         pen.setCosmetic(True)
         self.cursor.setPen(pen)
@@ -351,6 +313,11 @@ class StepPlots(QWidget):
     def fit_legend(self) -> None:
         """The parameters' legend above their data, at the presenter size."""
         self.params_legend.fit(LEGEND_POINTS * self.scale)
+
+    def minimumSizeHint(self) -> QSize:
+        """Qt override: tabbed, as wide as the tabs' names (the splitter keeps them whole)."""
+        hint = super().minimumSizeHint()
+        return QSize(max(hint.width(), self.arrangement.least_width()), hint.height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """Qt override: stack the plots, or tab them when each would be cramped."""

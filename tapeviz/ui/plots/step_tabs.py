@@ -2,14 +2,18 @@
 
 At 1,366×768 and presenter scale 1.5 the studio is about 400 px tall: three stacked plots got
 ~130 px each, their labels small and their curves flat. Below :data:`MIN_PLOT_PX` × the scale
-per plot they are tabbed (Loss · Parameters · Gradient norm), each shown with the whole height.
+per plot they are tabbed (Loss · Parameters · Gradient norm), each shown with the whole height
+and without its title (the tab names it). Tabs too wide for the column are elided, not scrolled.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTabBar, QVBoxLayout, QWidget
+
+from tapeviz.ui.plots.title import show_title
 
 MIN_PLOT_PX = 150  # a stacked step plot's least height at presenter scale 1 (title, legend, axis)
 HYSTERESIS = 1.1  # back to the stack only with this much more room (no flicker at the edge)
@@ -24,6 +28,8 @@ class StepArrangement:
         self.bar.setObjectName("stepPlotTabs")
         self.bar.setDocumentMode(True)
         self.bar.setExpanding(False)
+        self.bar.setUsesScrollButtons(False)  # the tabs shrink (elided) to the column's width
+        self.bar.setElideMode(Qt.TextElideMode.ElideRight)
         for name in names:
             self.bar.addTab(name)
         self.bar.hide()
@@ -47,7 +53,14 @@ class StepArrangement:
         if tabbed != self.tabbed:
             self.tabbed = tabbed
             self.bar.setVisible(tabbed)
+            for plot in self.plots:
+                show_title(plot, not tabbed)  # type: ignore[arg-type]
             self._show()
+            self.owner.updateGeometry()  # its least width: the tabs' (see least_width)
+
+    def least_width(self) -> int:
+        """The owner's least width: every tab's name whole when tabbed, else nothing."""
+        return self.bar.sizeHint().width() if self.tabbed else 0
 
     def _show(self) -> None:
         current = self.bar.currentIndex()

@@ -7,7 +7,9 @@ the data. So the title's minimum width is dropped (the plot keeps the widget's w
 text is elided to the width of the data area, again whenever that area changes.
 
 A title may say something only the window needs ("Loss surface (click to start)"): its
-``still`` text is what exported pictures and animations show (:func:`export_titles`).
+``still`` text is what exported pictures and animations show (:func:`export_titles`), and what
+the window shows when the whole title does not fit (a hint cut to "(click …" helps nobody).
+A plot under a tab that names it hides its title (:func:`show_title`): the data get the row.
 """
 
 from __future__ import annotations
@@ -60,21 +62,37 @@ def style_title(plot: pg.PlotWidget, color: str, points: float) -> None:
     fit_title(plot)
 
 
+def show_title(plot: pg.PlotWidget, shown: bool) -> None:
+    """Show or hide the title row of ``plot`` (hidden: a tab names the plot)."""
+    if getattr(plot, "_title_hidden", False) == (not shown):
+        return
+    plot._title_hidden = not shown  # type: ignore[attr-defined]
+    plot._title_set = None  # type: ignore[attr-defined]
+    if shown:
+        fit_title(plot)
+    else:
+        plot.getPlotItem().setTitle(None)
+
+
 def shown_title(plot: pg.PlotWidget) -> str:
-    """The title as it fits the plot's current width."""
+    """The title as it fits the plot's current width (its still text if only that fits)."""
     text: str = getattr(plot, "_full_title", "")
+    still: str = getattr(plot, "_still_title", text)
     _, points = getattr(plot, "_title_style", (None, 11.0))
     font = QFont(plot.font())
     font.setPointSizeF(points)
     font.setBold(True)
     view = plot.getPlotItem().getViewBox()  # the title spans the column above the data
     width = max(min(view.width(), plot.width()) - MARGIN, 1)
-    return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideRight, width)
+    metrics = QFontMetricsF(font)
+    if metrics.horizontalAdvance(text) > width and metrics.horizontalAdvance(still) <= width:
+        return still
+    return metrics.elidedText(text, Qt.TextElideMode.ElideRight, width)
 
 
 def fit_title(plot: pg.PlotWidget) -> None:
     """Set the title again for the plot's current width (call on resize)."""
-    if not getattr(plot, "_full_title", ""):
+    if not getattr(plot, "_full_title", "") or getattr(plot, "_title_hidden", False):
         return
     color, points = getattr(plot, "_title_style", (None, 11.0))
     style = {"size": f"{points:.0f}pt", "bold": True, **({"color": color} if color else {})}

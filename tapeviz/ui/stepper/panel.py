@@ -22,11 +22,12 @@ from PySide6.QtWidgets import (
 )
 
 from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
-from tapeviz.models.graph.model import GraphModel
+from tapeviz.models.graph.model import GraphModel, Node
 from tapeviz.ui.elided_combo import ElidedComboBox
 from tapeviz.ui.graph.items import NodeItem
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.stepper.gradcheck_panel import GradCheckPanel
+from tapeviz.ui.stepper.layer_steps import layer_detail, next_position, previous_position
 from tapeviz.ui.stepper.log import StepLog
 from tapeviz.ui.stepper.rows import ControlRows
 from tapeviz.ui.stepper.value_view import ValueView
@@ -336,12 +337,18 @@ class StepperPanel(QWidget):
         if stepper is None or stepper.position >= len(stepper):
             self.play_button.setChecked(False)
             return
-        stepper.jump(stepper.position + 1)
+        if isinstance(stepper, BackwardStepper):  # a folded layer is one step
+            stepper.jump(next_position(self.model, stepper))
+        else:
+            stepper.jump(stepper.position + 1)
 
     def step_back(self) -> None:
         """One step back."""
-        if self.stepper is not None:
-            self.stepper.jump(self.stepper.position - 1)
+        stepper = self.stepper
+        if isinstance(stepper, BackwardStepper):
+            stepper.jump(previous_position(self.model, stepper))
+        elif stepper is not None:
+            stepper.jump(stepper.position - 1)
 
     def reveal_current(self) -> None:
         """Reveal the gradients the last step computed (predict mode)."""
@@ -369,7 +376,7 @@ class StepperPanel(QWidget):
         elif isinstance(stepper, ForwardStepper) and stepper.position:
             record = stepper.position - 1
         if record is not None:
-            self.view.follow(f"o{record}")
+            self.view.follow(self.model.node_for_record(record))
 
     def _on_timer_timeout(self) -> None:
         self.step_forward()
@@ -445,7 +452,7 @@ class StepperPanel(QWidget):
         done_records = {s.record.id for s in stepper.steps[: stepper.position]}
         glowing = set()
         if current is not None:
-            op = f"o{current.record.id}"
+            op = self.model.node_for_record(current.record.id)
             glowing = {
                 (self.model.node_for_tensor(c.tensor_id), op, c.position)
                 for c in current.contributions
@@ -460,9 +467,9 @@ class StepperPanel(QWidget):
             hidden = hidden and node.tensor_id not in seeds
             item.set_gradient(value, "?" if hidden else None)
             item.set_value_hidden(False)
-            if now is not None and node.record == now:
+            if now is not None and (node.record == now or now in node.members):
                 item.state = "current"
-            elif node.record is not None and node.record in done_records:
+            elif _done(node, done_records):
                 item.state = "done"
             else:
                 item.state = ""
@@ -470,7 +477,7 @@ class StepperPanel(QWidget):
         self.view.restyle_items(style)
         self.view.set_glowing(glowing)
         self.detail.setText(
-            current.text
+            layer_detail(self.model, stepper) or current.text
             if current is not None
             else self.tr("Start: the target's gradient is 1. Press → to step back through the ops.")
         )
@@ -497,3 +504,10 @@ class StepperPanel(QWidget):
                 "Start: only the inputs have values. Press → to compute the ops left to right."
             )
         )
+
+
+def _done(node: Node, done: set[int]) -> bool:
+    """Whether the backward pass has passed the node's op (a folded layer: all of its ops)."""
+    if node.members:
+        return all(r in done for r in node.members)
+    return node.record is not None and node.record in done

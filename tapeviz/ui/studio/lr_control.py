@@ -185,8 +185,9 @@ class LearningRateControl(QWidget):
                 if major:
                     label = short_number(10.0**decade)
                     width = metrics.horizontalAdvance(label)
-                    p.setPen(text)
-                    p.drawText(QPointF(x - width / 2, baseline), label)
+                    if x - width / 2 >= 0 and x + width / 2 <= w:  # never a cut "0.0" at an edge
+                        p.setPen(text)
+                        p.drawText(QPointF(x - width / 2, baseline), label)
         value = short_number(self._value)
         box = QRectF(0, 0, metrics.horizontalAdvance(value) + 12, metrics.height() + 2)
         box.moveCenter(QPointF(w / 2, box.height() / 2))

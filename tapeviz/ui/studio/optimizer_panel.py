@@ -3,24 +3,33 @@
 The panel edits a :class:`StudioConfig` and says so with ``configChanged``; it computes
 nothing. The transport buttons, the scrubber and the export menu are plain widgets the studio
 connects to.
+
+At 1,366×768 and 150 % the studio is ~400 px tall, so the panel is made to fit it: short
+hyper-parameters (β1, β2, ε, ρ) two to a row, the step and Export on one row, and the status
+in what height is left ("…" and a tooltip past it). Should the settings still not fit (Adam's
+four hyper-parameters at 150 %), only they scroll (``settings_scroll``): the transport, the
+scrubber and the status below them stay in view.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
-from PySide6.QtGui import QColor, QIcon, QPixmap
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QSize, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QMenu,
     QProgressBar,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
     QSlider,
     QSpinBox,
     QToolButton,
@@ -28,13 +37,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tapeviz.models.descent.optimizer_config import KINDS, MAX_RUNS, HyperParameter, short_number
+from tapeviz.models.descent.optimizer_config import KINDS, MAX_RUNS
 from tapeviz.models.descent.runs import MAX_STEPS
 from tapeviz.models.descent.studio_config import MAX_SPEED, MIN_SPEED, StudioConfig
 from tapeviz.ui.elided_combo import ElidedComboBox
+from tapeviz.ui.studio.fitted_label import FittedLabel
 from tapeviz.ui.studio.lr_control import LearningRateControl
+from tapeviz.ui.studio.spin_box import SciSpinBox, swatch
+
+__all__ = ["EXPORTS", "PANEL_WIDTH", "OptimizerPanel", "SciSpinBox", "swatch"]
 
 PANEL_WIDTH = 330  # px at font scale 1
+SPACING = 4  # px between the panel's rows (Qt's 6-9 cost a line of the status at 150 %)
+SHORT_LABEL = 2  # characters: hyper-parameters named this briefly share a row (β1, β2, ε, ρ)
 EXPORTS = ("gif", "mp4", "png", "svg", "csv")
 
 
@@ -46,54 +61,32 @@ def translated(text: str) -> str:
     return QCoreApplication.translate("OptimizationStudio", text)
 
 
-class SciSpinBox(QDoubleSpinBox):
-    """A spin box for values like 5e-4: shown compactly, stepped ×10^0.1 on a log scale."""
+class SettingsScroll(QScrollArea):
+    """The panel's settings, scrolled only when they cannot fit; it asks for their whole height.
 
-    def __init__(self, spec: HyperParameter, parent: QWidget | None = None) -> None:
+    (QScrollArea's own size hint is its widget's hint when first shown, kept after the
+    presenter size made the settings taller.)
+    """
+
+    def __init__(self, settings: QWidget, parent: QWidget) -> None:
         super().__init__(parent)
-        self.spec = spec
-        self.setDecimals(12)
-        self.setRange(spec.low if not spec.log else max(spec.low, 1e-12), spec.high)
-        self.setKeyboardTracking(False)
-        self.setSingleStep(0.01 if spec.high <= 1 else 0.1)
+        self.setObjectName("optimizerSettingsScroll")
+        self.setWidget(settings)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        settings.installEventFilter(self)
 
-    def textFromValue(self, value: float) -> str:
-        """Qt override: ``5e-4`` rather than ``0.000500000000``."""
-        return short_number(value) if self.spec.log else f"{value:.6g}"
+    def sizeHint(self) -> QSize:
+        """Qt override: the settings' whole height now."""
+        return self.widget().sizeHint()
 
-    def valueFromText(self, text: str) -> float:
-        """Qt override: any float spelling."""
-        try:
-            return float(text)
-        except ValueError:
-            return self.value()
-
-    def validate(self, text: str, pos: int) -> object:
-        """Qt override: accept what float() accepts, and the beginnings of it."""
-        from PySide6.QtGui import QValidator
-
-        try:
-            v = float(text)
-        except ValueError:
-            ok = text.strip() in ("", "-", ".", "-.") or text.rstrip().endswith(("e", "e-"))
-            state = QValidator.State.Intermediate if ok else QValidator.State.Invalid
-            return state, text, pos
-        inside = self.minimum() <= v <= self.maximum()
-        return (QValidator.State.Acceptable if inside else QValidator.State.Intermediate), text, pos
-
-    def stepBy(self, steps: int) -> None:
-        """Qt override: log-scale values step by a factor of 10^0.1."""
-        if self.spec.log and self.value() > 0:
-            self.setValue(self.value() * 10 ** (steps / 10))
-        else:
-            super().stepBy(steps)
-
-
-def swatch(color: str) -> QIcon:
-    """A small filled square of a run's colour."""
-    pix = QPixmap(14, 14)
-    pix.fill(QColor(color))
-    return QIcon(pix)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Qt override: the settings' new layout (rows, fonts) is this hint's too."""
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+        return super().eventFilter(watched, event)
 
 
 class OptimizerPanel(QWidget):
@@ -165,8 +158,7 @@ class OptimizerPanel(QWidget):
         self.cancel = self._named(
             QPushButton(translate("OptimizationStudio", "Cancel"), self), "optimizerCancelButton"
         )
-        self.status = self._named(QLabel(self), "optimizerStatus")
-        self.status.setWordWrap(True)
+        self.status = self._named(FittedLabel(self), "optimizerStatus")  # "…" past its height
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._layout()
         self._connect()
@@ -178,17 +170,28 @@ class OptimizerPanel(QWidget):
         return widget
 
     def _layout(self) -> None:
-        box = QVBoxLayout(self)
+        self.settings = QWidget(self)
+        self.settings.setObjectName("optimizerSettings")
+        box = QVBoxLayout(self.settings)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(SPACING)
         runs = QHBoxLayout()
         runs.addWidget(QLabel(translate("OptimizationStudio", "Run"), self))
         runs.addWidget(self.run_combo, 1)
         runs.addWidget(self.add_run)
         runs.addWidget(self.remove_run)
         box.addLayout(runs)
+        self.form.setVerticalSpacing(SPACING)
         self.form.addRow(translate("OptimizationStudio", "Optimizer"), self.kind)
         box.addLayout(self.form)
         box.addWidget(self.lr_slider)
+        self.extras = QGridLayout()  # the other hyper-parameters, short ones two to a row
+        self.extras.setVerticalSpacing(SPACING)
+        self.extras.setColumnStretch(1, 1)
+        self.extras.setColumnStretch(3, 1)
+        box.addLayout(self.extras)
         more = QFormLayout()
+        more.setVerticalSpacing(SPACING)
         more.addRow(translate("OptimizationStudio", "Steps"), self.steps)
         more.addRow(translate("OptimizationStudio", "Speed"), self.speed)
         box.addLayout(more)
@@ -199,19 +202,25 @@ class OptimizerPanel(QWidget):
         row.addWidget(self.slice_x, 1)
         row.addWidget(self.slice_y, 1)
         box.addWidget(self.slice_row)
+        self.settings_scroll = SettingsScroll(self.settings, self)  # scrolls only if it must
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(SPACING, SPACING, SPACING, SPACING)
+        outer.setSpacing(SPACING)
+        outer.addWidget(self.settings_scroll)
         transport = QHBoxLayout()
         for w in (self.reset, self.step, self.play):
             transport.addWidget(w)
-        box.addLayout(transport)
-        box.addWidget(self.scrubber)
-        box.addWidget(self.step_label)
+        outer.addLayout(transport)
+        outer.addWidget(self.scrubber)
+        where = QHBoxLayout()  # the step and Export share a row: the status gets a line more
+        where.addWidget(self.step_label, 1)
+        where.addWidget(self.export)
+        outer.addLayout(where)
         busy = QHBoxLayout()
         busy.addWidget(self.progress, 1)
         busy.addWidget(self.cancel)
-        box.addLayout(busy)
-        box.addWidget(self.status)
-        box.addStretch(1)
-        box.addWidget(self.export)
+        outer.addLayout(busy)
+        outer.addWidget(self.status, 1)  # the rest of the height; "…" and a tooltip past it
         menu = QMenu(self.export)
         labels = {
             "gif": translate("OptimizationStudio", "Animation as GIF…"),
@@ -283,17 +292,36 @@ class OptimizerPanel(QWidget):
             w.blockSignals(False)
 
     def _build_form(self, kind: str) -> None:
+        """An editor per hyper-parameter: the learning rate in the form, the others below.
+
+        The others sit under the learning-rate scale, short-named ones two to a row.
+        """
         if list(self.editors) == [h.name for h in KINDS[kind]]:
             return
         while self.form.rowCount() > 1:
             self.form.removeRow(1)
+        while self.extras.count():
+            item = self.extras.takeAt(0)
+            if item.widget() is not None:
+                item.widget().deleteLater()
         self.editors = {}
-        for spec in KINDS[kind]:
+        specs = KINDS[kind]
+        short = [h for h in specs[1:] if len(translated(h.label)) <= SHORT_LABEL]
+        long = [h for h in specs[1:] if h not in short]
+        for spec in specs:
             editor = SciSpinBox(spec, self)
             editor.setObjectName(f"optimizerParam_{spec.name}")
             editor.valueChanged.connect(lambda v, n=spec.name: self._on_param_changed(n, v))
-            self.form.addRow(translated(spec.label), editor)
             self.editors[spec.name] = editor
+        self.form.addRow(translated(specs[0].label), self.editors[specs[0].name])
+        for i, spec in enumerate(short):
+            label = QLabel(translated(spec.label), self)
+            self.extras.addWidget(label, i // 2, 2 * (i % 2))
+            self.extras.addWidget(self.editors[spec.name], i // 2, 2 * (i % 2) + 1)
+        first = (len(short) + 1) // 2
+        for i, spec in enumerate(long):
+            self.extras.addWidget(QLabel(translated(spec.label), self), first + i, 0)
+            self.extras.addWidget(self.editors[spec.name], first + i, 1, 1, 3)
 
     def _on_run_combo_changed(self, index: int) -> None:
         if 0 <= index < len(self.config.runs):

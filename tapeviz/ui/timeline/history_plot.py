@@ -56,7 +56,6 @@ class HistoryPlot(pg.PlotWidget):
         self.addItem(self.cursor, ignoreBounds=True)
         self.run_legend = RunLegend(self)  # in a band above the data: it hides no epoch
         self.legend = self.run_legend.legend
-        self.legend.layout.setHorizontalSpacing(10)  # two columns in a narrow plot
         self.getViewBox().geometryChanged.connect(self.fit_legend)
         self.curves: list[pg.PlotDataItem] = []
         self.epochs: Epochs | None = None

@@ -17,8 +17,8 @@ from PySide6.QtWidgets import QHBoxLayout, QWidget
 
 from tapeviz.models.descent.optimizer_config import PALETTE
 from tapeviz.models.timeline.timeline import Timeline
-from tapeviz.ui.plots.run_legend import set_legend_text_size
-from tapeviz.ui.plots.step_plots import DASHES, StepPlot
+from tapeviz.ui.plots.run_legend import RunLegend
+from tapeviz.ui.plots.step_plots import DASHES, LEGEND_POINTS, StepPlot
 from tapeviz.ui.theme import LIGHT, Theme
 from tapeviz.ui.timeline.heat import HeatStrip
 from tapeviz.ui.timeline.history_plot import HistoryPlot
@@ -59,8 +59,10 @@ class TimelinePlots(QWidget):
             translate("OptimizationStudio", "‖∇f‖"),
             self,
         )
-        self.legend = pg.LegendItem(offset=(-10, 10), labelTextSize="9pt")
-        self.legend.setParentItem(self.params.getPlotItem().getViewBox())
+        # in a band above the data (at most a quarter of the plot), never over the curves
+        self.params_legend = RunLegend(self.params)
+        self.legend = self.params_legend.legend
+        self.params.getViewBox().geometryChanged.connect(self.fit_legend)
         self.marks: list[tuple[Any, pg.InfiniteLine]] = []
         self._history: HistoryPlot | None = None  # made for the first Keras fit
         self._heat: HeatStrip | None = None  # made when first asked for
@@ -143,12 +145,17 @@ class TimelinePlots(QWidget):
         for j, name in enumerate(names[: len(DASHES)]):
             pen = pg.mkPen(param_colour(j), width=2, style=DASHES[j % len(DASHES)])
             self.legend.addItem(pg.PlotDataItem(pen=pen), name)
+        self.fit_legend()
         if d is not None:
             pen = pg.mkPen(self.theme.warning, width=1.5 * self.scale, style=Qt.PenStyle.DashLine)
             for plot in (*self.plots, self.heat) if heat else self.plots:
                 line = pg.InfiniteLine(d.step, angle=90, pen=pen)
                 plot.addItem(line, ignoreBounds=True)
                 self.marks.append((plot, line))
+
+    def fit_legend(self) -> None:
+        """The parameters' legend above their data, at the presenter size (or smaller)."""
+        self.params_legend.fit(LEGEND_POINTS * self.scale)
 
     def set_cursor(self, k: int) -> None:
         """Move every plot's cursor to step k."""
@@ -163,8 +170,7 @@ class TimelinePlots(QWidget):
         for p in (*self.plots, *self.extras()):
             p.restyle(theme, scale)
         self.legend.setLabelTextColor(theme.text)
-        set_legend_text_size(self.legend, f"{9 * scale:.0f}pt")
-        self.legend.setBrush(pg.mkBrush(theme.background))
+        self.fit_legend()
 
     def _on_clicked(self, plot: StepPlot, event: Any) -> None:
         point = plot.getViewBox().mapSceneToView(event.scenePos())

@@ -31,6 +31,18 @@ TEXTS = {
         "import torch (or tapeviz.torch).",
     ),
     "no_match": QT_TRANSLATE_NOOP("Help", "No name matches."),
+    "keras3": QT_TRANSLATE_NOOP(
+        "Help",
+        "tf.keras is Keras 3, and where Keras 3 does something other than a tutorial's text "
+        "says, tapeviz does what Keras 3 does: a layer's weights are the ones add_weight or "
+        "keras.Variable made (a tf.Variable attribute of a Keras layer or model is not among "
+        "its variables, is not counted in the summary and is not trained by fit, while a "
+        "tf.Module's are); a layer's positional inputs must be tensors or arrays (a list of "
+        "numbers raises ValueError); a Keras model has no submodules; get_config()['dtype'] "
+        "is a DTypePolicy dict; compile() without a loss keeps the loss given before; an "
+        "overridden train_step gets (x, y) from fit, (x, y, sample_weight) with sample "
+        "weights, and (x, y, sample_weight) always from train_on_batch.",
+    ),
 }
 # Keys the views take themselves (no menu shows them): (where, key, what it does)
 VIEW_KEYS = (
@@ -212,6 +224,7 @@ def catalog() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     _names(modules.NUMPY, "np", names)
     _names(modules.MATH, "math", names)
     _names(modules.MATPLOTLIB, "matplotlib", names)
+    _names(modules.OS, "os", names)  # the run's own folder (saving)
     return names, dict(tf.unavailable_names())
 
 
@@ -229,7 +242,8 @@ def names_html(names: dict[str, list[str]], needle: str = "") -> str:
     """The names page, only the names containing ``needle`` (any case) if one is given."""
     needle = needle.strip().lower()
     parts = [f"<h2>{html.escape(tr(TEXTS['names']))}</h2>",
-             f"<p>{html.escape(tr(TEXTS['names_intro']))}</p>"]  # fmt: skip
+             f"<p>{html.escape(tr(TEXTS['names_intro']))}</p>",
+             f"<p>{html.escape(tr(TEXTS['keras3']))}</p>"]  # fmt: skip
     shown = 0
     for space, items in names.items():
         hits = [n for n in items if needle in f"{space}.{n}".lower()] if needle else items

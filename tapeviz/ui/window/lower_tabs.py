@@ -4,10 +4,11 @@ The graph is linked to whichever tab is in front: under "Backward pass" it shows
 the editor's last run; under "Optimization" it shows the tape of the studio's current step
 (``OptimizationStudio.stepTape``), so scrubbing or playing the descent moves the graph too;
 under "Timeline" (enabled when the last run recorded a loop) the tapes of the loop's current
-step (``TimelinePanel.stepTapes``). The window makes those links (it hears ``currentChanged``);
-the tabs own the panels, the keys that drive the one in front, and the share of the window
-each tab gives the graph. "Plots" holds the figures of the last script run that drew any
-(``plt.plot``, ...); the graph keeps the editor's last run under it.
+step (``TimelinePanel.stepTapes``); under "Network" the tape of the network's current step
+(``NetworkPanel.stepTape``, when paused). The window makes those links (it hears
+``currentChanged``); the tabs own the panels, the keys that drive the one in front, and the
+share of the window each tab gives the graph. "Plots" holds the figures of the last script
+run that drew any (``plt.plot``, ...); the graph keeps the editor's last run under it.
 """
 
 from __future__ import annotations
@@ -21,21 +22,22 @@ from PySide6.QtWidgets import QSizePolicy, QSplitter, QTabWidget
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui.figures.panel import PlotsPanel
 from tapeviz.ui.graph.view import GraphView
+from tapeviz.ui.network.panel import NetworkPanel
 from tapeviz.ui.stepper.panel import StepperPanel
 from tapeviz.ui.studio.studio import OptimizationStudio
 from tapeviz.ui.timeline.panel import TimelinePanel
 
-STEPPER_TAB, STUDIO_TAB, TIMELINE_TAB, PLOTS_TAB = 0, 1, 2, 3
+STEPPER_TAB, STUDIO_TAB, TIMELINE_TAB, PLOTS_TAB, NETWORK_TAB = 0, 1, 2, 3, 4
 SPLIT = {STEPPER_TAB: (0.6, 0.4), STUDIO_TAB: (0.36, 0.64), TIMELINE_TAB: (0.5, 0.5),
-         PLOTS_TAB: (0.4, 0.6)}  # fmt: skip
+         PLOTS_TAB: (0.4, 0.6), NETWORK_TAB: (0.25, 0.75)}  # fmt: skip
 CLEAN_SHARE = 0.78  # the graph's share above the stepper in clean mode (at least)
 
 
 class LowerTabs(QTabWidget):
-    """The stepper, the studio, the timeline and the plots in tabs, below the graph.
+    """The stepper, the studio, the timeline, the plots and the network in tabs, below the graph.
 
-    It owns the panels, the window shortcuts → ← Space Home of the studio and of the timeline
-    (the stepper has the same keys; only the tab in front's are enabled), and the graph's share
+    It owns the panels, the window shortcuts → ← Space Home of the studio, the timeline and the
+    network (the stepper has the same keys; only the tab in front's are enabled), the graph's share
     of ``splitter`` per tab (``shares``, saved with the window's layout).
     """
 
@@ -52,6 +54,8 @@ class LowerTabs(QTabWidget):
         self.plots = PlotsPanel(self)
         self.addTab(self.timeline, self.tr("Timeline"))
         self.addTab(self.plots, self.tr("Plots"))
+        self.network = NetworkPanel(self)
+        self.addTab(self.network, self.tr("Network"))
         self.set_timeline_available(False)
         self.plots.figuresChanged.connect(self._on_plots_figures_changed)
         self.shares = {i: top for i, (top, _) in SPLIT.items()}  # graph's share, per tab
@@ -73,6 +77,12 @@ class LowerTabs(QTabWidget):
             Qt.Key.Key_Right: timeline.step_forward,
             Qt.Key.Key_Left: timeline.step_back,
             Qt.Key.Key_Home: timeline.reset,
+        })  # fmt: skip
+        network = self.network
+        self.network_shortcuts = self._shortcuts({
+            Qt.Key.Key_Space: network.toggle,
+            Qt.Key.Key_Right: network.step,
+            Qt.Key.Key_Home: network.reset,
         })  # fmt: skip
 
     def _shortcuts(self, keys: dict[Any, Any]) -> list[QShortcut]:
@@ -96,9 +106,15 @@ class LowerTabs(QTabWidget):
         """Whether the timeline of the script's loop is the tab in front."""
         return self.currentIndex() == TIMELINE_TAB
 
+    @property
+    def network_view(self) -> bool:
+        """Whether the Network view is the tab in front."""
+        return self.currentIndex() == NETWORK_TAB
+
     def show_view(self, view: str) -> None:
-        """Bring "studio", "timeline" (if enabled), "plots" or the backward pass to the front."""
-        tabs = {"studio": STUDIO_TAB, "timeline": TIMELINE_TAB, "plots": PLOTS_TAB}
+        """Bring "studio", "timeline" (if enabled), "plots", "network" or the backward pass."""
+        tabs = {"studio": STUDIO_TAB, "timeline": TIMELINE_TAB, "plots": PLOTS_TAB,
+                "network": NETWORK_TAB}  # fmt: skip
         index = tabs.get(view, STEPPER_TAB)
         self.setCurrentIndex(index if self.isTabEnabled(index) else STEPPER_TAB)
 
@@ -130,8 +146,12 @@ class LowerTabs(QTabWidget):
             sc.setEnabled(index == STUDIO_TAB)
         for sc in self.timeline_shortcuts:
             sc.setEnabled(index == TIMELINE_TAB)
+        for sc in self.network_shortcuts:
+            sc.setEnabled(index == NETWORK_TAB)
         if index != TIMELINE_TAB:
             self.timeline.pause()
+        if index != NETWORK_TAB:
+            self.network.pause()
         self.apply_split()
 
     def _on_plots_figures_changed(self, count: int) -> None:
@@ -140,7 +160,11 @@ class LowerTabs(QTabWidget):
 
     def transport(self, command: str) -> None:
         """Play/pause, step forward or back, or go to the start in the tab in front."""
-        if self.timeline_view:
+        if self.network_view:
+            net = self.network
+            {"play": net.toggle, "forward": net.step, "start": net.reset,
+             "back": lambda: None}[command]()  # fmt: skip
+        elif self.timeline_view:
             tl = self.timeline
             {"play": tl.toggle, "forward": tl.step_forward, "start": tl.reset,
              "back": tl.step_back}[command]()  # fmt: skip

@@ -46,7 +46,7 @@ from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.dialogs import DialogsController
 from tapeviz.ui.window.forwarding import forward, forward_value
 from tapeviz.ui.window.help import HelpController
-from tapeviz.ui.window.lower_tabs import STUDIO_TAB, LowerTabs
+from tapeviz.ui.window.lower_tabs import NETWORK_TAB, STEPPER_TAB, STUDIO_TAB, LowerTabs
 from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
 from tapeviz.ui.window.runs import RunController
@@ -76,6 +76,7 @@ class MainWindow(QMainWindow):
         self.session_meta = Session()
         self.model = GraphModel()
         self._applying = False  # apply_session is filling the window: no runs from signals
+        self._tab = 0  # the lower tab in front (the graph's content follows it)
         self.sessions = SessionController(
             self, self.session_to_save, self.apply_session, self.show_status, settings
         )
@@ -96,7 +97,7 @@ class MainWindow(QMainWindow):
         docks = [self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock]
         self.presenter = PresenterController(
             self, self.graph, self.studio, self.editor, self.code_dock, docks, self.show_status,
-            others=[self.timeline, self.plots, self.stepper.gradcheck],
+            others=[self.timeline, self.plots, self.stepper.gradcheck, self.network],
         )  # fmt: skip
         self.dark_action = self.presenter.dark_action
         self.clean_action = self.presenter.clean_action
@@ -141,6 +142,7 @@ class MainWindow(QMainWindow):
         self.stepper, self.studio = self.lower_tabs.stepper, self.lower_tabs.studio
         self.timeline = self.lower_tabs.timeline
         self.plots = self.lower_tabs.plots
+        self.network = self.lower_tabs.network
         self.splitter.addWidget(self.lower_tabs)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
@@ -240,6 +242,7 @@ class MainWindow(QMainWindow):
         add(view, self.tr("&Optimization"), lambda: self.show_view("studio"), "Ctrl+2")
         add(view, self.tr("&Timeline"), lambda: self.show_view("timeline"), "Ctrl+3")
         add(view, self.tr("P&lots"), lambda: self.show_view("plots"), "Ctrl+4")
+        add(view, self.tr("&Network"), lambda: self.show_view("network"), "Ctrl+5")
         view.addSeparator()
         for dock in (self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock):
             view.addAction(dock.toggleViewAction())
@@ -270,6 +273,8 @@ class MainWindow(QMainWindow):
         studio.progressChanged.connect(self._on_studio_progress_changed)
         self.timeline.statusMessage.connect(self._on_timeline_status_message)
         self.timeline.busyChanged.connect(self._on_studio_busy_changed)  # an animation export
+        self.network.stepTape.connect(self._on_network_step_tape)
+        self.network.statusMessage.connect(self._on_network_status_message)
         self.run_button.clicked.connect(self._on_run_asked)
         self.stop_button.clicked.connect(self.stop)
         self.editor.textChanged.connect(self._update_actions)
@@ -278,10 +283,17 @@ class MainWindow(QMainWindow):
     # -- how the parts' events reach each other --------------------------------------------
     def _on_lower_tabs_current_changed(self, index: int) -> None:
         studio = index == STUDIO_TAB  # (the tabs switched their own keys and split first)
+        came_from, self._tab = self._tab, index
         if self._applying:  # apply_session runs the new work next: nothing old to show
             if not studio:
                 self.studio.pause()
             return
+        if index == NETWORK_TAB:  # the graph shows the network's step (when it arrives)
+            self.studio.pause()
+            self.network.resend_tape()
+            return
+        if index == STEPPER_TAB and came_from == NETWORK_TAB:
+            return  # the backward pass steps the network's step shown in the graph
         if not studio:
             self.studio.pause()
             self.timeline_link.show_again(self.runner.last_result)
@@ -310,6 +322,14 @@ class MainWindow(QMainWindow):
     def _on_studio_step_tape(self, result: RunResult) -> None:
         if self.studio_view:
             self._show_tapes(result)
+
+    def _on_network_step_tape(self, result: RunResult) -> None:
+        if self.lower_tabs.network_view:
+            self._show_tapes(result)
+
+    def _on_network_status_message(self, text: str) -> None:
+        if self.lower_tabs.network_view:
+            self.show_status(text)
 
     def _submitted_source(self) -> str:
         """The code of the run being shown (it names its functions' locals in the graph)."""
@@ -511,6 +531,7 @@ class MainWindow(QMainWindow):
         self.stop()
         self.live_timer.stop()
         self.studio.shutdown()
+        self.network.shutdown()
         workers.wait_all(3000)
         self.sessions.stop_autosave()
         store = settings()

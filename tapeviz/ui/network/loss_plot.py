@@ -1,0 +1,84 @@
+"""Training and test loss per epoch: one run, or every raced run in the studio's colours.
+
+Imported when the Network tab is first shown (pyqtgraph is not loaded at the window's start).
+One run is drawn as Playground draws it (test loss dark, training loss grey); a race draws
+each run in its ``PALETTE`` colour, training solid and test dashed, so the curves overlay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QWidget
+
+from tapeviz.models.descent.optimizer_config import PALETTE
+from tapeviz.ui.network.frames import RunFrame
+from tapeviz.ui.plots.step_plots import style_plot
+from tapeviz.ui.theme import LIGHT, Theme
+
+translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel", "…")
+
+
+class LossPlot(pg.PlotWidget):
+    """Loss per epoch, one pair of curves (training, test) per run."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("networkLossPlot")
+        self.setMenuEnabled(False)
+        item = self.getPlotItem()
+        item.hideButtons()
+        item.setClipToView(True)
+        item.setDownsampling(auto=True, mode="peak")
+        self.getViewBox().setMouseEnabled(x=False, y=False)
+        self.setLabel("bottom", translate("NetworkPanel", "epoch"))
+        self.theme, self.scale = LIGHT, 1.0
+        self.curves: list[tuple[pg.PlotDataItem, pg.PlotDataItem]] = []
+        self._runs = 0
+        self.setMinimumHeight(60)
+
+    def restyle(self, theme: Theme, scale: float) -> None:
+        """Theme colours and the presenter scale."""
+        self.theme, self.scale = theme, float(scale)
+        style_plot(self, theme, scale)
+        self.getPlotItem().getAxis("bottom").label.setFont(self.font())
+        self._pens()
+
+    def _pens(self) -> None:
+        width = 1.6 * max(1.0, self.scale)
+        for k, (train, test) in enumerate(self.curves):
+            if self._runs == 1:  # Playground's: test loss dark, training loss grey
+                test.setPen(pg.mkPen(self.theme.text, width=width))
+                train.setPen(pg.mkPen(self.theme.muted, width=width))
+                continue
+            colour = PALETTE[k % len(PALETTE)]
+            train.setPen(pg.mkPen(colour, width=width))
+            test.setPen(pg.mkPen(colour, width=width, style=Qt.PenStyle.DashLine))
+
+    def show_runs(self, runs: Sequence[RunFrame]) -> None:
+        """Draw every run's losses so far (curves made or dropped to match the runs)."""
+        if len(runs) != len(self.curves):
+            for train, test in self.curves:
+                self.removeItem(train)
+                self.removeItem(test)
+            self.curves = [(self.plot(), self.plot()) for _ in runs]
+            self._runs = len(runs)
+            self._pens()
+        for (train, test), run in zip(self.curves, runs, strict=True):
+            x = run.epochs
+            train.setData(x, _finite(run.train_loss))
+            test.setData(x, _finite(run.test_loss))
+
+    def clear_runs(self) -> None:
+        """No curves (a new network before its first frame)."""
+        for train, test in self.curves:
+            train.setData([], [])
+            test.setData([], [])
+
+
+def _finite(values: np.ndarray) -> np.ndarray:
+    """Values with inf and nan as nan (pyqtgraph skips them with connect="finite")."""
+    return np.where(np.isfinite(values), values, np.nan)

@@ -1,0 +1,156 @@
+"""Keras 3's actual behaviour where tutorials' text (written for Keras 2) says otherwise.
+
+From Keras 3's source: ``Trainer.compile`` sets the loss (and the metrics) only when given;
+``Layer``'s tracker keeps ``backend.Variable`` only (``add_weight``, ``keras.Variable``), so a
+``tf.Variable`` attribute is not a weight, while ``tf.Module`` collects every ``tf.Variable``;
+``Layer.__call__`` refuses non-tensor positional arguments ("Only input tensors may be passed
+as positional arguments"); Keras layers and models have no ``submodules``;
+``Layer.get_config()["dtype"]`` is ``dtype_policies.serialize(self.dtype_policy)``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+import tapeviz.tf as tf
+
+keras = tf.keras
+X = np.arange(12, dtype=np.float32).reshape(6, 2) / 10
+Y = X.sum(axis=1, keepdims=True)
+
+
+def _dense_model() -> Any:
+    inputs = keras.Input(shape=(2,))
+    return keras.Model(inputs, keras.layers.Dense(1)(inputs))
+
+
+def test_compile_without_a_loss_keeps_the_loss_and_metrics_given_before() -> None:
+    model = _dense_model()
+    model.compile(optimizer="sgd", loss="mae", metrics=["mse"])
+    model.compile(optimizer=keras.optimizers.Adam(0.01))
+    assert model.loss == "mae" and isinstance(model.optimizer, keras.optimizers.Adam)
+    logs = model.evaluate(X, Y, verbose=0, return_dict=True)
+    y_pred = model.predict(X, verbose=0)
+    assert logs["loss"] == pytest.approx(float(np.mean(np.abs(y_pred - Y))), rel=1e-5)
+    assert logs["mse"] == pytest.approx(float(np.mean((y_pred - Y) ** 2)), rel=1e-5)
+    model.fit(X, Y, epochs=1, verbose=0)  # trains with the old loss
+    model.compile(optimizer="sgd", loss="mse")  # a new loss replaces it; metrics stay
+    assert model.loss == "mse" and "mse" in model.evaluate(X, Y, verbose=0, return_dict=True)
+
+
+def test_a_first_compile_without_a_loss_has_none() -> None:
+    model = _dense_model()
+    model.compile(optimizer="sgd")
+    with pytest.raises(ValueError, match=r"No loss to compute. Provide a `loss` argument"):
+        model.fit(X, Y, epochs=1, verbose=0)
+
+
+class WithTfVariables(keras.layers.Layer):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.w = tf.Variable(tf.ones((2, 1)), name="w")
+        self.k = keras.Variable(np.ones((1,), np.float32), name="k")
+
+    def build(self, input_shape: Any) -> None:
+        self.v = self.add_weight(shape=(2, 1), initializer="ones", name="v")
+
+    def call(self, x: Any) -> Any:
+        return tf.matmul(x, self.w) + tf.matmul(x, self.v) + self.k
+
+
+def test_tf_variables_of_a_layer_are_not_its_weights(capsys: pytest.CaptureFixture[str]) -> None:
+    layer = WithTfVariables()
+    assert [v.name for v in layer.variables] == ["k"]  # keras.Variable: tracked
+    out = layer(tf.constant([[1.0, 2.0]]))
+    assert out.numpy().tolist() == [[7.0]]  # the untracked tf.Variable still computes
+    assert [v.name for v in layer.trainable_variables] == ["k", "v"]
+    assert layer.count_params() == 3
+    model = keras.Sequential([keras.Input(shape=(2,)), WithTfVariables()])
+    model.summary()
+    text = capsys.readouterr().out
+    assert " Total params: 3 (12.00 B)\n" in text
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(model(tf.constant([[1.0, 2.0]])))
+    grads = tape.gradient(loss, model.trainable_variables)
+    assert len(grads) == 2  # k and v, not w
+
+
+def test_a_tf_module_collects_its_tf_variables() -> None:
+    class Module(tf.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.w = tf.Variable(1.0, name="w")
+            self.inner = tf.Module()
+            self.inner.b = tf.Variable(2.0, name="b")
+
+    module = Module()
+    assert [v.name for v in module.variables] == ["w:0", "b:0"]
+    assert len(module.submodules) == 1
+
+
+def test_a_list_of_numbers_is_not_a_layer_input() -> None:
+    message = (
+        "Only input tensors may be passed as positional arguments. The following argument "
+        "value should be passed as a keyword argument: 1.0 (of type <class 'float'>)"
+    )
+    dense = keras.layers.Dense(2)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        dense([[1.0, 2.0]])
+    with pytest.raises(ValueError, match=r"of type <class 'int'>"):
+        keras.layers.Embedding(10, 2)([1, 2, 3])
+    with pytest.raises(ValueError, match=r"Only input tensors may be passed"):
+        keras.Sequential([keras.layers.Dense(1)])([[1.0, 2.0]])
+    assert dense(np.ones((1, 2))).shape == (1, 2)  # arrays are converted, as in Keras
+    assert dense(tf.ones((1, 2))).shape == (1, 2)
+    a, b = tf.ones((1, 2)), tf.zeros((1, 2))
+    assert keras.layers.Concatenate()([a, b]).shape == (1, 4)  # a list of tensors is fine
+    assert keras.layers.Add()([a, b]).shape == (1, 2)
+
+
+def test_a_layer_call_takes_no_python_number_positionally() -> None:
+    class Scale(keras.layers.Layer):
+        def call(self, x: Any, factor: Any = 2.0) -> Any:
+            return x * factor
+
+    layer = Scale()
+    assert layer(tf.ones((1,)), factor=3.0).numpy().tolist() == [3.0]
+    with pytest.raises(ValueError, match=r"value should be passed as a keyword argument: 3.0"):
+        layer(tf.ones((1,)), 3.0)
+
+
+def test_a_functional_model_and_data_layers_take_raw_data() -> None:
+    model = _dense_model()
+    assert model(np.ones((1, 2), np.float32)).shape == (1, 1)
+    assert keras.layers.Rescaling(2.0)([[1.0, 2.0]]).numpy().tolist() == [[2.0, 4.0]]
+
+
+def test_keras_models_and_layers_have_no_submodules() -> None:
+    model = keras.Sequential([keras.Input(shape=(2,)), keras.layers.Dense(1)])
+    with pytest.raises(AttributeError, match="'Sequential' object has no attribute 'submodules'"):
+        model.submodules  # noqa: B018
+    assert not hasattr(keras.layers.Dense(1), "submodules")
+    assert hasattr(tf.Module(), "submodules")
+
+
+def test_get_config_dtype_is_a_dtype_policy_dict() -> None:
+    policy = {
+        "module": "keras",
+        "class_name": "DTypePolicy",
+        "config": {"name": "float32"},
+        "registered_name": None,
+    }
+    config = keras.layers.Dense(3).get_config()
+    assert list(config)[:3] == ["name", "trainable", "dtype"] and config["dtype"] == policy
+    again = keras.layers.Dense.from_config(config)
+    assert again.dtype == "float32" and again.units == 3
+    layer = keras.layers.Dense(3, dtype="float64")
+    assert layer.get_config()["dtype"]["config"] == {"name": "float64"}
+    assert repr(layer.dtype_policy) == '<DTypePolicy "float64">'
+    assert keras.layers.Dense(1, dtype=tf.float64).dtype == "float64"
+    model = keras.Sequential([keras.Input(shape=(2,)), keras.layers.Dense(1)])
+    assert model.get_config()["dtype"] == policy
+    assert keras.layers.Dense(1, dtype=policy).dtype == "float32"

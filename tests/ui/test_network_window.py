@@ -1,0 +1,119 @@
+"""The Network tab in the main window: its keys, the graph pane's link, presenter scale, theme."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QWidget
+from pytestqt.qtbot import QtBot
+
+from tapeviz.ui import MainWindow
+from tapeviz.ui.network.panel import NetworkPanel
+from tapeviz.ui.theme import DARK
+from tapeviz.ui.window.lower_tabs import NETWORK_TAB, STEPPER_TAB
+
+WAIT_MS = 20_000
+
+
+def settle(qtbot: QtBot, panel: NetworkPanel) -> None:
+    qtbot.waitUntil(lambda: panel.built is not None and not panel.busy, timeout=WAIT_MS)
+
+
+def op_count(window: MainWindow) -> int:
+    entries = window.model.entries
+    return len(entries[window.model.current].tape.records) if entries else 0
+
+
+def test_the_network_tab_and_its_keys(qtbot: QtBot, window: MainWindow) -> None:
+    tabs = window.lower_tabs
+    assert tabs.widget(NETWORK_TAB) is window.network
+    assert tabs.tabText(NETWORK_TAB) == "Network"
+    assert not any(sc.isEnabled() for sc in tabs.network_shortcuts)
+    window.show_view("network")
+    assert tabs.network_view and tabs.currentIndex() == NETWORK_TAB
+    assert all(sc.isEnabled() for sc in tabs.network_shortcuts)
+    others = [*tabs.studio_shortcuts, *tabs.timeline_shortcuts, *tabs.stepper.shortcuts]
+    assert not any(sc.isEnabled() for sc in others)
+    net = window.network
+    settle(qtbot, net)
+    qtbot.keyClick(window, Qt.Key.Key_Right)  # one epoch
+    settle(qtbot, net)
+    assert net.frame.runs[0].epoch == 1
+    window.transport("forward")  # the Run menu's entries drive the tab in front too
+    settle(qtbot, net)
+    assert net.frame.runs[0].epoch == 2
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert net.playing
+    qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert not net.playing
+    qtbot.keyClick(window, Qt.Key.Key_Home)
+    settle(qtbot, net)
+    assert net.frame.runs[0].epoch == 0
+    net.play()
+    window.show_view("stepper")  # leaving the tab pauses the training
+    assert not net.playing
+    assert not any(sc.isEnabled() for sc in tabs.network_shortcuts)
+
+
+def test_the_graph_shows_the_current_steps_tape(qtbot: QtBot, window: MainWindow) -> None:
+    window.show_view("network")
+    net = window.network
+    settle(qtbot, net)
+    qtbot.waitUntil(lambda: net.tape is not None, timeout=WAIT_MS)
+    assert op_count(window) > 0
+    assert net.tape.step == 0
+    net.step()  # the next epoch's first step (25 batches of 10 later)
+    settle(qtbot, net)
+    qtbot.waitUntil(lambda: net.tape is not None and net.tape.step == 25, timeout=WAIT_MS)
+    shown = window.model.entries[window.model.current].tape
+    assert shown is net.tape.tape and len(shown.records) > 0
+    names = {t.name for r in shown.records for t in r.inputs if getattr(t, "name", None)}
+    assert any(name.startswith("dense/kernel") for name in names)
+    window.show_view("stepper")  # the backward pass steps that very tape
+    assert window.lower_tabs.currentIndex() == STEPPER_TAB
+    assert window.model.entries[window.model.current].tape is shown
+    stepper = window.stepper.stepper
+    assert stepper is not None
+    window.stepper.jump(0)
+    assert stepper.position == 0
+    window.stepper.step_forward()
+    assert stepper.position > 0
+
+
+def test_presenter_scale_at_1366_by_768_cuts_no_control_off(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.resize(1366, 768)
+    window.set_font_scale(1.5)
+    window.presenter.set_clean(True)  # the lecture layout: graph and tabs only
+    window.show_view("network")
+    net = window.network
+    settle(qtbot, net)
+    net.load_preset("spiral_deep")
+    settle(qtbot, net)
+    qtbot.wait(50)
+    assert window.width() <= 1366
+    check_inside(net)
+    window.presenter.set_clean(False)  # with the docks too: nothing cut off, if smaller
+    qtbot.wait(100)
+    assert window.width() <= 1366
+    check_inside(net)
+
+
+def check_inside(panel: NetworkPanel) -> None:
+    inside = panel.rect()
+    cut = []
+    for w in panel.findChildren(QWidget):
+        if not w.isVisibleTo(panel) or w.objectName().startswith("qt_"):
+            continue
+        box = QRect(w.mapTo(panel, w.rect().topLeft()), w.size())
+        if not inside.contains(box):
+            cut.append((w.objectName() or type(w).__name__, box.getRect()))
+    assert cut == [], f"outside the {inside.getRect()} panel: {cut}"
+
+
+def test_dark_theme_and_scale_reach_the_panel(qtbot: QtBot, window: MainWindow) -> None:
+    window.set_theme(DARK)
+    window.set_font_scale(1.25)
+    net = window.network
+    assert net.theme is DARK and net.scale == 1.25
+    assert net.diagram.theme is DARK and net.output.maps[0].theme is DARK
