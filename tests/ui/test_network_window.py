@@ -117,3 +117,35 @@ def test_dark_theme_and_scale_reach_the_panel(qtbot: QtBot, window: MainWindow) 
     net = window.network
     assert net.theme is DARK and net.scale == 1.25
     assert net.diagram.theme is DARK and net.output.maps[0].theme is DARK
+
+
+def test_a_saved_session_keeps_the_network(qtbot: QtBot, window: MainWindow) -> None:
+    import numpy as np
+
+    from tapeviz.models.session.file import loads
+
+    assert window.current_session().network is None  # never used: nothing to keep
+    window.show_view("network")
+    net = window.network
+    net.load_preset("xor_hidden")
+    settle(qtbot, net)
+    for _ in range(3):
+        net.step()
+        settle(qtbot, net)
+    saved = window.session_to_save()
+    assert saved.network is not None
+    weights = [np.asarray(w) for w, _ in net.frame.runs[0].weights]
+    net.new_weights()  # the view moves on; loading the file brings the saved network back
+    settle(qtbot, net)
+    window.apply_session(loads(saved.dumps()), run_now=False)
+    settle(qtbot, net)
+    assert net.config.data.dataset == "xor" and net.config.net.hidden == (4,)
+    back = [np.asarray(w) for w, _ in net.frame.runs[0].weights]
+    assert all(np.array_equal(a, b) for a, b in zip(weights, back, strict=True))
+    bad = saved.to_dict()
+    bad["network"]["weights"] = [[[[1.0]], [0.0]]]  # the wrong shape for this network
+    from tapeviz.models.session.file import from_dict
+
+    window.apply_session(from_dict(bad), run_now=False)
+    assert net.config.data.dataset == "xor"  # the last good state stays
+    assert "⚠" in net.message.full

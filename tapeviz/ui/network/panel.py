@@ -350,6 +350,10 @@ class NetworkPanel(QWidget):
         """The network as JSON-safe data: settings, first and current weights, the epoch."""
         return to_doc(shown_state(self.config, self._pending, self.built, self.frame))
 
+    def session_state(self, saved: dict[str, Any] | None) -> dict[str, Any] | None:
+        """What a session keeps: this view's state once it was used, else what it had."""
+        return self.state() if self._started else saved
+
     def restore(self, doc: Any) -> None:
         """Take a state from :meth:`state` (a session file): checked, then trained from.
 

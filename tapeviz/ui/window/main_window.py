@@ -437,6 +437,7 @@ class MainWindow(QMainWindow):
             variables=variables,
             view="studio" if self.studio_view else view,
             optimizer=self.studio_link.settings(meta.optimizer),
+            network=self.network.session_state(meta.network),
             settings={**meta.settings, "graph": self.graph_settings()},
         )
 
@@ -461,6 +462,11 @@ class MainWindow(QMainWindow):
         self.graph_pane.fit_after_next_layout()
         self._applying = True
         self.studio_link.load(session)
+        if session.network is not None:
+            try:
+                self.network.restore(session.network)
+            except ValueError as exc:  # the panel shows it too and keeps its last good state
+                self.statusBar().showMessage("⚠ " + str(exc))
         self.show_view(session.view)
         self._applying = False
         if run_now:
