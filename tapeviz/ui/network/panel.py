@@ -26,6 +26,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from tapeviz.models.network.config import NetworkConfig
+from tapeviz.models.network.state import NetworkState, from_doc, same_weights, shown_state, to_doc
 from tapeviz.ui.network import edits, text, wiring
 from tapeviz.ui.network.controls import TopBar
 from tapeviz.ui.network.data_controls import DataControls
@@ -34,7 +35,6 @@ from tapeviz.ui.network.diagram_paint import render_links
 from tapeviz.ui.network.frames import Built, Frame, StepTape
 from tapeviz.ui.network.message import MessageLine
 from tapeviz.ui.network.output_panel import OutputPanel
-from tapeviz.ui.network.state import NetworkState, from_doc, same_weights, shown_state, to_doc
 from tapeviz.ui.network.trainer_thread import TrainingThread
 from tapeviz.ui.theme import LIGHT, Theme
 

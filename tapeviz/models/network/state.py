@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from tapeviz.models.network.config import NetworkConfig
+from tapeviz.models.network.model import Weights
 
 VERSION = 1
-Weights = tuple[tuple[np.ndarray, np.ndarray], ...]
 
 
 @dataclass(frozen=True)
