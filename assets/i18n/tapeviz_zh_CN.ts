@@ -3,27 +3,27 @@
   <context>
     <name>CodeExportDialog</name>
     <message>
-      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="32" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="45" />
       <source>Export code</source>
       <translation>导出代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="52" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="66" />
       <source>Copy</source>
       <translation>复制</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="54" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="68" />
       <source>Save…</source>
       <translation>保存…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="88" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="102" />
       <source>Save script</source>
       <translation>保存脚本</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="89" />
+      <location filename="../../tapeviz/ui/window/code_export_dialog.py" line="103" />
       <source>Python (*.py)</source>
       <translation>Python 文件 (*.py)</translation>
     </message>
@@ -1055,7 +1055,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/controls.py" line="160" />
-      <location filename="../../tapeviz/ui/network/controls.py" line="253" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="259" />
       <source>Race</source>
       <translation>比赛</translation>
     </message>
@@ -1065,67 +1065,77 @@
       <translation>用 2 到 6 个优化器从同一组初始权重训练同一个网络</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="176" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="164" />
+      <source>Export…</source>
+      <translation>导出…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="166" />
+      <source>This network as a Keras and a PyTorch script that train to the same numbers from the same first weights</source>
+      <translation>将此网络导出为 Keras 和 PyTorch 脚本：从相同的初始权重训练，得到相同的数值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="182" />
       <source>The hidden layers' activation</source>
       <translation>隐藏层的激活函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="177" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="183" />
       <source>Regularization rate</source>
       <translation>正则化率</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="178" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="184" />
       <source>Problem type (it follows the data set)</source>
       <translation>问题类型(随数据集而定)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="180" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="186" />
       <source>The optimizer that trains the network</source>
       <translation>训练网络的优化器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="197" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="203" />
       <source>Learning rate</source>
       <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="198" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="204" />
       <source>Activation</source>
       <translation>激活函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="199" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="205" />
       <source>Regularization</source>
       <translation>正则化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="225" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="231" />
       <source>Race these optimizers (2 to 6):</source>
       <translation>让这些优化器比赛(2 到 6 个):</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="252" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="258" />
       <source>Race (%1)</source>
       <translation>比赛(%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="283" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="289" />
       <source>Epoch %1</source>
       <translation>轮次 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="288" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="294" />
       <source>2/λmax = …</source>
       <translation>稳定上限 2/λmax = …</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="294" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="300" />
       <source>2/λmax = %1</source>
       <translation>稳定上限 2/λmax = %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="298" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="304" />
       <source>The learning rate is above 2/λmax: the steps overshoot along the steepest direction and can diverge</source>
       <translation>学习率高于 2/λmax:沿最陡方向的步子会越过极小值,可能发散</translation>
     </message>
@@ -1224,6 +1234,11 @@
       <location filename="../../tapeviz/ui/network/output_panel.py" line="162" />
       <source>Training loss %1</source>
       <translation>训练损失 %1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/panel.py" line="360" />
+      <source>Nothing to export yet: the network is being built.</source>
+      <translation>尚无可导出的内容：网络正在构建中。</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/text.py" line="24" />

@@ -149,3 +149,34 @@ def test_a_saved_session_keeps_the_network(qtbot: QtBot, window: MainWindow) -> 
     window.apply_session(from_dict(bad), run_now=False)
     assert net.config.data.dataset == "xor"  # the last good state stays
     assert "⚠" in net.message.full
+
+
+def test_export_gives_the_network_as_keras_and_pytorch_scripts(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    import ast
+
+    from tapeviz.sandbox import run
+
+    window.show_view("network")
+    net = window.network
+    net.load_preset("circle_squares")
+    settle(qtbot, net)
+    for _ in range(2):
+        net.step()
+        settle(qtbot, net)
+    qtbot.mouseClick(net.top.export, Qt.MouseButton.LeftButton)
+    dialog = window.findChild(QWidget, "codeExportDialog")
+    assert dialog is not None and list(dialog.texts) == ["keras", "pytorch"]
+    keras = dialog.texts["keras"]
+    ast.parse(keras)
+    result = run(keras)  # the script trains, in tapeviz, to the losses the view shows
+    assert result.error is None, result.error
+    last = result.output.strip().splitlines()[-1]
+    assert last.startswith("epoch 2: train ")
+    shown = float(net.frame.runs[0].train_loss[-1])
+    assert abs(float(last.split()[3]) - shown) <= 1e-5 * max(1.0, abs(shown))
+    dialog.close()
+    window.show_view("stepper")  # the same command exports the function elsewhere
+    other = window.export_code()
+    assert other.keys == ["tensorflow", "pytorch", "jax"]

@@ -160,6 +160,12 @@ class TopBar(QWidget):
         self.race.setText(translate("NetworkPanel", "Race"))
         self.race.setToolTip(translate("NetworkPanel", "Train the same network from the same "
                                        "first weights with 2 to 6 optimizers"))  # fmt: skip
+        self.export = self._button(
+            translate("NetworkPanel", "Export…"),
+            "networkExportButton",
+            translate("NetworkPanel", "This network as a Keras and a PyTorch script that train "
+                      "to the same numbers from the same first weights"),
+        )  # fmt: skip
         self.race_boxes: dict[str, QCheckBox] = {}
         self.race.setMenu(self._race_menu())
         transport = QWidget(self)
@@ -189,7 +195,7 @@ class TopBar(QWidget):
         run_row = QHBoxLayout(run_box)
         run_row.setContentsMargins(0, 0, 0, 0)
         run_row.setSpacing(4)
-        for w in (self.problem, self.optimizer, self.race):
+        for w in (self.problem, self.optimizer, self.race, self.export):
             run_row.addWidget(w)
         self.pairs = [
             self.demo,

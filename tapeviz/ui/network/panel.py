@@ -39,6 +39,7 @@ from tapeviz.ui.network.trainer_thread import TrainingThread
 from tapeviz.ui.theme import LIGHT, Theme
 
 translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel", "…")
+DEFAULT_EPOCHS = 100  # what an exported script trains for when the view has not trained yet
 FRAME_MS = 16
 DRAW_SHARE = 2  # while training, a frame waits twice the last one's cost (≤ ½ of the UI thread)
 APPLY_MS = 120  # a slider dragged: its settings apply once it rests this long
@@ -50,6 +51,7 @@ class NetworkPanel(QWidget):
     stepTape = Signal(object)  # a sandbox RunResult holding the current step's tape
     statusMessage = Signal(str)
     frameShown = Signal(int)  # the epoch of the frame just drawn (tests, the window)
+    exportRequested = Signal()  # Export…: the window shows ``export_scripts()``
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -344,6 +346,27 @@ class NetworkPanel(QWidget):
         if any(notes):
             self.show_message("⚠ " + next(n for n in notes if n))
         self.frameShown.emit(first.epoch)
+
+    def export_scripts(self) -> dict[str, tuple[str, str | None, str]]:
+        """Keras and PyTorch scripts training this network from its first weights to this epoch.
+
+        Before any training they train for ``DEFAULT_EPOCHS``. A weight edited by hand is not in
+        them (they start from the first weights).
+        """
+        from tapeviz.models.network.export import keras_script, torch_script
+
+        built, frame = self.built, self.frame
+        if built is None:
+            reason = translate("NetworkPanel", "Nothing to export yet: the network is being built.")
+            return {"keras": ("Keras", None, reason), "pytorch": ("PyTorch", None, reason)}
+        epoch = frame.runs[0].epoch if frame is not None and frame.runs else 0
+        d = built.data
+        args = (built.config, built.initial, d.train_x, d.train_y, d.test_x, d.test_y)
+        epochs = epoch or DEFAULT_EPOCHS
+        return {
+            "keras": ("Keras", keras_script(*args, epochs), ""),
+            "pytorch": ("PyTorch", torch_script(*args, epochs), ""),
+        }
 
     # -- state for sessions --------------------------------------------------------------------
     def state(self) -> dict[str, Any]:

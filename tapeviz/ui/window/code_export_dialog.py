@@ -1,4 +1,4 @@
-"""The code export dialog: the current function as TensorFlow, PyTorch and JAX, with Copy/Save."""
+"""The code export dialog: scripts in tabs with Copy/Save (a function per framework, a network)."""
 
 from __future__ import annotations
 
@@ -22,11 +22,24 @@ from tapeviz.models.session.file import Session
 from tapeviz.ui.theme import font
 from tapeviz.ui.window.editor import PythonHighlighter
 
+Script = tuple[str, str | None, str]  # tab title, the script (None: unavailable), why not
+
+
+def session_scripts(session: Session) -> dict[str, Script]:
+    """The session's function as TensorFlow, PyTorch and JAX (or why a framework cannot)."""
+    out: dict[str, Script] = {}
+    for framework in FRAMEWORKS:
+        try:
+            out[framework] = (TITLES[framework], export(session, framework), "")
+        except ExportUnavailable as exc:
+            out[framework] = (TITLES[framework], None, str(exc))
+    return out
+
 
 class CodeExportDialog(QDialog):
-    """One tab per framework; a framework that cannot take this session says why."""
+    """One tab per script (a session's function per framework, or the Network view's network)."""
 
-    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+    def __init__(self, scripts: Session | dict[str, Script], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("codeExportDialog")
         self.setWindowTitle(self.tr("Export code"))
@@ -34,21 +47,22 @@ class CodeExportDialog(QDialog):
         self.tabs = QTabWidget(self)
         self.texts: dict[str, str] = {}
         self._highlighters = []
-        for framework in FRAMEWORKS:
-            try:
-                text = export(session, framework)
-            except ExportUnavailable as exc:
-                label = QLabel(str(exc), self)
+        if isinstance(scripts, Session):
+            scripts = session_scripts(scripts)
+        self.keys = list(scripts)
+        for key, (title, text, reason) in scripts.items():
+            if text is None:
+                label = QLabel(reason, self)
                 label.setWordWrap(True)
-                self.tabs.addTab(label, TITLES[framework])
+                self.tabs.addTab(label, title)
                 continue
-            self.texts[framework] = text
+            self.texts[key] = text
             view = QPlainTextEdit(text, self)
-            view.setObjectName(f"export:{framework}")
+            view.setObjectName(f"export:{key}")
             view.setReadOnly(True)
             view.setFont(font(11, mono=True))
             self._highlighters.append(PythonHighlighter(view.document()))
-            self.tabs.addTab(view, TITLES[framework])
+            self.tabs.addTab(view, title)
         self.copy_button = QPushButton(self.tr("Copy"), self)
         self.copy_button.setObjectName("copyCodeButton")
         self.save_button = QPushButton(self.tr("Save…"), self)
@@ -66,8 +80,8 @@ class CodeExportDialog(QDialog):
         self._update_buttons()
 
     def current_framework(self) -> str:
-        """The framework of the tab shown."""
-        return FRAMEWORKS[self.tabs.currentIndex()]
+        """The key of the tab shown (``"pytorch"``, ``"keras"``, ...)."""
+        return self.keys[self.tabs.currentIndex()]
 
     def _update_buttons(self) -> None:
         available = self.current_framework() in self.texts

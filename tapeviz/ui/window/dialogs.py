@@ -166,8 +166,8 @@ class DialogsController(QObject):
         ):
             self.reopen()
 
-    def export_code(self, session: Session) -> CodeExportDialog:
-        """Show ``session``'s function as TensorFlow, PyTorch and JAX scripts."""
+    def export_code(self, session: Session | dict[str, Any]) -> CodeExportDialog:
+        """Show ``session``'s function as TensorFlow, PyTorch and JAX scripts (or given ones)."""
         from tapeviz.ui.window.code_export_dialog import CodeExportDialog  # its imports: when asked
 
         dialog = CodeExportDialog(session, self.window)

@@ -275,6 +275,7 @@ class MainWindow(QMainWindow):
         self.timeline.busyChanged.connect(self._on_studio_busy_changed)  # an animation export
         self.network.stepTape.connect(self._on_network_step_tape)
         self.network.statusMessage.connect(self._on_network_status_message)
+        self.network.exportRequested.connect(self.export_code)
         self.run_button.clicked.connect(self._on_run_asked)
         self.stop_button.clicked.connect(self.stop)
         self.editor.textChanged.connect(self._update_actions)
@@ -520,7 +521,9 @@ class MainWindow(QMainWindow):
     preferences = forward(DialogsController.preferences, "dialogs")
 
     def export_code(self) -> CodeExportDialog:
-        """Show the current function as TensorFlow, PyTorch and JAX scripts."""
+        """The current function as TensorFlow, PyTorch and JAX; under Network, the network."""
+        if self.lower_tabs.network_view:
+            return self.dialogs.export_code(self.network.export_scripts())
         return self.dialogs.export_code(self.current_session())
 
     # -- window ----------------------------------------------------------------------------
