@@ -180,3 +180,20 @@ def test_export_gives_the_network_as_keras_and_pytorch_scripts(
     window.show_view("stepper")  # the same command exports the function elsewhere
     other = window.export_code()
     assert other.keys == ["tensorflow", "pytorch", "jax"]
+
+
+def test_a_demos_note_is_said_once_and_a_warning_reaches_the_status_bar(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.show_view("network")
+    net = window.network
+    net.load_preset("circle_linear")
+    settle(qtbot, net)
+    note = net.message.full
+    assert note and net.message.isVisible()
+    assert note not in window.statusBar().currentMessage()  # not the same sentence twice
+    assert not net.change(lambda c: c.with_data(noise=0.9))  # refused: noise is 0 … 0.5
+    assert window.statusBar().currentMessage().startswith("⚠")
+    assert net.message.full.startswith("⚠")
+    net.show_message("")  # the warning goes: from the status bar too
+    assert not window.statusBar().currentMessage().startswith("⚠")

@@ -398,11 +398,16 @@ class NetworkPanel(QWidget):
 
     # -- appearance, messages, keys --------------------------------------------------------------
     def show_message(self, message: str) -> None:
-        """Show ``message`` in the panel's message line and the window's status bar."""
+        """Show ``message`` in the panel's message line; a warning in the status bar too.
+
+        A demo's note stays in the panel (the status bar right under it said the same sentence
+        a second time); a warning goes to the status bar, and is cleared there when it goes.
+        """
         said = self.message.full
-        self.message.set_message(message, self.theme.warning if message.startswith("⚠") else "")
-        if message or said:  # (an empty one clears what the status bar still says)
-            self.statusMessage.emit(message)
+        warning = message.startswith("⚠")
+        self.message.set_message(message, self.theme.warning if warning else "")
+        if warning or said.startswith("⚠"):
+            self.statusMessage.emit(message if warning else "")
 
     def restyle(self, theme: Theme, scale: float) -> None:
         """Theme colours and the presenter scale."""

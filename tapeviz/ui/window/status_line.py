@@ -9,15 +9,16 @@ current text in full.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QMouseEvent, QPalette, QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
+from PySide6.QtGui import QMouseEvent, QPalette
+from PySide6.QtWidgets import QStatusBar, QWidget
 
+from tapeviz.ui.elided_label import ElidedLabel
 from tapeviz.ui.window.error_frame import TEXT as ERROR_TEXT
 
 MARK = "⚠"
 
 
-class StatusText(QLabel):
+class StatusText(ElidedLabel):
     """A one-line label showing ``full_text`` cut with "…" to its width."""
 
     clicked = Signal()
@@ -25,31 +26,6 @@ class StatusText(QLabel):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("statusText")
-        self.full_text = ""
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.setMinimumWidth(0)
-        self.setTextFormat(Qt.TextFormat.PlainText)
-
-    def set_full_text(self, text: str) -> None:
-        """Show ``text`` (one line), elided to the label's width."""
-        self.full_text = " ".join(text.split("\n"))
-        self._elide()
-
-    def _elide(self) -> None:
-        width = max(self.contentsRect().width(), 0)
-        metrics = self.fontMetrics()
-        self.setText(metrics.elidedText(self.full_text, Qt.TextElideMode.ElideRight, width))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """Qt override: a new width elides again."""
-        super().resizeEvent(event)
-        self._elide()
-
-    def changeEvent(self, event: QEvent) -> None:
-        """Qt override: a new font (presenter scale) elides again."""
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
-            self._elide()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         """Qt override: a click is reported (the window selects the warning's node)."""
