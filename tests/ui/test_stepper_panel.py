@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QVBoxLayout, QWidget
@@ -344,3 +346,35 @@ def same_gradients(adjoints: dict[int, object], model: GraphModel) -> bool:
         for nid, node in model.nodes.items()
         if nid in model.gradients
     )
+
+
+def test_a_call_naming_many_parameters_never_widens_the_window(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """At 1366×768 ×1.5 a gradient() call over a model's every variable elides in its box."""
+    from PySide6.QtCore import QSettings
+
+    from tapeviz.models.session.file import Session
+    from tapeviz.ui import MainWindow
+
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path))
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.resize(1366, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    w.set_font_scale(1.5)
+    names = [f"layer_{k}_kernel" for k in range(12)]
+    source = "import tensorflow as tf\n" + "".join(f"{n} = tf.Variable({k}.0)\n"
+                                                   for k, n in enumerate(names))  # fmt: skip
+    source += "with tf.GradientTape() as tape:\n    loss = " + " + ".join(names) + "\n"
+    source += f"grads = tape.gradient(loss, [{', '.join(names)}])\n"
+    w.apply_session(Session(source=source, mode="script"))
+    qtbot.waitUntil(lambda: w.last_result is not None and w._cancel is None, timeout=10_000)
+    w.show_view("stepper")
+    qtbot.wait(300)
+    assert w.stepper.pass_box.count() == 1 and len(w.stepper.pass_box.itemText(0)) > 200
+    assert w.minimumSizeHint().width() <= 1366
+    assert w.width() <= 1366
+    w.studio.shutdown()

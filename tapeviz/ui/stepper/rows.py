@@ -36,9 +36,10 @@ class ControlRows:
     def wrap(self, room: int) -> None:
         """Lay the controls out for ``room`` px of width.
 
-        The call box is as wide as its longest call, in steps of :data:`CALLS_STEP`: sized to
+        The call box is as wide as its longest call, in steps of :data:`CALLS_STEP` (sized to
         its contents by Qt, each keystroke's new value in "tape.gradient(f, x) → 7.237" moved
-        the controls a pixel or two, and relaid out and repainted the whole panel (~8 ms).
+        the controls a pixel or two, and relaid out and repainted the whole panel, ~8 ms); on
+        the second row it is never wider than the room left there.
         """
         gaps = (len(self.fixed) + 3) * max(self.first.spacing(), 0)
         needed = sum(w.sizeHint().width() for w in self.fixed) + SLIDER_MIN + gaps
@@ -47,11 +48,17 @@ class ControlRows:
         text = max((metrics.horizontalAdvance(t) for t in texts), default=0)
         frame = box.sizeHint().width()  # (the frame and arrow: the policy counts no text)
         width = frame + CALLS_STEP * math.ceil(text / CALLS_STEP)
+        shown = not box.isHidden()
+        extras = self.extras.sizeHint().width()
+        wrap = needed + (width if shown else 0) + extras > room
+        wrap_calls = shown and needed + width > room
+        if wrap_calls:  # on the second row (beside the extras when they wrap too): elided in
+            # the middle rather than wider than the panel, which widened the window past the
+            # screen for a call naming a network's every parameter
+            beside = extras + 2 * max(self.second.spacing(), 0) if wrap else 0
+            width = min(width, max(room - beside, frame))
         if box.minimumWidth() != width:
             box.setMinimumWidth(width)
-        calls = width if not box.isHidden() else 0
-        wrap = needed + calls + self.extras.sizeHint().width() > room
-        wrap_calls = bool(calls) and needed + calls > room
         self._place(self.extras, wrap, self.first.count())
         self._place(self.calls, wrap_calls, 1)
         for i in range(self.second.count()):  # the call box, when here, takes the room
