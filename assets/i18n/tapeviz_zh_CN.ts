@@ -1010,6 +1010,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/controls.py" line="118" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="285" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -1120,22 +1121,27 @@
       <translation>比赛(%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="289" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="285" />
+      <source>Pause</source>
+      <translation>暂停</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="290" />
       <source>Epoch %1</source>
       <translation>轮次 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="294" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="295" />
       <source>2/λmax = …</source>
       <translation>稳定上限 2/λmax = …</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="300" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="301" />
       <source>2/λmax = %1</source>
       <translation>稳定上限 2/λmax = %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="304" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="305" />
       <source>The learning rate is above 2/λmax: the steps overshoot along the steepest direction and can diverge</source>
       <translation>学习率高于 2/λmax:沿最陡方向的步子会越过极小值,可能发散</translation>
     </message>

@@ -174,3 +174,12 @@ def test_a_loaded_preset_shows_no_english(qtbot: QtBot, chinese: MainWindow, nam
     texts += [w.lower_tabs.tabText(i) for i in range(w.lower_tabs.count())]
     for text in texts:  # no English words left (formulas such as f = a·x² + b·x + c are fine)
         assert not re.search(r"[A-Za-z]{3,}", re.sub(KEEP, "", text)), text
+
+
+def test_the_network_views_play_button_speaks_chinese_both_ways(chinese: MainWindow) -> None:
+    top = chinese.network.top
+    top.set_playing(True)
+    assert top.play.text() == "暂停"
+    top.set_playing(False)
+    assert top.play.text() == "播放"
+    chinese.network.shutdown()

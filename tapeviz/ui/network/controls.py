@@ -282,7 +282,8 @@ class TopBar(QWidget):
         self.play.blockSignals(True)
         self.play.setChecked(playing)
         self.play.blockSignals(False)
-        self.play.setText(translate("NetworkPanel", "Pause" if playing else "Play"))
+        pause, play = translate("NetworkPanel", "Pause"), translate("NetworkPanel", "Play")
+        self.play.setText(pause if playing else play)
 
     def set_epoch(self, epoch: int) -> None:
         """``Epoch 000,042`` (Playground's counter)."""
