@@ -1242,7 +1242,7 @@
       <translation>训练损失 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/panel.py" line="360" />
+      <location filename="../../tapeviz/ui/network/panel.py" line="362" />
       <source>Nothing to export yet: the network is being built.</source>
       <translation>尚无可导出的内容：网络正在构建中。</translation>
     </message>
@@ -1270,6 +1270,11 @@
       <location filename="../../tapeviz/ui/network/text.py" line="53" />
       <source>%1 steps/s</source>
       <translation>%1 步/秒</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/text.py" line="69" />
+      <source>Tip: the network is drawn small here. Clean mode (Ctrl+Shift+H) gives it the whole window.</source>
+      <translation>提示：网络在此处显示得较小。整洁模式（Ctrl+Shift+H）可让它占满整个窗口。</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/wiring.py" line="24" />

@@ -197,3 +197,19 @@ def test_a_demos_note_is_said_once_and_a_warning_reaches_the_status_bar(
     assert net.message.full.startswith("⚠")
     net.show_message("")  # the warning goes: from the status bar too
     assert not window.statusBar().currentMessage().startswith("⚠")
+
+
+def test_a_network_drawn_too_small_says_how_to_give_it_room(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    from tapeviz.ui.network.text import cramped
+
+    window.resize(1366, 768)
+    window.set_font_scale(1.5)
+    window.show_view("network")
+    net = window.network
+    net.set_config(net.config.with_net(hidden=(8, 8, 8, 8, 8, 8)))
+    settle(qtbot, net)
+    qtbot.waitUntil(lambda: net.message.full == cramped(), timeout=WAIT_MS)
+    window.presenter.set_clean(True)  # the whole window: the tip goes
+    qtbot.waitUntil(lambda: net.message.full != cramped(), timeout=WAIT_MS)

@@ -40,6 +40,7 @@ from tapeviz.ui.theme import LIGHT, Theme
 
 translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel", "…")
 DEFAULT_EPOCHS = 100  # what an exported script trains for when the view has not trained yet
+SMALL_NEURON = 20.0  # px: a neuron's heat map smaller than this is hard to read on a projector
 FRAME_MS = 16
 DRAW_SHARE = 2  # while training, a frame waits twice the last one's cost (≤ ½ of the UI thread)
 APPLY_MS = 120  # a slider dragged: its settings apply once it rests this long
@@ -318,6 +319,7 @@ class NetworkPanel(QWidget):
             self.show_message(self.note)
         elif self.message.full.startswith("⚠"):
             self.show_message("")
+        QTimer.singleShot(0, self, self._say_if_cramped)
 
     def _on_error(self, message: str) -> None:
         self._pending = None
@@ -435,10 +437,22 @@ class NetworkPanel(QWidget):
             self.output.max_width = wanted
             self.output.updateGeometry()
 
+    def _say_if_cramped(self) -> None:
+        """Neurons too small to read (the docks take the width): the message line says why."""
+        size = self.diagram.geometry_.size
+        beside = self.width() < 0.9 * self.window().width()  # the editor's docks take room
+        small = 0 < size < SMALL_NEURON and beside and self.isVisible()
+        tip = text.cramped()
+        if small and not self.message.full:
+            self.show_message(tip)
+        elif not small and self.message.full == tip:
+            self.show_message("")
+
     def resizeEvent(self, event: Any) -> None:
         """Qt override: share the width between the diagram and the output again."""
         super().resizeEvent(event)
         self._share_width()
+        QTimer.singleShot(0, self, self._say_if_cramped)  # once the diagram has laid out
 
     def showEvent(self, event: Any) -> None:
         """Qt override: the first network is built when the tab is first shown."""

@@ -62,3 +62,12 @@ def run_result(step: StepTape) -> RunResult:
     info = TapeInfo(step.tape, (name,), 0)
     return RunResult(output="", tapes=(info,), namespace=dict(step.names), value=None,
                      elapsed=0.0, error=None)  # fmt: skip
+
+
+def cramped() -> str:
+    """Said when the docks leave the network too little room to read its neurons."""
+    return translate(
+        "NetworkPanel",
+        "Tip: the network is drawn small here. Clean mode (Ctrl+Shift+H) gives it the whole "
+        "window.",
+    )
