@@ -1211,6 +1211,11 @@
       <translation>批大小:%1</translation>
     </message>
     <message>
+      <location filename="../../tapeviz/ui/network/documents.py" line="45" />
+      <source>Nothing to export yet: the network is being built.</source>
+      <translation>尚无可导出的内容：网络正在构建中。</translation>
+    </message>
+    <message>
       <location filename="../../tapeviz/ui/network/loss_plot.py" line="37" />
       <source>epoch</source>
       <translation>轮次</translation>
@@ -1240,11 +1245,6 @@
       <location filename="../../tapeviz/ui/network/output_panel.py" line="162" />
       <source>Training loss %1</source>
       <translation>训练损失 %1</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/network/panel.py" line="362" />
-      <source>Nothing to export yet: the network is being built.</source>
-      <translation>尚无可导出的内容：网络正在构建中。</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/text.py" line="24" />

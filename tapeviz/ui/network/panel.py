@@ -19,19 +19,19 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 
 from tapeviz.models.network.config import NetworkConfig
-from tapeviz.models.network.state import NetworkState, from_doc, same_weights, shown_state, to_doc
+from tapeviz.models.network.state import NetworkState
 from tapeviz.ui.network import edits, text, wiring
 from tapeviz.ui.network.controls import TopBar
 from tapeviz.ui.network.data_controls import DataControls
 from tapeviz.ui.network.diagram import NetworkDiagram
 from tapeviz.ui.network.diagram_paint import render_links
+from tapeviz.ui.network.documents import PanelDocuments
 from tapeviz.ui.network.frames import Built, Frame, StepTape
 from tapeviz.ui.network.message import MessageLine
 from tapeviz.ui.network.output_panel import OutputPanel
@@ -39,14 +39,13 @@ from tapeviz.ui.network.trainer_thread import TrainingThread
 from tapeviz.ui.theme import LIGHT, Theme
 
 translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel", "…")
-DEFAULT_EPOCHS = 100  # what an exported script trains for when the view has not trained yet
 SMALL_NEURON = 20.0  # px: a neuron's heat map smaller than this is hard to read on a projector
 FRAME_MS = 16
 DRAW_SHARE = 2  # while training, a frame waits twice the last one's cost (≤ ½ of the UI thread)
 APPLY_MS = 120  # a slider dragged: its settings apply once it rests this long
 
 
-class NetworkPanel(QWidget):
+class NetworkPanel(PanelDocuments, QWidget):
     """The whole Network tab (see the module docstring)."""
 
     stepTape = Signal(object)  # a sandbox RunResult holding the current step's tape
@@ -348,55 +347,6 @@ class NetworkPanel(QWidget):
         if any(notes):
             self.show_message("⚠ " + next(n for n in notes if n))
         self.frameShown.emit(first.epoch)
-
-    def export_scripts(self) -> dict[str, tuple[str, str | None, str]]:
-        """Keras and PyTorch scripts training this network from its first weights to this epoch.
-
-        Before any training they train for ``DEFAULT_EPOCHS``. A weight edited by hand is not in
-        them (they start from the first weights).
-        """
-        from tapeviz.models.network.export import keras_script, torch_script
-
-        built, frame = self.built, self.frame
-        if built is None:
-            reason = translate("NetworkPanel", "Nothing to export yet: the network is being built.")
-            return {"keras": ("Keras", None, reason), "pytorch": ("PyTorch", None, reason)}
-        epoch = frame.runs[0].epoch if frame is not None and frame.runs else 0
-        d = built.data
-        args = (built.config, built.initial, d.train_x, d.train_y, d.test_x, d.test_y)
-        epochs = epoch or DEFAULT_EPOCHS
-        return {
-            "keras": ("Keras", keras_script(*args, epochs), ""),
-            "pytorch": ("PyTorch", torch_script(*args, epochs), ""),
-        }
-
-    # -- state for sessions --------------------------------------------------------------------
-    def state(self) -> dict[str, Any]:
-        """The network as JSON-safe data: settings, first and current weights, the epoch."""
-        return to_doc(shown_state(self.config, self._pending, self.built, self.frame))
-
-    def session_state(self, saved: dict[str, Any] | None) -> dict[str, Any] | None:
-        """What a session keeps: this view's state once it was used, else what it had."""
-        return self.state() if self._started else saved
-
-    def restore(self, doc: Any) -> None:
-        """Take a state from :meth:`state` (a session file): checked, then trained from.
-
-        A document that does not check raises ValueError; its message is shown in the panel
-        and the last good state stays.
-        """
-        try:
-            state = from_doc(doc)
-        except (ValueError, KeyError, TypeError) as exc:
-            message = text.refused(str(exc))
-            self.show_message("⚠ " + message)
-            raise ValueError(message) from None
-        self.note = ""
-        self.top.demo.setCurrentIndex(0)
-        trained = not same_weights(state.initial, state.weights)
-        self.set_config(state.config, state.initial, state.weights if trained else None)
-        self._pending = replace(self._pending, epoch=state.epoch) if self._pending else None
-        self.show_message("")
 
     # -- appearance, messages, keys --------------------------------------------------------------
     def show_message(self, message: str) -> None:
