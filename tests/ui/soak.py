@@ -1,10 +1,10 @@
 """A lecturer's session at a person's pace, as one program: ``python -X faulthandler soak.py``.
 
 Typing with pauses (expression mode, live re-runs between keys), every preset, big graphs,
-the studio playing, language round trips, presenter scale and the dark theme, a crashing
-script. Run by tests/ui/test_soak.py in a subprocess so that a segfault shows its stack (via
-faulthandler) instead of killing pytest. Prints ``SOAK OK`` and exits 0 when nothing crashed
-and no exception reached a Qt slot.
+the studio playing, the Network tab training and racing, language round trips, presenter
+scale and the dark theme, a crashing script. Run by tests/ui/test_soak.py in a subprocess so
+that a segfault shows its stack (via faulthandler) instead of killing pytest. Prints ``SOAK
+OK`` and exits 0 when nothing crashed and no exception reached a Qt slot.
 """
 
 from __future__ import annotations
@@ -137,7 +137,22 @@ def main() -> int:
         pause(app, 0.8)
         window.runner.stop()  # type: ignore[attr-defined]
         pause(app, 1.0)
+        # The Network tab: train, race, step the network's tape in the stepper, leave playing.
+        window.show_view("network")  # type: ignore[attr-defined]
+        net = window.network  # type: ignore[attr-defined]
+        net.load_preset(rng.choice(["spiral_deep", "xor_hidden", "moons_micrograd"]))
+        pause(app, 0.5)
+        net.play()
+        pause(app, 1.5)
+        net.set_race(("SGD", "Adam"))
+        net.play()
+        pause(app, 1.0)
+        window.show_view("stepper")  # type: ignore[attr-defined]
+        for _ in range(4):
+            QTest.keyClick(window, Qt.Key.Key_Right)  # type: ignore[arg-type]
+            pause(app, 0.05)
         if rounds % 2 == 1:
+            net.play()  # training while the window is rebuilt in another language
             new = window.set_language("zh_CN")  # type: ignore[attr-defined]
             pause(app, 1.0)
             new = new.set_language("en")
