@@ -275,72 +275,68 @@
   <context>
     <name>GradCheckPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="40" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="48" />
       <source>Check gradients</source>
       <translation>检验梯度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="48" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="56" />
       <source>source</source>
       <translation>源变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="49" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="57" />
       <source>tape</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="50" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="58" />
       <source>finite differences</source>
       <translation>有限差分</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="51" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="59" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="95" />
       <source>rel. error</source>
       <translation>相对误差</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="82" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="94" />
       <source>step h</source>
       <translation>步长 h</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="83" />
-      <source>relative error</source>
-      <translation>相对误差</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="113" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="134" />
       <source>Nothing to check: this tape has no gradient yet.</source>
       <translation>无可检验:这条磁带还没有梯度。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="116" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="137" />
       <source>Checking…</source>
       <translation>正在检验…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="133" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="154" />
       <source>agree</source>
       <translation>一致</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="133" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="154" />
       <source>DISAGREE</source>
       <translation>不一致</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="134" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="155" />
       <source>Tape and finite differences {v} (worst {e:.1e}).</source>
       <translation>磁带与有限差分{v}(最大误差 {e:.1e})。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="140" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="161" />
       <source>The tape uses the custom gradient of {name}, not the function's derivative.</source>
       <translation>磁带用的是 {name} 的自定义梯度，不是函数本身的导数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="156" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="177" />
       <source>The check failed: </source>
       <translation>检验失败:</translation>
     </message>
@@ -685,38 +681,38 @@
   <context>
     <name>LowerTabs</name>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="52" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="62" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="53" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="63" />
       <source>Optimization</source>
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="55" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="65" />
       <source>Timeline</source>
       <translation>时间线</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="56" />
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="158" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="66" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="178" />
       <source>Plots</source>
       <translation>图表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="58" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="68" />
       <source>Network</source>
       <translation>网络</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="125" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="145" />
       <source>The last run recorded no loop: run a script whose loop records a tape per step</source>
       <translation>上次运行没有记录循环:请运行每一步都记录一条磁带的循环脚本</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="158" />
+      <location filename="../../tapeviz/ui/window/lower_tabs.py" line="178" />
       <source>Plots (%1)</source>
       <translation>图表 (%1)</translation>
     </message>
@@ -724,143 +720,143 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="115" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="116" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="183" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="184" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="185" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="186" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="187" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="188" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="188" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="189" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="214" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="215" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="224" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="227" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="237" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="239" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="241" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="243" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="242" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="244" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="243" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="244" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="246" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="247" />
       <source>&amp;Network</source>
       <translation>网络(&amp;N)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="250" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="252" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="258" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="260" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="261" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="263" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -1247,6 +1243,21 @@
       <translation>训练损失 %1</translation>
     </message>
     <message>
+      <location filename="../../tapeviz/ui/network/script_mode.py" line="111" />
+      <source>ⓘ The script's fit is not drawn here: %1.</source>
+      <translation>ⓘ 脚本的 fit 无法在此绘制：%1。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/script_mode.py" line="132" />
+      <source>Your script's network</source>
+      <translation>你的脚本的网络</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/script_mode.py" line="144" />
+      <source>Your script's fit: %1 network, %2 steps, %3 (%4). Play replays the recorded weights; the Timeline's cursor moves with it.</source>
+      <translation>你的脚本的 fit：%1 网络，%2 步，%3（%4）。播放会回放记录下的权重；时间线的光标随之移动。</translation>
+    </message>
+    <message>
       <location filename="../../tapeviz/ui/network/text.py" line="24" />
       <source>Not applied: %1. The last good settings stay.</source>
       <translation>未应用:%1。保留上一次有效的设置。</translation>
@@ -1275,6 +1286,16 @@
       <location filename="../../tapeviz/ui/network/text.py" line="69" />
       <source>Tip: the network is drawn small here. Clean mode (Ctrl+Shift+H) gives it the whole window.</source>
       <translation>提示：网络在此处显示得较小。整洁模式（Ctrl+Shift+H）可让它占满整个窗口。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/text.py" line="78" />
+      <source>Playground now trains your script's network and points with its own settings (square loss, the optimizer above). Run the script again to see its fit.</source>
+      <translation>Playground 现在用它自己的设置（平方损失、上方的优化器）训练你的脚本的网络和数据点。再次运行脚本可查看脚本的 fit。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/text.py" line="87" />
+      <source>These are the weights your script's fit recorded: change a setting to let Playground train this network, then edit its weights.</source>
+      <translation>这些是你的脚本的 fit 记录下的权重：先修改一项设置，让 Playground 训练这个网络，再编辑它的权重。</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/wiring.py" line="24" />
@@ -1359,7 +1380,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/export.py" line="357" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="318" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="329" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="47" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
@@ -1436,7 +1457,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/export.py" line="78" />
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="155" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="156" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="77" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="38" />
       <source>Export</source>
@@ -1463,129 +1484,129 @@
       <translation>计算已取消。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="111" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="112" />
       <source>Add a run to the race (up to six)</source>
       <translation>为竞赛添加一个运行(最多六个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="115" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="116" />
       <source>Remove the selected run</source>
       <translation>删除选中的运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="121" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="122" />
       <source>Learning rate on a log scale: drag (a decade per 100 px, Shift finer), ← → small steps, Page Up/Down a decade; or type it above</source>
       <translation>对数刻度上的学习率:拖动(每 100 像素一个数量级,按住 Shift 更精细),← → 小步调整,Page Up/Down 调整一个数量级;也可以在上方直接输入</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="133" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="134" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="63" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="135" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="136" />
       <source>Log-scale loss axis</source>
       <translation>损失轴使用对数刻度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="143" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="144" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="51" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="146" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="147" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="55" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="149" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="262" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="150" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="273" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="53" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="201" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="159" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="160" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="179" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="181" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="185" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="187" />
       <source>Optimizer</source>
       <translation>优化器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="195" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="197" />
       <source>Steps</source>
       <translation>步数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="196" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="198" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="201" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="203" />
       <source>Slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="226" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="228" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="227" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="229" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
       <source>Animation as MP4…</source>
       <translation>动画导出为 MP4…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="228" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="230" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="119" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="229" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="231" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="120" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="230" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="232" />
       <source>Histories as CSV…</source>
       <translation>历史记录导出为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="389" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="391" />
       <location filename="../../tapeviz/ui/timeline/panel.py" line="202" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="252" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="263" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="200" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="421" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="432" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="429" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="440" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>

@@ -16,6 +16,7 @@ import numpy as np
 
 from tapeviz.models.timeline.loops import Loop
 from tapeviz.sandbox.process.fit_columns import FitColumns, fit_columns_of
+from tapeviz.sandbox.process.fit_nets import FitNet
 
 MIN_FIT_STEPS = 2  # a fit of fewer steps is left to the structure scan
 
@@ -28,6 +29,7 @@ class Epochs:
     numbers: np.ndarray  # per epoch: Keras' epoch index (from 0; ``initial_epoch`` counts)
     batches: np.ndarray  # per step: its batch within the epoch (from 0)
     history: dict[str, np.ndarray] = field(default_factory=dict)  # per key: per epoch, nan: none
+    net: FitNet | None = None  # the fit's network on 2-D data (or why the view cannot draw it)
 
     @property
     def count(self) -> int:
@@ -98,4 +100,6 @@ def epochs_of(cols: FitColumns, loop: Loop) -> Epochs | None:
         e = int(np.searchsorted(starts, (t - loop.start) // loop.period, side="right")) - 1
         for key, value in logs.items():
             history.setdefault(key, np.full(len(starts), np.nan))[e] = value
-    return Epochs(starts, epoch[starts], marks[:, 2].copy(), history)
+    nets = [n for t, n in (cols.nets or {}).items() if loop.start <= t < loop.stop]
+    net = nets[0] if nets else None
+    return Epochs(starts, epoch[starts], marks[:, 2].copy(), history, net)

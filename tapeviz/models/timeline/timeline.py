@@ -105,6 +105,9 @@ class Timeline:
         none = (results < 0).all(axis=1) if results.shape[1] else np.ones(self.steps, bool)
         self.grad_norm = np.where(none, np.nan, np.sqrt(squares))
         refs = np.full((sources.shape[1], self.steps + 1), -1, np.int64)
+        # each parameter's tensor id (a Variable keeps it across steps; the Network view's key)
+        last = sources[-1] if self.steps else np.zeros(0, np.int64)
+        self.source_ids = tuple(int(i) for i in last)
         params = []
         for j in range(sources.shape[1]):
             refs[j, :-1] = index.first_reads(shown, sources[:, j])

@@ -15,6 +15,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from tapeviz.sandbox.process import fit_nets
+from tapeviz.sandbox.process.fit_nets import FitNet
 from tapeviz.sandbox.process.wire import ProtocolError, Writer, items, need
 from tapeviz.sandbox.result import TapeInfo
 
@@ -30,6 +32,7 @@ class FitColumns(NamedTuple):
 
     marks: np.ndarray  # (tapes, 4) int64
     logs: dict[int, dict[str, float]]  # tape -> the logs of the epoch it ended
+    nets: dict[int, FitNet] | None = None  # a fit's first tape -> its network (Network view)
 
 
 def fit_columns_of(tapes: Sequence[TapeInfo]) -> FitColumns | None:
@@ -49,7 +52,7 @@ def fit_columns_of(tapes: Sequence[TapeInfo]) -> FitColumns | None:
         given = getattr(tape, FIT_LOGS, None) if found[k] is not None else None
         if isinstance(given, Mapping):
             logs[k] = {str(n)[:100]: float(v) for n, v in list(given.items())[:MAX_LOGS]}
-    return FitColumns(marks, logs)
+    return FitColumns(marks, logs, fit_nets.nets_of(recorders, found))
 
 
 def encode(tapes: Sequence[TapeInfo], writer: Writer) -> dict[str, Any]:
@@ -71,6 +74,7 @@ def encode(tapes: Sequence[TapeInfo], writer: Writer) -> dict[str, Any]:
         "fit_log_key": writer.ints(key),
         "fit_log_names": list(names),
         "fit_log_value": writer.array(np.array(value, np.float64)),
+        **fit_nets.encode(cols.nets or {}, writer),
     }
 
 
@@ -109,7 +113,10 @@ def decode(doc: Any, frame: Any, n_tapes: int) -> FitColumns | None:
     keys, values = key.tolist(), value.tolist()
     for t, a, b in zip(tape.tolist(), starts[:-1], starts[1:], strict=True):
         logs[t] = {names[keys[i]]: values[i] for i in range(a, b)}
-    return FitColumns(np.array(marks), logs)
+    nets = fit_nets.decode(doc, frame, n_tapes)
+    if any(marks[t, 0] < 0 for t in nets):
+        raise ProtocolError("a fit's network on a tape fit did not record")
+    return FitColumns(np.array(marks), logs, nets)
 
 
 def encode_names(namespace: Mapping[str, Any], writer: Writer) -> dict[str, Any]:

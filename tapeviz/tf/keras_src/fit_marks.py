@@ -47,10 +47,11 @@ def numeric_logs(logs: Mapping[str, Any]) -> dict[str, float]:
 class FitTagger:
     """Marks the tapes one ``fit`` call records (only where the sandbox collects tapes)."""
 
-    def __init__(self) -> None:
+    def __init__(self, describe: Callable[[], Any] | None = None) -> None:
         created = STATE.created  # (no counter of our own: a run must leave no state behind)
         self.fit = len(created) + 1 if created is not None else 0  # its first tape, from 1
         self.last: Any = None  # the last tape of the current epoch
+        self.describe = describe  # the Network view's description, put on the first tape
 
     def step(self, epoch: int, step: int, run: Callable[[], Any]) -> Any:
         """Run one train step and mark the tapes it created; returns what ``run`` returned."""
@@ -64,7 +65,22 @@ class FitTagger:
                 except AttributeError:  # a recorder that takes no attributes
                     continue
                 self.last = tape
+                self._describe(tape)
         return out
+
+    def _describe(self, tape: Any) -> None:
+        """Put the Network view's description on the fit's first tape (once the model is built)."""
+        describe, self.describe = self.describe, None
+        if describe is None:
+            return
+        from tapeviz.tf.keras_src.fit_net import FIT_NET
+
+        try:
+            doc = describe()
+        except Exception as exc:  # the view cannot draw it: say why, never break the fit
+            doc = {"reason": f"{type(exc).__name__}: {exc}"[:300]}
+        with contextlib.suppress(AttributeError):
+            setattr(tape, FIT_NET, doc)
 
     def epoch_end(self, logs: Mapping[str, Any]) -> None:
         """The epoch's logs (as History records them) on the epoch's last tape."""

@@ -31,6 +31,7 @@ from tapeviz.tf.keras_src.data_adapter import (
     unpack,
 )
 from tapeviz.tf.keras_src.fit_marks import FitTagger
+from tapeviz.tf.keras_src.fit_net import describe as describe_fit
 
 __all__ = ["CompileMetrics", "Trainer"]
 
@@ -254,7 +255,8 @@ class Trainer:
         hooks = cbs.CallbackList([history, *listeners, logger] if verbose else
                                  [history, *listeners], self, params)  # fmt: skip
         self.stop_training = False
-        tagger = FitTagger()  # marks the tapes of each step (the timeline's epochs, history)
+        # marks the tapes of each step (the timeline's epochs, history; the Network view's net)
+        tagger = FitTagger(lambda: describe_fit(self, x, y, validation_data, batch_size))
         hooks.on_train_begin()
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
@@ -263,7 +265,7 @@ class Trainer:
             for step, data in enumerate(batches):
                 hooks.on_train_batch_begin(step)
                 logs = tagger.step(epoch, step, lambda data=data: self.train_step(data))
-                hooks.on_train_batch_end(step, logs)
+                hooks.on_train_batch_end(step, pythonify(logs or {}))  # nested dicts flat
                 if self.stop_training:
                     break
             epoch_logs = dict(pythonify(logs) if logs else self.get_metrics_result())
@@ -305,7 +307,7 @@ class Trainer:
         for step, data in enumerate(batches):
             hooks.on_test_batch_begin(step)
             logs = self.test_step(data)
-            hooks.on_test_batch_end(step, logs)
+            hooks.on_test_batch_end(step, pythonify(logs or {}))
         logs = pythonify(logs) if logs else self.get_metrics_result()
         hooks.on_test_end(logs)
         if return_dict:

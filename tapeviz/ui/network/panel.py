@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QHBoxLayout, QVBoxLayout, QWidget
 from tapeviz.models.network.config import NetworkConfig
 from tapeviz.models.network.state import NetworkState
 from tapeviz.ui.network import edits, text, wiring
+from tapeviz.ui.network.appearance import PanelAppearance
 from tapeviz.ui.network.controls import TopBar
 from tapeviz.ui.network.data_controls import DataControls
 from tapeviz.ui.network.diagram import NetworkDiagram
@@ -35,23 +36,24 @@ from tapeviz.ui.network.documents import PanelDocuments
 from tapeviz.ui.network.frames import Built, Frame, StepTape
 from tapeviz.ui.network.message import MessageLine
 from tapeviz.ui.network.output_panel import OutputPanel
+from tapeviz.ui.network.script_mode import ScriptMode
 from tapeviz.ui.network.trainer_thread import TrainingThread
-from tapeviz.ui.theme import LIGHT, Theme
+from tapeviz.ui.theme import LIGHT
 
 translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel", "…")
-SMALL_NEURON = 20.0  # px: a neuron's heat map smaller than this is hard to read on a projector
 FRAME_MS = 16
 DRAW_SHARE = 2  # while training, a frame waits twice the last one's cost (≤ ½ of the UI thread)
 APPLY_MS = 120  # a slider dragged: its settings apply once it rests this long
 
 
-class NetworkPanel(PanelDocuments, QWidget):
+class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
     """The whole Network tab (see the module docstring)."""
 
     stepTape = Signal(object)  # a sandbox RunResult holding the current step's tape
     statusMessage = Signal(str)
     frameShown = Signal(int)  # the epoch of the frame just drawn (tests, the window)
     exportRequested = Signal()  # Export…: the window shows ``export_scripts()``
+    scriptStep = Signal(int)  # the script's fit rests at this step (the Timeline follows)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -106,6 +108,7 @@ class NetworkPanel(PanelDocuments, QWidget):
 
         A refused setting is said in the message line; the controls show the last good ones.
         """
+        forked = self.script is not None and self.fork_script() is not None
         base = self.requested
         try:
             new = edit(base)
@@ -122,6 +125,8 @@ class NetworkPanel(PanelDocuments, QWidget):
             self.apply_timer.start()
         else:
             self._apply_pending_config()
+        if forked:
+            self.show_message(text.forked())
         return True
 
     def _apply_pending_config(self) -> None:
@@ -132,6 +137,7 @@ class NetworkPanel(PanelDocuments, QWidget):
 
     def set_config(self, config: NetworkConfig, initial: Any = None, current: Any = None) -> None:
         """Train ``config`` from ``initial`` weights (None: from its weight seed); pauses."""
+        self.leave_script(rebuild=False)
         self.pause()
         from tapeviz.models.network.trainer import initial_weights
 
@@ -195,11 +201,13 @@ class NetworkPanel(PanelDocuments, QWidget):
 
     @property
     def playing(self) -> bool:
-        """Whether the thread trains."""
-        return self.thread.playing
+        """Whether the thread trains (or the script's fit is replayed)."""
+        return self._script_timer().isActive() if self.script else self.thread.playing
 
     def play(self) -> None:
         """Train in the background until paused."""
+        if self.script is not None:
+            return self.script_play()
         self._ensure_started()
         self._apply_pending_config()
         if self.frame is not None and all(r.diverged_at is not None for r in self.frame.runs):
@@ -212,6 +220,8 @@ class NetworkPanel(PanelDocuments, QWidget):
 
     def pause(self) -> None:
         """Stop training after the step under way (the graph then shows the step's tape)."""
+        if self.script is not None:
+            return self.script_pause()
         if self.thread.playing:
             self.thread.pause()
             self._want_tape = True
@@ -234,10 +244,14 @@ class NetworkPanel(PanelDocuments, QWidget):
 
     def step(self) -> None:
         """One epoch, as Playground's step button (pauses first)."""
+        if self.script is not None:
+            return self.script_epoch()
         self._paused_command(self.thread.train_epoch)
 
     def reset(self) -> None:
         """Back to the first weights, bit for bit (pauses)."""
+        if self.script is not None:
+            return self.script_reset()
         self._paused_command(self.thread.reset)
 
     def new_weights(self) -> None:
@@ -246,10 +260,14 @@ class NetworkPanel(PanelDocuments, QWidget):
 
     def set_weight(self, layer: int, i: int, j: int, value: float) -> None:
         """Set a weight (``i == −1``: a bias) in every run; pauses."""
+        if self.script is not None:
+            return self.show_message("⚠ " + text.recorded_weights())
         self._paused_command(self.thread.set_weight, layer, i, j, value)
 
     def resend_tape(self) -> None:
         """Ask for the current step's tape again (the tab came to the front)."""
+        if self.script is not None:  # the Timeline shows the script's step (its real tape)
+            return self.scriptStep.emit(self.script_k)
         if self.built is None:
             self._ensure_started()
             return
@@ -302,6 +320,8 @@ class NetworkPanel(PanelDocuments, QWidget):
         self.thread.link_spec = self.diagram.links.spec  # (the thread draws for the newest)
 
     def _on_built(self, built: Built) -> None:
+        if self.script is not None and built.generation > 0:
+            return  # built before the script's fit came: it stays on screen
         pending, self._pending = self._pending, None
         self.built = built
         self.config = built.config
@@ -360,43 +380,6 @@ class NetworkPanel(PanelDocuments, QWidget):
         self.message.set_message(message, self.theme.warning if warning else "")
         if warning or said.startswith("⚠"):
             self.statusMessage.emit(message if warning else "")
-
-    def restyle(self, theme: Theme, scale: float) -> None:
-        """Theme colours and the presenter scale."""
-        self.theme, self.scale = theme, float(scale)
-        self.top.restyle(theme, scale)
-        self.data_controls.restyle(theme, scale)
-        self.diagram.restyle(theme, scale)
-        self.output.restyle(theme, scale)
-
-    def set_theme(self, theme: Theme) -> None:
-        """Light or dark colours (the window's presenter calls it)."""
-        self.restyle(theme, self.scale)
-
-    def set_font_scale(self, scale: float) -> None:
-        """Presenter mode: neurons, points, lines and plots × ``scale`` (fonts: the window)."""
-        self.restyle(self.theme, scale)
-
-    def _share_width(self) -> None:
-        """The output column gets what the diagram leaves (at least 45 % of the two)."""
-        body = self.width() - self.data_controls.width() - 40
-        height = self.diagram.height()
-        left = body - self.diagram.wanted_width(height)
-        wanted = max(round(body * 0.45), left)
-        if wanted != self.output.max_width:
-            self.output.max_width = wanted
-            self.output.updateGeometry()
-
-    def _say_if_cramped(self) -> None:
-        """Neurons too small to read (the docks take the width): the message line says why."""
-        size = self.diagram.geometry_.size
-        beside = self.width() < 0.9 * self.window().width()  # the editor's docks take room
-        small = 0 < size < SMALL_NEURON and beside and self.isVisible()
-        tip = text.cramped()
-        if small and not self.message.full:
-            self.show_message(tip)
-        elif not small and self.message.full == tip:
-            self.show_message("")
 
     def resizeEvent(self, event: Any) -> None:
         """Qt override: share the width between the diagram and the output again."""

@@ -71,3 +71,21 @@ def cramped() -> str:
         "Tip: the network is drawn small here. Clean mode (Ctrl+Shift+H) gives it the whole "
         "window.",
     )
+
+
+def forked() -> str:
+    """Said when a Playground setting is changed while the script's fit is shown."""
+    return translate(
+        "NetworkPanel",
+        "Playground now trains your script's network and points with its own settings (square "
+        "loss, the optimizer above). Run the script again to see its fit.",
+    )
+
+
+def recorded_weights() -> str:
+    """Said when a weight of the script's fit is clicked for editing."""
+    return translate(
+        "NetworkPanel",
+        "These are the weights your script's fit recorded: change a setting to let Playground "
+        "train this network, then edit its weights.",
+    )

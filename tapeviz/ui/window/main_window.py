@@ -47,6 +47,7 @@ from tapeviz.ui.window.dialogs import DialogsController
 from tapeviz.ui.window.forwarding import forward, forward_value
 from tapeviz.ui.window.help import HelpController
 from tapeviz.ui.window.lower_tabs import NETWORK_TAB, STEPPER_TAB, STUDIO_TAB, LowerTabs
+from tapeviz.ui.window.network_link import NetworkLink
 from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
 from tapeviz.ui.window.runs import RunController
@@ -193,6 +194,7 @@ class MainWindow(QMainWindow):
             bring_forward=lambda: self.show_view("timeline"), status=self.show_status,
             source=self._submitted_source, parent=self,
         )  # fmt: skip
+        self.network_link = NetworkLink(self.network, self.timeline, self)
         self.splitDockWidget(self.code_dock, self.variables_dock, Qt.Orientation.Vertical)
         self.splitDockWidget(self.variables_dock, self.console_dock, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.console_dock, self.tapes_dock)
@@ -367,6 +369,7 @@ class MainWindow(QMainWindow):
         """
         streamed = self.runner.snapshot is not None
         self.timeline_link.show_run(result, bring_forward=not streamed, keep_step=streamed)
+        self.network_link.offer(self.timeline.timelines)  # a fit on 2-D data: the Network view
         if result.tapes:
             self.carried.apply(editor_run=not self.studio_view)
 

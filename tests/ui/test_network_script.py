@@ -1,0 +1,97 @@
+"""A pasted Keras fit on 2-D data shows in the Network view: its network, data and every step.
+
+The view and the Timeline tab move together; Playground's settings hand the network to
+Playground; a demo leaves the script's network; a fit the view cannot draw says why.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from pytestqt.qtbot import QtBot
+
+from tapeviz.ui import MainWindow
+from tapeviz.ui.network.script_mode import SCRIPT
+
+FIT = """import numpy as np
+import tensorflow as tf
+rng = np.random.default_rng(0)
+X = rng.uniform(-1, 1, size=(120, 2)).astype("float32")
+y = (X[:, 0] ** 2 + X[:, 1] ** 2 < 0.5).astype("float32")
+model = tf.keras.Sequential([tf.keras.Input(shape=(2,)),
+    tf.keras.layers.Dense(4, activation="tanh"), tf.keras.layers.Dense(1, activation="sigmoid")])
+model.compile(optimizer=tf.keras.optimizers.Adam(0.05), loss="binary_crossentropy")
+history = model.fit(X, y, epochs=4, batch_size=24, validation_split=0.2, verbose=0)
+"""
+STEPS = 4 * 4  # 96 training points in batches of 24
+WAIT_MS = 30_000
+
+
+def _run(qtbot: QtBot, w: MainWindow, code: str) -> None:
+    w.mode.setCurrentIndex(1)  # Script
+    w.editor.setPlainText(code)
+    w.run_code()
+    qtbot.waitUntil(lambda: w._cancel is None and w.runner.last_result is not None,
+                    timeout=WAIT_MS)  # fmt: skip
+
+
+def test_the_fit_is_drawn_step_by_step_with_the_timeline(qtbot: QtBot, window: MainWindow) -> None:
+    w, net = window, window.network
+    _run(qtbot, w, FIT)
+    qtbot.waitUntil(lambda: net.script is not None, timeout=WAIT_MS)
+    assert net.script.steps == STEPS and w.timeline.timeline.steps == STEPS
+    assert net.top.demo.currentData() == SCRIPT and "2-4-1 network" in net.message.full
+    assert not net.top.export.isEnabled()
+    w.show_view("network")
+    first = net.frame.runs[0]
+    assert first.epoch == 0 and first.step == 0 and len(first.train_loss) == 0
+    np.testing.assert_array_equal(first.weights[0][0], net.script.spec.layout.weights(
+        net.script.row(0))[0][0])  # fmt: skip
+    net.step()  # one epoch: the Timeline goes there too (and the graph shows its tape)
+    assert net.script_k == 4 and w.timeline.k == 4 and net.frame.runs[0].epoch == 1
+    w.timeline.set_step(9)  # the Timeline's cursor moves the view
+    assert net.script_k == 9 and net.frame.runs[0].step == 9
+    net.play()
+    assert net.playing
+    qtbot.waitUntil(lambda: not net.playing, timeout=WAIT_MS)
+    last = net.frame.runs[0]
+    assert net.script_k == STEPS and last.epoch == 4
+    np.testing.assert_array_equal(last.train_loss, w.timeline.timeline.epochs.history["loss"])
+    assert w.timeline.k == STEPS - 1  # where the replay rested
+    net.reset()
+    assert net.script_k == 0 and w.timeline.k == 0
+    output = net.frame.runs[0].output
+    assert output.shape == (100, 100) and -1 <= output.min() <= output.max() <= 1
+
+
+def test_a_setting_hands_the_network_to_playground(qtbot: QtBot, window: MainWindow) -> None:
+    w, net = window, window.network
+    _run(qtbot, w, FIT)
+    qtbot.waitUntil(lambda: net.script is not None, timeout=WAIT_MS)
+    points = net.script.config.data.custom
+    w.show_view("network")
+    net.change_layers(+1)
+    assert net.script is None and net.top.demo.findData(SCRIPT) < 0
+    qtbot.waitUntil(lambda: net.built is not None and net.built.generation > 0 and not net.busy,
+                    timeout=WAIT_MS)  # fmt: skip
+    assert net.config.data.custom == points and net.config.net.hidden == (4, 2)
+    assert "Playground now trains your script's network" in net.message.full
+    assert net.top.export.isEnabled()
+
+
+def test_a_demo_leaves_and_a_run_without_a_fit_too(qtbot: QtBot, window: MainWindow) -> None:
+    w, net = window, window.network
+    _run(qtbot, w, FIT)
+    qtbot.waitUntil(lambda: net.script is not None, timeout=WAIT_MS)
+    net.load_preset(net.top.demo.itemData(2))
+    assert net.script is None and net.top.demo.findData(SCRIPT) < 0
+    _run(qtbot, w, FIT)
+    qtbot.waitUntil(lambda: net.script is not None, timeout=WAIT_MS)
+    _run(qtbot, w, "import tensorflow as tf\nx = tf.Variable(1.0)\n")
+    assert net.script is None
+
+
+def test_a_fit_the_view_cannot_draw_says_why(qtbot: QtBot, window: MainWindow) -> None:
+    w, net = window, window.network
+    _run(qtbot, w, FIT.replace('activation="tanh"', 'activation="elu"'))
+    qtbot.waitUntil(lambda: "not drawn here" in net.message.full, timeout=WAIT_MS)
+    assert net.script is None and "uses elu" in net.message.full
