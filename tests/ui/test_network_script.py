@@ -40,7 +40,8 @@ def test_the_fit_is_drawn_step_by_step_with_the_timeline(qtbot: QtBot, window: M
     qtbot.waitUntil(lambda: net.script is not None, timeout=WAIT_MS)
     assert net.script.steps == STEPS and w.timeline.timeline.steps == STEPS
     assert net.top.demo.currentData() == SCRIPT and "2-4-1 network" in net.message.full
-    assert not net.top.export.isEnabled()
+    assert not net.top.export_actions["code"].isEnabled()  # its code is the editor's
+    assert net.top.export_actions["gif"].isEnabled()
     w.show_view("network")
     first = net.frame.runs[0]
     assert first.epoch == 0 and first.step == 0 and len(first.train_loss) == 0
@@ -75,7 +76,7 @@ def test_a_setting_hands_the_network_to_playground(qtbot: QtBot, window: MainWin
                     timeout=WAIT_MS)  # fmt: skip
     assert net.config.data.custom == points and net.config.net.hidden == (4, 2)
     assert "Playground now trains your script's network" in net.message.full
-    assert net.top.export.isEnabled()
+    assert net.top.export_actions["code"].isEnabled()
 
 
 def test_a_demo_leaves_and_a_run_without_a_fit_too(qtbot: QtBot, window: MainWindow) -> None:
@@ -95,3 +96,26 @@ def test_a_fit_the_view_cannot_draw_says_why(qtbot: QtBot, window: MainWindow) -
     _run(qtbot, w, FIT.replace('activation="tanh"', 'activation="elu"'))
     qtbot.waitUntil(lambda: "not drawn here" in net.message.full, timeout=WAIT_MS)
     assert net.script is None and "uses elu" in net.message.full
+
+
+def test_the_scripts_fit_exports_as_an_animation_and_its_history(
+    qtbot: QtBot, window: MainWindow, tmp_path
+) -> None:
+    import csv
+
+    from PIL import Image
+
+    w, net = window, window.network
+    _run(qtbot, w, FIT)
+    qtbot.waitUntil(lambda: net.script is not None, timeout=WAIT_MS)
+    w.show_view("network")
+    exporter = net.export("gif", tmp_path / "fit.gif", frames=100, width=400)
+    with qtbot.waitSignal(exporter.finished, timeout=WAIT_MS):
+        pass
+    with Image.open(tmp_path / "fit.gif") as gif:
+        assert gif.n_frames == STEPS + 1  # every step, and after the last
+    assert net.script_k == 0 and net.frame.runs[0].step == 0  # the view is back where it was
+    rows = list(csv.reader(net.export("csv", tmp_path / "fit.csv").open(encoding="utf-8")))
+    assert rows[0] == ["epoch", "loss", "val_loss"] and len(rows) == 5
+    history = w.timeline.timeline.epochs.history
+    assert [float(r[2]) for r in rows[1:]] == history["val_loss"].tolist()

@@ -165,7 +165,7 @@ def test_export_gives_the_network_as_keras_and_pytorch_scripts(
     for _ in range(2):
         net.step()
         settle(qtbot, net)
-    qtbot.mouseClick(net.top.export, Qt.MouseButton.LeftButton)
+    net.top.export_actions["code"].trigger()
     dialog = window.findChild(QWidget, "codeExportDialog")
     assert dialog is not None and list(dialog.texts) == ["keras", "pytorch"]
     keras = dialog.texts["keras"]

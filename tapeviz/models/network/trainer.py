@@ -360,12 +360,15 @@ class Trainer:
         gx, gy = np.meshgrid(xs, ys)
         return np.column_stack([gx.ravel(), gy.ravel()])
 
-    def grid_outputs(self, res: int = 50) -> list[np.ndarray]:
-        """Every layer's output over the plane: arrays (k, res, res), row 0 = ``y_range[1]``."""
+    def grid_outputs(self, res: int = 50, flat: np.ndarray | None = None) -> list[np.ndarray]:
+        """Every layer's output over the plane: arrays (k, res, res), row 0 = ``y_range[1]``.
+
+        ``flat``: other weights than the current ones (an exported animation's earlier epoch).
+        """
         feats = self._grid.get(res)
         if feats is None:
             feats = self._grid[res] = self._feats(self.grid_points(res))
-        outs = self.spec.forward(self._flat, feats)
+        outs = self.spec.forward(self._flat if flat is None else flat, feats)
         return [a.T.reshape(a.shape[1], res, res) for a in outs]
 
     def __repr__(self) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, QPointF, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QAction, QColor, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -97,6 +97,8 @@ class TopBar(QWidget):
     """The transport, the epoch counter and every training setting (see the module)."""
 
     raceChanged = Signal(tuple)  # the optimizer kinds checked in the Race menu
+    codeRequested = Signal()  # Export ▸ the network as Keras and PyTorch scripts
+    mediaRequested = Signal(str)  # Export ▸ "gif", "mp4", "png" or "csv"
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -164,8 +166,11 @@ class TopBar(QWidget):
             translate("NetworkPanel", "Export…"),
             "networkExportButton",
             translate("NetworkPanel", "This network as a Keras and a PyTorch script that train "
-                      "to the same numbers from the same first weights"),
+                      "to the same numbers from the same first weights; its training as an "
+                      "animation, a picture or its losses"),
         )  # fmt: skip
+        self.export_actions: dict[str, QAction] = {}
+        self.export.setMenu(self._export_menu())
         self.race_boxes: dict[str, QCheckBox] = {}
         self.race.setMenu(self._race_menu())
         transport = QWidget(self)
@@ -222,6 +227,25 @@ class TopBar(QWidget):
         for key in keys:
             c.addItem(translate("NetworkPanel", titles[key]), key)
         return c
+
+    def _export_menu(self) -> QMenu:
+        menu = QMenu(self.export)
+        labels = {
+            "code": translate("NetworkPanel", "Code: Keras and PyTorch scripts…"),
+            "gif": translate("OptimizationStudio", "Animation as GIF…"),
+            "mp4": translate("OptimizationStudio", "Animation as MP4…"),
+            "png": translate("NetworkPanel", "Network as PNG…"),
+            "csv": translate("NetworkPanel", "Losses as CSV…"),
+        }
+        for kind, label in labels.items():
+            action = menu.addAction(label)
+            action.setObjectName(f"networkExport_{kind}")
+            if kind == "code":
+                action.triggered.connect(self.codeRequested)
+            else:
+                action.triggered.connect(lambda _=False, k=kind: self.mediaRequested.emit(k))
+            self.export_actions[kind] = action
+        return menu
 
     def _race_menu(self) -> QMenu:
         menu = QMenu(self.race)

@@ -77,7 +77,10 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         self.diagram = NetworkDiagram(self)
         self.output = OutputPanel(self)
         self.message = MessageLine(self)
-        body = QHBoxLayout()
+        self.stage = QWidget(self)  # the data, the network and its output (what exports film)
+        self.stage.setObjectName("networkStage")
+        body = QHBoxLayout(self.stage)
+        body.setContentsMargins(0, 0, 0, 0)
         body.setSpacing(10)
         body.addWidget(self.data_controls, 0)
         body.addWidget(self.diagram, 1)
@@ -86,7 +89,7 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         box.setContentsMargins(6, 4, 6, 4)
         box.setSpacing(4)
         box.addWidget(self.top)
-        box.addLayout(body, 1)
+        box.addWidget(self.stage, 1)
         box.addWidget(self.message)
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)
@@ -403,6 +406,16 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
             return
         action()
         event.accept()
+
+    def export(self, kind: str, path: Any = None, **options: Any) -> Any:
+        """Export ``kind`` ("gif", "mp4", "png", "csv"; see :mod:`~tapeviz.ui.network.film`).
+
+        Without ``path`` a file dialog asks. An animation returns its running exporter
+        (``finished``/``failed``); the others the path written. A failure is said here.
+        """
+        from tapeviz.ui.network import film
+
+        return film.export(self, kind, path, **options)
 
     def shutdown(self) -> None:
         """Stop the training thread (the window closes)."""

@@ -131,7 +131,7 @@ class ScriptMode:
         if combo.findData(SCRIPT) < 0:
             combo.insertItem(1, translate("NetworkPanel", "Your script's network"), SCRIPT)
         combo.setCurrentIndex(combo.findData(SCRIPT))
-        self.top.export.setEnabled(False)  # type: ignore[attr-defined]
+        self.top.export_actions["code"].setEnabled(False)  # type: ignore[attr-defined]
         self.show_message(self.script_summary())  # type: ignore[attr-defined]
 
     def script_summary(self) -> str:
@@ -157,7 +157,7 @@ class ScriptMode:
         i = combo.findData(SCRIPT)
         if i >= 0:
             combo.removeItem(i)
-        self.top.export.setEnabled(True)  # type: ignore[attr-defined]
+        self.top.export_actions["code"].setEnabled(True)  # type: ignore[attr-defined]
         self.top.set_playing(False)  # type: ignore[attr-defined]
         if rebuild and before is not None:
             self.set_config(before)  # type: ignore[attr-defined]

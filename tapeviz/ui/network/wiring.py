@@ -34,7 +34,8 @@ def connect(panel: Any) -> None:
     t.play.toggled.connect(lambda on: panel.play() if on else panel.pause())
     t.step.clicked.connect(panel.step)
     t.new_weights.clicked.connect(panel.new_weights)
-    t.export.clicked.connect(panel.exportRequested)
+    t.codeRequested.connect(panel.exportRequested)
+    t.mediaRequested.connect(panel.export)
     t.lr.valueChanged.connect(lambda lr: change(lambda c: edits.with_lr(c, lr), later=True))
     t.activation.activated.connect(
         lambda _: change(lambda c: c.with_net(activation=t.activation.currentData()))
