@@ -259,3 +259,33 @@ def test_displayed_loss_is_the_taped_loss_bit_for_bit(loss: str) -> None:
     t = make(NetworkConfig(net=NetConfig(loss=loss), train=TrainConfig(batch_size=250)))
     t.train_steps(5)
     assert [h.train_loss for h in t.history[:5]] == list(t.step_losses)
+
+
+def test_resume_goes_on_from_a_saved_epoch_and_reset_goes_back_to_zero() -> None:
+    t = make()
+    for _ in range(3):
+        t.train_epoch()
+    saved = t.flat
+    spe = t.steps_per_epoch
+    other = make()  # a session opened: the saved weights, then the saved epoch
+    for layer, (w, b) in enumerate(t.weights):
+        for (i, j), v in np.ndenumerate(w):
+            other.set_weight(layer, i, j, float(v))
+        for j, v in enumerate(b):
+            other.set_bias(layer, j, float(v))
+    other.resume(3)
+    assert (other.epoch, other.step, other.first_step) == (3, 3 * spe, 3 * spe)
+    np.testing.assert_array_equal(other.flat, saved)
+    assert [h.epoch for h in other.history] == [3]
+    assert other.history[0].train_loss == t.history[-1].train_loss
+    other.train_epoch()  # batch 0 of epoch 3 follows, as training would have gone on
+    t.train_epoch()
+    assert other.epoch == 4 and [h.epoch for h in other.history] == [3, 4]
+    np.testing.assert_array_equal(other.flat, t.flat)  # (SGD keeps no slots: exactly the same)
+    np.testing.assert_array_equal(other.flat_at(3 * spe), saved)
+    with pytest.raises(IndexError):
+        other.flat_at(3 * spe - 1)  # before the session: not known
+    other.reset()
+    assert (other.epoch, other.step, other.first_step) == (0, 0, 0)
+    with pytest.raises(ValueError):
+        other.resume(-1)

@@ -142,6 +142,14 @@ def test_a_saved_session_keeps_the_network(qtbot: QtBot, window: MainWindow) -> 
     assert net.config.data.dataset == "xor" and net.config.net.hidden == (4,)
     back = [np.asarray(w) for w, _ in net.frame.runs[0].weights]
     assert all(np.array_equal(a, b) for a, b in zip(weights, back, strict=True))
+    run = net.frame.runs[0]  # the counter goes on from the saved epoch
+    assert run.epoch == 3 and net.top.epoch.text().endswith("3") and run.epochs.tolist() == [3]
+    net.step()
+    settle(qtbot, net)
+    assert net.frame.runs[0].epoch == 4 and net.frame.runs[0].epochs.tolist() == [3, 4]
+    net.reset()  # back to the first weights and epoch 0
+    settle(qtbot, net)
+    assert net.frame.runs[0].epoch == 0
     bad = saved.to_dict()
     bad["network"]["weights"] = [[[[1.0]], [0.0]]]  # the wrong shape for this network
     from tapeviz.models.session.file import from_dict

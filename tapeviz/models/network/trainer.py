@@ -56,6 +56,7 @@ from tapeviz.models.network.snapshots import SNAPSHOT_BYTES, Slots, Snapshots
 
 __all__ = ["EpochStats", "Trainer", "Weights", "initial_weights", "race"]
 
+MAX_RESUME_EPOCHS = 10**6  # a session's epoch (the step count must stay a sane array size)
 INIT_RANGES = {"playground": (0.5, 0.1), "micrograd": (1.0, 0.0)}  # W ~ U(−r, r), bias
 
 
@@ -139,12 +140,32 @@ class Trainer:
         self._opt_epoch = -1
         self.step = 0
         self.epoch = 0
+        self.first_step = 0  # the earliest step whose weights are known (a resumed session's)
         self.diverged_at: int | None = None
         self.last_gradient: np.ndarray | None = None  # the flat gradient the last step applied
         self._losses = np.zeros(1024)
         self.snapshots = Snapshots(self._snapshot_bytes)
         self.snapshots.put(0, self._flat, self._slots, pin=True)
         self.history: list[EpochStats] = [self._stats(self.learning_rate_at(0))]
+
+    def resume(self, epoch: int) -> None:
+        """Go on from epoch ``epoch`` with the current weights (a session saved there).
+
+        The counters, the batches and the learning rate's decay continue from that epoch; the
+        weights and losses before it are not known (history starts there), and the optimizer's
+        slots start afresh (a session keeps weights, not moments). ``reset`` goes back to 0.
+        """
+        epoch = int(epoch)
+        if not 0 <= epoch <= MAX_RESUME_EPOCHS:
+            raise ValueError(f"epoch: choose 0 … {MAX_RESUME_EPOCHS:,}, got {epoch:,}")
+        self.epoch, self.step = epoch, epoch * len(self._batches)
+        self.first_step = self.step
+        self._opt, self._opt_epoch = self._optimizer(), -1
+        self._slots = self._opt.init_state(self._flat)
+        self._losses = np.zeros(max(1024, 2 * self.step))
+        self.snapshots = Snapshots(self._snapshot_bytes)
+        self.snapshots.put(self.step, self._flat, self._slots, pin=True)
+        self.history = [self._stats(self.learning_rate_at(max(epoch - 1, 0)))]
 
     def _optimizer(self) -> Optimizer:
         return self.config.train.optimizers[self.run].build()
@@ -288,8 +309,8 @@ class Trainer:
     # -- looking back --------------------------------------------------------------------
     def _check_step(self, step: int) -> int:
         step = int(step)
-        if not 0 <= step <= self.step:
-            raise IndexError(f"step: choose 0 … {self.step}, got {step}")
+        if not self.first_step <= step <= self.step:
+            raise IndexError(f"step: choose {self.first_step} … {self.step}, got {step}")
         return step
 
     def flat_at(self, step: int) -> np.ndarray:

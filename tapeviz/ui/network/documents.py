@@ -7,7 +7,6 @@ the network built and the frame shown, and sets a restored state through ``set_c
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
@@ -76,6 +75,6 @@ class PanelDocuments:
         self.note = ""
         self.top.demo.setCurrentIndex(0)
         trained = not same_weights(state.initial, state.weights)
-        self.set_config(state.config, state.initial, state.weights if trained else None)
-        self._pending = replace(self._pending, epoch=state.epoch) if self._pending else None
+        self.set_config(state.config, state.initial, state.weights if trained else None,
+                        state.epoch)  # fmt: skip
         self.show_message("")

@@ -30,7 +30,7 @@ def playground_frame(thread: Any, epoch: int, generation: int) -> Frame:
     """Every run at the end of ``epoch`` (or where it stopped), drawn from exact weights."""
     runs, layers = [], ()
     for k, t in enumerate(thread.trainers):
-        step = min(epoch * t.steps_per_epoch, t.step)
+        step = max(min(epoch * t.steps_per_epoch, t.step), t.first_step)
         flat = t.flat_at(step)
         if k == 0:
             layers = tuple(t.grid_outputs(GRID, flat))
@@ -58,11 +58,14 @@ class NetworkFilm(QObject):
         self.panel = panel
         self.shown = panel.frame  # drawn again when the export ends
         runs = self.shown.runs if self.shown is not None else ()
-        self.k = panel.script_k if panel.script is not None else (runs[0].epoch if runs else 0)
-        net = panel.script
-        self.length = net.steps if net is not None else max(
-            (t.epoch for t in panel.thread.trainers), default=0
-        )  # fmt: skip
+        net, trainers = panel.script, panel.thread.trainers
+        # (a session resumed at epoch n knows no weights before it: the film starts there)
+        self.first = min((t.first_step // t.steps_per_epoch for t in trainers), default=0)
+        if net is not None:
+            self.first, self.length, self.k = 0, net.steps, panel.script_k
+        else:
+            self.length = max((t.epoch for t in trainers), default=0) - self.first
+            self.k = (runs[0].epoch if runs else 0) - self.first
         self.busyChanged.connect(self._on_busy_changed)
 
     def pause(self) -> None:
@@ -76,7 +79,7 @@ class NetworkFilm(QObject):
         if p.script is not None:
             frame = frame_at(p.script, self.k, p._script_generation, False)
         else:
-            frame = playground_frame(p.thread, self.k, p.built.generation)
+            frame = playground_frame(p.thread, self.first + self.k, p.built.generation)
         p._draw(frame)
 
     def set_step(self, k: int) -> None:

@@ -138,17 +138,22 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         if new is not None:
             self.set_config(new)
 
-    def set_config(self, config: NetworkConfig, initial: Any = None, current: Any = None) -> None:
-        """Train ``config`` from ``initial`` weights (None: from its weight seed); pauses."""
+    def set_config(
+        self, config: NetworkConfig, initial: Any = None, current: Any = None, epoch: int = 0
+    ) -> None:
+        """Train ``config`` from ``initial`` weights (None: from its weight seed); pauses.
+
+        ``current`` and ``epoch``: a session's weights, and the epoch they were saved at.
+        """
         self.leave_script(rebuild=False)
         self.pause()
         from tapeviz.models.network.trainer import initial_weights
 
         first = initial if initial is not None else initial_weights(config.net)
         now = current if current is not None else first
-        self._pending = NetworkState(config, first, now, 0)
+        self._pending = NetworkState(config, first, now, epoch)
         self._show_config(config)
-        self.thread.build(config, first, current)
+        self.thread.build(config, first, current, epoch)
         self._started = True
         self._want_tape = True
         self.timer.start()

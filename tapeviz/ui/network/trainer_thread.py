@@ -152,9 +152,12 @@ class TrainingThread:
             self._thread.join(timeout)
 
     # -- commands (each runs in the thread) ----------------------------------------------------
-    def build(self, config: Any, weights: Any = None, current: Any = None) -> None:
-        """New trainers for ``config`` from ``weights`` (None: from its weight seed)."""
-        self.send(lambda: self._build(config, weights, current))
+    def build(self, config: Any, weights: Any = None, current: Any = None, epoch: int = 0) -> None:
+        """New trainers for ``config`` from ``weights`` (None: from its weight seed).
+
+        ``current`` and ``epoch``: a session's weights and the epoch it was saved at.
+        """
+        self.send(lambda: self._build(config, weights, current, epoch))
 
     def train_epoch(self) -> None:
         """One epoch of every run that has not diverged (as Playground's step button)."""
@@ -237,7 +240,7 @@ class TrainingThread:
             self._events.append(event)
 
     # -- building and editing ----------------------------------------------------------------
-    def _build(self, config: Any, weights: Any, current: Any) -> None:
+    def _build(self, config: Any, weights: Any, current: Any, epoch: int = 0) -> None:
         from tapeviz.models.network.datasets import make_dataset
         from tapeviz.models.network.trainer import initial_weights, race
 
@@ -255,6 +258,9 @@ class TrainingThread:
                         t.set_weight(layer, i, j, float(v))
                     for j, v in enumerate(b):
                         t.set_bias(layer, j, float(v))
+        if epoch:
+            for t in trainers:
+                t.resume(epoch)
         self.config, self.data, self.trainers = config, data, trainers
         self.generation += 1
         self._fresh_series()
