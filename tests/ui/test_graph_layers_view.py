@@ -8,6 +8,7 @@ from pytestqt.qtbot import QtBot
 
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox.process.isolated import run_isolated
+from tapeviz.ui import MainWindow
 from tapeviz.ui.graph.expression_panel import names_of
 from tapeviz.ui.graph.view import GraphView
 from tests.models.test_graph_layers import KERAS
@@ -87,3 +88,27 @@ def test_the_layer_formula_has_the_passs_own_numbers() -> None:
     text = layer_text("dense", recs, adj, stepper.name)
     assert "δz = δ ⊙ tanh′(z) = δ ⊙ (1 − a²)" in text
     assert "δx" not in text  # the data gets no gradient: nothing flows to a layer below
+
+
+def test_a_folded_network_gets_room_for_a_whole_layers_formula(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    from tapeviz.models.session.file import Session
+    from tapeviz.sandbox import VariableSpec
+    from tapeviz.ui.stepper.panel import DETAIL_LINES, LAYER_DETAIL_LINES
+
+    w, st = window, window.stepper
+    w.show_view("stepper")
+    w.apply_session(Session(source="sin(x) * x", variables=(VariableSpec("x", 0.5),)))
+    qtbot.waitUntil(lambda: st.stepper is not None and len(st.stepper) > 0, timeout=20_000)
+    spacing = st.detail.fontMetrics().lineSpacing()
+    plain = st.detail_area.height()
+    assert DETAIL_LINES * spacing <= plain < LAYER_DETAIL_LINES * spacing
+    result = run_isolated(KERAS)
+    w.model.set_tapes(list(result.tapes), names_of(result), source=KERAS)
+    qtbot.waitUntil(lambda: st.stepper is not None and len(st.stepper) > 5, timeout=20_000)
+    layered = st.detail_area.height()
+    assert layered >= LAYER_DETAIL_LINES * spacing  # δ, δz, ∂L/∂W and ∂L/∂b, δx: all shown
+    while st.stepper.position < len(st.stepper):
+        st.step_forward()
+        assert st.detail_area.height() == layered  # stepping never moves the graph

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
+from tapeviz.models.graph.layers import LAYER_PREFIX
 from tapeviz.models.graph.model import GraphModel, Node
 from tapeviz.ui.elided_combo import ElidedComboBox
 from tapeviz.ui.graph.items import NodeItem
@@ -40,6 +41,7 @@ FORWARD = QT_TRANSLATE_NOOP("StepperPanel", "Forward pass")
 
 LOG_LINES = 2.5  # lines of the chain-rule log always shown (unless compact)
 DETAIL_LINES = 3  # lines of the current step shown (a longer one scrolls)
+LAYER_DETAIL_LINES = 5  # with layer boxes: a layer's δz, ∂L/∂W, ∂L/∂b and δx in full
 LATER_NODES = 3000  # a graph this big takes a run's new values a turn before the stepper does
 LATER_STEPS = 1000  # a lesson this long is freed on a turn of its own (10,000 steps: ~5 ms)
 
@@ -249,6 +251,7 @@ class StepperPanel(QWidget):
 
     def _rebuild(self) -> None:
         self._stale = False  # (a rebuild before a queued catch-up makes it do nothing)
+        self._size_detail()
         entry = self.model.entry
         if self.backward is not None and len(self.backward) > LATER_STEPS:
             release((self.backward, self.forward))
@@ -415,11 +418,20 @@ class StepperPanel(QWidget):
         # above gets the height; the current step stays in full in the detail line
         bar = self.tabs.tabBar().sizeHint().height()
         self.tabs.setMinimumHeight(bar + round(LOG_LINES * self.log.fontMetrics().height()))
-        lines = DETAIL_LINES * self.detail.fontMetrics().lineSpacing()
-        self.detail_area.setFixedHeight(round(lines) + 2 * self.detail.margin() + 4)
+        self._size_detail()
         self.mode.setMinimumWidth(0)
         self.mode.setMinimumWidth(self.mode.sizeHint().width())
         self._wrap_controls()
+
+    def _size_detail(self) -> None:
+        """The detail's height: fixed per graph (stepping never moves it), taller with layers."""
+        layered = any(nid.startswith(LAYER_PREFIX) for nid in self.model.nodes)
+        lines = (
+            LAYER_DETAIL_LINES if layered else DETAIL_LINES
+        ) * self.detail.fontMetrics().lineSpacing()
+        height = round(lines) + 2 * self.detail.margin() + 4
+        if self.detail_area.height() != height or self.detail_area.minimumHeight() != height:
+            self.detail_area.setFixedHeight(height)
 
     def _wrap_controls(self) -> None:
         margins = self.layout().contentsMargins()
