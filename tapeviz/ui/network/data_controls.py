@@ -157,8 +157,10 @@ class DataControls(QWidget):
 
     def show_config(self, data: DataConfig, batch: int) -> None:
         """Show ``data``'s settings and the batch size (no signals)."""
+        self.group.setExclusive(False)  # (data of one's own: no generator's button is down)
         for name, b in self.buttons.items():
             b.setChecked(name == data.dataset)
+        self.group.setExclusive(True)
         for slider, value in ((self.ratio, round(data.train_ratio * 100)),
                               (self.noise, round(data.noise * 100)),
                               (self.batch, batch)):  # fmt: skip
