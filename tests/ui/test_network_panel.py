@@ -266,18 +266,14 @@ def test_a_refused_setting_keeps_the_last_good_one(qtbot: QtBot, panel: NetworkP
     assert panel.data_controls.noise.value() == 0
 
 
-def test_the_ui_thread_draws_a_big_network_fast(qtbot: QtBot, panel: NetworkPanel) -> None:
-    """8 × 6 neurons while training: each frame (every heat map, the links) is drawn quickly."""
+def test_a_big_network_is_drawn_while_it_trains(qtbot: QtBot, panel: NetworkPanel) -> None:
+    """8 × 6 neurons while training: frames keep coming (how fast: bench_network's frame_ms)."""
     panel.change(lambda c: c.with_net(features=FEATURES, hidden=(8,) * 6))
     settle(qtbot, panel)
     panel.frame_ms.clear()
     panel.play()
-    qtbot.wait(2000)
+    qtbot.waitUntil(lambda: len(panel.frame_ms) > 5, timeout=20_000)
     panel.pause()
     settle(qtbot, panel)
-    ms = np.array(panel.frame_ms)
-    assert len(ms) > 10, "at least 5 frames a second were drawn (30 on an idle machine)"
-    # ~5 ms on an idle machine; CI runs tests side by side on two cores
-    assert np.median(ms) < 25, f"frames {np.percentile(ms, [50, 90, 100])} ms"
-    assert np.percentile(ms, 90) < 40, f"frames {np.percentile(ms, [50, 90, 100])} ms"
+    assert panel.frame.runs[0].epoch > 0
     assert panel.frame.links is None  # (the last frame, after the pause: drawn here)
