@@ -13,6 +13,7 @@ from tapeviz.engine.errors import InvalidArgumentError
 from tapeviz.engine.impl_conv import FLOAT_ONLY_CONV, IMPL_CONV
 from tapeviz.engine.impl_decomp import FLOAT_ONLY_DECOMP, IMPL_DECOMP
 from tapeviz.engine.impl_linalg import FLOAT_ONLY_LINALG, IMPL_LINALG
+from tapeviz.engine.impl_nchw import FLOAT_ONLY_NCHW, IMPL_NCHW
 from tapeviz.engine.impl_nn import FLOAT_ONLY_NN, IMPL_NN
 from tapeviz.engine.primitives import Primitive
 
@@ -26,6 +27,7 @@ FLOAT_ONLY: frozenset[Primitive] = frozenset(
         P.divide_no_nan_p, P.norm_p,
     }
 ) | FLOAT_ONLY_NN | FLOAT_ONLY_LINALG | FLOAT_ONLY_DECOMP | FLOAT_ONLY_CONV  # fmt: skip
+FLOAT_ONLY |= FLOAT_ONLY_NCHW  # torch's layout (impl_nchw.py)
 
 IMPL[P.add_p] = operator.add
 IMPL[P.subtract_p] = operator.sub
@@ -288,3 +290,4 @@ IMPL.update(IMPL_NN)
 IMPL.update(IMPL_LINALG)
 IMPL.update(IMPL_DECOMP)
 IMPL.update(IMPL_CONV)
+IMPL.update(IMPL_NCHW)

@@ -195,5 +195,12 @@ max_pool_grad_grad_p = _p("max_pool_grad_grad", "max_pool_grad_grad(a, b)", "Max
 avg_pool_p = _p("avg_pool", "avg_pool(a)", "AvgPool")
 avg_pool_grad_p = _p("avg_pool_grad", "avg_pool_grad(a)", "AvgPoolGrad")
 
+# Convolution and pooling in torch's layout (NCHW, torch's window rules; impl_nchw.py).
+conv_nchw_p = _p("conv_nchw", "conv2d(a, b)", "Conv2D")
+conv_bias_nchw_p = _p("conv_bias_nchw", "conv2d(a, b) + c", "Conv2D")
+max_pool_nchw_p = _p("max_pool_nchw", "max_pool(a)", "MaxPool")
+avg_pool_nchw_p = _p("avg_pool_nchw", "avg_pool(a)", "AvgPool")
+adaptive_avg_pool_nchw_p = _p("adaptive_avg_pool_nchw", "adaptive_avg_pool(a)", "AdaptiveAvgPool")
+
 # A function with its own gradient (tf.custom_gradient).
 custom_gradient_p = _p("custom_gradient", "f(a, …) with its own gradient", "IdentityN")

@@ -234,6 +234,7 @@ from tapeviz.engine import (  # noqa: E402, F401  (they fill VJP and RULE_TEXT)
     vjp_conv,
     vjp_decomp,
     vjp_linalg,
+    vjp_nchw,
     vjp_nn,
 )
 

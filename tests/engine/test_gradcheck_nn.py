@@ -149,6 +149,22 @@ CHECKS: dict[str, Callable[[], None]] = {
                               order=2),
     "avg_pool_grad": lambda: check(lambda g: bind(
         P.avg_pool_grad_p, g, input_shape=(1, 3, 4, 2), **POOL), normal(1, 3, 4, 2), order=2),
+    # torch's layout (more in tests/engine/test_conv_nchw.py)
+    "conv_nchw": lambda: check(lambda x, w: bind(
+        P.conv_nchw_p, x, w, stride=(2, 1), padding=(1, 1), dilation=(1, 1), groups=1),
+        normal(1, 2, 4, 5), normal(3, 2, 3, 2), order=2),
+    "conv_bias_nchw": lambda: check(lambda x, w, b: bind(
+        P.conv_bias_nchw_p, x, w, b, stride=(1, 1), padding=(0, 1), dilation=(2, 1), groups=1),
+        normal(1, 2, 4, 5), normal(3, 2, 2, 2), normal(3), order=2),
+    "max_pool_nchw": lambda: check(lambda x: bind(
+        P.max_pool_nchw_p, x, kernel_size=(2, 2), stride=(1, 1), padding=(1, 0),
+        dilation=(1, 1), ceil_mode=False), normal(1, 2, 4, 3), order=2),
+    "avg_pool_nchw": lambda: check(lambda x: bind(
+        P.avg_pool_nchw_p, x, kernel_size=(2, 2), stride=(2, 2), padding=(1, 1),
+        ceil_mode=True, count_include_pad=False, divisor_override=None), normal(1, 2, 5, 4),
+        order=2),
+    "adaptive_avg_pool_nchw": lambda: check(lambda x: bind(
+        P.adaptive_avg_pool_nchw_p, x, output_size=(2, 3)), normal(1, 2, 5, 4), order=2),
 }  # fmt: skip
 
 

@@ -165,6 +165,18 @@ CALLS: dict[str, Callable[[], Any]] = {
     "avg_pool": lambda: tv.avg_pool2d(_img(), 1, 1, "VALID"),
     "avg_pool_grad": lambda: bind(P.avg_pool_grad_p, _img(), input_shape=(1, 1, 1, 1),
                                   ksize=(1, 1), **_POOL),
+    # torch's layout (tapeviz/engine/impl_nchw.py)
+    "conv_nchw": lambda: bind(P.conv_nchw_p, _img(), _img(), stride=(1, 1), padding=(0, 0),
+                              dilation=(1, 1), groups=1),
+    "conv_bias_nchw": lambda: bind(P.conv_bias_nchw_p, _img(), _img(), _f(1.0), stride=(1, 1),
+                                   padding=(0, 0), dilation=(1, 1), groups=1),
+    "max_pool_nchw": lambda: bind(P.max_pool_nchw_p, _img(), kernel_size=(1, 1), stride=(1, 1),
+                                  padding=(0, 0), dilation=(1, 1), ceil_mode=False),
+    "avg_pool_nchw": lambda: bind(P.avg_pool_nchw_p, _img(), kernel_size=(1, 1), stride=(1, 1),
+                                  padding=(0, 0), ceil_mode=False, count_include_pad=True,
+                                  divisor_override=None),
+    "adaptive_avg_pool_nchw": lambda: bind(P.adaptive_avg_pool_nchw_p, _img(),
+                                           output_size=(1, 1)),
 }  # fmt: skip
 
 
@@ -266,7 +278,9 @@ WORDS = (
     "svd qr eigh "
     # issue 34: convolution and pooling
     "conv2d conv2d_transpose conv2d_backprop_filter max_pool max_pool_grad max_pool_grad_grad "
-    "avg_pool avg_pool_grad"
+    "avg_pool avg_pool_grad "
+    # torch's layout
+    "adaptive_avg_pool"
 ).split()
 
 

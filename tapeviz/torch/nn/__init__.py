@@ -1,4 +1,4 @@
-"""``torch.nn``: modules, parameters, layers, losses, ``functional`` and ``init``.
+"""``torch.nn``: modules, parameters, layers (convolution, pooling, ...), losses, ``functional``.
 
 ``import tapeviz.torch.nn as nn`` works on its own; ``tapeviz.torch`` exposes it as ``torch.nn``.
 A module's forward runs in an engine name scope named after it and its parameters' engine
@@ -26,6 +26,7 @@ from tapeviz.torch.nn.activation import (
     Tanh,
 )
 from tapeviz.torch.nn.containers import ModuleDict, ModuleList, ParameterList, Sequential
+from tapeviz.torch.nn.conv import Conv1d, Conv2d
 from tapeviz.torch.nn.layers import Dropout, Embedding, Flatten, Identity, Linear, Unflatten
 from tapeviz.torch.nn.loss import (
     BCELoss,
@@ -40,12 +41,21 @@ from tapeviz.torch.nn.loss import (
 from tapeviz.torch.nn.module import Module
 from tapeviz.torch.nn.normalization import BatchNorm1d, BatchNorm2d, LayerNorm
 from tapeviz.torch.nn.parameter import Buffer, Parameter
+from tapeviz.torch.nn.pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 
 __all__ = [
-    "ELU", "GELU", "SELU", "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Buffer",
+    "ELU", "GELU", "SELU", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
+    "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Buffer", "Conv1d", "Conv2d",
     "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "Hardtanh", "HuberLoss", "Identity",
-    "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss", "Module",
-    "ModuleDict", "ModuleList", "NLLLoss", "Parameter", "ParameterList", "ReLU", "ReLU6",
-    "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax", "Softplus", "Tanh", "Unflatten",
-    "functional", "init", "utils",
+    "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
+    "MaxPool1d", "MaxPool2d", "Module", "ModuleDict", "ModuleList", "NLLLoss", "Parameter",
+    "ParameterList", "ReLU", "ReLU6", "Sequential", "SiLU", "Sigmoid", "SmoothL1Loss", "Softmax",
+    "Softplus", "Tanh", "Unflatten", "functional", "init", "utils",
 ]  # fmt: skip

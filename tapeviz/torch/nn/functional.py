@@ -1,4 +1,4 @@
-"""``torch.nn.functional``: activations, ``linear``, ``dropout``, normalisation and the losses.
+"""``torch.nn.functional``: activations, ``linear``, convolution, pooling, normalisation, losses.
 
 Each function records the nodes torch records (``AddmmBackward0`` for ``linear`` on a matrix,
 ``LogSoftmaxBackward0`` then ``NllLossBackward0`` for ``cross_entropy``), each node holding the
@@ -21,6 +21,7 @@ from tapeviz.torch import _ops as _O
 from tapeviz.torch import _reduce as _R
 from tapeviz.torch._creation import _rng
 from tapeviz.torch._tensor import Tensor, _dim
+from tapeviz.torch.nn._convolution import conv1d, conv2d
 from tapeviz.torch.nn._graph import node as _node
 from tapeviz.torch.nn._graph import scalar as _scalar
 from tapeviz.torch.nn._graph import tensor_arg as _arg
@@ -37,13 +38,22 @@ from tapeviz.torch.nn._losses import (
     smooth_l1_loss,
 )
 from tapeviz.torch.nn._norm import batch_norm, embedding, layer_norm
+from tapeviz.torch.nn._pooling import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+    max_pool2d,
+)
 
 __all__ = [
-    "batch_norm", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_similarity",
-    "cross_entropy", "dropout", "elu", "embedding", "gelu", "hardtanh", "huber_loss", "l1_loss",
-    "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid", "mse_loss", "nll_loss",
-    "normalize", "one_hot", "pad", "relu", "relu6", "selu", "sigmoid", "silu", "smooth_l1_loss",
-    "softmax", "softplus", "tanh",
+    "adaptive_avg_pool1d", "adaptive_avg_pool2d", "avg_pool1d", "avg_pool2d", "batch_norm",
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "conv1d", "conv2d",
+    "cosine_similarity", "cross_entropy", "dropout", "elu", "embedding", "gelu", "hardtanh",
+    "huber_loss", "l1_loss", "layer_norm", "leaky_relu", "linear", "log_softmax", "logsigmoid",
+    "max_pool1d", "max_pool2d", "mse_loss", "nll_loss", "normalize", "one_hot", "pad", "relu",
+    "relu6", "selu", "sigmoid", "silu", "smooth_l1_loss", "softmax", "softplus", "tanh",
 ]  # fmt: skip
 
 
@@ -222,10 +232,13 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         prod = E.matmul(flat, wt, transpose_b=True)
         return prod if bt is None else E.add(prod, bt)
 
+    def addmm(bt: Any, t: Any, wt: Any) -> Any:  # torch's addmm(bias, input, weight.t())
+        return affine(t, wt, bt)
+
     if b is not None and x.ndim == 2:
-        return _node("AddmmBackward0", affine, [x, w, b])
+        return _node("AddmmBackward0", addmm, [b, x, w])
     if b is not None:
-        flat = _node("AddmmBackward0", affine, [x, w, b])
+        flat = _node("AddmmBackward0", addmm, [b, x, w])
         shape = (*x.shape[:-1], flat.shape[-1])
         return _node("ViewBackward0", lambda t: E.reshape(t, shape), [flat])
     return _O.matmul(x, w.t())
