@@ -58,12 +58,17 @@ _SPARE = _Spare()
 class Node:
     """A ``grad_fn``: the records of one op and the nodes of its inputs that require grad."""
 
-    __slots__ = ("_freed", "_name", "_next", "_records", "_seq", "metadata")
+    __slots__ = ("_freed", "_holes", "_name", "_next", "_records", "_seq", "metadata")
 
     def __init__(
-        self, name: str, records: Sequence[OpRecord], nexts: tuple[tuple[Any, ...], ...]
+        self,
+        name: str,
+        records: Sequence[OpRecord],
+        nexts: tuple[tuple[Any, ...], ...],
+        holes: tuple[int, ...] = (),
     ) -> None:
         self._name = name
+        self._holes = holes  # the places of tensor inputs that need no grad (torch: (None, 0))
         self._records = tuple(records)
         # per input needing grad: (tensor, its node then, its version then, its engine id then)
         self._next = nexts
@@ -77,8 +82,13 @@ class Node:
 
     @property
     def next_functions(self) -> tuple[tuple[Any, int], ...]:
-        """The input nodes (``AccumulateGrad`` for leaves), as torch lists them."""
-        return tuple((n if n is not None else AccumulateGrad(t), 0) for t, n, _, _ in self._next)
+        """The input nodes (``AccumulateGrad`` for leaves, None: no grad), as torch lists them."""
+        out: list[tuple[Any, int]] = [
+            (n if n is not None else AccumulateGrad(t), 0) for t, n, _, _ in self._next
+        ]
+        for i in self._holes:
+            out.insert(i, (None, 0))
+        return tuple(out)
 
     def __repr__(self) -> str:
         return f"<{self._name} object at {id(self):#x}>"
@@ -120,6 +130,7 @@ def record(
     nexts = tuple([(t, t._fn, t._c.version, t._c.t.id) for t in inputs if t._rg])
     if not nexts:
         return fn(*args, **kwargs), None
+    holes = tuple(i for i, t in enumerate(inputs) if not t._rg)
     rec = _SPARE.recorder
     if rec.busy:  # an op inside an op (rare): a recorder of its own
         rec = _OpRecorder()
@@ -132,7 +143,7 @@ def record(
     finally:
         core.pop(rec)
         rec.busy = False
-    return out, Node(name, records, nexts)
+    return out, Node(name, records, nexts, holes)
 
 
 # -- the backward pass -----------------------------------------------------------------------

@@ -198,3 +198,16 @@ def test_custom_function_uses_its_backward() -> None:
     assert y.grad_fn.name() == "ExpBackward"
     y.backward()
     assert x.grad.item() == pytest.approx(2 * np.exp(0.5), rel=1e-6)
+
+
+def test_next_functions_list_none_for_an_input_that_needs_no_grad() -> None:
+    import tapeviz.torch as torch
+
+    w = torch.ones(3, requires_grad=True)
+    x = torch.ones(3)  # a tensor that needs no grad: torch lists (None, 0) in its place
+    y = x * w
+    names = [None if n is None else n.name() for n, _ in y.grad_fn.next_functions]
+    assert names == [None, "torch::autograd::AccumulateGrad"]
+    z = w * x
+    names = [None if n is None else n.name() for n, _ in z.grad_fn.next_functions]
+    assert names == ["torch::autograd::AccumulateGrad", None]
