@@ -1,4 +1,10 @@
-"""Gradient check: the tape's gradients beside central finite differences, and error vs h."""
+"""Gradient check: the tape's gradients beside central finite differences, and error vs h.
+
+The table and the plot sit side by side and share the panel's height. At 1,366×768 and 150 % they
+got ~20 px each; the panel now says what it needs (:meth:`GradCheckPanel.needed_height`: ROOM
+px for both, more at a presenter scale past 150 %) and the window's split gives it that while
+it is in front.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +30,8 @@ from tapeviz.ui import workers
 from tapeviz.ui.theme import LIGHT, Theme
 
 BLUE = "#0072B2"  # the error curve (Okabe-Ito blue: clear on both themes)
+ROOM = 150  # px for the table and the plot up to 150 %, × the scale past it: a header, 4 rows
+MARGIN = 4  # px around the panel (it sits in a tab page, which has its own frame)
 
 if TYPE_CHECKING:
     import pyqtgraph as pg
@@ -51,7 +59,10 @@ class GradCheckPanel(QWidget):
                 self.tr("rel. error"),
             ]
         )
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()  # every header whole ("finite differences")
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.verticalHeader().hide()  # (the source names the row)
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self._plot: pg.PlotWidget | None = None  # made when the tab is first shown (see plot)
         self.theme, self.scale = LIGHT, 1.0
@@ -61,6 +72,7 @@ class GradCheckPanel(QWidget):
         top.addWidget(self.button)
         top.addWidget(self.status, 1)
         box = QVBoxLayout(self)
+        box.setContentsMargins(MARGIN, MARGIN, MARGIN, MARGIN)
         box.addLayout(top)
         self._row = row = QHBoxLayout()
         row.addWidget(self.table, 3)
@@ -80,7 +92,7 @@ class GradCheckPanel(QWidget):
             plot.setObjectName("gradCheckPlot")
             plot.setLogMode(x=True, y=True)
             plot.setLabel("bottom", self.tr("step h"))
-            plot.setLabel("left", self.tr("relative error"))
+            plot.setLabel("left", self.tr("rel. error"))  # (whole on a short plot)
             plot.showGrid(x=True, y=True, alpha=0.3)
             self._style(plot)  # the window's colours, no SI prefixes
             self._row.replaceWidget(self._plot_slot, plot)
@@ -88,6 +100,17 @@ class GradCheckPanel(QWidget):
             plot.setVisible(self.isVisible())  # a child made after its parent was shown
             self._plot = plot
         return self._plot
+
+    def needed_height(self) -> int:
+        """The panel's height with ROOM px (more past 150 %) for the table and the plot."""
+        box = self.layout()
+        margins = box.contentsMargins()
+        status = (
+            self.status.heightForWidth(max(self.status.width(), 1)) if self.status.text() else 0
+        )
+        top = max(self.button.sizeHint().height(), status)
+        room = round(ROOM * max(self.scale, 1.5) / 1.5)
+        return margins.top() + top + box.spacing() + room + margins.bottom()
 
     def showEvent(self, event: Any) -> None:
         """Qt override: the plot is made on first show."""

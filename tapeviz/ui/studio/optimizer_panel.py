@@ -4,11 +4,12 @@ The panel edits a :class:`StudioConfig` and says so with ``configChanged``; it c
 nothing. The transport buttons, the scrubber and the export menu are plain widgets the studio
 connects to.
 
-At 1,366×768 and 150 % the studio is ~400 px tall, so the panel is made to fit it: short
-hyper-parameters (β1, β2, ε, ρ) two to a row, the step and Export on one row, and the status
-in what height is left ("…" and a tooltip past it). Should the settings still not fit (Adam's
-four hyper-parameters at 150 %), only they scroll (``settings_scroll``): the transport, the
-scrubber and the status below them stay in view.
+At 1,366×768 and 150 % the studio is ~360 px tall (the graph above it gets 300), so the panel
+is made to fit it: short hyper-parameters (β1, β2, ε, ρ) two to a row, the step and Export on
+one row; the status (``status``, two lines, "…" and a tooltip past them) is laid out by the
+studio under its plots, where a line holds twice the text. Should the settings still not fit
+(Adam's four hyper-parameters at 150 %), only they scroll (``settings_scroll``): the transport
+and the scrubber below them stay in view.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from tapeviz.ui.studio.spin_box import SciSpinBox, swatch
 __all__ = ["EXPORTS", "PANEL_WIDTH", "OptimizerPanel", "SciSpinBox", "swatch"]
 
 PANEL_WIDTH = 330  # px at font scale 1
-SPACING = 4  # px between the panel's rows (Qt's 6-9 cost a line of the status at 150 %)
+SPACING = 4  # px between the panel's rows (Qt's 6-9 cost the graph 30 px at 150 %)
 SHORT_LABEL = 2  # characters: hyper-parameters named this briefly share a row (β1, β2, ε, ρ)
 EXPORTS = ("gif", "mp4", "png", "svg", "csv")
 
@@ -77,10 +78,21 @@ class SettingsScroll(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         settings.installEventFilter(self)
+        self.verticalScrollBar().rangeChanged.connect(lambda *_: self.updateGeometry())
 
     def sizeHint(self) -> QSize:
         """Qt override: the settings' whole height now."""
         return self.widget().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:
+        """Qt override: the settings' least width, and the scroll bar's when it shows.
+
+        (Adam's settings scroll at 150 %: the bar took its width from the rows, which were cut.)
+        """
+        bar = self.verticalScrollBar()
+        width = self.widget().minimumSizeHint().width()
+        width += bar.sizeHint().width() if bar.maximum() else 0
+        return QSize(width, super().minimumSizeHint().height())
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Qt override: the settings' new layout (rows, fonts) is this hint's too."""
@@ -160,6 +172,7 @@ class OptimizerPanel(QWidget):
         )
         self.status = self._named(FittedLabel(self), "optimizerStatus")  # "…" past its height
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
         self._layout()
         self._connect()
         self.set_busy(False)
@@ -212,7 +225,7 @@ class OptimizerPanel(QWidget):
             transport.addWidget(w)
         outer.addLayout(transport)
         outer.addWidget(self.scrubber)
-        where = QHBoxLayout()  # the step and Export share a row: the status gets a line more
+        where = QHBoxLayout()  # the step and Export share a row
         where.addWidget(self.step_label, 1)
         where.addWidget(self.export)
         outer.addLayout(where)
@@ -220,7 +233,7 @@ class OptimizerPanel(QWidget):
         busy.addWidget(self.progress, 1)
         busy.addWidget(self.cancel)
         outer.addLayout(busy)
-        outer.addWidget(self.status, 1)  # the rest of the height; "…" and a tooltip past it
+        outer.addStretch(1)  # (the status: under the studio's plots, see the module docstring)
         menu = QMenu(self.export)
         labels = {
             "gif": translate("OptimizationStudio", "Animation as GIF…"),

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import SIGNAL, QCoreApplication, Qt, QTimer, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QScrollArea, QVBoxLayout, QWidget
 
 from tapeviz.models.descent.backdrop import Backdrop
 from tapeviz.models.descent.problem import Problem
@@ -30,6 +30,7 @@ from tapeviz.ui.studio.stages import Stages
 from tapeviz.ui.studio.studio_plots import StudioPlots, ensure_pixmap_cache
 from tapeviz.ui.studio.tapes import StepTapes
 from tapeviz.ui.theme import Theme
+from tapeviz.ui.turns import later
 
 if TYPE_CHECKING:  # pyqtgraph is imported when the plots are made, not at start
     from tapeviz.ui.plots.step_plots import StepPlots
@@ -37,6 +38,7 @@ if TYPE_CHECKING:  # pyqtgraph is imported when the plots are made, not at start
 
 FRAME_MS = 16
 PANEL_SHARE = 0.34  # of the studio's width, at most, for the panel (its text may need more)
+MARGINS = (6, 4, 6, 4)  # px around the panel and the plots (Qt's 9 cost the graph 10 px at 150 %)
 DEBOUNCE_MS = 150  # a burst of hyper-parameter edits starts one computation
 QUICK_DEBOUNCE_MS = 15  # … or this, when the last race took less than QUICK_RACE s
 QUICK_RACE = 0.1
@@ -85,9 +87,16 @@ class OptimizationStudio(QWidget):
         self.panel_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.panel_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.panel_scroll.verticalScrollBar().rangeChanged.connect(lambda *_: self._fit_panel())
+        settings_bar = self.panel.settings_scroll.verticalScrollBar()  # (its width: the panel's)
+        settings_bar.rangeChanged.connect(lambda *_: later(self._fit_panel, self))
         box = QHBoxLayout(self)
+        box.setContentsMargins(*MARGINS)
         box.addWidget(self.panel_scroll)
-        box.addWidget(self.plot_area, 1)
+        column = QVBoxLayout()  # the status under the plots: their width, the panel's height
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(self.plot_area, 1)
+        column.addWidget(self.panel.status)
+        box.addLayout(column, 1)
         self.timer = QTimer(self)
         self.timer.setInterval(FRAME_MS)
         self.timer.timeout.connect(self._on_timer_timeout)
@@ -210,6 +219,11 @@ class OptimizationStudio(QWidget):
         self.plots.scale = float(scale)
         self._fit_panel()
         self.plots.restyle(scale=scale)
+
+    def needed_height(self) -> int:
+        """The studio's height with every control of the panel in view, none scrolled."""
+        margins = self.layout().contentsMargins()
+        return self.panel.sizeHint().height() + margins.top() + margins.bottom()
 
     def _fit_panel(self) -> None:
         """Cap the panel's width so the plots keep room at presenter text sizes.
