@@ -16,6 +16,7 @@ from tapeviz.torch import _autograd_api as _api
 from tapeviz.torch import _creation as _c
 from tapeviz.torch import _dtypes as _d
 from tapeviz.torch import _format as _f
+from tapeviz.torch import _functional_ad as _fad
 from tapeviz.torch import _methods as _m
 from tapeviz.torch import _ops as _o
 from tapeviz.torch import _reduce as _r
@@ -115,7 +116,9 @@ autograd = _Namespace(
      "no_grad": _ag.no_grad, "enable_grad": _ag.enable_grad,
      "set_grad_enabled": _ag.set_grad_enabled, "function": _Namespace(
          "torch.autograd.function", {"FunctionCtx": _api.FunctionCtx,
-                                     "Function": _api.Function})},
+                                     "Function": _api.Function}),
+     "functional": _Namespace(
+         "torch.autograd.functional", {n: getattr(_fad, n) for n in _fad.__all__})},
 )  # fmt: skip
 
 # -- devices: one CPU ----------------------------------------------------------------------------

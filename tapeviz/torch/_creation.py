@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from tapeviz.engine import diagnostics
 from tapeviz.engine.tensor import Tensor as _ETensor
 from tapeviz.engine.tensor import freeze
 from tapeviz.tf import run_state
@@ -27,6 +28,14 @@ class _Random(threading.local):
 
 RANDOM = _Random()
 run_state.register_attributes(__name__, RANDOM, lambda: {"generator": None, "seed": None})
+
+
+class _Warned(threading.local):
+    not_writable = False  # torch warns once (per program; here per run)
+
+
+_WARNED = _Warned()
+run_state.register_attributes(__name__ + ".warned", _WARNED, lambda: {"not_writable": False})
 
 
 def _rng() -> np.random.Generator:
@@ -126,17 +135,60 @@ def tensor(data: Any, *, dtype: Any = None, device: Any = None, requires_grad: b
 
 
 def as_tensor(data: Any, dtype: Any = None, device: Any = None) -> Tensor:
-    """``data`` as a tensor (a tensor of the right dtype is returned as it is)."""
+    """``data`` as a tensor: a tensor or a numpy array of the right dtype shares its memory."""
     if isinstance(data, Tensor) and (dtype is None or D.as_torch(dtype) is data.dtype):
         return data
+    if isinstance(data, np.ndarray) and (dtype is None or _numpy_dtype(data) is D.as_torch(dtype)):
+        return from_numpy(data)
     return tensor(data, dtype=dtype)
 
 
+_NOT_WRITABLE = (
+    "The given NumPy array is not writable, and PyTorch does not support non-writable tensors. "
+    "This means writing to this tensor will result in undefined behavior. You may want to copy "
+    "the array to protect its data or make it writable before converting it to a tensor. This "
+    "type of warning will be suppressed for the rest of this program."
+)
+
+
+def _numpy_dtype(ndarray: np.ndarray) -> D.dtype | None:
+    try:
+        return D.as_torch(ndarray.dtype)
+    except TypeError:
+        return None
+
+
 def from_numpy(ndarray: np.ndarray) -> Tensor:
-    """A tensor of a numpy array (a copy in tapeviz), keeping its dtype."""
+    """A tensor sharing memory with a numpy array (and its dtype), as torch's ``from_numpy``.
+
+    Later writes into the array are seen by the tensor, the tensor's in-place changes by the
+    array; the tensor cannot be resized.
+    """
     if not isinstance(ndarray, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(ndarray).__name__})")
-    return _leaf(ndarray, D.as_torch(ndarray.dtype), False)
+    want = _numpy_dtype(ndarray)
+    if want is None:
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{ndarray.dtype.name}. The only supported "
+            "types are: float64, float32, float16, int64, int32, int16, int8, uint8, and bool."
+        )
+    if not ndarray.dtype.isnative:
+        raise ValueError(
+            "given numpy array has byte order different from the native byte order. Conversion "
+            "between byte orders is currently not supported."
+        )
+    if any(s < 0 for s in ndarray.strides):
+        raise ValueError(
+            "At least one stride in the given numpy array is negative, and tensors with negative "
+            "strides are not currently supported. (You can probably work around this by making a "
+            "copy of your array  with array.copy().) "
+        )
+    if not ndarray.flags.writeable and not _WARNED.not_writable:
+        _WARNED.not_writable = True
+        diagnostics.warn(_NOT_WRITABLE)
+    out = _leaf(ndarray, want, False)
+    out._c.share(ndarray)
+    return out
 
 
 def _shape(size: Sequence[Any]) -> tuple[int, ...]:

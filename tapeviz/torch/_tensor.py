@@ -1,10 +1,11 @@
 """``torch.Tensor``: an engine tensor in a shared cell, with autograd's state around it.
 
-A tensor's value lives in a :class:`Cell` that ``detach()`` and ``.data`` share, so an
-in-place change through one is seen through the other, as with torch's shared storage. An
-in-place change that records no graph keeps the engine id (a parameter keeps one identity
-across optimizer steps, which the timeline follows); one that records a graph makes a new one.
-The maths methods are added by :mod:`tapeviz.torch._ops`.
+A tensor's value lives in a :class:`~tapeviz.torch._shared.Cell` that ``detach()`` and ``.data``
+share, so an in-place change through one is seen through the other, as with torch's shared
+storage. An in-place change that records no graph keeps the engine id (a parameter keeps one
+identity across optimizer steps, which the timeline follows); one that records a graph makes a
+new one. ``numpy()`` and ``torch.from_numpy`` share memory with numpy as torch documents (see
+:mod:`tapeviz.torch._shared`). The maths methods are added by :mod:`tapeviz.torch._ops`.
 """
 
 from __future__ import annotations
@@ -20,18 +21,8 @@ from tapeviz.engine.tensor import Variable as _EVariable
 from tapeviz.engine.tensor import freeze
 from tapeviz.torch import _autograd as ag
 from tapeviz.torch import _dtypes as D
+from tapeviz.torch._shared import Cell
 from tapeviz.torch._size import CPU, Size, device, type_name
-
-
-class Cell:
-    """A value shared by a tensor and its detached aliases, with its in-place version count."""
-
-    __slots__ = ("t", "version")
-
-    def __init__(self, t: _ETensor) -> None:
-        self.t = t
-        self.version = 0
-
 
 _NON_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -41,10 +32,24 @@ _NON_LEAF_GRAD = (
 )
 
 
-class Tensor:
+class _TensorType(type):
+    """The tensor classes' metaclass: they print as torch names them (``torch.Tensor``)."""
+
+    def __repr__(cls) -> str:
+        shown = cls.__dict__.get("_shown")
+        if shown is None:
+            module = str(cls.__module__)
+            if module.startswith("tapeviz.torch."):  # torch.nn.parameter.Parameter
+                module = module.removeprefix("tapeviz.")
+            shown = f"{module}.{cls.__qualname__}"
+        return f"<class '{shown}'>"
+
+
+class Tensor(metaclass=_TensorType):
     """A PyTorch tensor on tapeviz's engine."""
 
     __slots__ = ("__weakref__", "_c", "_fn", "_grad", "_retains", "_rg", "_var")
+    _shown = "torch.Tensor"
 
     # ``Tensor(...)`` (torch's legacy constructor) and ``backward`` come from _methods.install.
 
@@ -73,38 +78,38 @@ class Tensor:
     @property
     def dtype(self) -> D.dtype:
         """The element type (``torch.float32``)."""
-        return D.of_engine(self._c.t.dtype)
+        return D.of_engine(self._c.meta.dtype)
 
     @property
     def shape(self) -> Size:
         """The shape, as ``torch.Size``."""
-        return Size(self._c.t._value.shape)
+        return Size(self._c.meta._value.shape)
 
     def size(self, dim: int | None = None) -> Any:
         """The shape (``torch.Size``), or one dimension's length."""
-        shape = self._c.t._value.shape
+        shape = self._c.meta._value.shape
         return Size(shape) if dim is None else shape[_dim(dim, len(shape))]
 
     def dim(self) -> int:
         """The number of dimensions."""
-        return int(self._c.t._value.ndim)
+        return int(self._c.meta._value.ndim)
 
     ndimension = dim
 
     @property
     def ndim(self) -> int:
         """The number of dimensions."""
-        return int(self._c.t._value.ndim)
+        return int(self._c.meta._value.ndim)
 
     def numel(self) -> int:
         """The number of elements."""
-        return int(self._c.t._value.size)
+        return int(self._c.meta._value.size)
 
     nelement = numel
 
     def element_size(self) -> int:
         """Bytes per element."""
-        return int(self._c.t._value.dtype.itemsize)
+        return int(self._c.meta._value.dtype.itemsize)
 
     @property
     def device(self) -> device:
@@ -125,13 +130,13 @@ class Tensor:
         return self.dtype.is_floating_point
 
     def __len__(self) -> int:
-        shape = self._c.t._value.shape
+        shape = self._c.meta._value.shape
         if not shape:
             raise TypeError("len() of a 0-d tensor")
         return int(shape[0])
 
     def __iter__(self) -> Iterator[Tensor]:
-        if not self._c.t._value.ndim:
+        if not self._c.meta._value.ndim:
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(len(self)))
 
@@ -151,17 +156,23 @@ class Tensor:
         return np.asarray(self._c.t._value).tolist()
 
     def numpy(self, force: bool = False) -> np.ndarray:
-        """The values as a numpy array (a copy in tapeviz)."""
+        """The values as a numpy array sharing memory with the tensor (``force``: even with grad).
+
+        Writes through either side are seen by the other, as in torch; ``.copy()`` it to keep
+        the values of now.
+        """
         if self._rg and not force:
             raise RuntimeError(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() "
                 "instead."
             )
-        return np.array(self._c.t._value)
+        return self._c.share().view()
 
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
-        out = np.array(self._c.t._value)
-        return out if dtype is None else out.astype(dtype)
+        # torch's __array__ is numpy(): shared memory. A tensor that requires grad gives a copy
+        # here (torch refuses; tapeviz's own readers of values rely on it).
+        out = np.array(self._c.t._value) if copy or self._rg else self._c.share().view()
+        return out if dtype is None else out.astype(dtype, copy=False)
 
     def _scalar(self, kind: str) -> Any:
         v = self._c.t._value
@@ -187,7 +198,7 @@ class Tensor:
         return bool(v.reshape(()).item())
 
     def __format__(self, spec: str) -> str:
-        if self._c.t._value.ndim == 0:
+        if self._c.meta._value.ndim == 0:
             return format(self.item(), spec)
         return format(repr(self), spec)
 
@@ -276,7 +287,7 @@ class Tensor:
     def detach(self) -> Tensor:
         """The same values (shared), cut from the graph."""
         out = object.__new__(Tensor)
-        out._setup(self._c.t, False, None)
+        out._setup(self._c.meta, False, None)
         out._c = self._c
         return out
 
@@ -309,7 +320,10 @@ class Tensor:
             raise TypeError(f"data must be a Tensor, got {type(value).__name__}")
         if value._c is not self._c:
             old = self._c.t
+            self._c.unshare()  # torch: the tensor now uses ``value``'s memory, not the array's
             self._c.t = _ETensor(value._c.t._value, value._c.t.dtype, old.name, old.id)
+            if value._c.array is not None:
+                self._c.share(value._c.array)
 
     def _as_variable(self) -> _EVariable:
         """The leaf as the engine Variable its tapes watch: one object, its id and value now.
@@ -346,7 +360,7 @@ class Tensor:
                 )
             cast = np.asarray(value._value).astype(want._engine.np)
             value = _ETensor(freeze(cast), want._engine)
-        if value.shape != self._c.t.shape:
+        if value.shape != self._c.meta.shape:
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape "
                 f"{list(result.shape)}"
@@ -357,7 +371,7 @@ class Tensor:
             c.t = value
             self._fn, self._rg = result._fn, True
         else:
-            c.t = _ETensor(value._value, value.dtype, c.t.name, c.t.id)
+            c.t = _ETensor(value._value, value.dtype, c.meta.name, c.meta.id)
         return self
 
 

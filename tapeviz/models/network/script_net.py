@@ -187,8 +187,10 @@ def script_net_of(timeline: Any) -> ScriptNet | str | None:
         config = NetworkConfig(
             DataConfig(dataset="custom", custom=custom, train_ratio=ratio),
             NetConfig(features=("x1", "x2"), hidden=hidden, activation=activation),
-            TrainConfig(optimizers=(OptimizerConfig(kind, {"learning_rate": lr}),),
-                        batch_size=min(net.batch_size, MAX_POINTS)),
+            TrainConfig(
+                optimizers=(OptimizerConfig(kind, {"learning_rate": lr}),),
+                batch_size=min(net.batch_size, MAX_POINTS),
+            ),
         )
     except ValueError as exc:
         return str(exc)

@@ -234,7 +234,7 @@ NUMPY = Namespace(
         "euler_gamma": np.euler_gamma,
         "newaxis": None,
         **{n: SCALAR_TYPES[getattr(np, n)] for n in _TYPES},
-        "ndarray": marker(np.ndarray),  # for isinstance() only
+        "ndarray": marker(np.ndarray, shown="numpy.ndarray"),  # for isinstance() only
         "__version__": np.__version__,
     },
 )  # fmt: skip
