@@ -150,3 +150,8 @@ globals()["float"], globals()["int"], globals()["bool"] = _d.float32, _d.int32, 
 
 # -- the sub-packages, as ``torch.nn`` / ``torch.optim`` / ``torch.utils`` after ``import torch``
 from tapeviz.torch import nn, optim, utils  # noqa: E402
+
+# torch's own names for the convolution and pooling functions (torch.nn.functional's)
+conv1d, conv2d = nn.functional.conv1d, nn.functional.conv2d
+max_pool1d, max_pool2d = nn.functional.max_pool1d, nn.functional.max_pool2d
+avg_pool1d, adaptive_avg_pool1d = nn.functional.avg_pool1d, nn.functional.adaptive_avg_pool1d

@@ -238,3 +238,12 @@ def test_a_sequential_cnn_trains_and_its_loss_falls() -> None:
         opt.step()
         losses.append(loss.item())
     assert losses[-1] < 0.7 * losses[0]
+
+
+def test_torch_has_the_functions_at_the_top_too() -> None:
+    x = torch.randn(1, 1, 6, 6)
+    w = torch.randn(2, 1, 3, 3, requires_grad=True)
+    y = torch.max_pool2d(torch.conv2d(x, w), 2)
+    assert tuple(y.shape) == (1, 2, 2, 2)
+    assert y.grad_fn.name() == "MaxPool2DWithIndicesBackward0"
+    assert torch.avg_pool1d(torch.ones(1, 1, 4), 2).tolist() == [[[1.0, 1.0]]]
