@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from types import MethodType
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from tapeviz.engine import core
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.tape import GradientTape
@@ -245,12 +247,15 @@ def gradients(
     inputs: Sequence[Any] | None,
     retain_graph: bool,
     create_graph: bool,
+    accumulate: bool = False,
 ) -> tuple[list[Any], list[_ETensor | None], Node | None]:
     """d(outputs)/d(inputs) on one new engine tape: the inputs, the gradients, their node.
 
     ``inputs`` None: every leaf the outputs depend on and every tensor that retains its grad
     (``backward()``). With ``create_graph`` the gradients' own ops are recorded and returned as
-    one node, so the gradients can be differentiated again.
+    one node, so the gradients can be differentiated again. ``accumulate`` (``backward()``):
+    the tape keeps the ``.grad`` each input had before (``tape.grad_before``, by engine id), so
+    the stepper can show the pass being added to it.
     """
     graph = Graph(outputs)
     graph.check_alive()
@@ -289,6 +294,11 @@ def gradients(
             node = Node("GradientBackward", rec.records, nexts)
     if not retain_graph:
         graph.free()
+    if accumulate:
+        before = {t._t.id: np.array(t._grad._t._value) for t, g in zip(inputs, results, strict=True)
+                  if g is not None and t._grad is not None}  # fmt: skip
+        if before:
+            tape.grad_before = before  # type: ignore[attr-defined]
     return list(inputs), list(results), node
 
 

@@ -61,7 +61,7 @@ def run_backward(
     seeds = _grad_outputs(outputs, list(grad_tensors) + [None] * (len(outputs) - len(grad_tensors)))
     retain = create_graph if retain_graph is None else bool(retain_graph)
     wanted = None if inputs is None else _seq(inputs)
-    used, grads, node = ag.gradients(outputs, seeds, wanted, retain, create_graph)
+    used, grads, node = ag.gradients(outputs, seeds, wanted, retain, create_graph, True)
     for t, g in zip(used, grads, strict=True):
         if g is not None:
             _accumulate(t, g, node if create_graph else None)

@@ -323,6 +323,11 @@ class RemoteTape(Recorder):
         return [names[i] if i >= 0 else None for i in column[a:b].tolist()]
 
     @property
+    def grad_before(self) -> dict[int, Any] | None:
+        """torch: the ``.grad`` each input held before this pass added to it (engine id → value)."""
+        return self._recs.get("grad_before", {}).get(self._k)
+
+    @property
     def watched_rows(self) -> tuple[int, ...]:
         """The table rows of the watched tensors and variables, in order."""
         return tuple(self._watched_rows)

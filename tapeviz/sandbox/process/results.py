@@ -23,7 +23,7 @@ from tapeviz.engine import dtypes
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.tensor import TensorLike, Variable
 from tapeviz.sandbox.errors import UserCodeError
-from tapeviz.sandbox.process import fit_columns, kept, plots
+from tapeviz.sandbox.process import fit_columns, grad_notes, kept, plots
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process.kept import Policy
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
@@ -245,6 +245,7 @@ def _tape_docs(tapes: Sequence[TapeInfo], rows: _Rows, writer: Writer) -> tuple[
         **_label_columns(tapes, counts, writer),
         **_scope_columns(recs, writer),
         **fit_columns.encode(tapes, writer),  # a Keras fit's epochs and logs, per tape
+        **grad_notes.encode(tapes, writer),  # torch: the .grad each backward() added to
     }
 
     def fill(row_of: np.ndarray) -> None:

@@ -17,7 +17,7 @@ import numpy as np
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.sandbox.errors import UserCodeError
 from tapeviz.sandbox.messages import checked
-from tapeviz.sandbox.process import fit_columns, plots
+from tapeviz.sandbox.process import fit_columns, grad_notes, plots
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, TensorTable
 from tapeviz.sandbox.process.remote_tapes import RemoteTapes
@@ -178,6 +178,7 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     recs["calls"] = calls
     recs["first_call"] = np.searchsorted(calls.tape, np.arange(count + 1), side="left").tolist()
     recs["bounds"] = start.tolist()
+    recs["grad_before"] = grad_notes.decode(doc, frame, count)  # torch's .grad before a pass
     name_sets = [_names(v) for v in need(doc, "tape_name_sets", list)]
     w_off = np.zeros(count + 1, np.int64)
     np.cumsum(n_watched, out=w_off[1:])

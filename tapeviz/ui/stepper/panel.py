@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tapeviz.models.backward.accumulation import accumulation_lines
 from tapeviz.models.backward.stepper import BackwardStepper, ForwardStepper, Namer
 from tapeviz.models.graph.layers import LAYER_PREFIX
 from tapeviz.models.graph.model import GraphModel, Node
@@ -488,11 +489,19 @@ class StepperPanel(QWidget):
 
         self.view.restyle_items(style)
         self.view.set_glowing(glowing)
-        self.detail.setText(
+        text = (
             layer_detail(self.model, stepper) or current.text
             if current is not None
             else self.tr("Start: the target's gradient is 1. Press → to step back through the ops.")
         )
+        entry = self.model.entry
+        if stepper.done and entry is not None:  # torch: the pass is added into .grad
+            added = accumulation_lines(getattr(entry.tape, "grad_before", None), stepper)
+            if added:
+                head = self.tr("AccumulateGrad: backward() adds this pass into .grad (until "
+                               "zero_grad()):")  # fmt: skip
+                text = "\n  ".join([head, *added]) + "\n" + text
+        self.detail.setText(text)
 
     def _show_forward(self, stepper: ForwardStepper) -> None:
         k = stepper.position
