@@ -1,6 +1,6 @@
 """Every tab at a projector's 1366×768, text at 100 % and 150 %, light and dark.
 
-``python -m tapeviz.ui.lecture_screenshots [DIR]`` writes ``{tab}_{scale}_{theme}.png`` (16
+``python -m tapeviz.ui.lecture_screenshots [DIR]`` writes ``{tab}_{scale}_{theme}.png`` (20
 pictures) to ``DIR`` (``assets/screenshots/lecture_room``): what a lecturer checks before a
 class, and what a review of the layout looks at.
 """
@@ -23,12 +23,26 @@ from tapeviz.ui.screenshots import PLOTS_SCRIPT
 from tapeviz.ui.theme import DARK, LIGHT
 
 SIZE = (1366, 768)
+NETWORK_SCRIPT = """import numpy as np
+import tensorflow as tf
+
+rng = np.random.default_rng(0)
+X = rng.uniform(-1, 1, size=(300, 2)).astype("float32")
+y = (X[:, 0] ** 2 + X[:, 1] ** 2 < 0.45).astype("float32")
+model = tf.keras.Sequential([tf.keras.Input(shape=(2,)),
+                             tf.keras.layers.Dense(6, activation="tanh"),
+                             tf.keras.layers.Dense(3, activation="tanh"),
+                             tf.keras.layers.Dense(1, activation="sigmoid")])
+model.compile(optimizer=tf.keras.optimizers.Adam(0.03), loss="binary_crossentropy")
+history = model.fit(X, y, epochs=40, batch_size=30, validation_split=0.2, verbose=0)
+"""
 SCALES = (1.0, 1.5)
 TABS = (  # tab, what it shows: a preset, or a session's script
     ("stepper", "micrograd-neuron"),
     ("studio", "rosenbrock-race"),
     ("timeline", "training-2-1-sgd-apply-gradients"),
     ("plots", PLOTS_SCRIPT),
+    ("network", NETWORK_SCRIPT),  # a pasted Keras fit on 2-D data, drawn after its last step
 )
 
 
@@ -44,7 +58,7 @@ def _wait(window: object, seconds: float = 60.0) -> None:
 
 
 def lecture_room(out: Path) -> list[Path]:
-    """The 16 pictures (see the module docstring); their paths."""
+    """The 20 pictures (see the module docstring); their paths."""
     from tapeviz.ui.window.main_window import MainWindow
 
     fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
@@ -57,13 +71,16 @@ def lecture_room(out: Path) -> list[Path]:
     paths = []
     for tab, work in TABS:
         window.runner.last_result = None
-        if tab == "plots":
+        if tab in ("plots", "network"):
             window.apply_session(Session(source=work, mode="script"))
         else:
             window.load_preset(work)
         _wait(window)
         window.show_view(tab)
         _wait(window)
+        net = window.network  # type: ignore[attr-defined]
+        if tab == "network" and net.script is not None:
+            net.show_script_step(net.script.steps)
         for scale in SCALES:
             for theme in (LIGHT, DARK):
                 window.set_theme(theme)
