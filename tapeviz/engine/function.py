@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from tapeviz.engine import core, function_replay, nest
+from tapeviz.engine import concrete_function, core, function_replay, nest
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.specs import TensorSpec
 from tapeviz.engine.state import STATE
@@ -47,6 +47,10 @@ _SINGLETON = (
     "tf.Variable is only created once or created outside tf.function. See "
     "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
 )
+
+
+# ``tf.config.run_functions_eagerly``'s setting, as tapeviz.tf keeps it (the engine has none).
+RUN_EAGERLY: list[Callable[[], bool]] = [lambda: False]
 
 
 class FunctionTrace(NamedTuple):
@@ -77,6 +81,7 @@ class Function:
         self.last_trace: FunctionTrace | None = None
         self._traced: list[Any] = []  # the argument signatures traced, in order
         self._programs: dict[Any, function_replay.Program] = {}  # replayable traces, by key
+        self._signatures: list[tuple[dict[str, Any], str]] = []  # each trace's, as TF prints
         signature = options.get("input_signature")
         self.input_signature = None if signature is None else tuple(nest.flatten(signature))
         functools.update_wrapper(self, python_function, updated=())  # (its attributes stay)
@@ -86,6 +91,8 @@ class Function:
             self._signature = None
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if RUN_EAGERLY[0]():  # tf.config.run_functions_eagerly(True): plain Python, every call
+            return self.python_function(*args, **kwargs)
         if self.input_signature is not None:
             args, kwargs = self._bind(args, kwargs)
         bound = self._bound(args, kwargs)
@@ -102,7 +109,13 @@ class Function:
         STATE.retraced += known
         STATE.tracing.append({} if known else self._symbols(args, bound))
         try:
-            return self._run(args, kwargs, key)
+            result = self._run(args, kwargs, key)
+            if not known and len(self._signatures) < MAX_TRACES:
+                params = (
+                    bound if bound is not None else {f"args_{i}": a for i, a in enumerate(args)}
+                )
+                self._signatures.append((params, concrete_function.describe_output(result)))
+            return result
         except BaseException:
             if not known and self._traced and self._traced[-1] is key:
                 self._traced.pop()  # a trace that failed is traced again next time
@@ -233,12 +246,19 @@ class Function:
             return self
         return functools.partial(self.__call__, instance)
 
-    def get_concrete_function(self, *args: Any, **kwargs: Any) -> Function:
-        """The function itself (eager execution has no separate concrete functions).
+    def get_concrete_function(self, *args: Any, **kwargs: Any) -> Any:
+        """The trace for these arguments: call it with the tensor arguments only.
 
-        Nothing runs, so nothing is traced yet: the first call traces (and prints) instead.
+        Nothing runs yet (eagerly there is no graph to build): the first call traces instead.
         """
-        return self
+        if not args and not kwargs and self.input_signature is not None:
+            args = self.input_signature
+        return concrete_function.ConcreteFunction(self, args, kwargs)
+
+    def pretty_printed_concrete_signatures(self, verbose: bool = True) -> str:
+        """Every trace's signature so far, as TensorFlow prints them."""
+        return "\n\n".join(concrete_function.signature_text(params, out)
+                           for params, out in self._signatures)  # fmt: skip
 
     def __repr__(self) -> str:
         return f"<tv.function {getattr(self.python_function, '__name__', '?')}>"

@@ -20,6 +20,7 @@ from tapeviz.engine import dtypes as _dt
 from tapeviz.engine import nest as _nest
 from tapeviz.engine.namespace import Namespace as _Namespace
 from tapeviz.tf import checkpoint as _ckpt
+from tapeviz.tf import composite as _composite
 from tapeviz.tf import decompositions as _decomp
 from tapeviz.tf import init_ops as _init_ops
 from tapeviz.tf import random_generators as _gen
@@ -31,9 +32,10 @@ from tapeviz.tf.catalog import supported_names, unavailable_names
 from tapeviz.tf.dataset import DATA as _DATA
 from tapeviz.tf.keras_src import KERAS as _KERAS
 from tapeviz.tf.module import Module, name_scope
+from tapeviz.tf.tensor_array import TensorArray
 
 __version__ = "2.21.0+tapeviz"
-__all__ = ["Module", "name_scope", "supported_names", "unavailable_names"]
+__all__ = ["Module", "TensorArray", "name_scope", "supported_names", "unavailable_names"]
 
 # -- core ----------------------------------------------------------------------------------
 constant = _e.constant
@@ -199,6 +201,8 @@ data = _DATA
 keras = _KERAS
 optimizers = _KERAS.optimizers
 io, summary = _na.IO, _na.SUMMARY
+ragged, sparse = _composite.RAGGED, _composite.SPARSE
+RaggedTensor, SparseTensor = _composite.RaggedTensor, _composite.SparseTensor
 train = _Namespace(
     "tf.train",
     {"Checkpoint": _ckpt.Checkpoint, "CheckpointManager": _ckpt.CheckpointManager,

@@ -17,6 +17,7 @@ import numpy as np
 from tapeviz.engine import nest, tracelog
 from tapeviz.engine.array_ops import stack
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
+from tapeviz.engine.function import RUN_EAGERLY
 from tapeviz.engine.guard import checkpoint
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.state import STATE
@@ -154,13 +155,16 @@ def get_memory_growth(device: Any) -> bool:
 
 
 def run_functions_eagerly(run_eagerly: bool) -> None:
-    """Record the setting (tapeviz runs functions eagerly in any case)."""
+    """Make every ``tf.function`` run its Python on each call (no trace kept), or not."""
     _CONFIG.functions_eagerly = bool(run_eagerly)
 
 
 def functions_run_eagerly() -> bool:
     """The value last given to ``run_functions_eagerly`` (False by default)."""
     return _CONFIG.functions_eagerly
+
+
+RUN_EAGERLY[0] = functions_run_eagerly  # the engine's Function asks
 
 
 def set_soft_device_placement(enabled: bool) -> None:

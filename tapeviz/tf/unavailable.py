@@ -102,5 +102,5 @@ KERAS_UTILS_FILES = {
     n: unavailable(f"tf.keras.utils.{n}", kind)
     for n, kind in (("get_file", "download"), ("image_dataset_from_directory", "file"),
                     ("text_dataset_from_directory", "file"), ("load_img", "file"),
-                    ("timeseries_dataset_from_array", "file"), ("plot_model", "file"))
+                    ("timeseries_dataset_from_array", "file"))
 }  # fmt: skip

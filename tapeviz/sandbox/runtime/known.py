@@ -257,7 +257,7 @@ ELSEWHERE: dict[str, str] = {
     **dict.fromkeys(("tfp",), "TensorFlow Probability is not available in tapeviz"),
     **dict.fromkeys(("tfds",), "TensorFlow Datasets is not available in tapeviz (no downloads)"),
     **dict.fromkeys(
-        ("sys", "time", "pathlib", "subprocess", "shutil", "pickle", "json", "io"),
+        ("sys", "pathlib", "subprocess", "shutil", "pickle", "json", "io"),
         "tapeviz scripts have no access to files, the system or the clock",
     ),
     **dict.fromkeys(("display",), "display() is IPython's: use print(), or plt.show() for plots"),

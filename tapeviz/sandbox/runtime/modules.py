@@ -31,6 +31,7 @@ from tapeviz.sandbox.runtime.os_ns import OS
 from tapeviz.sandbox.runtime.plotting.pyplot import MATPLOTLIB
 from tapeviz.sandbox.runtime.policy import allow_callables, marker, share
 from tapeviz.sandbox.runtime.random_ns import RANDOM
+from tapeviz.sandbox.runtime.time_ns import DATETIME, TIME, TIMEIT
 
 # Classes a script may name (isinstance) but not construct.
 MARKERS = {cls: marker(cls) for cls in (Tensor, TensorShape, _engine.DType, Function)}
@@ -157,10 +158,15 @@ MODULES: dict[str, Namespace] = {
     "random": RANDOM,
     "matplotlib": MATPLOTLIB,
     "os": OS,  # the run's own folder (saving), nothing of the real system
+    "time": TIME,  # the clock only (tutorials time their loops)
+    "timeit": TIMEIT,
+    "datetime": DATETIME,
 }
 if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
     MODULES["keras"] = TF.keras
-ALLOWED_IMPORTS = "tensorflow, torch, numpy, matplotlib, math, random, os and tapeviz"
+ALLOWED_IMPORTS = (
+    "tensorflow, torch, numpy, matplotlib, math, random, os, time, timeit, datetime and tapeviz"
+)
 # What a script has before its first line, as a notebook after its first cell's imports.
 PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}
 PRELUDE_IMPORTS = {"tf": "import tensorflow as tf", "np": "import numpy as np"}

@@ -36,6 +36,7 @@ from tapeviz.sandbox.runtime.numpy_linalg import LINALG
 from tapeviz.sandbox.runtime.numpy_poly import poly1d
 from tapeviz.sandbox.runtime.numpy_random import RANDOM
 from tapeviz.sandbox.runtime.numpy_settings import SETTINGS
+from tapeviz.sandbox.runtime.numpy_testing import TESTING
 from tapeviz.sandbox.runtime.policy import ATTRS, checked_type, marker
 
 
@@ -226,6 +227,7 @@ NUMPY = Namespace(
         "vdot": _product(np.vdot),
         "random": RANDOM,
         "linalg": LINALG,
+        "testing": TESTING,
         "poly1d": poly1d,
         "pi": np.pi,
         "e": np.e,

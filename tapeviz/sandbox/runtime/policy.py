@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz import engine as tv
+from tapeviz.engine.concrete_function import ConcreteFunction
 from tapeviz.engine.custom import CustomGradientFunction
 from tapeviz.engine.function import Function
 from tapeviz.engine.namespace import Namespace
@@ -55,6 +56,7 @@ ATTRS: dict[type, frozenset[str]] = {
     Optimizer: _names(
         "apply_gradients minimize learning_rate iterations get_config name momentum nesterov",
         "beta_1 beta_2 epsilon amsgrad rho centered initial_accumulator_value",
+        "apply variables built clipnorm clipvalue global_clipnorm weight_decay",  # Keras 3
     ),
     UnconnectedGradients: _names("name value"),
     np.ndarray: _names(
@@ -80,7 +82,13 @@ ATTRS: dict[type, frozenset[str]] = {
     float: _names("is_integer conjugate real imag as_integer_ratio"),
     range: _names("start stop step count index"),
     UserProperty: _names("setter"),
-    Function: _names("experimental_get_tracing_count get_concrete_function"),
+    Function: _names(
+        "experimental_get_tracing_count get_concrete_function input_signature",
+        "pretty_printed_concrete_signatures",
+    ),
+    ConcreteFunction: _names(
+        "structured_input_signature structured_outputs inputs pretty_printed_signature",
+    ),
 }
 # Packages whose public API scripts may use whole (classes, their instances, their methods).
 PUBLIC_API: tuple[str, ...] = (
@@ -338,6 +346,9 @@ def check_callable(f: Any) -> None:
         return
     if type(f) is Function or type(f) is CustomGradientFunction:
         check_callable(f.python_function)
+        return
+    if type(f) is ConcreteFunction:  # a trace of a script's tf.function
+        check_callable(f._function)
         return
     if type(f) is classes.CheckedBoundMethod:  # a script's custom_gradient method, bound
         check_callable(f.function)

@@ -26,6 +26,7 @@ from tapeviz.tf.keras_src import metrics as _metrics
 from tapeviz.tf.keras_src import normalization as _norm
 from tapeviz.tf.keras_src import object_registration as _reg_objects
 from tapeviz.tf.keras_src import regularizers as _reg
+from tapeviz.tf.keras_src import rnn_layers as _rnn
 from tapeviz.tf.keras_src import saving as _saving
 from tapeviz.tf.keras_src import serialization as _ser
 from tapeviz.tf.keras_src import spatial_layers as _spatial
@@ -51,7 +52,7 @@ LAYERS = Namespace(
         "Layer": Layer, "InputLayer": InputLayer, "Input": Input, "InputSpec": InputSpec,
         **_public(_core, _core.__all__),
         **_public(_conv, _conv.__all__), **_conv.ALIASES, **_public(_spatial, _spatial.__all__),
-        "BatchNormalization": _norm.BatchNormalization,
+        **_public(_rnn, _rnn.__all__), "BatchNormalization": _norm.BatchNormalization,
         "LayerNormalization": _norm.LayerNormalization, "Normalization": _norm.Normalization,
         "add": lambda inputs, **kw: _core.Add(**kw)(inputs),
         "concatenate": lambda inputs, axis=-1, **kw: _core.Concatenate(axis=axis, **kw)(inputs),
@@ -75,7 +76,8 @@ SAVING = Namespace(
 MODELS = Namespace(
     "tf.keras.models",
     {"Model": Model, "Sequential": Sequential, "load_model": _saving.load_model,
-     "save_model": _saving.save_model},
+     "save_model": _saving.save_model, "model_from_json": _ser.model_from_json,
+     "clone_model": _ser.clone_model},
 )  # fmt: skip
 LOSSES = Namespace(
     "tf.keras.losses",
@@ -126,7 +128,8 @@ INITIALIZERS = Namespace(
         **{n: getattr(_init, n) for n in (
             "Initializer", "Zeros", "Ones", "Constant", "Identity", "RandomNormal",
             "RandomUniform", "TruncatedNormal", "VarianceScaling", "GlorotUniform",
-            "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal")},
+            "GlorotNormal", "HeUniform", "HeNormal", "LecunUniform", "LecunNormal",
+            "Orthogonal")},
         **{k: v for k, v in _init.INITIALIZERS.items() if k not in ("uniform", "normal")},
         "get": _init.get,
     },

@@ -223,11 +223,10 @@ class InputLayer(Layer):
                 shape = (shape,)
             batch_shape = (batch_size, *tuple(shape))
         self._batch_shape = tuple(batch_shape)
-        self.output = KerasTensor(self._batch_shape, self._dtype, name=name)
         node = Node(self, (), {})
-        node.outputs = self.output
-        self.output._node = node
-        self._inbound_nodes = [node]
+        node.outputs = KerasTensor(self._batch_shape, self._dtype, name=name)
+        node.outputs._node = node
+        self._inbound_nodes = [node]  # (its ``output``: that KerasTensor)
         self.built = True
 
     @property

@@ -240,7 +240,7 @@ def layer_config(layer: Layer, ctx: serialization.Context) -> dict[str, Any]:
         if special is not None
         else serialization.serialize(serialization.plain_config(layer), ctx)
     )
-    out = {**ctx.class_ref(type(layer)), "config": config}
+    out = ctx.with_config(type(layer), config)
     build = build_config(layer)
     if build is not None:
         out["build_config"] = serialization.serialize(build, ctx)

@@ -193,13 +193,31 @@ HeNormal = _variance("HeNormal", 2.0, "fan_in", "truncated_normal")
 LecunUniform = _variance("LecunUniform", 1.0, "fan_in", "uniform")
 LecunNormal = _variance("LecunNormal", 1.0, "fan_in", "truncated_normal")
 
+
+class Orthogonal(_Random):
+    """An orthogonal matrix (rows or columns orthonormal), times ``gain`` (Keras' recurrent)."""
+
+    def __init__(self, gain: float = 1.0, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.gain = gain
+
+    def __call__(self, shape: Any, dtype: Any = None) -> Any:
+        dt = _dtype(dtype)
+        rows, cols = int(np.prod(tuple(shape)[:-1])), int(tuple(shape)[-1])
+        a = self._gen().standard_normal((max(rows, cols), min(rows, cols)))
+        q, r = np.linalg.qr(a)
+        q = q * np.sign(np.diag(r))
+        q = q.T if rows < cols else q
+        return freeze((self.gain * q.reshape(tuple(shape))).astype(dt.np))
+
+
 INITIALIZERS: dict[str, Any] = {
     "zeros": Zeros, "ones": Ones, "constant": Constant, "identity": Identity,
     "random_normal": RandomNormal, "random_uniform": RandomUniform,
     "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling,
     "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal, "he_uniform": HeUniform,
     "he_normal": HeNormal, "lecun_uniform": LecunUniform, "lecun_normal": LecunNormal,
-    "uniform": RandomUniform, "normal": RandomNormal,
+    "uniform": RandomUniform, "normal": RandomNormal, "orthogonal": Orthogonal,
 }  # fmt: skip
 
 

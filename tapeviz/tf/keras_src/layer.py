@@ -22,6 +22,7 @@ from tapeviz.engine.tensor import Tensor, TensorLike, TensorShape, Variable, con
 from tapeviz.tf import trackable
 from tapeviz.tf.keras_src import auto_config, backend, initializers
 from tapeviz.tf.keras_src import dtype_policy as policies
+from tapeviz.tf.keras_src.layer_nodes import NodeAttributes
 from tapeviz.tf.keras_src.layer_utils import (
     InputSpec,
     Nothing,
@@ -40,9 +41,14 @@ __all__ = ["InputSpec", "Layer"]
 # meets a symbolic KerasTensor: is_symbolic, call_symbolic, output_shape. Symbolic tensors only
 # exist once it is imported, so a layer without these hooks only ever sees real tensors.
 SYMBOLIC: dict[str, Any] = {}
+# tapeviz's own bookkeeping attributes (never a script's sub-layer or weight to track)
+_INTERNAL = frozenset(
+    "_layers _stack _input_layer _inbound_nodes _trainable_variables _non_trainable_variables "
+    "_graph_inputs _graph_outputs _inputs_struct _outputs_struct _nodes _losses".split()
+)
 
 
-class Layer(Module):
+class Layer(NodeAttributes, Module):
     """Base class of every layer: subclass it with ``build`` (weights) and ``call`` (maths)."""
 
     # Keras 3: only tensors (and None) as a call's positional arguments, but in raw-data layers
@@ -117,7 +123,7 @@ class Layer(Module):
     def __setattr__(self, name: str, value: Any) -> None:
         if "_layers" not in self.__dict__:
             self._init_tracking()
-        if not name.startswith("_"):
+        if not name.startswith("_") or name not in _INTERNAL:  # Keras 3: private ones too
             for leaf in walk(value):
                 self._track(leaf)
         object.__setattr__(self, name, value)
@@ -365,8 +371,11 @@ class Layer(Module):
             check_positional(args, SYMBOLIC.get("is_symbolic"))
         if SYMBOLIC and SYMBOLIC["is_symbolic"]((args, kwargs)):
             return SYMBOLIC["call_symbolic"](self, args, kwargs)
-        # Keras converts every positional array to a tensor of the layer's dtype
+        # Keras converts every array argument (keyword ones too) to a tensor of the layer's dtype
         args = tuple(nest.pack_as(a, [self._convert(x) for x in nest.flatten(a)]) for a in args)
+        kwargs = {k: v if k == "training" else nest.pack_as(v, [self._convert(x)
+                                                                for x in nest.flatten(v)])
+                  for k, v in kwargs.items()}  # fmt: skip
         training = kwargs.get("training")
         if takes(type(self).call, "training"):
             if "training" not in kwargs:

@@ -8,17 +8,17 @@ and each layer's (``("sequential", "dense_1")``).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
 
 from tapeviz.engine import nest
 from tapeviz.engine.tensor import TensorShape
-from tapeviz.tf.keras_src import backend, functional, saving, summary
+from tapeviz.tf.keras_src import backend, functional, saving, serialization, summary
 from tapeviz.tf.keras_src.functional import InputLayer, KerasTensor
 from tapeviz.tf.keras_src.layer import Layer
 from tapeviz.tf.keras_src.training import Trainer
-from tapeviz.tf.unavailable import NotAvailableInTapeviz
 
 __all__ = ["Functional", "Model", "Sequential"]
 
@@ -204,9 +204,31 @@ class Model(Trainer, Layer):
         """Export for inference: a SavedModel (run's own folder) with a ``serve`` endpoint."""
         saving.export_model(self, filepath, format, verbose)
 
-    def to_json(self, *args: Any, **kwargs: Any) -> str:
-        """Not available: tapeviz does not serialise models."""
-        raise NotAvailableInTapeviz("Model.to_json", "save")
+    def get_config(self) -> dict[str, Any]:
+        """A Sequential's layers or a functional model's graph; a subclass's own arguments."""
+        if type(self) in (Sequential, Functional) or (type(self) is Model and self._graph):
+            ctx = serialization.Context(keep_live=False)
+            return serialization.LAYERS["config"](self, ctx)["config"]  # type: ignore[no-any-return]
+        return super().get_config()
+
+    @property
+    def _graph(self) -> bool:
+        return "_nodes" in self.__dict__
+
+    @classmethod
+    def from_config(cls, config: dict[str, Any], custom_objects: Any = None) -> Any:
+        """The model ``get_config()`` describes (custom layer classes from ``custom_objects``)."""
+        graph = isinstance(config, dict) and ("nodes" in config or "layers" in config)
+        if cls in (Model, Functional, Sequential) and graph:
+            kind = Sequential if cls is Sequential or "nodes" not in config else Functional
+            loader = serialization._loader(custom_objects, True)
+            with serialization.loading(loader):
+                return serialization.LAYERS["make"](kind, {"config": config}, loader)
+        return cls(**config)
+
+    def to_json(self, **kwargs: Any) -> str:
+        """The model's architecture as JSON (Keras 3's ``serialize_keras_object``, no weights)."""
+        return json.dumps(serialization.serialize(self), **kwargs)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
@@ -271,6 +293,18 @@ class Sequential(Model):
     def layers(self) -> list[Layer]:
         """The stacked layers (without the input layer)."""
         return list(self._stack)
+
+    @property
+    def inputs(self) -> list[KerasTensor]:
+        """The input KerasTensor of the stack, once it knows its input shape."""
+        return [self._input_layer.output] if self._input_layer is not None and self.built else []
+
+    @property
+    def outputs(self) -> list[KerasTensor]:
+        """The last layer's output KerasTensor, once the stack is built."""
+        if not self.inputs or not self._stack:
+            return []
+        return nest.flatten(self._stack[-1].output)
 
     def _maybe_build_from_input(self) -> None:
         if self._input_layer is not None and self._stack:

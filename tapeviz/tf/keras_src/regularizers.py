@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from tapeviz.engine import ops
 from tapeviz.engine.errors import InvalidArgumentError
 from tapeviz.engine.tensor import Tensor
@@ -28,6 +30,10 @@ class L1L2(Regularizer):
     def __init__(self, l1: float = 0.0, l2: float = 0.0) -> None:
         self.l1, self.l2 = float(l1), float(l2)
 
+    def get_config(self) -> dict[str, Any]:
+        """``{"l1": ..., "l2": ...}`` as Keras 3 keeps them (float32 values)."""
+        return {"l1": float(np.float32(self.l1)), "l2": float(np.float32(self.l2))}
+
     def __call__(self, x: Any) -> Tensor:
         total: Any = None
         if self.l1:
@@ -44,12 +50,20 @@ class L1(L1L2):
     def __init__(self, l1: float = 0.01) -> None:
         super().__init__(l1=l1)
 
+    def get_config(self) -> dict[str, Any]:
+        """``{"l1": ...}`` as Keras 3 keeps it (a float32 value)."""
+        return {"l1": float(np.float32(self.l1))}
+
 
 class L2(L1L2):
     """``l2 · Σw²``."""
 
     def __init__(self, l2: float = 0.01) -> None:
         super().__init__(l2=l2)
+
+    def get_config(self) -> dict[str, Any]:
+        """``{"l2": ...}`` as Keras 3 keeps it (a float32 value)."""
+        return {"l2": float(np.float32(self.l2))}
 
 
 def get(identifier: Any) -> Any:

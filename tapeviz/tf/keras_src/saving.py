@@ -60,7 +60,7 @@ def _optimizer_config(opt: Optimizer, ctx: Context) -> dict[str, Any]:
     for key in ("clipnorm", "clipvalue", "global_clipnorm", "weight_decay"):
         if getattr(opt, key, None) is not None:
             config[key] = getattr(opt, key)
-    return {**ctx.class_ref(type(opt)), "config": serialization.serialize(config, ctx)}
+    return ctx.with_config(type(opt), serialization.serialize(config, ctx))
 
 
 def compile_config(model: Any, ctx: Context, include_optimizer: bool = True) -> dict[str, Any]:

@@ -103,6 +103,12 @@ class Context:
         self.live.append(obj)
         return {"class_name": what, "config": {"index": len(self.live) - 1}}
 
+    def with_config(self, cls: type, config: Any) -> dict[str, Any]:
+        """``class_ref`` with the config, in Keras 3's key order (config before registered_name)."""
+        ref = self.class_ref(cls)
+        head = {"module": ref.pop("module"), "class_name": ref.pop("class_name"), "config": config}
+        return {**head, **ref}
+
     def class_ref(self, cls: type) -> dict[str, Any]:
         """Where the class is found again: Keras' module and name, and the class if needed."""
         builtin = _builtins()["by_class"].get(cls)
@@ -165,7 +171,7 @@ def serialize(obj: Any, ctx: Context | None = None) -> Any:
             raise TypeError(
                 f"The `get_config()` method of {obj} should return a dict. It returned: {config}"
             )
-        out = {**ctx.class_ref(type(obj)), "config": serialize(config, ctx)}
+        out = ctx.with_config(type(obj), serialize(config, ctx))
         if ctx.keep_live:
             out["live"] = ctx.keep(obj)["config"]["index"]
         return out
@@ -324,3 +330,19 @@ def own_class(cls: type) -> bool:
     return _own(cls) or (_own(_config_owner(cls)) and _config_owner(cls).__name__ not in (
         "Layer", "Model"
     ))  # fmt: skip
+
+
+def model_from_json(json_string: str, custom_objects: dict[str, Any] | None = None) -> Any:
+    """The model a ``to_json()`` string describes (new weights: JSON holds no values)."""
+    import json
+
+    return deserialize(json.loads(json_string), custom_objects=custom_objects)
+
+
+def clone_model(model: Any, input_tensors: Any = None, clone_function: Any = None, **_: Any) -> Any:
+    """A new model of the same architecture, with new weights (Keras' ``clone_model``)."""
+    ctx = Context()  # in memory: the script's own functions and classes are kept as they are
+    config = serialize(model, ctx)
+    loader = Loader(ctx.live, None, safe_mode=False)
+    with loading(loader):
+        return _deserialize(config, loader)

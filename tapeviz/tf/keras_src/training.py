@@ -19,6 +19,7 @@ from tapeviz.engine.tensor import Tensor, constant
 from tapeviz.tf import random_ops
 from tapeviz.tf.dataset import Dataset
 from tapeviz.tf.keras_src import callbacks as cbs
+from tapeviz.tf.keras_src import compile_outputs as outputs
 from tapeviz.tf.keras_src import losses as loss_mod
 from tapeviz.tf.keras_src import metrics as metric_mod
 from tapeviz.tf.keras_src.data_adapter import (
@@ -106,18 +107,32 @@ class Trainer:
     ) -> None:
         """Choose the optimizer, the loss and the metrics ``fit`` reports."""
         self.optimizer = opt_mod.get(optimizer)
-        if isinstance(metrics, dict):
-            raise ValueError("metrics by output name are not available in tapeviz (one output)")
         # Keras 3 replaces the loss and the metrics only when given: compile(optimizer=...)
         # after compile(loss="mse", metrics=[...]) keeps the old loss and metrics.
+        names = outputs.output_names(self)
         if loss is not None:
-            self._compile_loss = loss_mod.as_loss_object(loss)
+            if outputs.is_per_output(self, loss, metrics):  # a loss per output
+                self._compile_loss = outputs.OutputLosses(loss, loss_weights, names)
+            else:
+                self._compile_loss = loss_mod.as_loss_object(loss)
             self.loss = loss
         if metrics is not None or weighted_metrics is not None:
-            name = getattr(self._compile_loss, "name",
-                           getattr(self.loss, "__name__", str(self.loss)))  # fmt: skip
-            ids = list(metrics or []) + list(weighted_metrics or [])
-            self._compile_metrics = CompileMetrics(ids, str(name)) if ids else None
+            if isinstance(self._compile_loss, outputs.OutputLosses) and (
+                len(names) > 1 or isinstance(metrics, dict)
+            ):
+                self._compile_metrics = outputs.OutputMetrics(  # type: ignore[assignment]
+                    metrics, names, self._compile_loss
+                )
+            else:
+                if isinstance(metrics, dict):
+                    raise ValueError(
+                        "Argument `metrics` can only be provided as a dict when the model "
+                        f"also returns a dict of outputs. Received metrics={metrics}"
+                    )
+                name = getattr(self._compile_loss, "name",
+                               getattr(self.loss, "__name__", str(self.loss)))  # fmt: skip
+                ids = list(metrics or []) + list(weighted_metrics or [])
+                self._compile_metrics = CompileMetrics(ids, str(name)) if ids else None
         self._loss_tracker = metric_mod.Mean(name="loss")
         self.__dict__["_warned_untrainable"] = False
         self.compiled = True
@@ -134,6 +149,7 @@ class Trainer:
             out.append(self._loss_tracker)
             if self._compile_metrics is not None:
                 out.append(self._compile_metrics)
+            out += getattr(self._compile_loss, "trackers", [])  # each output's own loss
         out += [m for m in self.__dict__.get("_metrics", []) if not any(m is o for o in out)]
         return out
 
@@ -317,7 +333,8 @@ class Trainer:
     def _in_order(self, logs: dict[str, Any]) -> Any:
         names: list[str] = []
         for m in self.metrics:
-            names += [s.name for s in m.metrics] if isinstance(m, CompileMetrics) else [m.name]
+            compiled = isinstance(m, CompileMetrics | outputs.OutputMetrics)  # (as Keras 3:
+            names += [s.name for s in m.metrics] if compiled else [m.name]  # unprefixed names)
         results = [logs[n] for n in names if n in logs]
         results += [logs[k] for k in sorted(logs) if k not in names]
         return results[0] if len(results) == 1 else results

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz import engine as E
+from tapeviz.engine import diagnostics
 from tapeviz.engine.errors import InvalidArgumentError
 from tapeviz.engine.guard import check_elements
 from tapeviz.engine.namespace import Namespace
@@ -66,6 +67,14 @@ def normalize(x: Any, axis: int = -1, order: int = 2) -> Any:
     return (arr / norm).astype(np.float32)
 
 
+def plot_model(model: Any, to_file: str = "model.png", *args: Any, **kwargs: Any) -> None:
+    """Draw nothing: tapeviz has no Graphviz (its Graph view shows the model); a warning says so."""
+    diagnostics.warn(
+        f"plot_model: tapeviz draws no {to_file!r} (no Graphviz): see the model in the Graph view, "
+        "or print model.summary()"
+    )
+
+
 UTILS = Namespace(
     "tf.keras.utils",
     {
@@ -73,6 +82,7 @@ UTILS = Namespace(
         "normalize": normalize, "Progbar": Progbar,
         "register_keras_serializable": register_keras_serializable, **KERAS_UTILS_FILES,
         "unpack_x_y_sample_weight": unpack, "pack_x_y_sample_weight": pack,
+        "plot_model": plot_model,
     },
 )  # fmt: skip
 

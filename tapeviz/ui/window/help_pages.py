@@ -225,6 +225,9 @@ def catalog() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
     _names(modules.MATH, "math", names)
     _names(modules.MATPLOTLIB, "matplotlib", names)
     _names(modules.OS, "os", names)  # the run's own folder (saving)
+    _names(modules.TIME, "time", names)  # the clock only (no sleep)
+    _names(modules.TIMEIT, "timeit", names)
+    _names(modules.DATETIME, "datetime", names)
     return names, dict(tf.unavailable_names())
 
 

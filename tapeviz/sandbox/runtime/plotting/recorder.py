@@ -19,7 +19,29 @@ from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox import figures as F
 from tapeviz.sandbox.errors import limit_hit, refused
 from tapeviz.sandbox.runtime.checks import budget, nested_size
+from tapeviz.sandbox.runtime.plotting.styles import CYCLE
 from tapeviz.torch import Tensor as TorchTensor
+
+
+class Cycler:
+    """``rcParams['axes.prop_cycle']``: matplotlib's default colour cycle (C0..C9)."""
+
+    def __init__(self, colors: tuple[str, ...]) -> None:
+        self._colors = tuple(colors)
+
+    def by_key(self) -> dict[str, list[str]]:
+        """``{'color': [...]}``, as tutorials read it for their line colours."""
+        return {"color": list(self._colors)}
+
+    def __iter__(self) -> Iterator[dict[str, str]]:
+        return iter([{"color": c} for c in self._colors])
+
+    def __len__(self) -> int:
+        return len(self._colors)
+
+    def __repr__(self) -> str:
+        return f"cycler('color', {list(self._colors)!r})"
+
 
 RC_DEFAULTS: dict[str, Any] = {
     "figure.figsize": (6.4, 4.8),
@@ -29,6 +51,7 @@ RC_DEFAULTS: dict[str, Any] = {
     "font.size": 10.0,
     "legend.loc": "best",
     "image.cmap": "viridis",
+    "axes.prop_cycle": Cycler(CYCLE),
 }
 
 
