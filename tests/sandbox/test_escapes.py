@@ -53,6 +53,9 @@ CORPUS: list[tuple[str, str]] = [
     ("type_three_args", "type('X', (), {})"),
     ("type_of_mro", "type(1).mro()"),
     ("type_of_tensor_call", "type(tf.constant(1.0))('x', tf.float32)"),
+    ("class_attr_tensor_call", "tf.constant(1.0).__class__('x', tf.float32)"),
+    ("class_attr_type_mro", "(1).__class__.__class__.mro()"),
+    ("class_attr_init_globals", "print.__class__.__init__.__globals__"),
     ("super", "super()"),
     ("object", "object()"),
     ("classmethod", "classmethod(print)"),
@@ -64,7 +67,7 @@ CORPUS: list[tuple[str, str]] = [
     ("format_keyword_attr", "'{x.__class__}'.format(x=1)"),
     ("format_map", "'{x.__class__}'.format_map({'x': 1})"),
     ("format_runtime_string", "fmt = '{0.' + '__class__}'\nfmt.format(1)"),
-    ("fstring_dunder", "f'{(1).__class__}'"),
+    ("fstring_dunder", "f'{(1).__class__.__mro__}'"),  # (__class__ alone is type(1))
     ("fstring_nested_spec_dunder", "f'{1:{(2).__class__}}'"),
     ("fstring_conversion_dunder", "f'{print.__module__!r}'"),
     # -- frames, code objects, closures -------------------------------------------------------
@@ -78,7 +81,7 @@ CORPUS: list[tuple[str, str]] = [
     ("function_body", "def f():\n    pass\nf.body"),
     ("function_closure_frame", "def f():\n    pass\nf.closure.vars"),
     ("lambda_default_globals", "(lambda g=globals: g())()"),
-    ("lambda_default_dunder", "(lambda c=(1).__class__: c)()"),
+    ("lambda_default_dunder", "(lambda c=(1).__class__.__bases__: c)()"),
     (
         "exception_traceback",
         "try:\n    1 / 0\nexcept Exception as e:\n    e.__traceback__.tb_frame",
@@ -89,7 +92,7 @@ CORPUS: list[tuple[str, str]] = [
     ("method_self", "[].append.__self__"),
     # -- unicode and syntax tricks -------------------------------------------------------------
     ("fullwidth_import", "＿＿import＿＿('os').system('touch SENTINEL')"),
-    ("fullwidth_attr", "().＿＿class＿＿"),
+    ("fullwidth_attr", "().＿＿class＿＿.＿＿bases＿＿"),
     ("fullwidth_builtins", "＿＿builtins＿＿"),
     ("dunder_parameter", "def f(__x):\n    return __x\nf(1)"),
     ("dunder_keyword", "dict(**{'__class__': 1})"),

@@ -38,7 +38,8 @@ CORPUS: list[tuple[str, str]] = [
     ("class_mro", A + "A.__mro__"),
     ("class_mro_method", A + "A.mro()"),
     ("class_dict", A + "A.__dict__"),
-    ("instance_class", A + "A().__class__"),
+    ("instance_class", A + "A().__class__.__subclasses__()"),  # (__class__ alone: type(A()))
+    ("instance_class_of_class", A + "A().__class__.__class__('B', (A,), {})"),
     ("instance_dict", A + "A().__dict__"),
     ("type_of_class_subclasses", A + "type(A).__subclasses__(A)"),
     ("type_of_class_call", A + "type(A)('B', (A,), {})"),
@@ -52,7 +53,7 @@ CORPUS: list[tuple[str, str]] = [
     ("property_fget", A + "A.p.fget"),
     ("property_setter_print", A + "A.p.setter(print)"),
     ("property_get_dunder", A + "A.p.__get__(None, A)"),
-    ("super_class", in_method("super().__class__")),
+    ("super_class", in_method("super().__class__.__mro__")),
     ("super_thisclass", in_method("super().__thisclass__")),
     ("super_self", in_method("super().__self__")),
     ("super_init_self", in_method("super().__init__.__self__")),

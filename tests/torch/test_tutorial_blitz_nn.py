@@ -266,3 +266,25 @@ for layer in net:
     assert r.error is None, r.error
     assert r.output.splitlines() == [
         f"{name} output shape: \t torch.Size({shape})" for name, shape in D2L]  # fmt: skip
+
+
+def test_d2l_prints_each_layers_class_name_in_a_script() -> None:
+    from tapeviz.sandbox import run
+
+    code = (
+        "import torch\nfrom torch import nn\n"
+        "net = nn.Sequential(nn.Conv2d(1, 6, kernel_size=5, padding=2), nn.Sigmoid(),\n"
+        "                    nn.AvgPool2d(kernel_size=2, stride=2), nn.Flatten())\n"
+        "X = torch.rand(size=(1, 1, 28, 28), dtype=torch.float32)\n"
+        "for layer in net:\n"
+        "    X = layer(X)\n"
+        "    print(layer.__class__.__name__, 'output shape: \\t', X.shape)\n"
+    )  # d2l's exact loop: x.__class__ is type(x) in a script
+    result = run(code)
+    assert result.error is None, result.error
+    assert result.output.splitlines() == [
+        "Conv2d output shape: \t torch.Size([1, 6, 28, 28])",
+        "Sigmoid output shape: \t torch.Size([1, 6, 28, 28])",
+        "AvgPool2d output shape: \t torch.Size([1, 6, 14, 14])",
+        "Flatten output shape: \t torch.Size([1, 1176])",
+    ]

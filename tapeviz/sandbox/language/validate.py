@@ -243,7 +243,7 @@ def _check_name(node: ast.AST, name: str | None, what: str) -> None:
 
 # The dunder attributes a script may read; and the special methods a class may define (the
 # language calls them to make and to call an object) and reach through super().
-DUNDER_READS = ("__name__", "__version__")
+DUNDER_READS = ("__name__", "__version__", "__class__")  # (__class__: type(x), runtime/policy.py)
 SPECIAL_METHODS = ("__init__", "__call__")
 
 

@@ -102,7 +102,9 @@ _CACHE: dict[type, tuple[frozenset[str], bool]] = {}
 _USER_CACHE: weakref.WeakKeyDictionary[type, tuple[frozenset[str], bool]] = (
     weakref.WeakKeyDictionary()
 )
-DUNDER_READS = ("__name__", "__version__")  # the only dunder attributes a script may read
+# The only dunder attributes a script may read. ``x.__class__`` is ``type(x)`` as a script sees
+# it (d2l prints ``layer.__class__.__name__``): the same stand-in, whose own dunders stay shut.
+DUNDER_READS = ("__name__", "__version__", "__class__")
 
 
 def public_api(cls: type) -> bool:
@@ -174,7 +176,11 @@ def _type_name(obj: Any) -> str:
 
 
 def _dunder(obj: Any, name: str) -> Any:
-    """``__name__`` of classes, functions and modules, ``__version__`` of modules; no other."""
+    """``__name__`` of classes, functions and modules, ``__version__`` of modules, ``__class__``."""
+    if name == "__class__":
+        from tapeviz.sandbox.runtime.typeof import type_of
+
+        return type_of(obj)
     value: Any = None
     if type(obj) is Namespace:
         if name == "__name__":
