@@ -65,3 +65,14 @@ class PanelAppearance:
             self.show_message(tip)
         elif not small and self.message.full == tip:
             self.show_message("")
+
+    def repaint_frame(self) -> None:
+        """Paint the neurons and the output maps now (training waits meanwhile).
+
+        The labels and the loss curves repaint on the next turn, only when they changed (the
+        curves' axes cost ~5 ms a paint; they change at most 10 times a second in training).
+        """
+        self.diagram.repaint()
+        for m in self.output.maps:
+            if m.isVisible():
+                m.repaint()

@@ -78,3 +78,13 @@ class PanelDocuments:
         self.set_config(state.config, state.initial, state.weights if trained else None,
                         state.epoch)  # fmt: skip
         self.show_message("")
+
+    def export(self, kind: str, path: Any = None, **options: Any) -> Any:
+        """Export ``kind`` ("gif", "mp4", "png", "csv"; see :mod:`~tapeviz.ui.network.film`).
+
+        Without ``path`` a file dialog asks. An animation returns its running exporter
+        (``finished``/``failed``); the others the path written. A failure is said here.
+        """
+        from tapeviz.ui.network import film
+
+        return film.export(self, kind, path, **options)

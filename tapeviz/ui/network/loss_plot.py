@@ -7,6 +7,7 @@ each run in its ``PALETTE`` colour, training solid and test dashed, so the curve
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
@@ -20,6 +21,9 @@ from tapeviz.ui.plots.step_plots import style_plot
 from tapeviz.ui.theme import LIGHT, Theme
 
 translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel", "…")
+
+
+PLAY_INTERVAL_S = 0.1  # the curves redrawn at most 10 times a second while training
 
 
 class LossPlot(pg.PlotWidget):
@@ -38,6 +42,7 @@ class LossPlot(pg.PlotWidget):
         self.theme, self.scale = LIGHT, 1.0
         self.curves: list[tuple[pg.PlotDataItem, pg.PlotDataItem]] = []
         self._runs = 0
+        self._drawn_at = 0.0  # when curves were last drawn while training
         self.setMinimumHeight(60)
 
     def restyle(self, theme: Theme, scale: float) -> None:
@@ -58,9 +63,18 @@ class LossPlot(pg.PlotWidget):
             train.setPen(pg.mkPen(colour, width=width))
             test.setPen(pg.mkPen(colour, width=width, style=Qt.PenStyle.DashLine))
 
-    def show_runs(self, runs: Sequence[RunFrame]) -> None:
-        """Draw every run's losses so far (curves made or dropped to match the runs)."""
-        if len(runs) != len(self.curves):
+    def show_runs(self, runs: Sequence[RunFrame], playing: bool = False) -> None:
+        """Draw every run's losses so far (curves made or dropped to match the runs).
+
+        While training, at most every ``PLAY_INTERVAL_S`` (each redraw lays the axes out again,
+        ~3 ms; the curves grow an epoch at a time); a paused frame is always drawn.
+        """
+        now = time.perf_counter()
+        same = len(runs) == len(self.curves)
+        if playing and same and now - self._drawn_at < PLAY_INTERVAL_S:
+            return
+        self._drawn_at = now if playing else 0.0
+        if not same:
             for train, test in self.curves:
                 self.removeItem(train)
                 self.removeItem(test)

@@ -162,8 +162,10 @@ class OutputPanel(QWidget):
         self.train_loss.setText(translate("NetworkPanel", "Training loss %1").replace(
             "%1", loss_text(train)))  # fmt: skip
 
-    def show_runs(self, runs: Sequence[RunFrame], notes: Sequence[str] = ()) -> None:
-        """Every run's map and the loss curves; the first run's numbers."""
+    def show_runs(
+        self, runs: Sequence[RunFrame], notes: Sequence[str] = (), playing: bool = False
+    ) -> None:
+        """Every run's map and the loss curves (``playing``: at most 10 a second)."""
         self.set_run_count(len(runs))
         race = len(runs) > 1
         for k, (m, run) in enumerate(zip(self.maps, runs, strict=False)):
@@ -179,7 +181,7 @@ class OutputPanel(QWidget):
             self.show_losses(runs[0].last_test, runs[0].last_train)
             output = translate("NetworkPanel", "Output")
             self.title.setText(f"{output} · {runs[0].kind}" if race else output)
-        self.plot.show_runs(runs)
+        self.plot.show_runs(runs, playing)
 
     def _on_options_toggled(self, _on: bool) -> None:
         for m in self.maps:

@@ -233,6 +233,8 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         if self.thread.playing:
             self.thread.pause()
             self._want_tape = True
+            if self.frame is not None:  # the curves as far as drawn (they lag while training)
+                self.output.plot.show_runs(self.frame.runs)
         self.top.set_playing(False)
 
     def toggle(self) -> None:
@@ -323,8 +325,10 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         built = self.built
         if frame is not None and built is not None and frame.generation == built.generation:
             self._draw(frame)
-        if (frame is not None or events) and self.isVisible():
+        if events and self.isVisible():  # a new network: its whole layout
             self.repaint()
+        elif frame is not None and self.isVisible():
+            self.repaint_frame()
         self.thread.link_spec = self.diagram.links.spec  # (the thread draws for the newest)
 
     def _on_built(self, built: Built) -> None:
@@ -371,7 +375,7 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         self.diagram.training = frame.playing and self.thread.playing
         self.diagram.set_frame(frame.layers, first.weights, frame.links, frame.links_spec)
         notes = [text.divergence(r, frame.start_curvature) for r in runs]
-        self.output.show_runs(runs, notes)
+        self.output.show_runs(runs, notes, frame.playing and self.thread.playing)
         if any(notes):
             self.show_message("⚠ " + next(n for n in notes if n))
         self.frameShown.emit(first.epoch)
@@ -411,16 +415,6 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
             return
         action()
         event.accept()
-
-    def export(self, kind: str, path: Any = None, **options: Any) -> Any:
-        """Export ``kind`` ("gif", "mp4", "png", "csv"; see :mod:`~tapeviz.ui.network.film`).
-
-        Without ``path`` a file dialog asks. An animation returns its running exporter
-        (``finished``/``failed``); the others the path written. A failure is said here.
-        """
-        from tapeviz.ui.network import film
-
-        return film.export(self, kind, path, **options)
 
     def shutdown(self) -> None:
         """Stop the training thread (the window closes)."""
