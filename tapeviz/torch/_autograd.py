@@ -60,7 +60,7 @@ _SPARE = _Spare()
 class Node:
     """A ``grad_fn``: the records of one op and the nodes of its inputs that require grad."""
 
-    __slots__ = ("_freed", "_holes", "_name", "_next", "_records", "_seq", "metadata")
+    __slots__ = ("_freed", "_gradient", "_holes", "_name", "_next", "_records", "_seq", "metadata")
 
     def __init__(
         self,
@@ -71,6 +71,7 @@ class Node:
     ) -> None:
         self._name = name
         self._holes = holes  # the places of tensor inputs that need no grad (torch: (None, 0))
+        self._gradient = False  # the recorded ops of a create_graph=True gradient
         self._records = tuple(records)
         # per input needing grad: (tensor, its node then, its version then, its engine id then)
         self._next = nexts
@@ -291,7 +292,8 @@ def gradients(
         nexts = tuple((t, None, t._version, i) for i, t in graph.leaves.items())
         nexts += tuple((t, n, t._version, i) for i, (t, n) in graph.inner.items())
         if rec.records:
-            node = Node("GradientBackward", rec.records, nexts)
+            node = Node(_gradient_name(rec.records, results), rec.records, nexts)
+            node._gradient = True
     if not retain_graph:
         graph.free()
     if accumulate:
@@ -300,6 +302,29 @@ def gradients(
         if before:
             tape.grad_before = before  # type: ignore[attr-defined]
     return list(inputs), list(results), node
+
+
+# torch's grad_fn name for the engine op that made a create_graph gradient (its last op)
+_TORCH_NAMES = {
+    "multiply": "MulBackward0", "add": "AddBackward0", "subtract": "SubBackward0",
+    "negative": "NegBackward0", "divide": "DivBackward0", "pow": "PowBackward0",
+    "square": "PowBackward0", "sqrt": "SqrtBackward0", "exp": "ExpBackward0",
+    "log": "LogBackward0", "sin": "SinBackward0", "cos": "CosBackward0",
+    "tanh": "TanhBackward0", "sigmoid": "SigmoidBackward0", "relu": "ReluBackward0",
+    "where": "WhereBackward0", "matmul": "MmBackward0", "reduce_sum": "SumBackward1",
+    "reduce_mean": "MeanBackward1", "reshape": "ViewBackward0", "transpose": "TBackward0",
+    "broadcast_to": "ExpandBackward0",
+}  # fmt: skip
+
+
+def _gradient_name(records: Sequence[OpRecord], results: Sequence[Any]) -> str:
+    """``MulBackward0`` when the (first) gradient's last op was a multiply, as torch names it."""
+    first = next((r for r in results if r is not None), None)
+    if first is not None:
+        for r in reversed(records):
+            if any(o.id == first.id for o in r.outputs):
+                return _TORCH_NAMES.get(r.primitive.name, "GradientBackward")
+    return "GradientBackward"
 
 
 def _seeds(seeds: list[Any]) -> list[Any] | None:

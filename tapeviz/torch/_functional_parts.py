@@ -134,7 +134,7 @@ def connected(g: Tensor | None) -> Tensor | None:
     requires grad only where one of them read a tensor of the graph (the gradient of a linear
     function is a constant). The strict checks and the Hessian's zeros rely on that.
     """
-    if g is None or g._fn is None or g._fn._name != "GradientBackward":
+    if g is None or g._fn is None or not g._fn._gradient:
         return g
     gid = g._t.id
     for r in g._fn._records:

@@ -211,3 +211,12 @@ def test_next_functions_list_none_for_an_input_that_needs_no_grad() -> None:
     z = w * x
     names = [None if n is None else n.name() for n, _ in z.grad_fn.next_functions]
     assert names == ["torch::autograd::AccumulateGrad", None]
+
+
+def test_a_create_graph_gradient_is_named_by_its_last_op_as_torch_prints_it() -> None:
+    import tapeviz.torch as torch
+
+    x = torch.tensor(2.0, requires_grad=True)
+    dy = torch.autograd.grad(x**3, x, create_graph=True)[0]
+    assert repr(dy) == "tensor(12., grad_fn=<MulBackward0>)"  # 3x²: torch's last op is a mul
+    assert repr(torch.autograd.grad(dy, x)[0]) == "tensor(12.)"  # 6x
