@@ -105,6 +105,7 @@ _USER_CACHE: weakref.WeakKeyDictionary[type, tuple[frozenset[str], bool]] = (
 # The only dunder attributes a script may read. ``x.__class__`` is ``type(x)`` as a script sees
 # it (d2l prints ``layer.__class__.__name__``): the same stand-in, whose own dunders stay shut.
 DUNDER_READS = ("__name__", "__version__", "__class__")
+CLASS_OF: Callable[[Any], Any] | None = None  # typeof.type_of, set when typeof is imported
 
 
 def public_api(cls: type) -> bool:
@@ -177,10 +178,8 @@ def _type_name(obj: Any) -> str:
 
 def _dunder(obj: Any, name: str) -> Any:
     """``__name__`` of classes, functions and modules, ``__version__`` of modules, ``__class__``."""
-    if name == "__class__":
-        from tapeviz.sandbox.runtime.typeof import type_of
-
-        return type_of(obj)
+    if name == "__class__" and CLASS_OF is not None:
+        return CLASS_OF(obj)
     value: Any = None
     if type(obj) is Namespace:
         if name == "__name__":

@@ -14,6 +14,7 @@ from typing import Any
 
 from tapeviz.engine.namespace import Namespace
 from tapeviz.engine.tensor import Tensor, Variable
+from tapeviz.sandbox.runtime import policy
 from tapeviz.sandbox.runtime.classes import BoundMethod, Super, is_user_class
 from tapeviz.sandbox.runtime.frames import UserFunction
 from tapeviz.sandbox.runtime.methods import Checked
@@ -60,3 +61,6 @@ def type_of(obj: Any) -> Any:
         return tp
     found = STANDINS[tp] = marker(tp)
     return found
+
+
+policy.CLASS_OF = type_of  # ``x.__class__`` reads as ``type(x)`` (policy.get_attr)
