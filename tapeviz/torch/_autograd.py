@@ -196,7 +196,14 @@ class Graph:
                 if t._version != version and node._name not in _SAVES_NOTHING:
                     raise RuntimeError(_modified(t, node, version))
         self.nodes = sorted(nodes.values(), key=lambda n: n._seq)
-        self.leaves = leaves
+        # leaves in the order the forward pass first read them, then as they were made (a
+        # Linear's weight before its bias): the order the timeline and the stepper list them
+        first: dict[int, int] = {}
+        for node in reversed(self.nodes):
+            for _, n, _, eid in node._next:
+                if n is None:
+                    first[eid] = node._seq
+        self.leaves = dict(sorted(leaves.items(), key=lambda kv: (first.get(kv[0], -1), kv[0])))
         self.inner = inner
 
     def records(self) -> tuple[list[OpRecord], list[str | None]]:
