@@ -74,28 +74,47 @@ def wait(until: Callable[[], bool], timeout: float = 60.0) -> float:
 
 
 class Gaps:
-    """The longest time the event loop went without running a 5 ms timer."""
+    """The longest time the event loop went without running a 5 ms timer.
+
+    Each tick also notes the UI thread's CPU time: a gap's wall time less its CPU time is time
+    the thread waited (for a core on this loaded 2-core machine, or for the GIL).
+    """
 
     def __init__(self) -> None:
         self.ticks: list[float] = []
+        self.cpu: list[float] = []
         self.timer = QTimer()
         self.timer.setInterval(5)
-        self.timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+        self.timer.timeout.connect(self._tick)
+
+    def _tick(self) -> None:
+        self.ticks.append(time.perf_counter())
+        self.cpu.append(time.thread_time())
 
     def __enter__(self) -> Gaps:
-        self.ticks = [time.perf_counter()]
+        self.ticks, self.cpu = [], []
+        self._tick()
         self.timer.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.timer.stop()
-        self.ticks.append(time.perf_counter())
+        self._tick()
 
     @property
     def worst_ms(self) -> float:
         """The longest gap, ms."""
         t = self.ticks
         return max((b - a for a, b in itertools.pairwise(t)), default=0.0) * 1e3
+
+    @property
+    def cpu_ms(self) -> tuple[float, float]:
+        """The UI thread's CPU time in the longest gap, and the most in any gap (ms)."""
+        gaps = [(tb - ta, cb - ca) for (ta, ca), (tb, cb)
+                in itertools.pairwise(zip(self.ticks, self.cpu, strict=True))]  # fmt: skip
+        if not gaps:
+            return 0.0, 0.0
+        return max(gaps)[1] * 1e3, max(c for _, c in gaps) * 1e3
 
 
 def expression(ops: int) -> str:
@@ -274,6 +293,9 @@ def big_runs(w: object, names: list[str]) -> None:
             wait(lambda: False, 0.5)  # whatever the answer's arrival queued
         print(f"   ({name}: the run and its results took {took:.2f} s)")
         report(f"B1 longest UI-thread block, a run of {name}", gaps.worst_ms, "ms", 50.0)
+        own, most = gaps.cpu_ms
+        print(f"   (the UI thread's own CPU in that block {own:.1f} ms; in its busiest block "
+              f"{most:.1f} ms; the rest it waited, for a core or the GIL)")  # fmt: skip
         if "tapes" in name:  # I4: streamed, the timeline is on screen while the script runs
             report(f"I4 first timeline step on screen after Run ({name})",
                    first[0] * 1e3 if first else float("inf"), "ms", 300.0)  # fmt: skip

@@ -113,17 +113,29 @@ class RemoteTapes(Sequence[TapeInfo]):
         return int(bounds[k + 1] - bounds[k])
 
     def first_names(self) -> list[str]:
-        """Every tape's :meth:`name`, in order."""
-        return [self.name(k) for k in range(len(self))]
+        """Every tape's :meth:`name`, in order (each name set's first name found once)."""
+        firsts = [names[0] if names else None for names in self._sets]
+        codes, index = self._names.tolist(), self._index.tolist()
+        return [f"tape #{i + 1}" if (first := firsts[c]) is None else first
+                for c, i in zip(codes, index, strict=True)]  # fmt: skip
 
     def op_counts(self) -> list[int]:
         """Every tape's :meth:`op_count`, in order."""
         return np.diff(np.asarray(self._recs["bounds"], np.int64)).tolist()  # type: ignore[no-any-return]
 
+    def recorded(self) -> bool:
+        """Whether any tape recorded an op (without counting each tape's)."""
+        bounds = self._recs["bounds"]
+        return len(bounds) > 1 and int(bounds[-1]) > int(bounds[0])
+
     def spans(self) -> np.ndarray:
         """Each tape's rows of the record columns, as an (n, 2) array of [start, end)."""
         bounds = np.asarray(self._recs["bounds"], np.int64)
         return np.stack([bounds[:-1], bounds[1:]], axis=1)
+
+    def call_columns(self) -> Any:
+        """Every tape's gradient calls as columns (a :class:`~.remote.CallColumns`)."""
+        return self._recs["calls"]
 
     def call_rows(self, k: int) -> tuple[Any, ...]:
         """Tape ``k``'s gradient calls as (kind, target ids, source ids, result rows)."""

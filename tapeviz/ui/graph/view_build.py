@@ -196,7 +196,8 @@ class SceneBuilding:
                                               self.group_items, plan, model, look))  # fmt: skip
             return
         big = len(plan.nodes) > BACKGROUND_LAYOUT
-        old = {} if big else {nid: it.pos() for nid, it in self.items.items()}  # (big: no move)
+        items = self.items  # (big: no move; else only the nodes staying: not all of a big one)
+        old = {} if big else {nid: items[nid].pos() for nid in plan.nodes if nid in items}
         if big:  # a full collection would stop the build (and find nothing to free)
             workers.postpone_full_collection()
         near = self._near(plan) if big else None
@@ -318,7 +319,8 @@ class SceneBuilding:
     ) -> None:
         old = self.scene()
         gone_nodes, gone_edges = list(self.items.values()), self.edge_items
-        selected = [nid for nid, it in self.items.items() if it.isSelected()]
+        was = self.items  # (the nodes staying, as above: not every node of a big graph left)
+        selected = [nid for nid in items if nid in was and was[nid].isSelected()]
         self.items, self.edge_items, self.layout = items, edges, lay
         self._boxes = None  # (found again for these items at their places, when asked)
         self._text_pending = sum(it.text_pending for it in items.values())

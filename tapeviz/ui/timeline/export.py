@@ -26,6 +26,9 @@ class Panel(plots.Player, Protocol):
     def length(self) -> int:
         """The last step."""
 
+    def finish_drawing(self) -> None:
+        """Draw the plots' parts still waiting for their turn."""
+
 
 def export(panel: Panel, kind: str, path: str | Path | None = None, **options: Any) -> Any:
     """Ask for a file name if none is given, then export (see ``TimelinePanel.export``)."""
@@ -57,6 +60,7 @@ def write(panel: Panel, kind: str, path: Path, **options: Any) -> Any:
     assert panel.timeline is not None
     if kind == "csv":
         return write_csv(panel.timeline, path)
+    panel.finish_drawing()  # (a big loop's plots are drawn a part per turn)
     if kind in ("png", "svg"):
         return plots.write_still(kind, panel.plot_area, path, panel.theme.background,
                                  "tapeviz loop")  # fmt: skip

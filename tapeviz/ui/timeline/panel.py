@@ -23,11 +23,13 @@ from tapeviz.models.values import short
 from tapeviz.ui.theme import LIGHT, Theme
 from tapeviz.ui.timeline import text
 from tapeviz.ui.timeline.controls import TimelineControls
+from tapeviz.ui.timeline.drawing import Drawing
 
 if TYPE_CHECKING:  # pyqtgraph is imported when the plots are made, not at start
     from tapeviz.ui.timeline.plots import TimelinePlots
 
 FRAME_MS = 16
+SLICED_STEPS = 500  # a loop this long is drawn a plot per turn (each 1-8 ms, ~5 to repaint)
 GRAPH_SHARE = 0.2  # while playing, at most this share of the time goes to the step's graph
 translate = QCoreApplication.translate  # lupdate reads translate("Timeline", "…")
 
@@ -60,6 +62,7 @@ class TimelinePanel(QWidget):
         self._pos, self._last_tick = 0.0, 0.0
         self._graph_cost, self._last_graph = 0.0, 0.0
         self._announced = False
+        self._drawing = Drawing(self, self._after_part)  # a big loop's plots, by turns
         self.controls = TimelineControls(self)
         self._plots: TimelinePlots | None = None  # built when first needed (see plot_area)
         self._plots_slot = QWidget(self)
@@ -132,8 +135,10 @@ class TimelinePanel(QWidget):
                 self.start()
         else:
             self.timeline, self.links, self.k = None, None, 0
+            self._drawing.stop()
             if self._plots is not None:
                 self._plots.draw(None, False, None)
+                self._plots.unhold()
             self.controls.clear()
 
     def select(self, index: int, step: int = 0) -> None:
@@ -153,14 +158,50 @@ class TimelinePanel(QWidget):
             self.select(index)
 
     def redraw(self, keep: bool = True) -> None:
-        """Draw the selected loop's series again (log scale, tensor element); keep the cursor."""
+        """Draw the selected loop's series again (log scale, tensor element); keep the cursor.
+
+        A loop of :data:`SLICED_STEPS` steps or more: a plot per turn (and repaint), each then
+        showing the cursor.
+        """
         if self.timeline is None and self._plots is None:
             return  # nothing to draw, and no plots to clear yet
         c = self.controls
-        self.plot_area.draw(self.timeline, c.log_scale.isChecked(), c.element_index(),
-                            c.heat_strip())  # fmt: skip
-        if keep and self.timeline is not None:
-            self.show_step(self.k)
+        tl = self.timeline
+        parts = self.plot_area.draw_parts(tl, c.log_scale.isChecked(), c.element_index(),
+                                          c.heat_strip())  # fmt: skip
+        if tl is None or tl.steps < SLICED_STEPS:
+            self._drawing.stop()  # (the parts of an older drawing still waiting)
+            for part in parts:
+                part()
+            self.plot_area.unhold()
+            if keep and tl is not None:
+                self.show_step(self.k)
+            return
+        parts[0]()  # (the frame: the extra plots and the divergence's marks, at once)
+        self._drawing.start(parts[1:])
+        if keep:
+            self.show_step(self.k)  # (the step's values, as the controls now say)
+
+    @property
+    def drawing(self) -> bool:
+        """Whether a big loop's plots are still being drawn (a part per turn)."""
+        return self._drawing.pending
+
+    def finish_drawing(self) -> None:
+        """Draw the rest of a big loop's plots now (before an export takes them)."""
+        self._drawing.finish()
+        if self._plots is not None:
+            self._plots.unhold()
+
+    def hold_plots(self) -> None:
+        """While drawn by turns, each plot shows once drawn (not all stale in the tab's paint)."""
+        if self.drawing and self._plots is not None and not self.isVisible():
+            self._plots.hold()
+
+    def _after_part(self) -> None:
+        self.plot_area.set_cursor(self.k)  # (the plot just drawn shows the cursor too)
+        if not self._drawing.pending:
+            self.plot_area.unhold()
 
     # -- the cursor ------------------------------------------------------------------------
     @property

@@ -9,6 +9,7 @@ faint, the played part revealed up to the cursor); a click in any of them asks f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pyqtgraph as pg
@@ -66,6 +67,7 @@ class TimelinePlots(QWidget):
         self.marks: list[tuple[Any, pg.InfiniteLine]] = []
         self._history: HistoryPlot | None = None  # made for the first Keras fit
         self._heat: HeatStrip | None = None  # made when first asked for
+        self._held: list[StepPlot] = []  # hidden until drawn again (see hold)
         box = QHBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         for p in self.plots:
@@ -107,51 +109,117 @@ class TimelinePlots(QWidget):
 
         A Keras fit's loop also gets its History beside the loss.
         """
-        self.legend.clear()
-        for plot, line in self.marks:
-            plot.removeItem(line)
-        self.marks = []
+        for part in self.draw_parts(tl, log, element, heat):
+            part()
+
+    def draw_parts(
+        self, tl: Timeline | None, log: bool, element: int | None, heat: bool = False
+    ) -> list[Callable[[], None]]:
+        """:meth:`draw`'s work in parts, run in order: a big loop's plots one per turn.
+
+        The extra plots and the divergence's marks (quick), then the loss, the parameters,
+        their legend and ‖∇‖: a part each (a few ms at 100,000 steps, and a plot's repaint as
+        much again).
+        """
         epochs = tl.epochs if tl is not None else None
         fit = epochs is not None and bool(epochs.history)
         heat = heat and tl is not None
-        if fit or self._history is not None:
-            self.history.draw(epochs if fit else None, log)
-            self.history.setVisible(fit)
-        if heat or self._heat is not None:
-            self.heat.draw(tl if heat else None)
-            self.heat.setVisible(heat)
-            self.params.setVisible(not heat)
-        if self.extras():
-            self.layout().activate()  # the plots' new widths now (an export may follow at once)
+
+        def extras() -> None:
+            if fit or self._history is not None:
+                self.history.draw(epochs if fit else None, log)
+                self.history.setVisible(fit)
+            if heat or self._heat is not None:
+                self.heat.draw(tl if heat else None)
+                self.heat.setVisible(heat)
+                self.unhold(self.params)  # (shown or hidden as the heat strip says)
+                self.params.setVisible(not heat)
+            if self.extras():
+                self.layout().activate()  # the plots' new widths now (an export may follow)
+
         if tl is None:
-            for p in self.plots:
-                p.set_series([], False, 1, [])
-            return
+
+            def clear() -> None:
+                self._clear_marks()
+                self.legend.clear()
+                extras()
+                for p in self.plots:
+                    p.set_series([], False, 1, [])
+
+            return [clear]
         n, d = tl.steps, tl.divergence
         shown = d.step if d is not None else n - 1  # the y range: up to the divergence
         width = n  # the x range: a diverged loop's explosion, not its steps of nan after it
         if d is not None:
             last = max([d.step, *(m[0] for m in d.milestones)])
             width = min(n, max(10, round(1.5 * last) + 5))
-        self.loss.setLabel("left", tl.loss_name)
-        self.loss.set_series([(tl.loss, LOSS, 0, n - 1)], log, width, [shown])
-        series, names = [], []
-        for j, p in enumerate(tl.parameters):
-            values = tl.values(j, element if p.size > 1 else None)
-            series.append((values, param_colour(j), j, n))
-            names.append(p.label if element is None or p.size == 1 else f"{p.name}[{element}]")
-        self.params.set_series(series, False, width, [shown] * len(series))
-        self.grad.set_series([(tl.grad_norm, GRAD, 0, n - 1)], log, width, [shown])
-        for j, name in enumerate(names[: len(DASHES)]):
-            pen = pg.mkPen(param_colour(j), width=2, style=DASHES[j % len(DASHES)])
-            self.legend.addItem(pg.PlotDataItem(pen=pen), name)
-        self.fit_legend()
-        if d is not None:
+
+        named: list[str] = []  # the parameters' names in the legend (params finds them)
+
+        def loss() -> None:
+            self.loss.setLabel("left", tl.loss_name)
+            self.loss.set_series([(tl.loss, LOSS, 0, n - 1)], log, width, [shown])
+            self.unhold(self.loss)
+
+        def params() -> None:
+            series, names = [], []
+            for j, p in enumerate(tl.parameters):
+                values = tl.values(j, element if p.size > 1 else None)
+                series.append((values, param_colour(j), j, n))
+                names.append(p.label if element is None or p.size == 1 else f"{p.name}[{element}]")
+            self.params.set_series(series, False, width, [shown] * len(series))
+            named[:] = names[: len(DASHES)]
+            self.unhold(self.params)
+
+        def legend() -> None:
+            self.legend.clear()
+            for j, name in enumerate(named):
+                pen = pg.mkPen(param_colour(j), width=2, style=DASHES[j % len(DASHES)])
+                self.legend.addItem(pg.PlotDataItem(pen=pen), name)
+            self.fit_legend()
+
+        def grad() -> None:
+            self.grad.set_series([(tl.grad_norm, GRAD, 0, n - 1)], log, width, [shown])
+            self.unhold(self.grad)
+
+        def frame() -> None:  # the extra plots, then the divergence's marks
+            extras()
+            self._clear_marks()
+            if d is None:
+                return
             pen = pg.mkPen(self.theme.warning, width=1.5 * self.scale, style=Qt.PenStyle.DashLine)
             for plot in (*self.plots, self.heat) if heat else self.plots:
                 line = pg.InfiniteLine(d.step, angle=90, pen=pen)
+                line.setZValue(1)  # over the faint curves (drawn after it now), under the bold
                 plot.addItem(line, ignoreBounds=True)
                 self.marks.append((plot, line))
+
+        return [frame, loss, params, legend, grad]
+
+    def hold(self) -> None:
+        """Hide the plots shown, their room kept, until each is drawn again (or :meth:`unhold`).
+
+        A tab brought forward repaints every plot in it at once; held, each plot repaints
+        when its part of a drawing by turns (:meth:`draw_parts`) has drawn it.
+        """
+        for p in self.plots:
+            if not p.isHidden():
+                _keep_room(p, True)
+                p.hide()
+                self._held.append(p)
+
+    def unhold(self, plot: StepPlot | None = None) -> None:
+        """Show ``plot`` again if it was held (None: every plot held)."""
+        for p in [plot] if plot is not None else list(self._held):
+            if p in self._held:
+                self._held.remove(p)
+                p.show()
+                _keep_room(p, False)  # (hidden for the heat strip, the room goes to it)
+
+    def _clear_marks(self) -> None:
+        for plot, line in self.marks:
+            plot.removeItem(line)
+        self.marks = []
 
     def fit_legend(self) -> None:
         """The parameters' legend above their data, at the presenter size (or smaller)."""
@@ -180,3 +248,10 @@ class TimelinePlots(QWidget):
         k = plot.clicked_step(event)
         if k is not None:
             self.stepClicked.emit(k)
+
+
+def _keep_room(widget: QWidget, keep: bool) -> None:
+    """Whether ``widget`` keeps its room in the layout while hidden."""
+    policy = widget.sizePolicy()
+    policy.setRetainSizeWhenHidden(keep)
+    widget.setSizePolicy(policy)

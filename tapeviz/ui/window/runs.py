@@ -64,6 +64,12 @@ def last_lines(text: str, blocks: int) -> str:
     return text[start + 1 :]
 
 
+def _recorded(result: RunResult) -> bool:
+    """Whether any of ``result``'s tapes recorded an op (a received run asks its columns)."""
+    recorded = getattr(result.tapes, "recorded", None)
+    return bool(recorded()) if recorded is not None else any(result.tape_ops())
+
+
 def _run_job(
     source: str,
     mode: str,
@@ -72,7 +78,8 @@ def _run_job(
     cancel: CancelToken,
     prepare: Callable[[RunResult, str], Any] | None,
     on_snapshot: Callable[[RunResult], None] | None = None,
-) -> tuple[RunResult, Any]:
+    keep: int = 0,
+) -> tuple[RunResult, Any, str]:
     if mode == "expression":  # live evaluation while typing: short, whatever the preferences
         limits = replace(limits, wall_time=2.0)
     # In a worker process: nothing the code does can crash, freeze or bloat the window.
@@ -81,7 +88,8 @@ def _run_job(
     if len(result.tapes) <= DECODED_TAPES:  # the graph's tapes decoded here, not in the window
         for info in result.tapes:
             _ = info.tape.records
-    return result, (prepare(result, source) if prepare is not None else None)
+    prepared = prepare(result, source) if prepare is not None else None
+    return result, prepared, last_lines(result.output, keep)  # (the Output pane's, made here)
 
 
 class RunController(QObject):
@@ -107,7 +115,8 @@ class RunController(QObject):
     A run stopped, killed or ended by a limit keeps the last snapshot, with its error.
     """
 
-    snapshotted = Signal(object)  # (the run's cancel token, the run so far, what was prepared)
+    # (the run's cancel token, the run so far, what was prepared, its output's last lines)
+    snapshotted = Signal(object)
 
     def __init__(
         self,
@@ -148,6 +157,7 @@ class RunController(QObject):
         self.last_result: RunResult | None = None
         self.last_run_s: float | None = None  # Run to graph, the last time (the live pause)
         self._started = 0.0
+        self._keep = 0  # the lines the Output pane keeps (0: all), read by the pool's threads
         self.submitted: Problem | None = None  # the text and table of the running sandbox run
         self.live_timer = QTimer(self)
         self.live_timer.setSingleShot(True)
@@ -257,24 +267,27 @@ class RunController(QObject):
         stream = None
         if mode == "script" and self.show_snapshot is not None:
             stream = partial(self._snapshot_arrived, cancel)
+        self._keep = self.console.maximumBlockCount()  # (the lines the Output pane keeps)
         workers.submit(_run_job, source, mode, variables, self.limits(), cancel, self.prepare,
-                       stream, on_done=self._on_run_done, on_error=self._on_run_failed)  # fmt: skip
+                       stream, self._keep, on_done=self._on_run_done,
+                       on_error=self._on_run_failed)  # fmt: skip
 
     def _snapshot_arrived(self, cancel: CancelToken, result: RunResult) -> None:
         """On the thread that decoded it: prepare a snapshot, then hand it to the UI thread."""
         if cancel.cancelled:
             return
         what = self.prepare_snapshot(result) if self.prepare_snapshot is not None else None
+        tail = last_lines(result.output, self._keep)
         with contextlib.suppress(RuntimeError):  # the window closed meanwhile
-            self.snapshotted.emit((cancel, result, what))
+            self.snapshotted.emit((cancel, result, what, tail))
 
-    def _on_snapshot(self, payload: tuple[CancelToken, RunResult, Any]) -> None:
-        cancel, result, what = payload
+    def _on_snapshot(self, payload: tuple[CancelToken, RunResult, Any, str]) -> None:
+        cancel, result, what, tail = payload
         if cancel is not self.cancel_token or cancel.cancelled or self.studio_in_front():
             return  # a run that ended or was stopped meanwhile; the studio shows its own
         assert self.show_snapshot is not None
         first, self.snapshot = self.snapshot is None, result
-        self.console.setPlainText(last_lines(result.output, self.console.maximumBlockCount()))
+        self.console.setPlainText(tail)
         self.show_snapshot(result, what, first)
         self.status(self.tr("Running… %1 tapes so far (the timeline grows as the run goes on)")
                     .replace("%1", f"{len(result.tapes) + result.dropped_tapes:,}"))  # fmt: skip
@@ -297,20 +310,20 @@ class RunController(QObject):
         self.show_error(self.tr("Internal error: %1").replace("%1", text), None, None)
         self._finish_run()
 
-    def _on_run_done(self, done: tuple[RunResult, Any]) -> None:
-        result, prepared = done
+    def _on_run_done(self, done: tuple[RunResult, Any, str]) -> None:
+        result, prepared, tail = done
         kept = self.snapshot  # (None again when the run has ended: _finish_run)
         if kept is not None and result.error is not None and not result.tapes:
             # Stopped, killed or over a limit: what arrived stays, with the run's error.
             result = replace(kept, error=result.error, elapsed=result.elapsed,
                              output=result.output or kept.output)  # fmt: skip
-            prepared = None
+            prepared, tail = None, last_lines(result.output, self._keep)
         if prepared is not None and self.prepared is not None:
             self.prepared(result, prepared)  # what the thread pool built for the graph
         self.last_result = result
-        self.console.setPlainText(last_lines(result.output, self.console.maximumBlockCount()))
+        self.console.setPlainText(tail)
         studio = self.studio_in_front() and result.error is None
-        recorded = any(result.tape_ops())
+        recorded = _recorded(result)
         # Under the studio the graph shows the tape of the studio's step; after an error that
         # came before any op was recorded, the last good graph stays (dimmed), never a blank.
         if not studio and (result.error is None or recorded):

@@ -11,6 +11,7 @@ dock goes to the step that printed it (:class:`~tapeviz.ui.timeline.output_link.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject
@@ -60,6 +61,8 @@ class TimelineLink(QObject):
         self.run: RunResult | None = None  # the run whose loops the panel shows
         self.names: dict[int, str] = {}
         self._shown: tuple[object, ...] = ()  # the tapes the graph shows now
+        self._past: list[weakref.ref[RunResult]] = []  # runs shown here (a newer one may be)
+        self._forwarding = False  # show_run brings the Timeline tab forward
         panel.stepTapes.connect(self._on_panel_step_tapes)
         tape_list.picked.connect(self._on_tape_list_picked)
 
@@ -68,16 +71,18 @@ class TimelineLink(QObject):
         """Whether the shown run recorded a loop."""
         return self.panel.timeline is not None
 
-    prepared: tuple[RunResult, list[Timeline] | Exception, list[str]] | None = None
+    # (the run, its loops or why not, its tapes' rows, its printed lines)
+    prepared: tuple[RunResult, list[Timeline] | Exception, list[str], OutputLines] | None = None
 
     @staticmethod
-    def prepare(result: RunResult) -> tuple[list[Timeline] | Exception, list[str]]:
-        """In the thread pool: a run's loops and its tapes' rows (100,000 tapes: ~1 s)."""
+    def prepare(result: RunResult) -> tuple[list[Timeline] | Exception, list[str], OutputLines]:
+        """In the thread pool: a run's loops, its tapes' rows (100,000 tapes: ~1 s), its lines."""
         labels = TapeList.labels(result)
+        lines = OutputLines(result.output, result.output_marks)  # (300,000 lines: ~15 ms)
         try:
-            return timelines_of(result), labels
+            return timelines_of(result), labels, lines
         except Exception as exc:  # shown by show_run, where the user looks
-            return exc, labels
+            return exc, labels, lines
 
     def show_run(
         self, result: RunResult, bring_forward: bool = True, keep_step: bool = False
@@ -89,45 +94,74 @@ class TimelineLink(QObject):
         """
         prepared, self.prepared = self.prepared, None
         if prepared is not None and prepared[0].tapes is result.tapes:  # made off the UI thread
-            found, labels = prepared[1], prepared[2]  # (a stopped run: its last snapshot's)
+            found, labels, lines = prepared[1:]  # (a stopped run: its last snapshot's)
+            if lines.text != result.output:  # (its output: the run's, maybe longer)
+                lines = OutputLines(result.output, result.output_marks)
         else:
-            found, labels = self.prepare(result)
-        self.prepared = (result, found, labels)  # (a stopped streamed run shows these tapes again)
+            found, labels, lines = self.prepare(result)
+        self.prepared = (result, found, labels, lines)  # (a stopped streamed run shows these again)
         if isinstance(found, Exception):  # a bug here must not keep the run from being shown
             why = f"{type(found).__name__}: {found}"
             self.status("⚠ " + self.tr("Internal error: %1").replace("%1", why))
             found = []
         timelines = found
-        lines = OutputLines(result.output, result.output_marks)
         self.run, self.names, self._shown = result, names_of(result), ()
+        self._past = [r for r in self._past if r() is not None and r() is not result]
+        self._past.append(weakref.ref(result))
         self.available(bool(timelines))
+        forward = bring_forward and bool(timelines) and not self.studio_in_front()
         self.panel.set_run(timelines, lines, keep_step)  # announces the step for the graph
         self.output_link.set_lines(lines)
         shown = self.panel.timeline
         if not timelines or shown is None:
             self.tape_list.show_result(result, self.source(), labels)
             return
-        current = shown.main_tape(self.panel.k)
-
-        def list_tapes() -> None:
-            if self.run is result:
-                self.tape_list.list_result(result, labels, current=current)
-
-        if len(result.tapes) > LATER_ROWS:  # on a turn of its own: the rows wait 1 ms
-            later(list_tapes, self.tape_list)
+        if len(result.tapes) > LATER_ROWS:  # the rows, then the current one, on turns of their own
+            later(lambda: self._list_tapes(result, labels, None), self.tape_list)
+            later(lambda: self._list_tapes(result, None, None), self.tape_list)
         else:
-            list_tapes()
-        if bring_forward and not self.studio_in_front():
+            self._list_tapes(result, labels, shown.main_tape(self.panel.k))
+        if forward:
+            self._bring_forward()
+
+    def _bring_forward(self) -> None:
+        """The Timeline tab to the front (its graph shows the step already: no show_again)."""
+        if not self.has_loop or self.studio_in_front():
+            return
+        self.panel.hold_plots()  # (its plots show as they are drawn, not all in one paint)
+        self._forwarding = True
+        try:
             self.bring_forward()
+        finally:
+            self._forwarding = False
+
+    def _list_tapes(self, result: RunResult, labels: list[str] | None, row: int | None) -> None:
+        """The Tapes dock lists ``labels`` (None: marks the step's tape, ``row`` if given)."""
+        tl = self.panel.timeline
+        if self.run is not result or tl is None:
+            return  # a newer run (or snapshot) is shown
+        if labels is not None:
+            self.tape_list.list_result(result, labels, current=row)
+        else:
+            self.tape_list.mark(tl.main_tape(self.panel.k))
 
     def show_again(self, last: RunResult | None) -> None:
-        """The graph is back from the studio: the last run (or its loop's step) again."""
-        if last is not None and last is not self.run:
+        """The graph is back from the studio: the last run (or its loop's step) again.
+
+        ``last`` is the editor's last finished run; one shown here before is older than the
+        run shown now (a streamed run's snapshot): the shown one stays.
+        """
+        if self._forwarding:
+            return  # (show_run brings the tab forward: what it shows is shown)
+        if last is not None and last is not self.run and not self._was_shown(last):
             self.show_run(last, bring_forward=False)  # it ran while the studio was in front
         elif self.has_loop:
             self.panel.set_step(self.panel.k)
-        elif last is not None and last.tapes:
-            self.tape_list.show_result(last, self.source())
+        elif self.run is not None and self.run.tapes:
+            self.tape_list.show_result(self.run, self.source())
+
+    def _was_shown(self, result: RunResult) -> bool:
+        return any(r() is result for r in self._past)
 
     def _on_panel_step_tapes(self, step: StepTapes) -> None:
         if self.studio_in_front():  # the graph shows the studio's step
