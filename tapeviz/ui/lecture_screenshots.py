@@ -79,8 +79,14 @@ def lecture_room(out: Path) -> list[Path]:
         window.show_view(tab)
         _wait(window)
         net = window.network  # type: ignore[attr-defined]
-        if tab == "network" and net.script is not None:
-            net.show_script_step(net.script.steps)
+        if tab == "network":  # the fit, once offered to the view, after its last step
+            for _ in range(500):
+                if net.script is not None:
+                    break
+                QTest.qWait(20)
+            if net.script is not None:
+                net.show_script_step(net.script.steps)
+                QTest.qWait(300)
         for scale in SCALES:
             for theme in (LIGHT, DARK):
                 window.set_theme(theme)

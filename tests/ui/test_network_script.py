@@ -46,6 +46,7 @@ def test_the_fit_is_drawn_step_by_step_with_the_timeline(qtbot: QtBot, window: M
     w.show_view("network")
     first = net.frame.runs[0]
     assert first.epoch == 0 and first.step == 0 and len(first.train_loss) == 0
+    assert net.output.test_loss.text() == "Test loss —"  # no epoch yet: nothing to say
     np.testing.assert_array_equal(first.weights[0][0], net.script.spec.layout.weights(
         net.script.row(0))[0][0])  # fmt: skip
     net.step()  # one epoch: the Timeline goes there too (and the graph shows its tape)

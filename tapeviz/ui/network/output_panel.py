@@ -40,8 +40,10 @@ def grid_shape(n: int) -> tuple[int, int]:
     return columns, -(-n // columns)
 
 
-def loss_text(value: float) -> str:
-    """A loss as Playground prints it (three decimals; ``nan`` and ``inf`` as they are)."""
+def loss_text(value: float | None) -> str:
+    """A loss as Playground prints it (three decimals; ``nan`` and ``inf`` as they are; None: —)."""
+    if value is None:  # no epoch yet (a script's fit before its first epoch ends)
+        return "—"
     return f"{value:.3f}" if math.isfinite(value) else f"{value}"
 
 
@@ -155,7 +157,7 @@ class OutputPanel(QWidget):
         for m in self.maps:
             m.set_data(data)
 
-    def show_losses(self, test: float, train: float) -> None:
+    def show_losses(self, test: float | None, train: float | None) -> None:
         """Playground's two numbers."""
         self.test_loss.setText(translate("NetworkPanel", "Test loss %1").replace(
             "%1", loss_text(test)))  # fmt: skip
@@ -178,7 +180,10 @@ class OutputPanel(QWidget):
                 m.set_title("", "", note)
                 m.setToolTip("")
         if runs:
-            self.show_losses(runs[0].last_test, runs[0].last_train)
+            first = runs[0]
+            known = first.train_loss.size > 0
+            self.show_losses(first.last_test if known else None,
+                             first.last_train if known else None)  # fmt: skip
             output = translate("NetworkPanel", "Output")
             self.title.setText(f"{output} · {runs[0].kind}" if race else output)
         self.plot.show_runs(runs, playing)
