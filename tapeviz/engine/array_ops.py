@@ -13,6 +13,7 @@ from tapeviz.engine import primitives as P
 from tapeviz.engine.core import bind
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import check_elements, shape_size
+from tapeviz.engine.strings import cast_to_string, filled
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, constant, convert_to_tensor
 
 __all__ = [
@@ -207,7 +208,10 @@ def getitem(tensor: Any, key: Any) -> Tensor:
 
 def cast(x: Any, dtype: Any, name: str | None = None) -> Tensor:
     """Convert to ``dtype``; the gradient flows only between float dtypes."""
-    return bind(P.cast_p, x, dtype=dtypes.as_dtype(dtype))
+    dt = dtypes.as_dtype(dtype)
+    if dt.is_string:  # TensorFlow casts no number to a string (tf.strings.as_string does)
+        return cast_to_string(x)
+    return bind(P.cast_p, x, dtype=dt)
 
 
 def identity(input: Any, name: str | None = None) -> Tensor:
@@ -243,6 +247,8 @@ def ones(shape: Any, dtype: Any = dtypes.float32, name: str | None = None) -> Te
 def fill(dims: Any, value: Any, name: str | None = None) -> Tensor:
     """A tensor of shape ``dims`` filled with ``value``."""
     v = convert_to_tensor(value)
+    if v.dtype.is_string:  # np.full would copy the string into each element
+        return Tensor(filled(_new_shape(dims, "fill"), v._value), v.dtype)
     return constant(np.full(_new_shape(dims, "fill"), v._value, dtype=v.dtype.np))
 
 

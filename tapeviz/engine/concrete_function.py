@@ -74,6 +74,8 @@ def signature_text(bound: dict[str, Any], output: str, head: str = "Input Parame
 
 def _zeros(spec: TensorSpec, size: int) -> Any:
     dims = (size,) if spec.shape is None else tuple(size if d is None else d for d in spec.shape)
+    if spec.dtype.is_string:  # TensorFlow's zero string is the empty one
+        return constant(np.full(dims, b"", dtype=object))
     return constant(np.zeros(dims, dtype=spec.dtype.as_numpy_dtype))
 
 
@@ -158,7 +160,17 @@ class ConcreteFunction:
             values[name] = value
         return self._function.python_function(**values)
 
+    def _traced_output(self) -> str | None:
+        """The output type of the function's own trace for these inputs, if it made one."""
+        mine = {n: describe_parameter(v) for n, v in self._bound.items()}
+        for params, out in getattr(self._function, "_signatures", ()):
+            if {n: describe_parameter(v) for n, v in params.items()} == mine:
+                return out
+        return None
+
     def _output_text(self) -> str:
+        if self._output is None:
+            self._output = self._traced_output()
         if self._output is None:
             one = self._sample(1)
             out = describe_output(one)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from tapeviz.engine import diagnostics, dtypes
+from tapeviz.engine import diagnostics, dtypes, strings, tracelog
 from tapeviz.engine.dtypes import DType
 from tapeviz.engine.errors import EngineError, EngineTypeError, InvalidArgumentError
 from tapeviz.engine.guard import GUARD, check_elements, precheck
 from tapeviz.engine.impl_rules import FLOAT_ONLY, IMPL
 from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.state import STATE
+from tapeviz.engine.strings import value_dtype
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, freeze, to_array
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
@@ -200,7 +202,7 @@ def number(value: float | int, dtype: DType) -> Any:
 
 def _scalar(value: Any, dtype: DType, prim: Primitive) -> Tensor:
     """A Python int/float operand as a Tensor of ``dtype``."""
-    if not dtype.is_floating and type(value) is float:  # checked before the cache: 1.0 == 1
+    if not dtype.is_floating and (type(value) is float or dtype.is_string):  # (1.0 == 1)
         to_array(value, dtype, prim.name)  # raises a clear error
     return Tensor(number(value, dtype), dtype)
 
@@ -252,12 +254,15 @@ def _as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
             else:
                 want = None if i in prim.int_args else dtype
             arr = to_array(a, want, prim.name)
-            out.append(Tensor(arr, dtypes.from_numpy(np.asarray(arr).dtype)))
+            out.append(Tensor(arr, want or value_dtype(arr)))
+            if STATE.trace_logs and strings.is_text(a):  # a graph constant, as TF makes it
+                tracelog.made(a, out[-1])
     return tuple(out)
 
 
 _BY_NP = {d.np: d for d in dtypes.ALL_DTYPES}
 _BY_SCALAR_TYPE = {d.np.type: d for d in dtypes.ALL_DTYPES}  # np.float32 -> float32, ...
+_VALUE = operator.attrgetter("_value")
 _new_record = tuple.__new__  # OpRecord(...) without the NamedTuple's Python-level __new__
 
 
@@ -271,12 +276,16 @@ def _float_advice(op: str, value: Any) -> tuple[str, dict[str, str]]:
 def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
     """Run primitive ``prim`` on ``args`` and record it on every active tape."""
     xs = as_inputs(prim, args)
-    if prim in FLOAT_ONLY and not xs[0].dtype.is_floating:
-        raise InvalidArgumentError(
-            f"{prim.name} needs a float tensor, got {xs[0].dtype.name} {xs[0].shape}",
-            prim.name,
-            _float_advice(prim.name, args[0]),
-        )
+    if not xs[0].dtype.is_floating:
+        if prim in FLOAT_ONLY:
+            raise InvalidArgumentError(
+                f"{prim.name} needs a float tensor, got {xs[0].dtype.name} {xs[0].shape}",
+                prim.name,
+                _float_advice(prim.name, args[0]),
+            )
+        for x in xs:  # (a condition may come first: where(c, "a", "b"))
+            if x.dtype.is_string:
+                return _bind_strings(prim, xs, params)
     limit = GUARD.max_elements
     if limit is not None:
         precheck(prim, [x._value for x in xs], params)
@@ -299,6 +308,36 @@ def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
         check_elements(int(np.size(out)), prim.name)
     t = Tensor(out, dtype)
     active = STATE.active
+    if active:
+        record(active, prim, xs, t, MappingProxyType(params) if params else _EMPTY)
+    return t
+
+
+def _bind_strings(prim: Primitive, xs: tuple[Tensor, ...], params: dict[str, Any]) -> Tensor:
+    """``bind`` for an op of strings: TensorFlow's string kernels only, recorded off tapes.
+
+    A tf.function's trace records it (its later calls replay it); a GradientTape does not, as
+    TensorFlow's tapes record only ops of watched (float) tensors.
+    """
+    strings.check_op(prim, xs, params)
+    if GUARD.max_elements is not None:
+        precheck(prim, [x._value for x in xs], params)
+    # One string as a 0-d object array: numpy would make it an S array (and drop end NULs).
+    values = [np.asarray(v, dtype=object) if type(v) is bytes else v for v in map(_VALUE, xs)]
+    try:
+        out = IMPL[prim](*values, **params)
+    except EngineError:
+        raise
+    except (ValueError, TypeError, IndexError, OverflowError, MemoryError) as exc:
+        raise op_error(prim, xs, exc) from None
+    if type(out) is bool or (isinstance(out, np.ndarray | np.generic) and out.dtype.kind in "biuf"):
+        out = freeze(np.asarray(out))  # a comparison's bools, a condition's indices
+        dtype = _BY_NP[out.dtype]
+    else:  # bytes, or object arrays of bytes (or numpy's own bytes)
+        out, dtype = strings.op_result(prim, out), dtypes.string
+    check_elements(int(np.size(out)), prim.name)
+    t = Tensor(out, dtype)
+    active = [r for r in STATE.active if not r.for_gradients]
     if active:
         record(active, prim, xs, t, MappingProxyType(params) if params else _EMPTY)
     return t

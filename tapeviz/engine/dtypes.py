@@ -10,7 +10,7 @@ import numpy as np
 class DType:
     """A tensor element type, spelled like TensorFlow's (``tv.float32``)."""
 
-    __slots__ = ("is_bool", "is_floating", "is_integer", "name", "np", "scalar")
+    __slots__ = ("is_bool", "is_floating", "is_integer", "is_string", "name", "np", "scalar")
 
     def __init__(self, name: str, np_dtype: np.dtype) -> None:
         self.name = name
@@ -19,6 +19,7 @@ class DType:
         self.is_floating = np_dtype.kind == "f"  # the only differentiable kind
         self.is_integer = np_dtype.kind in "iu"
         self.is_bool = np_dtype.kind == "b"
+        self.is_string = np_dtype.kind == "O"  # tf.string: numpy object arrays of bytes
 
     @property
     def as_numpy_dtype(self) -> type:
@@ -33,11 +34,15 @@ class DType:
     @property
     def min(self) -> Any:
         """Smallest representable value."""
+        if self.is_string:
+            raise TypeError("Cannot find minimum value of string.")
         return np.finfo(self.np).min if self.is_floating else np.iinfo(self.np).min
 
     @property
     def max(self) -> Any:
         """Largest representable value."""
+        if self.is_string:
+            raise TypeError("Cannot find maximum value of string.")
         return np.finfo(self.np).max if self.is_floating else np.iinfo(self.np).max
 
     def __repr__(self) -> str:
@@ -59,13 +64,18 @@ int32 = DType("int32", np.dtype(np.int32))
 int64 = DType("int64", np.dtype(np.int64))
 uint8 = DType("uint8", np.dtype(np.uint8))
 bool_ = DType("bool", np.dtype(np.bool_))
+# Byte strings, never differentiable; apart from ALL_DTYPES (the numeric ones), as object
+# arrays must not become tensors unless every element is bytes (engine.strings checks).
+string = DType("string", np.dtype(object))
 half = float16
 double = float64
 
 ALL_DTYPES: tuple[DType, ...] = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_)
 _BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL_DTYPES}
 _BY_NAME: dict[str, DType] = {d.name: d for d in ALL_DTYPES}
-_BY_NAME.update({"half": float16, "double": float64, "float": float32, "int": int32})
+_BY_NAME.update(
+    {"half": float16, "double": float64, "float": float32, "int": int32, "string": string}
+)
 # TensorFlow's DataType enum values (types.proto): tf.zeros(2, 1) is a float32 tensor.
 _BY_ENUM: dict[int, DType] = {
     1: float32,
@@ -88,7 +98,7 @@ def as_dtype(value: Any) -> DType:
         try:
             return _BY_NAME[value]
         except KeyError:
-            known = ", ".join(d.name for d in ALL_DTYPES)
+            known = ", ".join(d.name for d in (*ALL_DTYPES, string))
             raise TypeError(f"unknown dtype {value!r}; known dtypes: {known}") from None
     if isinstance(value, int) and not isinstance(value, bool):  # TensorFlow's DataType enum
         found = _BY_ENUM.get(value)
@@ -105,6 +115,13 @@ def as_dtype(value: Any) -> DType:
         return int32
     if value is bool:
         return bool_
+    if value is str or value is bytes:
+        return string
+    try:
+        if np.dtype(value).kind in "OSU":  # numpy's object, bytes and str dtypes
+            return string
+    except (TypeError, ValueError):
+        pass
     try:
         return _BY_NP[np.dtype(value)]
     except (TypeError, KeyError):

@@ -144,8 +144,11 @@ class Function:
             if type(value) is not Tensor:  # variables, Python values: printed as they are
                 continue
             spec = specs.pop(0) if specs else None
-            dims = tuple(spec.shape) if spec is not None else tuple(value.shape)
-            shape = "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
+            if spec is not None and spec.shape is None:  # TensorSpec(shape=None): any rank
+                shape = "<unknown>"
+            else:
+                dims = tuple(spec.shape) if spec is not None else tuple(value.shape)
+                shape = "(" + ", ".join(map(str, dims)) + ("," if len(dims) == 1 else "") + ")"
             out[id(value)] = f'Tensor("{name}:0", shape={shape}, dtype={value.dtype.name})'
         return out
 

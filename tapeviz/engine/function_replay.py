@@ -188,17 +188,18 @@ def _scope(scope: tuple[str, ...]) -> Iterator[None]:
 
 
 def as_outputs(result: Any) -> Any:
-    """The result as TensorFlow returns it: numbers and variables become tensors."""
+    """The result as TensorFlow returns it: numbers, text and variables become tensors."""
     from tapeviz.engine.ops import identity
 
     def convert(leaf: Any) -> Any:
         if isinstance(leaf, Variable):
             return identity(parent(leaf))
-        if isinstance(leaf, bool | int | float | np.generic):
+        if isinstance(leaf, bool | int | float | str | bytes | np.generic):
             return constant(leaf)
         return leaf
 
     leaves = nest.flatten(result)
-    if not any(isinstance(x, Variable | bool | int | float | np.generic) for x in leaves):
+    if not any(isinstance(x, Variable | bool | int | float | str | bytes | np.generic)
+               for x in leaves):  # fmt: skip
         return result
     return nest.pack_as(result, [convert(x) for x in leaves])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -18,6 +19,8 @@ from tapeviz.engine.tensor import TensorLike
 
 def format_number(v: Any) -> str:
     """Format one element as TensorFlow does: float32 ``%.6g`` or ``%.9g``, ints plainly."""
+    if isinstance(v, bytes):  # a string: quoted, control bytes escaped (UTF-8 kept)
+        return '"' + _escaped(v) + '"'
     v = np.asarray(v)[()]
     kind = v.dtype.kind
     if kind == "b":
@@ -35,8 +38,24 @@ def format_number(v: Any) -> str:
     return text if np.float32(text) == np.float32(v) else f"{float(v):.9g}"
 
 
+_ESCAPES = {b"\n": b"\\n", b"\r": b"\\r", b"\t": b"\\t", b'"': b'\\"', b"'": b"\\'", b"\\": b"\\\\"}
+_TO_ESCAPE = re.compile(rb"[\x00-\x1f\x7f\"'\\]")
+
+
+def _escape(m: re.Match[bytes]) -> bytes:
+    c = m.group()
+    return _ESCAPES.get(c) or b"\\%03o" % c[0]
+
+
+def _escaped(b: bytes) -> str:
+    """TensorFlow's ``Utf8SafeCEscape``: C escapes (octal) for control bytes, UTF-8 kept."""
+    return _TO_ESCAPE.sub(_escape, b).decode("utf-8", "backslashreplace")
+
+
 def format_array(value: Any, summarize: int = 3) -> str:
     """Format a tensor value like ``tf.print``: ``[1 2 3]``, nested rows, ``...`` past 2×3."""
+    if type(value) is bytes:
+        return format_number(value)
     arr = np.asarray(value)
     if arr.ndim == 0:
         return format_number(arr)
@@ -120,7 +139,11 @@ def tf_print(
         tracelog.event("print", None, inputs, kwargs)
     state.trace_quiet += 1  # formatting reads values: no reason not to replay the call
     try:
-        text = sep.join(format_value(x, summarize) for x in inputs) + end
+        only = inputs[0] if len(inputs) == 1 else None
+        if isinstance(only, TensorLike) and type(only._value) is bytes:  # printed as it is
+            text = only._value.decode("utf-8", "backslashreplace") + end
+        else:
+            text = sep.join(format_value(x, summarize) for x in inputs) + end
     finally:
         state.trace_quiet -= 1
     emit(text, output_stream)

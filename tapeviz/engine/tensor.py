@@ -10,12 +10,13 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.engine import dtypes, tracelog
+from tapeviz.engine import dtypes, strings, tracelog
 from tapeviz.engine.dtypes import DType
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, UnimplementedError
 from tapeviz.engine.guard import check_elements
 from tapeviz.engine.shapes import TensorShape
 from tapeviz.engine.state import STATE, scope_prefix
+from tapeviz.engine.strings import value_dtype
 from tapeviz.engine.values import _no_complex, freeze
 
 _ids = itertools.count(1)
@@ -77,7 +78,7 @@ class TensorLike:
     def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
         if STATE.trace_logs:
             tracelog.touch()
-        return np.array(self._value, dtype=dtype)
+        return np.array(self._value, dtype=self.dtype.np if dtype is None else dtype)
 
     def __len__(self) -> int:
         if np.ndim(self._value) == 0:
@@ -124,7 +125,8 @@ class TensorLike:
 
     def __format__(self, spec: str) -> str:
         if spec and np.ndim(self._value) == 0:
-            return format(self._value.item(), spec)
+            v = self._value
+            return format(v if type(v) is bytes else v.item(), spec)
         return format(str(self), spec)
 
     def __hash__(self) -> int:
@@ -194,9 +196,13 @@ def _infer_dtype(value: Any) -> DType:
             return dtypes.from_numpy(value.dtype)
         if value.dtype.kind == "c":
             raise _no_complex(value.dtype.name)
+        if strings.is_text_array(value):
+            return dtypes.string
         raise EngineTypeError(
             f"cannot make a tensor from a numpy array of {value.dtype}", "constant"
         )
+    if isinstance(value, str | bytes):
+        return dtypes.string
     if isinstance(value, bool):
         return dtypes.bool_
     if isinstance(value, int):
@@ -211,6 +217,8 @@ def _infer_dtype(value: Any) -> DType:
         if not value:
             return dtypes.float32
         kinds = [_infer_dtype(v) for v in value]
+        if dtypes.string in kinds:  # (a number among them: to_array says which)
+            return dtypes.string
         for candidate in (dtypes.float64, dtypes.float32, dtypes.int64, dtypes.int32):
             if candidate in kinds:
                 return candidate
@@ -234,6 +242,8 @@ def to_array(value: Any, dtype: DType | None, op: str = "convert_to_tensor") -> 
         check_elements(len(value), op)
     if dtype is None:
         dtype = _infer_dtype(value)
+    elif not dtype.is_string and strings.is_text(value):  # text becomes tf.string only
+        raise strings.not_convertible(f"{value!r:.40}", dtype, op)
     elif dtype.is_integer or dtype.is_bool:
         src = _infer_dtype(value)
         if src.is_floating:
@@ -243,6 +253,8 @@ def to_array(value: Any, dtype: DType | None, op: str = "convert_to_tensor") -> 
                 op,
                 ("cast", {"dtype": "float32"}),
             )
+    if dtype.is_string:
+        return strings.to_bytes(value, op)
     try:
         arr = np.array(value, dtype=dtype.np)
     except (ValueError, TypeError) as exc:
@@ -260,14 +272,16 @@ def constant(value: Any, dtype: Any = None, shape: Any = None, name: str | None 
     if isinstance(value, TensorLike):
         arr = value._value
         if dt is not None and dt is not value.dtype:
+            if dt.is_string or value.dtype.is_string:
+                raise strings.not_convertible(f"a {value.dtype.name} tensor", dt, "constant")
             arr = freeze(np.asarray(arr).astype(dt.np))
     else:
         arr = to_array(value, dt, "constant")
     if shape is not None:
         shape = tuple(int(d) for d in shape)
         check_elements(int(np.prod(shape, dtype=np.float64)), "constant")
-        arr = freeze(np.array(np.broadcast_to(arr, shape)))
-    out = Tensor(arr, dtypes.from_numpy(np.asarray(arr).dtype), name)
+        arr = freeze(np.array(np.broadcast_to(strings.as_object(arr, shape), shape)))
+    out = Tensor(arr, value_dtype(arr), name)
     if STATE.trace_logs and not isinstance(value, TensorLike):
         tracelog.made(value, out)
     return out
@@ -288,7 +302,7 @@ def convert_to_tensor(value: Any, dtype: Any = None, name: str | None = None) ->
         return value
     dt = None if dtype is None else dtypes.as_dtype(dtype)
     arr = to_array(value, dt)
-    out = Tensor(arr, dt or dtypes.from_numpy(np.asarray(arr).dtype), name)
+    out = Tensor(arr, dt or value_dtype(arr), name)
     if STATE.trace_logs:
         tracelog.made(value, out)
     return out
@@ -334,10 +348,10 @@ class Variable(TensorLike):
         return +self  # __pos__ is ops.identity, installed by ops (which imports this module)
 
     def _set(self, arr: Any, op: str) -> Variable:
-        if arr.shape != self._value.shape:  # both numpy values (arrays or scalars)
+        if getattr(arr, "shape", ()) != getattr(self._value, "shape", ()):  # (bytes: a string)
             raise InvalidArgumentError(
-                f"{op}: cannot assign a value of shape {arr.shape} to variable "
-                f"'{self.name}' of shape {self._value.shape}",
+                f"{op}: cannot assign a value of shape {np.shape(arr)} to variable "
+                f"'{self.name}' of shape {np.shape(self._value)}",
                 op,
             )
         self._value = arr
@@ -376,12 +390,16 @@ class Variable(TensorLike):
 
     def assign_add(self, delta: Any, read_value: bool = True) -> Any:
         """Add ``delta`` to the variable's value in place."""
+        if self.dtype.is_string:
+            raise strings.not_for_strings("AssignAddVariableOp")
         d = to_array(delta, self.dtype, "assign_add")
         self._set(freeze(np.asarray(self._value + d, dtype=self.dtype.np)), "assign_add")
         return self._assigned("assign_add", delta, read_value)
 
     def assign_sub(self, delta: Any, read_value: bool = True) -> Any:
         """Subtract ``delta`` from the variable's value in place."""
+        if self.dtype.is_string:
+            raise strings.not_for_strings("AssignSubVariableOp")
         d = to_array(delta, self.dtype, "assign_sub")
         self._set(freeze(np.asarray(self._value - d, dtype=self.dtype.np)), "assign_sub")
         return self._assigned("assign_sub", delta, read_value)

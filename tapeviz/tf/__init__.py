@@ -32,6 +32,7 @@ from tapeviz.tf.catalog import supported_names, unavailable_names
 from tapeviz.tf.dataset import DATA as _DATA
 from tapeviz.tf.keras_src import KERAS as _KERAS
 from tapeviz.tf.module import Module, name_scope
+from tapeviz.tf.strings import STRINGS as _STRINGS
 from tapeviz.tf.tensor_array import TensorArray
 
 __version__ = "2.21.0+tapeviz"
@@ -63,6 +64,7 @@ float16, float32, float64, half, double = (
 )
 int8, int16, int32, int64, uint8 = _dt.int8, _dt.int16, _dt.int32, _dt.int64, _dt.uint8
 bool = _dt.bool_
+string = _dt.string
 
 # -- ops under their top-level TensorFlow names --------------------------------------------
 add, subtract, multiply, divide = _e.add, _e.subtract, _e.multiply, _e.divide
@@ -96,6 +98,7 @@ repeat, boolean_mask, sort, argsort, unique = (
     _e.repeat, _e.boolean_mask, _e.sort, _e.argsort, _e.unique
 )  # fmt: skip
 slice, sequence_mask = _e.slice, _e.sequence_mask
+strings, as_string = _STRINGS, _STRINGS.as_string
 conv2d_backprop_input_v2 = _e.conv2d_backprop_input_v2
 conv2d_backprop_filter_v2 = _e.conv2d_backprop_filter_v2
 
@@ -182,7 +185,8 @@ random = _Namespace(
 dtypes = _Namespace(
     "tf.dtypes",
     {"float16": float16, "float32": float32, "float64": float64, "int8": int8, "int16": int16,
-     "int32": int32, "int64": int64, "uint8": uint8, "bool": bool, "cast": _e.cast,
+     "int32": int32, "int64": int64, "uint8": uint8, "bool": bool, "string": string,
+     "cast": _e.cast,
      "as_dtype": _e.as_dtype, "DType": _e.DType},
 )  # fmt: skip
 errors = _Namespace(
@@ -222,5 +226,6 @@ def _register(prefix: str, ns: _Namespace) -> None:
 
 
 for _name in ("math", "nn", "linalg", "random", "dtypes", "errors", "nest", "data", "keras",
-              "config", "debugging", "autodiff", "train", "saved_model", "io"):  # fmt: skip
+              "config", "debugging", "autodiff", "train", "saved_model", "io",
+              "strings"):  # fmt: skip
     _register(f"{__name__}.{_name}", globals()[_name])

@@ -86,12 +86,15 @@ class RaggedTensor:
         """The rows as Python lists."""
         return [row.tolist() for row in self._split()]
 
-    def to_tensor(self, default_value: Any = 0, name: Any = None, shape: Any = None) -> Any:
-        """A dense tensor: each row padded with ``default_value`` to the longest."""
+    def to_tensor(self, default_value: Any = None, name: Any = None, shape: Any = None) -> Any:
+        """A dense tensor: each row padded with ``default_value`` (zero, or ``b''``)."""
         width = max(self._lengths, default=0)
         check_elements(len(self._lengths) * width, "RaggedTensor.to_tensor")
-        dense = np.full((len(self._lengths), width), default_value,
-                        dtype=self.dtype.np)  # fmt: skip
+        if self.dtype.is_string:
+            fill = b"" if default_value is None else E.constant(default_value)._value
+        else:
+            fill = 0 if default_value is None else default_value
+        dense = np.full((len(self._lengths), width), fill, dtype=self.dtype.np)
         for i, row in enumerate(self._split()):
             dense[i, : len(row)] = row
         return E.constant(dense)

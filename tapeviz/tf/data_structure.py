@@ -83,7 +83,6 @@ def stack_batch(group: list[Any]) -> Any:
                 f"{list(next(p for p in parts if p.shape != parts[0].shape).shape)}.",
                 "batch",
             )
-        leaves.append(
-            Tensor(freeze(np.stack([np.asarray(p._value) for p in parts])), parts[0].dtype)
-        )
+        dt = parts[0].dtype  # (its numpy dtype: one string is bytes, not an S array)
+        leaves.append(Tensor(freeze(np.stack([np.asarray(p._value, dt.np) for p in parts])), dt))
     return pack(first, leaves)

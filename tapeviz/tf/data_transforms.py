@@ -94,7 +94,7 @@ class Transformations:
                     yield pack(
                         element,
                         [
-                            Tensor(v[i], d) if v[i].ndim == 0 else constant(v[i])
+                            Tensor(v[i], d) if np.ndim(v[i]) == 0 else constant(v[i])
                             for v, d in zip(leaves, kinds, strict=True)
                         ],
                     )

@@ -80,7 +80,7 @@ class Dataset(Transformations):
                 yield pack(
                     structure,
                     [
-                        Tensor(v[i], d) if v[i].ndim == 0 else constant(v[i])
+                        Tensor(v[i], d) if np.ndim(v[i]) == 0 else constant(v[i])
                         for v, d in zip(values, kinds, strict=True)
                     ],
                 )

@@ -15,6 +15,7 @@ from typing import Any
 
 from tapeviz.engine.errors import UnimplementedError
 from tapeviz.engine.namespace import Namespace
+from tapeviz.engine.string_ops import decode_raw
 from tapeviz.tf import run_files
 
 __all__ = ["NotAvailableInTapeviz", "is_unavailable", "unavailable", "unavailable_namespace"]
@@ -73,7 +74,8 @@ IO = unavailable_namespace(
         {"exists": run_files.exists, "glob": run_files.glob, "listdir": run_files.listdir,
          "makedirs": lambda path: run_files.makedirs(path, exist_ok=True),
          "mkdir": run_files.mkdir, "remove": run_files.remove, "rmtree": run_files.rmtree,
-         "isdir": run_files.isdir, "join": lambda path, *paths: posixpath.join(path, *paths)})},
+         "isdir": run_files.isdir, "join": lambda path, *paths: posixpath.join(path, *paths)}),
+     "decode_raw": decode_raw},
 )  # fmt: skip
 SUMMARY = unavailable_namespace(
     "tf.summary", "file", ["create_file_writer", "scalar", "histogram", "image", "text", "trace_on",

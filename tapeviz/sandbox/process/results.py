@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.engine import dtypes
+from tapeviz.engine import dtypes, strings
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.tensor import TensorLike, Variable
 from tapeviz.sandbox.errors import UserCodeError
@@ -384,8 +384,9 @@ def _encode(result: RunResult, writer: Writer, policy: Policy | None) -> dict[st
     tensors = tensors[:MAX_NAMES]
     names = rows.add([v for _, v in tensors])
     value: Any = None
-    single = rows.add([result.value] if isinstance(result.value, TensorLike) else [])
-    if not isinstance(result.value, TensorLike) and result.value is not None:
+    tensor = isinstance(result.value, TensorLike) and result.value.dtype in _CODES
+    single = rows.add([result.value] if tensor else [])
+    if not tensor and result.value is not None:  # (a tf.string tensor too: as its repr)
         value = {"repr": _short_repr(result.value)}
     grads = [(str(k), g) for k, g in result.gradients.items()]
     grad_rows = rows.add([g for _, g in grads if isinstance(g, TensorLike)])
@@ -423,6 +424,9 @@ def _marks_doc(marks: Sequence[tuple[int, int]], writer: Writer) -> dict[str, An
 def _short_repr(value: Any) -> str:
     if type(value) in (bool, int, float, str):
         text_ = repr(value) if type(value) is not int or value.bit_length() < 4000 else "<int>"
+    elif isinstance(value, TensorLike):  # a tf.string tensor (the table holds numbers only)
+        small = value.size <= 1000 and strings.total_bytes(value._value) <= 100_000
+        text_ = repr(value) if small else f"<tf.Tensor: shape={value.shape}, dtype=string>"
     else:
         text_ = f"<{type(value).__name__}>"
     return text_[:2000]

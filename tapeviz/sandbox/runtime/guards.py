@@ -10,6 +10,8 @@ import numpy as np
 
 from tapeviz.engine.guard import shape_size
 from tapeviz.engine.tensor import Tensor, Variable
+from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.checks import (
     as_count,
     budget,
@@ -25,6 +27,9 @@ _SEQ = (list, tuple, str, bytes)
 
 
 def _broadcast(a: Any, b: Any, what: str) -> None:
+    for x in (a, b):  # bytes in an object array (a tf.string's numpy()) repeat under * and %
+        if isinstance(x, np.ndarray) and x.dtype.kind not in "biufc":
+            raise refused(say("numpy_dtype_array", dtype=x.dtype))
     try:
         shape = np.broadcast_shapes(np.shape(a), np.shape(b))
     except ValueError:

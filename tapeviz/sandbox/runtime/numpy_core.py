@@ -46,7 +46,9 @@ def tensor_array(obj: Any) -> np.ndarray:
     """A tensor's values as numpy's ``__array__`` protocol gives them (torch's check first)."""
     if isinstance(obj, TorchTensor):
         return obj.numpy()  # torch: "Can't call numpy() on Tensor that requires grad. ..."
-    return np.asarray(obj)
+    arr = np.asarray(obj)
+    check_dtype(arr.dtype)  # a tf.string tensor's bytes are no numpy data here
+    return arr
 
 
 def as_array(obj: Any, dtype: Any = None) -> Any:

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz import engine as tv
+from tapeviz.engine import strings
 from tapeviz.engine.concrete_function import ConcreteFunction
 from tapeviz.engine.custom import CustomGradientFunction
 from tapeviz.engine.function import Function
@@ -70,6 +71,10 @@ ATTRS: dict[type, frozenset[str]] = {
         "upper lower strip lstrip rstrip split rsplit join replace startswith endswith find",
         "rfind index count title capitalize isdigit isalpha isspace isnumeric splitlines",
         "format center ljust rjust zfill partition rpartition casefold swapcase",
+    ),
+    bytes: _names(  # what a tf.string tensor's numpy() gives
+        "decode upper lower strip lstrip rstrip split rsplit startswith endswith find rfind",
+        "index count isdigit isalpha isspace isascii splitlines",
     ),
     list: _names("append extend insert pop remove index count sort reverse copy clear"),
     dict: _names("keys values items get pop update setdefault copy clear popitem"),
@@ -199,6 +204,14 @@ def _engine_allows(owner: type, name: str) -> bool:
     return name in ATTRS.get(owner, ()) or (public_api(owner) and not name.startswith("_"))
 
 
+# What a tf.string tensor's numpy() (an object array of bytes, nothing else) offers.
+_BYTES_ARRAY_ATTRS = _names("shape dtype ndim size tolist item copy flatten ravel reshape T")
+
+
+def _bytes_array(obj: Any) -> bool:
+    return isinstance(obj, np.ndarray) and strings.is_bytes_array(obj)
+
+
 def get_attr(obj: Any, name: str) -> Any:
     """``obj.name`` if the policy allows it; a clear refusal or AttributeError otherwise."""
     if name in DUNDER_READS:
@@ -208,7 +221,11 @@ def get_attr(obj: Any, name: str) -> Any:
         if callable(value) and not getattr(value, "_tapeviz_user", False):
             return Checked(value, no_check)
         return value
-    if isinstance(obj, np.generic | np.ndarray) and obj.dtype.kind not in "biuf":
+    if (
+        isinstance(obj, np.generic | np.ndarray)
+        and obj.dtype.kind not in "biuf"
+        and not (name in _BYTES_ARRAY_ATTRS and _bytes_array(obj))
+    ):
         raise refused(say("numpy_dtype_value", dtype=obj.dtype))
     allowed = allowed_attrs(obj)
     if name not in allowed:
