@@ -85,7 +85,7 @@ def lecture_room(out: Path) -> list[Path]:
                     break
                 QTest.qWait(20)
             if net.script is not None:
-                net.show_script_step(net.script.steps)
+                net.show_script_step(net.script.steps, announce=True)  # the Timeline too
                 QTest.qWait(300)
         for scale in SCALES:
             for theme in (LIGHT, DARK):
