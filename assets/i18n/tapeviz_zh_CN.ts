@@ -306,37 +306,37 @@
       <translation>步长 h</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="134" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="136" />
       <source>Nothing to check: this tape has no gradient yet.</source>
       <translation>无可检验:这条磁带还没有梯度。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="137" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="139" />
       <source>Checking…</source>
       <translation>正在检验…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="154" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="156" />
       <source>agree</source>
       <translation>一致</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="154" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="156" />
       <source>DISAGREE</source>
       <translation>不一致</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="155" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="157" />
       <source>Tape and finite differences {v} (worst {e:.1e}).</source>
       <translation>磁带与有限差分{v}(最大误差 {e:.1e})。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="161" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="163" />
       <source>The tape uses the custom gradient of {name}, not the function's derivative.</source>
       <translation>磁带用的是 {name} 的自定义梯度，不是函数本身的导数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="177" />
+      <location filename="../../tapeviz/ui/stepper/gradcheck_panel.py" line="179" />
       <source>The check failed: </source>
       <translation>检验失败:</translation>
     </message>
@@ -995,149 +995,164 @@
       <translation>L2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="113" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="115" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="115" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="117" />
       <source>Back to the first weights (Home)</source>
       <translation>回到最初的权重(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="118" />
-      <location filename="../../tapeviz/ui/network/controls.py" line="285" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="120" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="309" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="120" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="122" />
       <source>Train or pause (Space)</source>
       <translation>训练或暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="124" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="126" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="126" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="128" />
       <source>Train one epoch (→)</source>
       <translation>训练一个轮次(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="128" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="130" />
       <source>New weights</source>
       <translation>新权重</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="130" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="132" />
       <source>Start from other random weights (a new seed)</source>
       <translation>从另一组随机权重开始(新的种子)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="138" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="140" />
       <source>λmax: the largest curvature of the loss at the current weights (power iteration on Hessian-vector products). Plain gradient descent is stable for lr &lt; 2/λmax.</source>
       <translation>λmax:损失在当前权重处的最大曲率(对 Hessian 向量积做幂迭代)。普通梯度下降在 lr &lt; 2/λmax 时稳定。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="151" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="153" />
       <source>Classification</source>
       <translation>分类</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="152" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="154" />
       <source>Regression</source>
       <translation>回归</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="160" />
-      <location filename="../../tapeviz/ui/network/controls.py" line="259" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="162" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="283" />
       <source>Race</source>
       <translation>比赛</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="161" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="163" />
       <source>Train the same network from the same first weights with 2 to 6 optimizers</source>
       <translation>用 2 到 6 个优化器从同一组初始权重训练同一个网络</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="164" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="166" />
       <source>Export…</source>
       <translation>导出…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="166" />
-      <source>This network as a Keras and a PyTorch script that train to the same numbers from the same first weights</source>
-      <translation>将此网络导出为 Keras 和 PyTorch 脚本：从相同的初始权重训练，得到相同的数值</translation>
+      <location filename="../../tapeviz/ui/network/controls.py" line="168" />
+      <source>This network as a Keras and a PyTorch script that train to the same numbers from the same first weights; its training as an animation, a picture or its losses</source>
+      <translation>将此网络导出为 Keras 和 PyTorch 脚本：从相同的初始权重训练，得到相同的数值；或将它的训练导出为动画、图片或损失数据</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="182" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="187" />
       <source>The hidden layers' activation</source>
       <translation>隐藏层的激活函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="183" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="188" />
       <source>Regularization rate</source>
       <translation>正则化率</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="184" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="189" />
       <source>Problem type (it follows the data set)</source>
       <translation>问题类型(随数据集而定)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="186" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="191" />
       <source>The optimizer that trains the network</source>
       <translation>训练网络的优化器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="203" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="208" />
       <source>Learning rate</source>
       <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="204" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="209" />
       <source>Activation</source>
       <translation>激活函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="205" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="210" />
       <source>Regularization</source>
       <translation>正则化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="231" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="234" />
+      <source>Code: Keras and PyTorch scripts…</source>
+      <translation>代码：Keras 和 PyTorch 脚本…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="237" />
+      <source>Network as PNG…</source>
+      <translation>网络图为 PNG…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="238" />
+      <source>Losses as CSV…</source>
+      <translation>损失为 CSV…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="255" />
       <source>Race these optimizers (2 to 6):</source>
       <translation>让这些优化器比赛(2 到 6 个):</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="258" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="282" />
       <source>Race (%1)</source>
       <translation>比赛(%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="285" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="309" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="290" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="314" />
       <source>Epoch %1</source>
       <translation>轮次 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="295" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="319" />
       <source>2/λmax = …</source>
       <translation>稳定上限 2/λmax = …</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="301" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="325" />
       <source>2/λmax = %1</source>
       <translation>稳定上限 2/λmax = %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="305" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="329" />
       <source>The learning rate is above 2/λmax: the steps overshoot along the steepest direction and can diverge</source>
       <translation>学习率高于 2/λmax:沿最陡方向的步子会越过极小值,可能发散</translation>
     </message>
@@ -1207,38 +1222,38 @@
       <translation>批大小:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/documents.py" line="45" />
+      <location filename="../../tapeviz/ui/network/documents.py" line="44" />
       <source>Nothing to export yet: the network is being built.</source>
       <translation>尚无可导出的内容：网络正在构建中。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/loss_plot.py" line="37" />
+      <location filename="../../tapeviz/ui/network/loss_plot.py" line="41" />
       <source>epoch</source>
       <translation>轮次</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="74" />
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="180" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="76" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="187" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="83" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="85" />
       <source>Show test data</source>
       <translation>显示测试数据</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="85" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="87" />
       <source>Discretize output</source>
       <translation>离散化输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="160" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="162" />
       <source>Test loss %1</source>
       <translation>测试损失 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="162" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="164" />
       <source>Training loss %1</source>
       <translation>训练损失 %1</translation>
     </message>
@@ -1374,23 +1389,48 @@
   <context>
     <name>OptimizationStudio</name>
     <message>
-      <location filename="../../tapeviz/ui/plots/export.py" line="318" />
-      <source>Exporting {name}… {percent} %</source>
-      <translation>正在导出 {name}… {percent} %</translation>
+      <location filename="../../tapeviz/ui/network/controls.py" line="235" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="239" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
+      <source>Animation as GIF…</source>
+      <translation>动画导出为 GIF…</translation>
     </message>
     <message>
+      <location filename="../../tapeviz/ui/network/controls.py" line="236" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="240" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
+      <source>Animation as MP4…</source>
+      <translation>动画导出为 MP4…</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/film.py" line="129" />
+      <location filename="../../tapeviz/ui/studio/export.py" line="78" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="167" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="77" />
+      <location filename="../../tapeviz/ui/timeline/export.py" line="41" />
+      <source>Export</source>
+      <translation>导出</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/film.py" line="148" />
       <location filename="../../tapeviz/ui/plots/export.py" line="357" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="329" />
-      <location filename="../../tapeviz/ui/timeline/export.py" line="47" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="332" />
+      <location filename="../../tapeviz/ui/timeline/export.py" line="50" />
       <source>Export failed: {error}</source>
       <translation>导出失败:{error}</translation>
     </message>
     <message>
+      <location filename="../../tapeviz/ui/network/film.py" line="151" />
       <location filename="../../tapeviz/ui/plots/export.py" line="372" />
       <location filename="../../tapeviz/ui/studio/export.py" line="94" />
-      <location filename="../../tapeviz/ui/timeline/export.py" line="51" />
+      <location filename="../../tapeviz/ui/timeline/export.py" line="54" />
       <source>Exported {name}.</source>
       <translation>已导出 {name}。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/plots/export.py" line="318" />
+      <source>Exporting {name}… {percent} %</source>
+      <translation>正在导出 {name}… {percent} %</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="138" />
@@ -1400,7 +1440,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="285" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="46" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
@@ -1413,25 +1453,25 @@
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="291" />
       <location filename="../../tapeviz/ui/timeline/heat.py" line="71" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="52" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="292" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="54" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="297" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="58" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="59" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/plots/step_plots.py" line="298" />
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="59" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="60" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
     </message>
@@ -1456,14 +1496,6 @@
       <translation>暂无可导出的内容:运行仍在计算中。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/export.py" line="78" />
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="156" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="77" />
-      <location filename="../../tapeviz/ui/timeline/export.py" line="38" />
-      <source>Export</source>
-      <translation>导出</translation>
-    </message>
-    <message>
       <location filename="../../tapeviz/ui/studio/jobs.py" line="83" />
       <source>Nothing for the Optimization tab to optimize: {message}</source>
       <translation>优化页没有可优化的内容:{message}</translation>
@@ -1484,129 +1516,117 @@
       <translation>计算已取消。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="112" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="123" />
       <source>Add a run to the race (up to six)</source>
       <translation>为竞赛添加一个运行(最多六个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="116" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="127" />
       <source>Remove the selected run</source>
       <translation>删除选中的运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="122" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="133" />
       <source>Learning rate on a log scale: drag (a decade per 100 px, Shift finer), ← → small steps, Page Up/Down a decade; or type it above</source>
       <translation>对数刻度上的学习率:拖动(每 100 像素一个数量级,按住 Shift 更精细),← → 小步调整,Page Up/Down 调整一个数量级;也可以在上方直接输入</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="134" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="145" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="63" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="136" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="147" />
       <source>Log-scale loss axis</source>
       <translation>损失轴使用对数刻度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="144" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="155" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="51" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="147" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="158" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="55" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="150" />
-      <location filename="../../tapeviz/ui/studio/studio.py" line="273" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="161" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="276" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="53" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="201" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="160" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="171" />
       <source>Cancel</source>
       <translation>取消</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="181" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="192" />
       <source>Run</source>
       <translation>运行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="187" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="198" />
       <source>Optimizer</source>
       <translation>优化器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="197" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="208" />
       <source>Steps</source>
       <translation>步数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="198" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="209" />
       <source>Speed</source>
       <translation>速度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="203" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="214" />
       <source>Slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="228" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
-      <source>Animation as GIF…</source>
-      <translation>动画导出为 GIF…</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="229" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
-      <source>Animation as MP4…</source>
-      <translation>动画导出为 MP4…</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="230" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="241" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="119" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="231" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="242" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="120" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="232" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="243" />
       <source>Histories as CSV…</source>
       <translation>历史记录导出为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="391" />
-      <location filename="../../tapeviz/ui/timeline/panel.py" line="202" />
+      <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="402" />
+      <location filename="../../tapeviz/ui/timeline/panel.py" line="243" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="263" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="266" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="200" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="432" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="435" />
       <source>Click-to-start needs exactly two scalar parameters.</source>
       <translation>点击设置起点需要恰好两个标量参数。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/studio.py" line="440" />
+      <location filename="../../tapeviz/ui/studio/studio.py" line="443" />
       <source>New start ({x}, {y}): computing…</source>
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
@@ -1813,37 +1833,37 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="246" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="256" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="255" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="265" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="279" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="292" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="287" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="300" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="297" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="310" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="328" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="341" />
       <source>the %1 tape(s) recorded until then are kept.</source>
       <translation>保留了此前记录的 %1 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="336" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="349" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -1913,103 +1933,108 @@
   <context>
     <name>StepperPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="37" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="39" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="38" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="40" />
       <source>Forward pass</source>
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="94" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="97" />
       <source>Each gradient() call is its own backward pass: pick the one to step.</source>
       <translation>每次 gradient() 调用都是一次独立的反向传播:选择要逐步查看的那一次。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="97" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="97" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
       <source>Reset (Home)</source>
       <translation>重置(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="99" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="102" />
       <source>Step back (←)</source>
       <translation>上一步(←)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="103" />
       <source>Step (→)</source>
       <translation>下一步(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="102" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="361" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="105" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="365" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="102" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="105" />
       <source>Play/pause (Space)</source>
       <translation>播放/暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="111" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="114" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="112" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="115" />
       <source>Predict, then reveal</source>
       <translation>先预测,再揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="115" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="118" />
       <source>Reveal</source>
       <translation>揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="115" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="118" />
       <source>Reveal this step's gradients (R)</source>
       <translation>揭晓这一步的梯度(R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="164" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="167" />
       <source>Chain rule</source>
       <translation>链式法则</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="165" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="168" />
       <source>Gradient check</source>
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="166" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="169" />
       <source>Value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="268" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="272" />
       <source>This backward pass cannot be stepped here: {error}</source>
       <translation>这个反向传播无法在这里逐步演示：{error}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="361" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="365" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="482" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="495" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="504" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="501" />
+      <source>AccumulateGrad: backward() adds this pass into .grad (until zero_grad()):</source>
+      <translation>AccumulateGrad：backward() 把这一遍的梯度累加进 .grad（直到 zero_grad()）：</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="525" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
@@ -2017,12 +2042,12 @@
   <context>
     <name>TapeList</name>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="141" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="140" />
       <source>No gradient() call</source>
       <translation>没有 gradient() 调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/tape_list.py" line="157" />
+      <location filename="../../tapeviz/ui/window/tape_list.py" line="156" />
       <source>%1 — %2 ops</source>
       <translation>%1 — %2 个运算</translation>
     </message>
@@ -2110,7 +2135,7 @@
       <translation>转到第 {k} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
+      <location filename="../../tapeviz/ui/timeline/plots.py" line="48" />
       <source>loss</source>
       <translation>损失</translation>
     </message>
@@ -2153,7 +2178,7 @@
   <context>
     <name>TimelineLink</name>
     <message>
-      <location filename="../../tapeviz/ui/window/timeline_link.py" line="98" />
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="105" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
