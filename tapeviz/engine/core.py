@@ -184,7 +184,9 @@ def to_dtype(a: Any) -> DType:
 
 
 # Python numbers converted to each dtype's numpy scalar (cached: numpy scalars are immutable).
-NUMBERS: dict[DType, dict[Any, Any]] = {d: {} for d in dtypes.ALL_DTYPES}
+NUMBERS: dict[DType, dict[Any, Any]] = {
+    d: {} for d in (*dtypes.ALL_DTYPES, dtypes.complex64, dtypes.complex128)
+}
 
 
 def number(value: float | int, dtype: DType) -> Any:
@@ -202,7 +204,9 @@ def number(value: float | int, dtype: DType) -> Any:
 
 def _scalar(value: Any, dtype: DType, prim: Primitive) -> Tensor:
     """A Python int/float operand as a Tensor of ``dtype``."""
-    if not dtype.is_floating and (type(value) is float or dtype.is_string):  # (1.0 == 1)
+    if (
+        not dtype.is_floating and not dtype.is_complex and (type(value) is float or dtype.is_string)
+    ):  # (1.0 == 1)
         to_array(value, dtype, prim.name)  # raises a clear error
     return Tensor(number(value, dtype), dtype)
 
@@ -260,7 +264,8 @@ def _as_inputs(prim: Primitive, args: tuple[Any, ...]) -> tuple[Tensor, ...]:
     return tuple(out)
 
 
-_BY_NP = {d.np: d for d in dtypes.ALL_DTYPES}
+_COMPLEX = (dtypes.complex64, dtypes.complex128)
+_BY_NP = {d.np: d for d in (*dtypes.ALL_DTYPES, *_COMPLEX)}
 _BY_SCALAR_TYPE = {d.np.type: d for d in dtypes.ALL_DTYPES}  # np.float32 -> float32, ...
 _VALUE = operator.attrgetter("_value")
 _new_record = tuple.__new__  # OpRecord(...) without the NamedTuple's Python-level __new__
@@ -286,6 +291,8 @@ def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
         for x in xs:  # (a condition may come first: where(c, "a", "b"))
             if x.dtype.is_string:
                 return _bind_strings(prim, xs, params)
+            if x.dtype.is_complex:
+                return _bind_complex(prim, xs, params)
     limit = GUARD.max_elements
     if limit is not None:
         precheck(prim, [x._value for x in xs], params)
@@ -311,6 +318,29 @@ def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
     if active:
         record(active, prim, xs, t, MappingProxyType(params) if params else _EMPTY)
     return t
+
+
+def _bind_complex(prim: Primitive, xs: tuple[Tensor, ...], params: dict[str, Any]) -> Tensor:
+    """``bind`` for an op of complex numbers: numpy's value, recorded on no tape.
+
+    tapeviz's tapes, graph and stepper are real-valued; TensorFlow computes these values the
+    same way (complex gradients are not drawn here).
+    """
+    if GUARD.max_elements is not None:
+        precheck(prim, [x._value for x in xs], params)
+    try:
+        out = IMPL[prim](*[x._value for x in xs], **params)
+    except EngineError:
+        raise
+    except (ValueError, TypeError, IndexError, OverflowError, MemoryError) as exc:
+        raise op_error(prim, xs, exc) from None
+    out = freeze(out if type(out) is np.ndarray else np.asarray(out))
+    dtype = _BY_NP.get(out.dtype)
+    if dtype is None:
+        raise InvalidArgumentError(f"{prim.name}: no {out.dtype} tensors in tapeviz", prim.name)
+    if GUARD.max_elements is not None:
+        check_elements(int(np.size(out)), prim.name)
+    return Tensor(out, dtype)
 
 
 def _bind_strings(prim: Primitive, xs: tuple[Tensor, ...], params: dict[str, Any]) -> Tensor:

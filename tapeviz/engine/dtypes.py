@@ -10,7 +10,9 @@ import numpy as np
 class DType:
     """A tensor element type, spelled like TensorFlow's (``tv.float32``)."""
 
-    __slots__ = ("is_bool", "is_floating", "is_integer", "is_string", "name", "np", "scalar")
+    __slots__ = (
+        "is_bool", "is_complex", "is_floating", "is_integer", "is_string", "name", "np", "scalar",
+    )  # fmt: skip
 
     def __init__(self, name: str, np_dtype: np.dtype) -> None:
         self.name = name
@@ -20,6 +22,7 @@ class DType:
         self.is_integer = np_dtype.kind in "iu"
         self.is_bool = np_dtype.kind == "b"
         self.is_string = np_dtype.kind == "O"  # tf.string: numpy object arrays of bytes
+        self.is_complex = np_dtype.kind == "c"  # values only: never on a tape
 
     @property
     def as_numpy_dtype(self) -> type:
@@ -34,15 +37,15 @@ class DType:
     @property
     def min(self) -> Any:
         """Smallest representable value."""
-        if self.is_string:
-            raise TypeError("Cannot find minimum value of string.")
+        if self.is_string or self.is_complex:
+            raise TypeError(f"Cannot find minimum value of {self.name}.")
         return np.finfo(self.np).min if self.is_floating else np.iinfo(self.np).min
 
     @property
     def max(self) -> Any:
         """Largest representable value."""
-        if self.is_string:
-            raise TypeError("Cannot find maximum value of string.")
+        if self.is_string or self.is_complex:
+            raise TypeError(f"Cannot find maximum value of {self.name}.")
         return np.finfo(self.np).max if self.is_floating else np.iinfo(self.np).max
 
     def __repr__(self) -> str:
@@ -67,15 +70,20 @@ bool_ = DType("bool", np.dtype(np.bool_))
 # Byte strings, never differentiable; apart from ALL_DTYPES (the numeric ones), as object
 # arrays must not become tensors unless every element is bytes (engine.strings checks).
 string = DType("string", np.dtype(object))
+# Complex numbers: tensors and variables of them print and compute as TensorFlow's, but no tape
+# records their ops (tapeviz draws and differentiates real-valued graphs).
+complex64 = DType("complex64", np.dtype(np.complex64))
+complex128 = DType("complex128", np.dtype(np.complex128))
 half = float16
 double = float64
 
 ALL_DTYPES: tuple[DType, ...] = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_)
-_BY_NP: dict[np.dtype, DType] = {d.np: d for d in ALL_DTYPES}
+_BY_NP: dict[np.dtype, DType] = {d.np: d for d in (*ALL_DTYPES, complex64, complex128)}
 _BY_NAME: dict[str, DType] = {d.name: d for d in ALL_DTYPES}
 _BY_NAME.update(
-    {"half": float16, "double": float64, "float": float32, "int": int32, "string": string}
-)
+    {"half": float16, "double": float64, "float": float32, "int": int32, "string": string,
+     "complex64": complex64, "complex128": complex128}
+)  # fmt: skip
 # TensorFlow's DataType enum values (types.proto): tf.zeros(2, 1) is a float32 tensor.
 _BY_ENUM: dict[int, DType] = {
     1: float32,
@@ -87,6 +95,8 @@ _BY_ENUM: dict[int, DType] = {
     9: int64,
     10: bool_,
     19: float16,
+    8: complex64,
+    18: complex128,
 }
 
 

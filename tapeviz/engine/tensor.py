@@ -17,7 +17,7 @@ from tapeviz.engine.guard import check_elements
 from tapeviz.engine.shapes import TensorShape
 from tapeviz.engine.state import STATE, scope_prefix
 from tapeviz.engine.strings import value_dtype
-from tapeviz.engine.values import _no_complex, freeze
+from tapeviz.engine.values import freeze
 
 _ids = itertools.count(1)
 CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"  # what TensorFlow eager reports
@@ -195,7 +195,7 @@ def _infer_dtype(value: Any) -> DType:
         if value.dtype.kind in "fiub":
             return dtypes.from_numpy(value.dtype)
         if value.dtype.kind == "c":
-            raise _no_complex(value.dtype.name)
+            return dtypes.from_numpy(value.dtype)
         if strings.is_text_array(value):
             return dtypes.string
         raise EngineTypeError(
@@ -212,13 +212,15 @@ def _infer_dtype(value: Any) -> DType:
     if isinstance(value, range):
         return dtypes.int32
     if isinstance(value, complex):
-        raise _no_complex("complex128")
+        return dtypes.complex128
     if isinstance(value, list | tuple):
         if not value:
             return dtypes.float32
         kinds = [_infer_dtype(v) for v in value]
         if dtypes.string in kinds:  # (a number among them: to_array says which)
             return dtypes.string
+        if dtypes.complex128 in kinds or dtypes.complex64 in kinds:
+            return dtypes.complex128 if dtypes.complex128 in kinds else dtypes.complex64
         for candidate in (dtypes.float64, dtypes.float32, dtypes.int64, dtypes.int32):
             if candidate in kinds:
                 return candidate

@@ -65,6 +65,7 @@ float16, float32, float64, half, double = (
 int8, int16, int32, int64, uint8 = _dt.int8, _dt.int16, _dt.int32, _dt.int64, _dt.uint8
 bool = _dt.bool_
 string = _dt.string
+complex64, complex128 = _dt.complex64, _dt.complex128  # values only: no tape records them
 
 # -- ops under their top-level TensorFlow names --------------------------------------------
 add, subtract, multiply, divide = _e.add, _e.subtract, _e.multiply, _e.divide
@@ -186,6 +187,7 @@ dtypes = _Namespace(
     "tf.dtypes",
     {"float16": float16, "float32": float32, "float64": float64, "int8": int8, "int16": int16,
      "int32": int32, "int64": int64, "uint8": uint8, "bool": bool, "string": string,
+     "complex64": complex64, "complex128": complex128,
      "cast": _e.cast,
      "as_dtype": _e.as_dtype, "DType": _e.DType},
 )  # fmt: skip

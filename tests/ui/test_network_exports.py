@@ -49,9 +49,7 @@ def test_the_film_draws_each_epoch_from_its_exact_weights(qtbot: QtBot) -> None:
     assert panel.frame is shown
 
 
-def test_a_gif_has_a_frame_per_epoch_and_the_view_comes_back(
-    qtbot: QtBot, tmp_path: Path
-) -> None:
+def test_a_gif_has_a_frame_per_epoch_and_the_view_comes_back(qtbot: QtBot, tmp_path: Path) -> None:
     panel = _trained(qtbot, 3)
     shown = panel.frame
     path = tmp_path / "net.gif"

@@ -424,9 +424,12 @@ def _marks_doc(marks: Sequence[tuple[int, int]], writer: Writer) -> dict[str, An
 def _short_repr(value: Any) -> str:
     if type(value) in (bool, int, float, str):
         text_ = repr(value) if type(value) is not int or value.bit_length() < 4000 else "<int>"
-    elif isinstance(value, TensorLike):  # a tf.string tensor (the table holds numbers only)
-        small = value.size <= 1000 and strings.total_bytes(value._value) <= 100_000
-        text_ = repr(value) if small else f"<tf.Tensor: shape={value.shape}, dtype=string>"
+    elif isinstance(value, TensorLike):  # a tf.string or complex tensor (the table: real numbers)
+        dtype = value.dtype
+        small = value.size <= 1000 and (
+            not dtype.is_string or strings.total_bytes(value._value) <= 100_000
+        )
+        text_ = repr(value) if small else f"<tf.Tensor: shape={value.shape}, dtype={dtype.name}>"
     else:
         text_ = f"<{type(value).__name__}>"
     return text_[:2000]
