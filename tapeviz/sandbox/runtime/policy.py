@@ -223,7 +223,7 @@ def get_attr(obj: Any, name: str) -> Any:
         return value
     if (
         isinstance(obj, np.generic | np.ndarray)
-        and obj.dtype.kind not in "biuf"
+        and obj.dtype.kind not in "biufc"  # (complex: numbers too)
         and not (name in _BYTES_ARRAY_ATTRS and _bytes_array(obj))
     ):
         raise refused(say("numpy_dtype_value", dtype=obj.dtype))
