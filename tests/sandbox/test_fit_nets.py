@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import copy
-import io
 from typing import Any
 
 import numpy as np
 import pytest
 
 from tapeviz.sandbox import RunResult, run
-from tapeviz.sandbox.process import results, results_decode, wire
+from tapeviz.sandbox.process import results, wire
 from tapeviz.sandbox.process.fit_columns import fit_columns_of
 from tapeviz.sandbox.process.wire import ProtocolError
+from tests.sandbox.test_fit_columns import _decode, _doc
 
 FIT = """import numpy as np
 import tensorflow as tf
@@ -31,17 +31,6 @@ def result() -> RunResult:
     r = run(FIT)
     assert r.error is None, r.error
     return r
-
-
-def _encoded(result: RunResult) -> tuple[dict[str, Any], wire.Writer]:
-    writer = wire.Writer()
-    return results.encode(result, writer), writer
-
-
-def _decode(doc: dict[str, Any], writer: wire.Writer) -> RunResult:
-    buf = io.BytesIO()
-    wire.write(buf, doc, writer)
-    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
 
 
 def _nets_doc(doc: dict[str, Any]) -> list[dict[str, Any]]:
@@ -64,7 +53,7 @@ def test_the_network_arrives_as_fit_described_it(result: RunResult) -> None:
     live = fit_columns_of(result.tapes)
     assert live is not None and list(live.nets or {}) == [0]  # on the fit's first tape
     sent = live.nets[0]
-    got = _decode(*_encoded(result)).tapes.fits.nets  # type: ignore[union-attr]
+    got = _decode(*_doc(result)).tapes.fits.nets  # type: ignore[union-attr]
     net = got[0]
     assert net.reason == ""
     assert [(layer.name, layer.units, layer.activation) for layer in net.layers] == [
@@ -90,7 +79,7 @@ def test_the_network_arrives_as_fit_described_it(result: RunResult) -> None:
     ],
 )
 def test_a_bad_network_document_is_refused(result: RunResult, spoil: Any) -> None:
-    doc, writer = _encoded(result)
+    doc, writer = _doc(result)
     doc = copy.deepcopy(doc)
     spoil(_nets_doc(doc)[0])
     with pytest.raises(ProtocolError):
