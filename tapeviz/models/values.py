@@ -117,6 +117,8 @@ def short(value: Any, digits: int = 4, items: int = 3) -> str:
     """
     if isinstance(value, float | np.floating):
         return number(value, digits)
+    if value is None:  # no value (a gradient that is not there)
+        return "None"
     arr = as_array(value)
     if type(arr) is Summarised:  # its first elements travelled with the summary
         flat = arr.head

@@ -112,3 +112,19 @@ def test_a_folded_network_gets_room_for_a_whole_layers_formula(
     while st.stepper.position < len(st.stepper):
         st.step_forward()
         assert st.detail_area.height() == layered  # stepping never moves the graph
+
+
+def test_a_layer_whose_output_has_no_gradient_yet_falls_back_to_the_ops_text() -> None:
+    """A layer box the pass has not given a δ (a soak found it: float(None) in a slot)."""
+    from tapeviz.models.backward.stepper import BackwardStepper
+    from tapeviz.ui.stepper.layer_steps import layer_detail, next_position
+
+    result = run_isolated(KERAS)
+    model = GraphModel(result.tapes, names_of(result), source=KERAS)
+    call = model.entry.selected
+    stepper = BackwardStepper(model.records, call.targets, call.sources, model.names)
+    while layer_detail(model, stepper) is None and stepper.position < len(stepper):
+        stepper.jump(next_position(model, stepper))
+    assert layer_detail(model, stepper) is not None  # a layer just finished: explained whole
+    stepper.adjoints_at = lambda k=None: {}  # type: ignore[method-assign]
+    assert layer_detail(model, stepper) is None  # no δ for its output: the op's own text

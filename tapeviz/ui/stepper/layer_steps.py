@@ -56,4 +56,7 @@ def layer_detail(model: GraphModel, stepper: BackwardStepper) -> str | None:
     if p < len(stepper) and stepper.steps[p].record.id in node.members:
         return None  # inside the layer (a jump landed there): the op's own text
     records = [stepper.records[i] for i in sorted(node.members) if i < len(stepper.records)]
-    return layer_text(node.label, records, stepper.adjoints_at(), stepper.name)
+    adjoints = stepper.adjoints_at()
+    if not records or adjoints.get(records[-1].outputs[0].id) is None:
+        return None  # the layer's output has no δ here (its box is not what the pass walked)
+    return layer_text(node.label, records, adjoints, stepper.name)
