@@ -177,6 +177,12 @@ def _frozen(a: np.ndarray) -> np.ndarray:
     return out
 
 
+def plane(data: Dataset, res: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``res × res`` grid over ``data``'s plane as (x₁, x₂) meshes, row 0 at the top."""
+    (x0, x1), (y0, y1) = data.x_range, data.y_range
+    return np.meshgrid(np.linspace(x0, x1, res), np.linspace(y1, y0, res))
+
+
 def make_dataset(cfg: DataConfig) -> Dataset:
     """Generate ``cfg``'s points (deterministic from ``cfg.seed``), shuffle, split."""
     rng = np.random.default_rng(cfg.seed)

@@ -24,6 +24,11 @@ COLUMNS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
 }
 
 
+def feature_grids(gx: np.ndarray, gy: np.ndarray) -> dict[str, np.ndarray]:
+    """Every input feature over a plane's meshes (the diagram's input squares), float64."""
+    return {name: np.asarray(f(gx, gy), np.float64) for name, f in COLUMNS.items()}
+
+
 def feature_columns(x: np.ndarray, features: tuple[str, ...]) -> np.ndarray:
     """``(n, k)`` columns of ``x`` (``(n, 2)`` raw points), one per switched-on feature."""
     x = np.asarray(x)

@@ -49,7 +49,7 @@ from tapeviz.engine.optimizer_base import Optimizer
 from tapeviz.engine.tape import GradientTape
 from tapeviz.engine.tensor import Tensor, Variable, constant
 from tapeviz.models.network.config import NetConfig, NetworkConfig
-from tapeviz.models.network.datasets import Dataset
+from tapeviz.models.network.datasets import Dataset, plane
 from tapeviz.models.network.features import feature_columns
 from tapeviz.models.network.model import NetSpec, Weights, param_names
 from tapeviz.models.network.snapshots import SNAPSHOT_BYTES, Slots, Snapshots
@@ -375,10 +375,7 @@ class Trainer:
 
     def grid_points(self, res: int = 50) -> np.ndarray:
         """The ``res × res`` grid over the plane, row 0 at the top: raw points (res², 2)."""
-        (x0, x1), (y0, y1) = self.data.x_range, self.data.y_range
-        xs = np.linspace(x0, x1, res)
-        ys = np.linspace(y1, y0, res)  # top row first, as an image shows it
-        gx, gy = np.meshgrid(xs, ys)
+        gx, gy = plane(self.data, res)  # top row first, as an image shows it
         return np.column_stack([gx.ravel(), gy.ravel()])
 
     def grid_outputs(self, res: int = 50, flat: np.ndarray | None = None) -> list[np.ndarray]:

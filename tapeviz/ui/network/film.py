@@ -19,10 +19,10 @@ from PySide6.QtWidgets import QFileDialog
 
 from tapeviz.ui.network.frames import Frame, RunFrame, copy_weights
 from tapeviz.ui.network.script_mode import frame_at
+from tapeviz.ui.network.trainer_thread import GRID, OUTPUT_GRID
 from tapeviz.ui.plots import export as plots
 
 translate = QCoreApplication.translate
-GRID, OUTPUT_GRID = 50, 100  # as the training thread draws
 KINDS = ("gif", "mp4", "png", "csv")
 
 

@@ -18,34 +18,24 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QTimer
 
-from tapeviz.models.network.features import COLUMNS
+from tapeviz.models.network.datasets import plane
+from tapeviz.models.network.features import feature_grids
 from tapeviz.models.network.script_net import ScriptNet, script_net_of
 from tapeviz.ui.network.frames import Built, Frame, RunFrame
+from tapeviz.ui.network.trainer_thread import GRID, OUTPUT_GRID
 
 translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel", "…")
-GRID, OUTPUT_GRID = 50, 100  # as the training thread draws
 PLAY_MS = 33  # a frame of the playback
 PLAY_FRAMES = 300  # a whole fit plays in about this many frames (~10 s), a step a frame at least
 SCRIPT = "script"  # the demo combo's item of the script's network
 
 
-def _plane(data: Any, res: int) -> tuple[np.ndarray, np.ndarray]:
-    (x0, x1), (y0, y1) = data.x_range, data.y_range
-    return np.meshgrid(np.linspace(x0, x1, res), np.linspace(y1, y0, res))  # row 0 at the top
-
-
 def _grid_layers(net: ScriptNet, flat: np.ndarray, res: int) -> list[np.ndarray]:
-    gx, gy = _plane(net.data, res)
+    gx, gy = plane(net.data, res)
     feats = np.column_stack([gx.ravel(), gy.ravel()]).astype(np.float32)
     outs = net.spec.forward(flat, feats)
     outs[-1] = net.shown(outs[-1])
     return [a.T.reshape(a.shape[1], res, res) for a in outs]
-
-
-def feature_grids(net: ScriptNet, res: int = GRID) -> dict[str, np.ndarray]:
-    """Every input feature over the script's plane (the diagram's input squares)."""
-    gx, gy = _plane(net.data, res)
-    return {name: np.asarray(f(gx, gy), np.float64) for name, f in COLUMNS.items()}
 
 
 def frame_at(net: ScriptNet, k: int, generation: int, playing: bool) -> Frame:
@@ -66,7 +56,7 @@ def frame_at(net: ScriptNet, k: int, generation: int, playing: bool) -> Frame:
 def built_of(net: ScriptNet, generation: int) -> Built:
     """The Network view's ``Built`` for the script's network, drawn at step 0."""
     first = net.spec.layout.weights(net.row(0))
-    return Built(generation, net.config, net.data, first, feature_grids(net),
+    return Built(generation, net.config, net.data, first, feature_grids(*plane(net.data, GRID)),
                  frame_at(net, 0, generation, False))  # fmt: skip
 
 

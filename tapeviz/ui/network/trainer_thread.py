@@ -337,16 +337,10 @@ class TrainingThread:
             self._measure_curvature()
 
     def _feature_grids(self) -> dict[str, np.ndarray]:
-        from tapeviz.models.network.features import COLUMNS
+        from tapeviz.models.network.datasets import plane
+        from tapeviz.models.network.features import feature_grids
 
-        xs, ys = self._plane()
-        return {name: np.asarray(f(xs, ys), np.float64) for name, f in COLUMNS.items()}
-
-    def _plane(self) -> tuple[np.ndarray, np.ndarray]:
-        (x0, x1), (y0, y1) = self.data.x_range, self.data.y_range
-        xs = np.linspace(x0, x1, self.res)
-        ys = np.linspace(y1, y0, self.res)  # row 0 at the top
-        return np.meshgrid(xs, ys)
+        return feature_grids(*plane(self.data, self.res))
 
     def _history(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t, (epochs, train, test) = self.trainers[k], self._series[k]
