@@ -6,8 +6,6 @@ from typing import Any
 
 from numpy import ndarray
 
-from tapeviz.engine.errors import UnimplementedError
-
 __all__ = ["freeze"]
 
 
@@ -18,12 +16,3 @@ def freeze(value: Any) -> Any:
             return value[()]
         value.setflags(write=False)
     return value
-
-
-def _no_complex(tf_dtype: str) -> UnimplementedError:
-    return UnimplementedError(
-        f"complex numbers are not available in tapeviz: it has no complex dtype (TensorFlow "
-        f"would make a {tf_dtype} tensor). Keep the real and imaginary parts as two float "
-        "tensors.",
-        "complex",
-    )
