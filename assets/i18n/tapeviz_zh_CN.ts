@@ -1006,7 +1006,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/controls.py" line="120" />
-      <location filename="../../tapeviz/ui/network/controls.py" line="309" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="310" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -1052,7 +1052,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/controls.py" line="162" />
-      <location filename="../../tapeviz/ui/network/controls.py" line="283" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="284" />
       <source>Race</source>
       <translation>比赛</translation>
     </message>
@@ -1107,52 +1107,52 @@
       <translation>正则化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="234" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="235" />
       <source>Code: Keras and PyTorch scripts…</source>
       <translation>代码：Keras 和 PyTorch 脚本…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="237" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="238" />
       <source>Network as PNG…</source>
       <translation>网络图为 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="238" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="239" />
       <source>Losses as CSV…</source>
       <translation>损失为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="255" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="256" />
       <source>Race these optimizers (2 to 6):</source>
       <translation>让这些优化器比赛(2 到 6 个):</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="282" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="283" />
       <source>Race (%1)</source>
       <translation>比赛(%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="309" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="310" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="314" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="315" />
       <source>Epoch %1</source>
       <translation>轮次 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="319" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="320" />
       <source>2/λmax = …</source>
       <translation>稳定上限 2/λmax = …</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="325" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="326" />
       <source>2/λmax = %1</source>
       <translation>稳定上限 2/λmax = %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="329" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="330" />
       <source>The learning rate is above 2/λmax: the steps overshoot along the steepest direction and can diverge</source>
       <translation>学习率高于 2/λmax:沿最陡方向的步子会越过极小值,可能发散</translation>
     </message>
@@ -1258,17 +1258,22 @@
       <translation>训练损失 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/script_mode.py" line="111" />
+      <location filename="../../tapeviz/ui/network/script_mode.py" line="101" />
       <source>ⓘ The script's fit is not drawn here: %1.</source>
       <translation>ⓘ 脚本的 fit 无法在此绘制：%1。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/script_mode.py" line="132" />
+      <location filename="../../tapeviz/ui/network/script_mode.py" line="122" />
       <source>Your script's network</source>
       <translation>你的脚本的网络</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/script_mode.py" line="144" />
+      <location filename="../../tapeviz/ui/network/script_mode.py" line="127" />
+      <source>This network's code is your script, in the editor</source>
+      <translation>这个网络的代码就是你的脚本，在编辑器里</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/script_mode.py" line="138" />
       <source>Your script's fit: %1 network, %2 steps, %3 (%4). Play replays the recorded weights; the Timeline's cursor moves with it.</source>
       <translation>你的脚本的 fit：%1 网络，%2 步，%3（%4）。播放会回放记录下的权重；时间线的光标随之移动。</translation>
     </message>
@@ -1389,14 +1394,14 @@
   <context>
     <name>OptimizationStudio</name>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="235" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="236" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="239" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="236" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="237" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="240" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
       <source>Animation as MP4…</source>

@@ -41,6 +41,7 @@ def test_the_fit_is_drawn_step_by_step_with_the_timeline(qtbot: QtBot, window: M
     assert net.script.steps == STEPS and w.timeline.timeline.steps == STEPS
     assert net.top.demo.currentData() == SCRIPT and "2-4-1 network" in net.message.full
     assert not net.top.export_actions["code"].isEnabled()  # its code is the editor's
+    assert "your script" in net.top.export_actions["code"].toolTip()
     assert not any(b.isChecked() for b in net.data_controls.buttons.values())  # its own points
     assert net.top.export_actions["gif"].isEnabled()
     w.show_view("network")

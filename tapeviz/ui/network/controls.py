@@ -230,6 +230,7 @@ class TopBar(QWidget):
 
     def _export_menu(self) -> QMenu:
         menu = QMenu(self.export)
+        menu.setToolTipsVisible(True)  # (a disabled entry says why)
         labels = {
             "code": translate("NetworkPanel", "Code: Keras and PyTorch scripts…"),
             "gif": translate("OptimizationStudio", "Animation as GIF…"),

@@ -121,7 +121,11 @@ class ScriptMode:
         if combo.findData(SCRIPT) < 0:
             combo.insertItem(1, translate("NetworkPanel", "Your script's network"), SCRIPT)
         combo.setCurrentIndex(combo.findData(SCRIPT))
-        self.top.export_actions["code"].setEnabled(False)  # type: ignore[attr-defined]
+        code = self.top.export_actions["code"]  # type: ignore[attr-defined]
+        code.setEnabled(False)
+        code.setToolTip(
+            translate("NetworkPanel", "This network's code is your script, in the editor")
+        )
         self.show_message(self.script_summary())  # type: ignore[attr-defined]
 
     def script_summary(self) -> str:
@@ -147,7 +151,9 @@ class ScriptMode:
         i = combo.findData(SCRIPT)
         if i >= 0:
             combo.removeItem(i)
-        self.top.export_actions["code"].setEnabled(True)  # type: ignore[attr-defined]
+        code = self.top.export_actions["code"]  # type: ignore[attr-defined]
+        code.setEnabled(True)
+        code.setToolTip("")
         self.top.set_playing(False)  # type: ignore[attr-defined]
         if rebuild and before is not None:
             self.set_config(before)  # type: ignore[attr-defined]
