@@ -10,11 +10,15 @@ Both sides of every ratio are measured in this run: ``tapeviz.sandbox.run`` (in-
 through the pipe, the answer validated and decoded into RemoteTapes).
 
 - I1: an empty run's round trip (``"1"``), ms. Target: ≤ 2 ms.
-- I2: every seed block of ``assets/seeds`` as a whole program (as bench_sandbox's S1), isolated
-  vs in-process. Target: ≤ 1.5x for every block.
+- I2: every seed block of ``assets/seeds`` as a whole program (as bench_sandbox's S1), run again
+  unchanged (a live re-run: the worker keeps its compiled program), isolated vs in-process.
+  Target (issue 32): ≤ 1.3x for every block.
 - I3: a 10,000-tape script (the seed's normalised regression, 10,000 epochs): the cost of
-  getting its results to this process (worker-side encoding, the pipe, validation and
-  decoding), = isolated time minus the worker's own run time. Target: ≤ 150 ms.
+  getting its results to this process after the script ends (what is left of the worker-side
+  encoding, the pipe, validation and decoding), = isolated time minus the worker's own run
+  time (which includes encoding the finished tapes while it runs). Target: ≤ 150 ms. Also
+  printed: the whole isolated call against the same script run in-process (Run to ready), and
+  the same with the window's streaming on.
 Each result is checked once first: output and tapes must equal the in-process run's.
 """
 
@@ -90,33 +94,50 @@ def main() -> int:
             f"RESULT I1 empty run: in-process {here * 1e3:.3f} ms, round trip {there * 1e3:.3f} "
             f"ms (ratio {there / here:.1f}x); target <= 2 ms: {verdict}"
         )
-        worst = 0.0
+        worst = added = 0.0
         for name, source in programs(quick).items():
             check(name, source, pool)
             a = best_of(lambda s=source: run(s, limits=LIMITS), repeats)
             b = best_of(lambda s=source: run_isolated(s, limits=LIMITS, pool=pool), repeats)
-            worst = max(worst, b / a)
+            worst, added = max(worst, b / a), max(added, b - a)
             print(f"I2 {name:40s} in-process {a * 1e3:8.2f} ms  isolated {b * 1e3:8.2f} ms  "
                   f"{b / a:5.2f}x")  # fmt: skip
         print(
-            f"RESULT I2 worst ratio {worst:.2f}x; target <= 1.5x: "
-            f"{'PASS' if worst <= 1.5 else 'MISS'}"
+            f"RESULT I2 worst ratio {worst:.2f}x (worst added time {added * 1e3:.2f} ms); "
+            f"target <= 1.3x: {'PASS' if worst <= 1.3 else 'MISS'}"
         )
         source = next(s for n, s in programs(False).items() if n.endswith("normalized"))
-        costs = []
+        costs, totals, streamed = [], [], []
         for _ in range(max(3, repeats // 2)):
             t0 = time.perf_counter()
             result = run_isolated(source, limits=LIMITS, pool=pool)
             total = time.perf_counter() - t0
             costs.append(total - result.elapsed)
+            totals.append(total)
+            t0 = time.perf_counter()
+            seen = run_isolated(source, limits=LIMITS, pool=pool, on_snapshot=lambda r: None)
+            streamed.append((time.perf_counter() - t0, time.perf_counter() - t0 - seen.elapsed))
         assert len(result.tapes) == 10_000, len(result.tapes)
-        cost = statistics.median(costs)
+        here = statistics.median(
+            best_of(lambda: run(source, limits=LIMITS), 1) for _ in range(max(3, repeats // 2))
+        )
+        cost, total = statistics.median(costs), statistics.median(totals)
+        s_total, s_cost = (statistics.median(v) for v in zip(*streamed, strict=True))
         verdict = "PASS" if cost <= 0.150 else "MISS"
+        print(
+            f"I3 Run to ready: isolated {total * 1e3:.0f} ms, in-process run {here * 1e3:.0f} ms "
+            f"({total / here:.2f}x); streamed {s_total * 1e3:.0f} ms, {s_cost * 1e3:.0f} ms after "
+            "the script ended"
+        )
         print(
             f"RESULT I3 10,000 tapes: run {result.elapsed * 1e3:.0f} ms in the worker, results "
             f"to this process in {cost * 1e3:.0f} ms (median of {len(costs)}); target <= 150 ms: "
             f"{verdict}"
         )
+        i1 = "PASS" if there <= 0.002 else "MISS"
+        print(f"I1: figure={there * 1e3:.2f}ms target=2ms {i1}")
+        print(f"I2: figure={worst:.2f}x target=1.3x {'PASS' if worst <= 1.3 else 'MISS'}")
+        print(f"I3: figure={cost * 1e3:.0f}ms target=150ms {verdict}")
     finally:
         pool.shutdown()
     return 0

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -22,10 +21,9 @@ from tapeviz.sandbox.errors import RAISE_LIMIT, Stop, UserCodeError, locate, mes
 from tapeviz.sandbox.figures import Figure
 from tapeviz.sandbox.language.expr import _pos
 from tapeviz.sandbox.language.expression import compile_expression
-from tapeviz.sandbox.language.pasted import readable
-from tapeviz.sandbox.language.stmt import Compiler, backward_title, naming_tapes
-from tapeviz.sandbox.language.validate import Invalid, parse, validate, without_magics
+from tapeviz.sandbox.language.validate import Invalid
 from tapeviz.sandbox.messages import Message, say
+from tapeviz.sandbox.program import Programs, compile_program
 from tapeviz.sandbox.result import RunResult, TapeInfo
 from tapeviz.sandbox.runtime.checks import CURRENT
 from tapeviz.sandbox.runtime.classes import is_user_instance
@@ -250,11 +248,15 @@ def run(
     limits: Limits | None = None,
     cancel: CancelToken | None = None,
     snapshots: Callable[[RunResult], None] | None = None,
+    snapshot_every: float | None = None,
+    programs: Programs | None = None,
 ) -> RunResult:
     """Run user code safely: ``mode`` is ``"script"`` (a Python subset) or ``"expression"``.
 
     ``snapshots``: a script also hands the run so far to this now and then (see
-    :meth:`Budget.take_snapshot`), so a long run can be shown while it runs.
+    :meth:`Budget.take_snapshot`; ``snapshot_every`` seconds apart if given), so a long run
+    can be shown, or encoded, while it runs. ``programs``: compiled scripts kept between runs
+    (a worker's session: a re-run of the same text skips parsing, checking and compiling).
     """
     started = time.perf_counter()
     limits = limits or Limits()
@@ -265,37 +267,26 @@ def run(
         err = UserCodeError.of(say("unknown_mode", mode=repr(mode)), kind="value")
         return RunResult("", (), {}, None, 0.0, err)
     created: list[Any] = []
-    shifts: dict[int, int] = {}
+    shifts: Mapping[int, int] = {}
     module: dict[str, Any] = {}
     value: Any = None
     error: UserCodeError | None = None
     plots = None
     if snapshots is not None:
         budget.snapshot = lambda: _snapshot(budget, created, module, started, snapshots)
-        budget.next_snapshot = budget.started + SNAPSHOT_FIRST_S
+        budget.snapshot_every = snapshot_every
+        budget.next_snapshot = budget.started + (snapshot_every or SNAPSHOT_FIRST_S)
     try:
         with _running(budget, created) as plots:
-            source, skipped = without_magics(source)
-            for text in skipped:
-                budget.note(text)
-            try:
-                tree = parse(source)
-            except Invalid:  # pasted: prompts, look-alike characters? (else the error stands)
-                readable_source, shifts, fixed = readable(source)
-                if readable_source == source:
-                    raise
-                tree = parse(readable_source)
-                for text in fixed:
+            program = programs.get(source) if programs is not None else None
+            if program is None:
+                program = compile_program(source, budget.note)
+                if programs is not None:
+                    programs.put(source, program)
+            else:
+                for text in program.notes:
                     budget.note(text)
-            validate(tree)
-            body = tree.body  # type: ignore[attr-defined]
-            last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
-            compiler = Compiler()
-            code = compiler.block(body)
-            tail = compiler.expr(last.value) if last is not None else None
-            title = backward_title(last.value) if last is not None else None
-            if tail is not None and title is not None:
-                tail = naming_tapes(tail, title)
+            code, tail, last, shifts = program.code, program.tail, program.last, program.shifts
             module.update(PRELUDE)  # tf and np, as after a notebook's first cell
             module.update(make_variables(specs(variables)))
             frame = Frame(module, None, module, budget)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
@@ -85,41 +84,32 @@ class Policy:
 
 
 def big_part(
-    values: list[Any],
-    groups: np.ndarray,
+    rows: list[int],
+    values: list[np.ndarray],
+    last: list[int],
     policy: Policy | None,
     writer: Writer,
-    last_use: Callable[[], np.ndarray],
 ) -> dict[str, Any] | None:
-    """Summarise the table's big values in place (their bytes left out); the summaries' doc.
+    """The summaries' doc of the table's big values (their bytes are left out of the table).
 
-    ``values`` are the table's values in row order, ``groups`` their sorted kinds (arrays from
-    100 on); a big value's entry becomes an empty array of its dtype. ``last_use()`` ranks the
-    rows by their last use: over :data:`KEEP_BYTES`, the values the last tapes used are kept.
+    ``rows`` are the big values' rows, ``values`` their arrays, ``last`` the position of each
+    one's last use: over :data:`KEEP_BYTES`, the values the last tapes used are kept.
     """
-    if policy is None:
-        return None
-    first = int(np.searchsorted(groups, 100))  # arrays come after the scalars
-    sizes = np.fromiter(map(_NBYTES, values[first:]), np.int64, len(values) - first)
-    rows = (np.flatnonzero(sizes > policy.threshold) + first).tolist()
-    if not rows:
+    if policy is None or not rows:
         return None
     vids = [summaries.NOT_KEPT if policy.kept is not None else summaries.SNAPSHOT] * len(rows)
     if policy.kept is not None:
         order = range(len(rows))
-        if int(sizes[np.asarray(rows) - first].sum()) > KEEP_BYTES:
-            last = last_use()[rows]
+        if sum(map(_NBYTES, values)) > KEEP_BYTES:
             order = sorted(order, key=lambda k: -last[k])  # type: ignore[assignment]
         for k in order:
-            vids[k] = policy.kept.keep(values[rows[k]])
+            vids[k] = policy.kept.keep(values[k])
     stats, heads, thumbs = [], [], []
-    for r in rows:
-        arr = values[r]
+    for arr in values:
         s, head, thumb = summaries.summarise(arr)
         stats.append(s)
         heads.append(writer.array(head))
         thumbs.append(writer.array(thumb))
-        values[r] = np.empty(0, arr.dtype)
     return {
         "token": policy.token,
         "pid": os.getpid(),

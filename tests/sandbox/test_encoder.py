@@ -1,0 +1,159 @@
+"""Tapes encoded while the run runs (``encoder.Encoder``) give what encoding it afterwards gives."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tapeviz.sandbox import RunResult, run
+from tapeviz.sandbox.process import results, results_decode, wire
+from tapeviz.sandbox.process.encoder import Encoder, finished
+from tapeviz.sandbox.process.kept import Kept, Policy
+
+LOOP = """import tensorflow as tf
+x = tf.Variable(0.0)
+for step in range(120):
+    with tf.GradientTape() as tape:
+        y = x * x - 2.0 * x + 1.0
+    dy = tape.gradient(y, x)
+    x.assign_sub(0.1 * dy)
+"""
+
+FIT = """import tensorflow as tf
+import numpy as np
+x = np.linspace(-1, 1, 40, dtype=np.float32).reshape(20, 2)
+y = (x[:, :1] * x[:, 1:] > 0).astype(np.float32)
+model = tf.keras.Sequential([tf.keras.layers.Dense(3, activation="tanh"),
+                             tf.keras.layers.Dense(1, activation="sigmoid")])
+model.compile(optimizer="sgd", loss="binary_crossentropy")
+history = model.fit(x, y, batch_size=8, epochs=4, verbose=0)
+"""
+
+TORCH = """import torch
+w = torch.tensor([1.0, -2.0], requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1)
+for step in range(60):
+    loss = ((w - 3.0) ** 2).sum()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+"""
+
+PERSISTENT_LATER = """import tensorflow as tf
+x = tf.Variable(2.0)
+with tf.GradientTape(persistent=True) as keep:
+    y = x ** 3
+first = keep.gradient(y, x)
+for step in range(80):
+    with tf.GradientTape() as tape:
+        z = x * float(step)
+    tape.gradient(z, x)
+second = keep.gradient(y, x)
+"""
+
+OUTER = """import tensorflow as tf
+x = tf.Variable(1.5)
+with tf.GradientTape() as outer:
+    total = tf.constant(0.0)
+    for step in range(60):
+        with tf.GradientTape() as inner:
+            y = tf.sin(x * float(step))
+        inner.gradient(y, x)
+        total = total + y
+g = outer.gradient(total, x)
+"""
+
+BIG = """import tensorflow as tf
+w = tf.Variable(tf.ones((40, 40)))
+for step in range(40):
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(w * w * float(step))
+    w.assign_sub(0.001 * tape.gradient(y, w))
+"""
+
+
+def _runs(source: str) -> tuple[RunResult, Encoder]:
+    """The run, with an Encoder fed its finished tapes at every checkpoint."""
+    enc = Encoder()
+    result = run(source, snapshots=lambda r: enc.add(finished(r.tapes)), snapshot_every=1e-9)
+    assert result.error is None, result.error
+    return result, enc
+
+
+def _decoded(result: RunResult, policy: Policy | None, enc: Encoder | None) -> Any:
+    w = wire.Writer()
+    doc = results.encode(result, w, policy, enc)
+    buf = io.BytesIO()
+    wire.write(buf, doc, w)
+    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+
+
+def _same(a: Any, b: Any) -> None:
+    assert a.output == b.output and len(a.tapes) == len(b.tapes)
+    assert sorted(a.namespace) == sorted(b.namespace)
+    for ta, tb in zip(a.tapes, b.tapes, strict=True):
+        x, y = ta.tape, tb.tape
+        assert ta.names == tb.names and x.pretty() == y.pretty()
+        for ra, rb in zip(x.records, y.records, strict=True):
+            assert ra.name == rb.name and ra.scope == rb.scope and ra.params == rb.params
+            for u, v in zip(ra.inputs + ra.outputs, rb.inputs + rb.outputs, strict=True):
+                assert u.id == v.id and u.dtype == v.dtype
+                np.testing.assert_array_equal(np.asarray(u._value), np.asarray(v._value))
+        assert [v.id for v in x.watched()] == [v.id for v in y.watched()]
+        for ca, cb in zip(x.gradient_calls, y.gradient_calls, strict=True):
+            assert ca.kind == cb.kind and ca.source_ids == cb.source_ids
+            for u, v in zip(ca.results, cb.results, strict=True):
+                assert (u is None) == (v is None)
+                if u is not None:
+                    np.testing.assert_array_equal(np.asarray(u._value), np.asarray(v._value))
+
+
+@pytest.mark.parametrize("source", [LOOP, FIT, TORCH], ids=["loop", "fit", "torch"])
+def test_tapes_encoded_while_running_decode_as_encoded_afterwards(source: str) -> None:
+    result, enc = _runs(source)
+    assert enc.n > 0 and enc.still(result.tapes)  # encoded while it ran, used as it is
+    _same(_decoded(result, None, enc), _decoded(result, None, None))
+
+
+def test_a_tape_still_recording_is_left_for_later() -> None:
+    result, enc = _runs(OUTER)
+    assert enc.n == 0  # the outer tape came first and recorded until the loop ended
+    assert len(result.tapes) == 61
+    _same(_decoded(result, None, enc), _decoded(result, None, None))
+
+
+def test_a_tape_that_changed_after_it_was_encoded_is_encoded_afresh() -> None:
+    result, enc = _runs(PERSISTENT_LATER)
+    assert enc.n > 0 and not enc.still(result.tapes)  # `keep` was called again after
+    fresh = _decoded(result, None, None)
+    _same(_decoded(result, None, enc), fresh)
+    assert len(fresh.tapes[0].tape.gradient_calls) == 2
+
+
+def test_big_values_go_summarised_and_kept_alike() -> None:
+    result = _runs(BIG)[0]
+    kept_a, kept_b = Kept(), Kept()
+    kept_a.start()
+    kept_b.start()
+    a = _decoded(result, Policy(1000, kept_a, kept_a.token), Encoder(1000))
+    enc_1000 = Encoder(1000)
+    for k in range(1, len(result.tapes)):
+        enc_1000.add(result.tapes[:k])
+    b = _decoded(result, Policy(1000, kept_b, kept_b.token), enc_1000)
+    assert kept_a.bytes == kept_b.bytes > 0
+    for x, y in zip(a.tapes, b.tapes, strict=True):
+        outs_a = [r.outputs[0] for r in x.tape.records]
+        outs_b = [r.outputs[0] for r in y.tape.records]
+        assert [t.id for t in outs_a] == [t.id for t in outs_b]
+        assert [repr(t._value) for t in outs_a] == [repr(t._value) for t in outs_b]
+    assert "summarised" in repr(a.tapes[-1].tape.records[0].outputs[0]._value)
+
+
+def test_an_encoder_for_another_threshold_is_not_used() -> None:
+    result, enc = _runs(BIG)  # (threshold None: every value whole)
+    assert enc.n > 0
+    doc = results.encode(result, wire.Writer(), Policy(1000, None, "t"), enc)
+    assert "big" in doc["table"]  # encoded afresh, the 40x40 values summarised
