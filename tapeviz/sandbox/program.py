@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from tapeviz.sandbox.errors import UserCodeError
 from tapeviz.sandbox.language.pasted import readable
 from tapeviz.sandbox.language.stmt import Compiler, backward_title, naming_tapes
 from tapeviz.sandbox.language.validate import Invalid, parse, validate, without_magics
@@ -45,20 +46,32 @@ def compile_program(source: str, note: Callable[[str], None] = lambda text: None
         readable_source, shifts, fixed = readable(source)
         if readable_source == source:
             raise
-        tree = parse(readable_source)
+        try:
+            tree = parse(readable_source)
+        except Invalid as exc:
+            raise Invalid(_shifted(exc.error, shifts)) from None
         for text in fixed:
             note(text)
         notes += fixed
-    validate(tree)
-    body = tree.body  # type: ignore[attr-defined]
-    last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
-    compiler = Compiler()
-    code = compiler.block(body)
-    tail = compiler.expr(last.value) if last is not None else None
+    try:
+        validate(tree)
+        body = tree.body  # type: ignore[attr-defined]
+        last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
+        compiler = Compiler()
+        code = compiler.block(body)
+        tail = compiler.expr(last.value) if last is not None else None
+    except Invalid as exc:
+        raise Invalid(_shifted(exc.error, shifts)) from None
     title = backward_title(last.value) if last is not None else None
     if tail is not None and title is not None:
         tail = naming_tapes(tail, title)
     return Program(code, tail, last, shifts, tuple(notes))
+
+
+def _shifted(error: UserCodeError, shifts: Mapping[int, int]) -> UserCodeError:
+    """``error`` at the columns the editor shows (reading pasted text moved some)."""
+    moved = shifts.get(error.line or 0)
+    return replace(error, col=error.col + moved) if error.col and moved else error
 
 
 class Programs:

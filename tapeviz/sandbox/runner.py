@@ -219,25 +219,36 @@ def _tape_infos(budget: Budget, created: list[Any]) -> tuple[tuple[TapeInfo, ...
     return infos, len(created) - len(keep)
 
 
-def _snapshot(
-    budget: Budget,
-    created: list[Any],
-    module: dict[str, Any],
-    started: float,
-    send: Callable[[RunResult], None],
-) -> None:
+def _so_far(
+    budget: Budget, created: list[Any], module: dict[str, Any], started: float
+) -> RunResult | None:
     """The run so far, as a result: its finished tapes (the newest may still record)."""
     done = created[:-1]
     if len(done) < 2:
-        return
+        return None
     tapes, dropped = _tape_infos(budget, done)
     plain = _plain(module)
     names = {**_attribute_names(plain), **plain}
     count = len(done)
     marks = tuple(m for m in budget.output_marks if m[1] <= count)
     output = "".join(budget.output)
-    send(RunResult(output, tapes, names, None, time.perf_counter() - started, None,
-                   tuple(budget.notes), {}, dropped, marks))  # fmt: skip
+    return RunResult(output, tapes, names, None, time.perf_counter() - started, None,
+                     tuple(budget.notes), {}, dropped, marks)  # fmt: skip
+
+
+def _send_so_far(
+    budget: Budget,
+    created: list[Any],
+    module: dict[str, Any],
+    started: float,
+    send: Callable[[RunResult], None],
+) -> None:
+    result = _so_far(budget, created, module, started)
+    if result is not None:
+        send(result)
+
+
+Ticks = Callable[[list[Any], Callable[[], RunResult | None]], None]
 
 
 def run(
@@ -248,15 +259,19 @@ def run(
     limits: Limits | None = None,
     cancel: CancelToken | None = None,
     snapshots: Callable[[RunResult], None] | None = None,
-    snapshot_every: float | None = None,
+    ticks: Ticks | None = None,
+    tick_every: float = 0.03,
     programs: Programs | None = None,
 ) -> RunResult:
     """Run user code safely: ``mode`` is ``"script"`` (a Python subset) or ``"expression"``.
 
     ``snapshots``: a script also hands the run so far to this now and then (see
-    :meth:`Budget.take_snapshot`; ``snapshot_every`` seconds apart if given), so a long run
-    can be shown, or encoded, while it runs. ``programs``: compiled scripts kept between runs
-    (a worker's session: a re-run of the same text skips parsing, checking and compiling).
+    :meth:`Budget.take_snapshot`), so a long run can be shown while it runs. ``ticks``
+    instead: called every ``tick_every`` seconds of the script with the list of tapes it has
+    made (live) and a function making the run so far (None before two tapes finished), so a
+    caller can encode finished tapes as they come and send the run when it chooses (the
+    worker). ``programs``: compiled scripts kept between runs (a worker's session: a re-run
+    of the same text skips parsing, checking and compiling).
     """
     started = time.perf_counter()
     limits = limits or Limits()
@@ -272,10 +287,13 @@ def run(
     value: Any = None
     error: UserCodeError | None = None
     plots = None
-    if snapshots is not None:
-        budget.snapshot = lambda: _snapshot(budget, created, module, started, snapshots)
-        budget.snapshot_every = snapshot_every
-        budget.next_snapshot = budget.started + (snapshot_every or SNAPSHOT_FIRST_S)
+    if ticks is not None:
+        budget.snapshot = lambda: ticks(created, lambda: _so_far(budget, created, module, started))
+        budget.snapshot_every = tick_every
+        budget.next_snapshot = budget.started + tick_every
+    elif snapshots is not None:
+        budget.snapshot = lambda: _send_so_far(budget, created, module, started, snapshots)
+        budget.next_snapshot = budget.started + SNAPSHOT_FIRST_S
     try:
         with _running(budget, created) as plots:
             program = programs.get(source) if programs is not None else None

@@ -10,7 +10,7 @@ import pytest
 
 from tapeviz.sandbox import RunResult, run
 from tapeviz.sandbox.process import results, results_decode, wire
-from tapeviz.sandbox.process.encoder import Encoder, finished
+from tapeviz.sandbox.process.encoder import Encoder
 from tapeviz.sandbox.process.kept import Kept, Policy
 
 LOOP = """import tensorflow as tf
@@ -78,9 +78,13 @@ for step in range(40):
 def _runs(source: str) -> tuple[RunResult, Encoder]:
     """The run, with an Encoder fed its finished tapes at every checkpoint."""
     enc = Encoder()
-    result = run(source, snapshots=lambda r: enc.add(finished(r.tapes)), snapshot_every=1e-9)
+    result = run(source, ticks=lambda made, so_far: enc.add_finished(made, 10**6), tick_every=1e-9)
     assert result.error is None, result.error
     return result, enc
+
+
+def _tapes(result: RunResult) -> list[Any]:
+    return [info.tape for info in result.tapes]
 
 
 def _decoded(result: RunResult, policy: Policy | None, enc: Encoder | None) -> Any:
@@ -114,7 +118,7 @@ def _same(a: Any, b: Any) -> None:
 @pytest.mark.parametrize("source", [LOOP, FIT, TORCH], ids=["loop", "fit", "torch"])
 def test_tapes_encoded_while_running_decode_as_encoded_afterwards(source: str) -> None:
     result, enc = _runs(source)
-    assert enc.n > 0 and enc.still(result.tapes)  # encoded while it ran, used as it is
+    assert enc.n > 0 and enc.still(_tapes(result))  # encoded while it ran, used as it is
     _same(_decoded(result, None, enc), _decoded(result, None, None))
 
 
@@ -127,7 +131,7 @@ def test_a_tape_still_recording_is_left_for_later() -> None:
 
 def test_a_tape_that_changed_after_it_was_encoded_is_encoded_afresh() -> None:
     result, enc = _runs(PERSISTENT_LATER)
-    assert enc.n > 0 and not enc.still(result.tapes)  # `keep` was called again after
+    assert enc.n > 0 and not enc.still(_tapes(result))  # `keep` was called again after
     fresh = _decoded(result, None, None)
     _same(_decoded(result, None, enc), fresh)
     assert len(fresh.tapes[0].tape.gradient_calls) == 2
@@ -141,7 +145,7 @@ def test_big_values_go_summarised_and_kept_alike() -> None:
     a = _decoded(result, Policy(1000, kept_a, kept_a.token), Encoder(1000))
     enc_1000 = Encoder(1000)
     for k in range(1, len(result.tapes)):
-        enc_1000.add(result.tapes[:k])
+        enc_1000.add(_tapes(result)[:k])
     b = _decoded(result, Policy(1000, kept_b, kept_b.token), enc_1000)
     assert kept_a.bytes == kept_b.bytes > 0
     for x, y in zip(a.tapes, b.tapes, strict=True):
@@ -157,3 +161,21 @@ def test_an_encoder_for_another_threshold_is_not_used() -> None:
     assert enc.n > 0
     doc = results.encode(result, wire.Writer(), Policy(1000, None, "t"), enc)
     assert "big" in doc["table"]  # encoded afresh, the 40x40 values summarised
+
+
+def test_the_worker_encodes_a_long_runs_tapes_while_it_runs_and_sends_only_when_streaming() -> None:
+    from tapeviz.sandbox.process import server
+
+    source = LOOP.replace("range(120)", "range(3000)")
+    for stream in (False, True):
+        sent: list[Any] = []
+        ctx = server.Context(1, lambda doc, writer, sent=sent: sent.append(doc))
+        args = {"source": source, "mode": "script", "variables": [], "stream": stream}
+        doc, writer = server.run_handler(args, None, ctx)  # type: ignore[arg-type]
+        assert ctx.encoder.n > 1000  # most tapes were encoded before the script ended
+        assert bool(sent) is stream and all("snapshot" in d for d in sent)
+        buf = io.BytesIO()
+        wire.write(buf, doc, writer)
+        got = results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+        assert len(got.tapes) == 3000
+        assert got.tapes[-1].tape.pretty() == ctx.made_from.tapes[-1].tape.pretty()

@@ -1,7 +1,7 @@
 """A run's tapes turned into columns as they finish: the incremental half of ``results.encode``.
 
 The worker hands each finished tape to an :class:`Encoder` while the script still runs (at
-its checkpoints, :data:`CHUNK_S` apart), so when a 10,000-tape script ends only its last
+its checkpoints, ``server.TICK_S`` apart), so when a 10,000-tape script ends only its last
 tapes are left to encode, and a streamed run's snapshots no longer encode the whole run again.
 
 What can still change after a tape is encoded is left for the document: anything that is
@@ -31,9 +31,7 @@ from tapeviz.sandbox.process import kept
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process.kept import Policy
 from tapeviz.sandbox.process.wire import ProtocolError, Writer
-from tapeviz.sandbox.result import TapeInfo
 
-CHUNK_S = 0.1  # seconds of a run between two batches of finished tapes encoded
 DTYPE_CODES = {
     name: i
     for i, name in enumerate(
@@ -44,7 +42,7 @@ _ENGINE_DTYPES = [dtypes.as_dtype(name) for name in DTYPE_CODES]
 CODES = {dt: i for i, dt in enumerate(_ENGINE_DTYPES)}
 _MISSING = -(1 << 62)
 _DTYPE, _VALUE, _SHAPE = attrgetter("dtype"), attrgetter("_value"), attrgetter("shape")
-_TAPE, _RECORDS, _PRIM = attrgetter("tape"), attrgetter("records"), attrgetter("primitive")
+_RECORDS, _PRIM = attrgetter("records"), attrgetter("primitive")
 _INPUTS, _OUTPUTS, _WATCHED = attrgetter("inputs"), attrgetter("outputs"), attrgetter("watched")
 _PARAMS, _ID, _BYTES = attrgetter("params"), attrgetter("id"), methodcaller("tobytes")
 _NBYTES = attrgetter("nbytes")
@@ -261,15 +259,6 @@ def _cat(parts: list[Any]) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
-def finished(tapes: Sequence[TapeInfo]) -> Sequence[TapeInfo]:
-    """``tapes`` up to the first one still inside its ``with`` block (its ops still come)."""
-    entered = [id(r) for r in STATE.entered]
-    if not entered:
-        return tapes
-    ids = list(map(id, map(_TAPE, tapes)))
-    return tapes[: min([ids.index(e) for e in entered if e in ids], default=len(tapes))]
-
-
 def _param_key(params: Any) -> Any:
     try:
         key = tuple(params.items())
@@ -300,7 +289,7 @@ class Encoder:
         self.seeds: list[tuple[int, tuple[Any, ...]]] = []  # (call, output gradients given)
         self.n_calls = 0
 
-    def add(self, tapes: Sequence[TapeInfo]) -> None:
+    def add(self, tapes: Sequence[Any]) -> None:
         """Encode ``tapes[self.n:]`` (finished tapes; the ones before were added already)."""
         if self.broken or len(tapes) <= self.n:
             return
@@ -310,11 +299,32 @@ class Encoder:
             self.broken = True
             raise
 
-    def still(self, tapes: Sequence[TapeInfo]) -> bool:
+    def add_finished(self, created: list[Any], limit: int) -> None:
+        """Encode the run's tapes made since the last call that are finished.
+
+        Finished: not the newest (it may still record) and before the first one still inside
+        its ``with`` block; at most ``limit`` tapes in all (the run keeps no more).
+        """
+        stop = min(len(created) - 1, limit)
+        if stop <= self.n or self.broken:
+            return
+        new = created[self.n : stop]
+        entered = [id(r) for r in STATE.entered]
+        if entered:
+            ids = list(map(id, new))
+            new = new[: min([ids.index(e) for e in entered if e in ids], default=len(new))]
+        if new:
+            try:
+                self._add(new)
+            except Exception:
+                self.broken = True
+                raise
+
+    def still(self, tapes: Sequence[Any]) -> bool:
         """Whether the tapes added so far are ``tapes``' first ones, unchanged since."""
         if self.broken or len(tapes) < self.n:
             return False
-        recorders = list(map(_TAPE, tapes[: self.n]))
+        recorders = list(tapes[: self.n])
         lists = list(map(_RECORDS, recorders))
         calls = list(map(getattr, recorders, repeat("gradient_calls"), repeat(())))
         seen = self._seen
@@ -325,8 +335,8 @@ class Encoder:
             and list(map(id, chain.from_iterable(calls))) == seen["calls"]
         )
 
-    def _add(self, tapes: Sequence[TapeInfo]) -> None:
-        recorders = list(map(_TAPE, tapes))
+    def _add(self, tapes: Sequence[Any]) -> None:
+        recorders = list(tapes)
         per_tape = list(map(_RECORDS, recorders))
         calls = list(map(getattr, recorders, repeat("gradient_calls"), repeat(())))
         recs = list(chain.from_iterable(per_tape))

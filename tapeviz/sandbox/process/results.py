@@ -122,9 +122,11 @@ def encode(
     tapes are still the result's first ones, unchanged, else the run is encoded afresh.
     """
     threshold = policy.threshold if policy is not None else None
-    if enc is None or enc.table.threshold != threshold or not enc.still(result.tapes):
+    recorders = list(map(_TAPE, result.tapes))
+    if enc is None or enc.table.threshold != threshold or not enc.still(recorders):
         enc = Encoder(threshold)
     with no_collection():
+        enc.add(recorders)
         return _encode(result, writer, policy, enc)
 
 
@@ -156,7 +158,6 @@ class no_collection:  # noqa: N801
 
 
 def _encode(result: RunResult, writer: Writer, policy: Policy | None, enc: Encoder) -> Any:
-    enc.add(result.tapes)
     table = enc.table
     per_tape = _tape_columns(result.tapes, enc, writer)
     # Names only for tensors the tapes show (the window names nodes with them): a script's other

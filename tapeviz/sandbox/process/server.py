@@ -31,7 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tapeviz.sandbox.process import kept, results, results_decode, wire
-from tapeviz.sandbox.process.encoder import CHUNK_S, Encoder, finished
+from tapeviz.sandbox.process.encoder import Encoder
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer
 
 Handler = Callable[[Any, Frame, "Context"], tuple[Any, Writer]]
@@ -42,6 +42,8 @@ HANDLERS: dict[str, Handler] = {}
 Check = Callable[[Frame, Any, Frame], object]  # (answer, request args, request frame)
 Refusal = Callable[[Any, str, Any], tuple[Any, Writer]]
 CHECKS: dict[str, tuple[Check, Refusal]] = {}
+TICK_S = 0.03  # seconds of a run between two batches of its finished tapes encoded
+SEND_FIRST_S = 0.08  # a streamed run's first snapshot, seconds after it started
 SESSION: dict[str, Any] = {}  # what this worker keeps between requests (compiled programs)
 MARGIN_MB = 160  # address space above the memory limit: thread stacks, numpy's buffers
 RECYCLE_MB = 600  # a worker whose resident memory grew this much since it started exits
@@ -65,6 +67,7 @@ class Context:
         self.encoder = Encoder()  # a run's finished tapes, encoded while it runs
         self.stream = False  # the window asked for snapshots
         self._began = self._next_send = 0.0
+        self.max_tapes = 0
 
     def progress(self, fraction: float) -> None:
         """Report progress (at most every 50 ms)."""
@@ -77,19 +80,22 @@ class Context:
         """Whether the window asked this request to stop."""
         return self.cancel.cancelled
 
-    def snapshot(self, result: Any) -> None:
-        """The run so far: its finished tapes encoded now; sent too when the run streams.
+    def tick(self, created: list[Any], so_far: Callable[[], Any]) -> None:
+        """A run's checkpoint: its finished tapes encoded now; sent too when the run streams.
 
-        A streamed run is sent at 3x its age (0.08 s, 0.24 s, 0.72 s, ...; ``took``: the
-        seconds encoding it cost). One whose snapshot cannot be encoded (a value the window
-        would refuse) sends none; its final answer says what was wrong.
+        A streamed run is sent at 3x its age (0.1 s, 0.3 s, 0.9 s, ...; ``took``: the seconds
+        encoding it cost). One whose snapshot cannot be encoded (a value the window would
+        refuse) sends none; its final answer says what was wrong.
         """
         started = time.perf_counter()
         try:
-            self.encoder.add(finished(result.tapes))
+            self.encoder.add_finished(created, self.max_tapes)
         except Exception:  # (the final answer encodes the run afresh and reports it)
             return
         if not self.stream or started < self._next_send:
+            return
+        result = so_far()
+        if result is None:
             return
         writer = Writer()
         try:
@@ -98,7 +104,7 @@ class Context:
         except Exception:  # (the final answer reports it)
             return
         took = time.perf_counter() - started
-        self._next_send = started + took + 2 * max(started - self._began, CHUNK_S)
+        self._next_send = started + took + 2 * max(started - self._began, SEND_FIRST_S)
         self._out({"id": self.request, "snapshot": doc, "took": took}, writer)
 
 
@@ -117,7 +123,6 @@ def run_handler(args: Any, frame: Frame, ctx: Context) -> tuple[Any, Writer]:
     """``run``: a script or expression through :func:`tapeviz.sandbox.run`."""
     from tapeviz.sandbox import run
     from tapeviz.sandbox.program import Programs
-    from tapeviz.sandbox.runtime.limits import SNAPSHOT_FIRST_S
     from tapeviz.sandbox.variables import VariableSpec
 
     source = wire.text(args, "source", 20_000_000)
@@ -136,15 +141,17 @@ def run_handler(args: Any, frame: Frame, ctx: Context) -> tuple[Any, Writer]:
     ctx.encoder = Encoder(ctx.policy.threshold)
     ctx.stream = args.get("stream") is True
     ctx._began = time.perf_counter()
-    ctx._next_send = ctx._began + SNAPSHOT_FIRST_S
+    ctx._next_send = ctx._began + SEND_FIRST_S
+    limits = _limits(args.get("limits"))
+    ctx.max_tapes = limits.max_tapes
     result = run(
         source,
         mode=mode,
         variables=variables,
-        limits=_limits(args.get("limits")),
+        limits=limits,
         cancel=ctx.cancel,
-        snapshots=ctx.snapshot if mode == "script" else None,
-        snapshot_every=CHUNK_S,
+        ticks=ctx.tick if mode == "script" else None,
+        tick_every=TICK_S,
         programs=SESSION.setdefault("programs", Programs()),
     )
     writer = Writer()
