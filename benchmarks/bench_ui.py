@@ -12,9 +12,10 @@ scene of plain rectangles for a graph, an empty window for a cold start).
 
 - K1 keystroke → graph repainted, expression mode, at 20 / 300 / 1,000 ops (median of N), and
   the editor's own keystroke (the synchronous part). Targets ≤ 60 / 150 / 400 ms; ≤ 5 ms.
-- G1 a script recording 3,000 / 10,000 ops → its graph on screen (from Run; a big graph shows
-  the part in view first), when every item is built, and the longest the UI thread was blocked
-  until then. Targets ≤ 1.0 / 3.0 s; ≤ 50 ms. Then the 10,000-op script run again (the same
+- G1 a script recording 3,000 / 10,000 / 20,000 ops → its graph on screen (from Run; a big
+  graph shows the part in view first), when every item is built, and the longest the UI thread
+  was blocked until then. Targets ≤ 1.0 / 3.0 / 2.0 s (issue 32: 20,000 ops within the cap, on
+  screen ≤ 2 s); ≤ 50 ms. Then the biggest script run again (the same
   graph, new values: the longest block, ≤ 50 ms), and a pan step's repaint of that graph
   against a bare scene of as many plain items (≤ 16 ms, a frame).
 - B1 the UI thread's longest block while a 100,000-tape script and a 300,000-line print run
@@ -213,7 +214,7 @@ def big_graphs(w: object, sizes: list[int]) -> None:
     """G1: a script recording ``n`` ops → graph on screen."""
     from tapeviz.models.graph.model import TOO_LARGE
 
-    targets = {3000: 1.0, 10000: 3.0}
+    targets = {3000: 1.0, 10000: 3.0, 20000: 2.0}
     for ops in sizes:
         source = (
             "import tensorflow as tf\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
@@ -394,7 +395,7 @@ def main() -> int:
     if "K1" in only:
         keystrokes(w, [20, 300] if quick else [20, 300, 1000], 3 if quick else 7)
     if "G1" in only:
-        big_graphs(w, [3000] if quick else [3000, 10000])
+        big_graphs(w, [3000] if quick else [3000, 10000, 20000])
     if "B1" in only:
         big_runs(w, list(BIG_RUNS))
     if "C1" in only:

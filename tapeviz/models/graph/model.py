@@ -34,7 +34,7 @@ from tapeviz.models.graph.passes import (
 from tapeviz.models.values import short
 
 KINDS = ("variable", "watched", "constant", "op", "target", "folded", "layer")
-TOO_LARGE = 12_000  # ops: more than this is not drawn in full unless folded (GraphOptions.max_ops)
+TOO_LARGE = 20_000  # ops: more than this is not drawn in full unless folded (GraphOptions.max_ops)
 FOLDED_OPS = 400  # ops kept (half at each end) in the folded view
 
 
