@@ -78,8 +78,8 @@ def test_a_run_without_fit_sends_no_marks() -> None:
 
 
 def _ints(doc: dict[str, Any], key: str, change: Callable[[list[int]], list[int]]) -> None:
-    a, b = doc["records"][key]["$i"]
-    doc["records"][key]["$i"] = change([a, b])
+    a, b, *width = doc["records"][key]["$i"]
+    doc["records"][key]["$i"] = change([a, b]) + width
 
 
 @pytest.mark.parametrize(

@@ -97,10 +97,11 @@ def _decode(doc: dict, blobs: list[bytes]) -> object:
 
 
 def _set(doc: dict, blobs: list[bytes], column: str, index: int, value: int) -> None:
-    a, _ = doc["output_marks"][column]["$i"]
-    ints = np.frombuffer(blobs[doc["$ints"]], np.int64).copy()
+    a, _, *width = doc["output_marks"][column]["$i"]
+    key, dtype = ("$ints32", np.int32) if width else ("$ints", np.int64)
+    ints = np.frombuffer(blobs[doc[key]], dtype).copy()
     ints[a + index] = value
-    blobs[doc["$ints"]] = ints.tobytes()
+    blobs[doc[key]] = ints.tobytes()
 
 
 @pytest.mark.parametrize(

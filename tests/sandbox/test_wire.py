@@ -100,10 +100,11 @@ def _set_ints(doc: dict, blobs: list[bytes], value: int, *path: str) -> None:
     ref = doc
     for p in path:
         ref = ref[p]
-    a, b = ref["$i"]
-    ints = np.frombuffer(blobs[doc["$ints"]], np.int64).copy()
-    ints[a:b] = value
-    blobs[doc["$ints"]] = ints.tobytes()
+    a, b, *width = ref["$i"]
+    key, dtype = ("$ints32", np.int32) if width else ("$ints", np.int64)
+    ints = np.frombuffer(blobs[doc[key]], dtype).copy()
+    ints[a:b] = np.clip(value, np.iinfo(dtype).min, np.iinfo(dtype).max)
+    blobs[doc[key]] = ints.tobytes()
 
 
 @pytest.mark.parametrize(
@@ -127,7 +128,7 @@ def _set_ints(doc: dict, blobs: list[bytes], value: int, *path: str) -> None:
         lambda d, b: d.__setitem__("namespace", {"x": 10**9}),
         lambda d, b: d["table"].__setitem__("data", 10**6),
         lambda d, b: d["records"]["params"].__setitem__(0, {"k": {"s": ["a", 1, 2]}}),
-        lambda d, b: d.__setitem__("$ints", 10**6),
+        lambda d, b: d.update({"$ints": 10**6, "$ints32": 10**6}),
         lambda d, b: d["records"].__setitem__("call_seeds", [[99, [None]]]),
         lambda d, b: d["records"].__setitem__("call_seeds", [[0, [None, None]]]),
         lambda d, b: d["records"].__setitem__("call_seeds", [[0, [None]], [0, [None]]]),

@@ -38,6 +38,9 @@ class Closed(ProtocolError):
     """The other side closed the pipe (the worker exited or was killed)."""
 
 
+_INT32_MIN, _INT32_MAX = -(2**31), 2**31 - 1
+
+
 def _read_exact(stream: BinaryIO, n: int) -> bytes:
     chunks, left = [], n
     while left:
@@ -54,27 +57,38 @@ class Writer:
 
     def __init__(self) -> None:
         self.blobs: list[bytes | memoryview] = []
-        self._ints: list[np.ndarray] = []
-        self._n_ints = 0
+        self._ints: dict[str, list[np.ndarray]] = {"int64": [], "int32": []}
+        self._n_ints = {"int64": 0, "int32": 0}
 
     def ints(self, values: Any) -> dict[str, Any]:
         """Integers packed with the frame's other integers into one blob: ``{"$i": [a, b]}``.
 
         Tapes are many small integer columns; one blob for all of them keeps a small result's
-        frame small and its decoding to one ``frombuffer``.
+        frame small and its decoding to one ``frombuffer``. A column whose values fit in 32
+        bits goes in a 32-bit pack (``{"$i": [a, b, 4]}``): half the bytes on the pipe and in
+        the window, which keeps the received frame.
         """
         arr = np.asarray(values, dtype=np.int64).reshape(-1)
-        start = self._n_ints
-        self._ints.append(arr)
-        self._n_ints += len(arr)
-        return {"$i": [start, self._n_ints]}
+        pack = "int64"
+        if not len(arr) or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX):
+            pack, arr = "int32", arr.astype(np.int32)
+        start = self._n_ints[pack]
+        self._ints[pack].append(arr)
+        self._n_ints[pack] += len(arr)
+        return {
+            "$i": [start, self._n_ints[pack], 4] if pack == "int32" else [start, start + len(arr)]
+        }
 
     def finish(self, doc: Any) -> None:
         """Add the packed integers to the frame (``write`` calls it)."""
-        if self._ints and isinstance(doc, dict):
-            packed = np.concatenate(self._ints) if len(self._ints) > 1 else self._ints[0]
-            doc["$ints"] = self.array(packed)["$a"][0]
-            self._ints, self._n_ints = [], 0
+        if isinstance(doc, dict):
+            for pack, key in (("int64", "$ints"), ("int32", "$ints32")):
+                parts = self._ints[pack]
+                if parts:
+                    packed = np.concatenate(parts) if len(parts) > 1 else parts[0]
+                    doc[key] = self.array(packed)["$a"][0]
+            self._ints = {"int64": [], "int32": []}
+            self._n_ints = {"int64": 0, "int32": 0}
 
     def array(self, value: Any) -> dict[str, Any]:
         """The JSON stand-in for a numpy array (its bytes become a blob)."""
@@ -149,26 +163,37 @@ class Frame:
     def __init__(self, doc: Any, blobs: list[bytes], ints: Any = None) -> None:
         self.doc = doc
         self.blobs = blobs
-        self._ints: np.ndarray | None = None
-        self._ints_blob = doc.get("$ints") if ints is None and isinstance(doc, dict) else ints
+        self._packs: dict[int, np.ndarray] = {}
+        if ints is None:
+            d = doc if isinstance(doc, dict) else {}
+            ints = (d.get("$ints"), d.get("$ints32"))
+        self._ints_blobs = ints
 
     def part(self, doc: Any) -> Frame:
         """A frame for a part of this one's document (same blobs and packed integers)."""
-        return Frame(doc, self.blobs, self._ints_blob)
+        return Frame(doc, self.blobs, self._ints_blobs)
 
     def ints(self, ref: Any) -> np.ndarray:
-        """The packed integers an ``{"$i": [a, b]}`` stand-in refers to (an int64 view)."""
-        if not (isinstance(ref, dict) and isinstance(ref.get("$i"), list) and len(ref["$i"]) == 2):
+        """The packed integers a ``{"$i": [a, b]}`` stand-in refers to (an int64 view).
+
+        ``{"$i": [a, b, 4]}``: an int32 view.
+        """
+        got = ref.get("$i") if isinstance(ref, dict) else None
+        if not (isinstance(got, list) and (len(got) == 2 or (len(got) == 3 and got[2] == 4))):
             raise ProtocolError("expected packed integers")
-        a, b = ref["$i"]
-        if self._ints is None:
-            index = self._ints_blob
+        a, b = got[0], got[1]
+        width = 8 if len(got) == 2 else 4
+        packed = self._packs.get(width)
+        if packed is None:
+            index = self._ints_blobs[0 if width == 8 else 1]
             if type(index) is not int:
                 raise ProtocolError("the frame has no packed integers")
-            self._ints = self.array({"$a": [index, "int64", [len(self.blob(index)) // 8]]})
-        if type(a) is not int or type(b) is not int or not 0 <= a <= b <= len(self._ints):
+            name = "int64" if width == 8 else "int32"
+            count = len(self.blob(index)) // width
+            packed = self._packs[width] = self.array({"$a": [index, name, [count]]})
+        if type(a) is not int or type(b) is not int or not 0 <= a <= b <= len(packed):
             raise ProtocolError("packed integers out of range")
-        return self._ints[a:b]
+        return packed[a:b]
 
     def array(self, ref: Any, dtype: str | None = None, ndim: int | None = None) -> np.ndarray:
         """The array an ``{"$a": ...}`` stand-in refers to (read-only), checked."""
