@@ -277,3 +277,20 @@ def test_a_big_network_is_drawn_while_it_trains(qtbot: QtBot, panel: NetworkPane
     settle(qtbot, panel)
     assert panel.frame.runs[0].epoch > 0
     assert panel.frame.links is None  # (the last frame, after the pause: drawn here)
+
+
+def test_the_training_thread_offers_the_gil_while_it_strokes_the_links(
+    qtbot: QtBot, panel: NetworkPanel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tapeviz.ui.network import diagram_paint
+
+    panel.change(lambda c: c.with_net(features=FEATURES, hidden=(8,) * 6))
+    settle(qtbot, panel)
+    spec = panel.diagram.links.spec
+    assert spec is not None and len(spec.links) > 300
+    offered: list[None] = []
+    monkeypatch.setattr(diagram_paint, "offer_gil", lambda: offered.append(None))
+    image = diagram_paint.render_links(spec, weights_of(panel))
+    assert not image.isNull()
+    # Qt's strokes keep the GIL: without these the UI thread waited ~28 ms for an 8x6 net
+    assert len(offered) == len(spec.links) // diagram_paint.YIELD_EVERY

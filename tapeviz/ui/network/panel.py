@@ -41,7 +41,7 @@ from tapeviz.ui.network.trainer_thread import TrainingThread
 from tapeviz.ui.theme import LIGHT
 
 translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel", "…")
-FRAME_MS = 16
+FRAME_MS = 8
 DRAW_SHARE = 2  # while training, a frame waits twice the last one's cost (≤ ½ of the UI thread)
 APPLY_MS = 120  # a slider dragged: its settings apply once it rests this long
 

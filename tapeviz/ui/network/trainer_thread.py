@@ -38,7 +38,7 @@ from tapeviz.ui.network.frames import (
 CHUNK_S = 0.004  # training between looks at the queue and the clock ...
 REST_S = 0.003  # ... and a rest after each chunk: the UI thread gets the GIL at once
 HOLD_S = 0.03  # the longest the thread waits while the UI thread draws a frame
-FRAME_S = 0.028  # a frame at most this often (chunks end every ~7 ms: ~30 frames a second)
+FRAME_S = 0.016  # a frame at most this often (chunks end every ~7 ms: a frame every ~28-33 ms)
 GRID = 50  # a neuron's heat map: GRID × GRID points of the input plane
 OUTPUT_GRID = 100  # the output's (drawn large)
 CURVATURE_EPOCHS = 10  # λmax again after this many epochs (while playing) ...
