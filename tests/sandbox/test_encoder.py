@@ -179,3 +179,23 @@ def test_the_worker_encodes_a_long_runs_tapes_while_it_runs_and_sends_only_when_
         got = results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
         assert len(got.tapes) == 3000
         assert got.tapes[-1].tape.pretty() == ctx.made_from.tapes[-1].tape.pretty()
+
+
+def test_a_steps_tapes_wait_a_tick_so_their_gradient_calls_come_first() -> None:
+    import tapeviz.engine as E
+    from tapeviz.engine.tape import GradientTape
+
+    x = E.Variable(2.0)
+    created: list[Any] = []
+    enc = Encoder()
+    for _ in range(3):  # a GAN's step: two tapes, then both gradients
+        gen, disc = GradientTape(), GradientTape()
+        with gen, disc:
+            y = x * x
+            z = x * 3.0
+        created += [gen, disc]
+        enc.add_finished([*created, GradientTape()], 100)  # a tick between the with and the calls
+        gen.gradient(y, x)
+        disc.gradient(z, x)
+    enc.add_finished([*created, GradientTape()], 100)
+    assert enc.n == 6 and enc.still(created)  # nothing encoded before its gradient() call

@@ -274,6 +274,7 @@ class Encoder:
     def __init__(self, threshold: int | None = None) -> None:
         self.table = Table(threshold)
         self.n = 0  # tapes encoded
+        self._settled = 0  # tapes finished at the last add_finished()
         self.broken = False  # an add() failed: the run is encoded afresh
         self._seen: dict[str, list[int]] = {k: [] for k in ("tape", "records", "count", "calls")}
         self._cols: dict[str, list[np.ndarray]] = {
@@ -300,12 +301,16 @@ class Encoder:
             raise
 
     def add_finished(self, created: list[Any], limit: int) -> None:
-        """Encode the run's tapes made since the last call that are finished.
+        """Encode the run's finished tapes that were finished at the last call already.
 
         Finished: not the newest (it may still record) and before the first one still inside
-        its ``with`` block; at most ``limit`` tapes in all (the run keeps no more).
+        its ``with`` block; at most ``limit`` tapes in all (the run keeps no more). Waiting a
+        call (a tick) lets a step's tapes get their gradient() calls first: a GAN's two tapes
+        end their ``with`` blocks before either is asked (encoded in between, the run would be
+        encoded afresh at its end).
         """
-        stop = min(len(created) - 1, limit)
+        stop = min(len(created) - 1, limit, self._settled)
+        self._settled = len(created) - 1
         if stop <= self.n or self.broken:
             return
         new = created[self.n : stop]
