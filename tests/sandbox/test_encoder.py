@@ -199,3 +199,34 @@ def test_a_steps_tapes_wait_a_tick_so_their_gradient_calls_come_first() -> None:
         disc.gradient(z, x)
     enc.add_finished([*created, GradientTape()], 100)
     assert enc.n == 6 and enc.still(created)  # nothing encoded before its gradient() call
+
+
+def test_a_streamed_run_whose_old_tape_changed_encodes_afresh_once_then_goes_on() -> None:
+    from tapeviz.sandbox.process import server
+
+    source = (
+        "import tensorflow as tf\nimport time\nx = tf.Variable(2.0)\nt0 = time.perf_counter()\n"
+        "with tf.GradientTape(persistent=True) as keep:\n    y = x ** 3\n"
+        "keep.gradient(y, x)\nagain = True\n"
+        "while time.perf_counter() - t0 < 0.6:\n"
+        "    if again and time.perf_counter() - t0 > 0.15:  # long after `keep` was encoded\n"
+        "        keep.gradient(y, x)\n        again = False\n"
+        "    with tf.GradientTape() as tape:\n        z = x * x\n"
+        "    x.assign_sub(0.001 * tape.gradient(z, x))\n"
+    )
+    sent: list[Any] = []
+    ctx = server.Context(1, lambda doc, writer: sent.append(doc))
+    first: list[Encoder] = []
+    tick = ctx.tick
+    ctx.tick = lambda made, so_far: (first or first.append(ctx.encoder), tick(made, so_far))
+    args = {"source": source, "mode": "script", "variables": [], "stream": True}
+    doc, writer = server.run_handler(args, None, ctx)  # type: ignore[arg-type]
+    tapes = [info.tape for info in ctx.made_from.tapes]
+    assert len(sent) >= 2 and len(tapes) > 1000
+    assert not first[0].still(tapes)  # the first encoder went stale when `keep` changed ...
+    assert ctx.encoder is not first[0] and ctx.encoder.still(tapes)  # ... a fresh one went on
+    assert ctx.encoder.n > len(tapes) // 2
+    buf = io.BytesIO()
+    wire.write(buf, doc, writer)
+    got = results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+    assert len(got.tapes[0].tape.gradient_calls) == 2 and len(got.tapes) == len(tapes)

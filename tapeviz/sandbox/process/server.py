@@ -17,6 +17,7 @@ module named on the command line (``tapeviz.models.kernel``) adds the studio's.
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import faulthandler
 import gc
 import importlib
@@ -95,8 +96,15 @@ class Context:
         if not self.stream or started < self._next_send:
             return
         result = so_far()
-        if result is None:
+        n = self.encoder.n
+        if result is None or n < 2:
             return
+        # Only the tapes encoded so far: the newer ones may still get their gradient() calls
+        # (encoded now, they would make the run's end encode it all afresh).
+        marks = tuple(m for m in result.output_marks if m[1] <= n)
+        result = dataclasses.replace(result, tapes=result.tapes[:n], output_marks=marks)
+        if not self.encoder.still([info.tape for info in result.tapes]):
+            self.encoder = Encoder(self.encoder.table.threshold)  # (a tape changed: afresh, once)
         writer = Writer()
         try:
             policy = self.policy.snapshot() if self.policy is not None else None
