@@ -48,3 +48,15 @@ def test_bench_descent_quick_runs() -> None:
     assert len(results) == 3
     assert all(line.endswith(("PASS", "MISS")) for line in results)
     assert "bit-identical: True" in out
+
+
+@pytest.mark.timeout(180)
+def test_bench_network_ui_quick_runs() -> None:
+    out = quick("bench_network_ui.py")
+    results = [line for line in out.splitlines() if line.startswith("RESULT N5")]
+    assert [r.split(":")[0] for r in results] == [
+        "RESULT N5 fps",
+        "RESULT N5 steps_per_s",
+        "RESULT N5 ui_block_ms",
+    ]
+    assert all(line.endswith(("PASS", "MISS")) for line in results)
