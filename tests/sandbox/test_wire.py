@@ -294,3 +294,31 @@ def test_byte_flips_through_the_inbox_raise_only_protocol_errors() -> None:
                 results_decode.decode(frame)
         except ProtocolError:
             pass
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [],
+        [0, 1, 2**31 - 1, -(2**31)],  # the int32 pack's bounds
+        [2**31],  # just over: the int64 pack
+        [-(2**31) - 1],
+        np.arange(300, dtype=np.int64) * 10**7,  # a long column over int32
+        np.arange(300, dtype=np.int64),
+        np.array([[1, 2], [3, 4]]),  # (2-d: packed flat)
+        [True, False, True],
+        np.array([5, 6, 7], dtype=np.int32),
+    ],
+)
+def test_packed_integers_come_back_equal_in_the_narrowest_pack_that_holds_them(values) -> None:  # type: ignore[no-untyped-def]
+    w = wire.Writer()
+    doc = {"col": w.ints(values), "other": w.ints([10**12, 1])}  # both packs in one frame
+    buf = io.BytesIO()
+    wire.write(buf, doc, w)
+    frame = wire.read(io.BytesIO(buf.getvalue()))
+    got = frame.ints(frame.doc["col"])
+    want = np.asarray(values, np.int64).reshape(-1)
+    np.testing.assert_array_equal(got, want)
+    fits = not len(want) or (want.min() >= -(2**31) and want.max() < 2**31)
+    assert got.dtype == (np.int32 if fits else np.int64)
+    assert frame.ints(frame.doc["other"]).tolist() == [10**12, 1]

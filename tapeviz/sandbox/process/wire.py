@@ -68,10 +68,17 @@ class Writer:
         bits goes in a 32-bit pack (``{"$i": [a, b, 4]}``): half the bytes on the pipe and in
         the window, which keeps the received frame.
         """
-        arr = np.asarray(values, dtype=np.int64).reshape(-1)
-        pack = "int64"
-        if not len(arr) or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX):
-            pack, arr = "int32", arr.astype(np.int32)
+        kind = type(values)
+        if (kind is list or (kind is np.ndarray and values.ndim == 1)) and len(values) < 256:
+            small = values.tolist() if type(values) is np.ndarray else values
+            fits = not small or (min(small) >= _INT32_MIN and max(small) <= _INT32_MAX)
+            arr = np.array(small, np.int32 if fits else np.int64).reshape(-1)  # (no reductions)
+        else:
+            arr = np.asarray(values, dtype=np.int64).reshape(-1)
+            fits = not len(arr) or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX)
+            if fits:
+                arr = arr.astype(np.int32)
+        pack = "int32" if fits else "int64"
         start = self._n_ints[pack]
         self._ints[pack].append(arr)
         self._n_ints[pack] += len(arr)
