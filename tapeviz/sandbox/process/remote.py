@@ -281,11 +281,11 @@ class RemoteTape(Recorder):
     def span(self) -> tuple[int, int]:
         """The rows of the result's record columns that are this tape's: span[0] … span[1] - 1."""
         bounds, k = self._recs["bounds"], self._k
-        return bounds[k], bounds[k + 1]
+        return int(bounds[k]), int(bounds[k + 1])
 
     def __len__(self) -> int:
         bounds, k = self._recs["bounds"], self._k
-        return bounds[k + 1] - bounds[k]
+        return int(bounds[k + 1] - bounds[k])
 
     @property
     def columns(self) -> RecordColumns:
@@ -310,7 +310,7 @@ class RemoteTape(Recorder):
         objects.
         """
         first, k = self._recs["first_call"], self._k
-        return self._recs["calls"].rows(first[k], first[k + 1])
+        return self._recs["calls"].rows(int(first[k]), int(first[k + 1]))
 
     @property
     def op_labels(self) -> list[str | None] | None:
@@ -401,7 +401,7 @@ class RemoteTape(Recorder):
         """The gradient()/jacobian() calls made of the tape, with their results."""
         if self._gradient_calls is None:
             tensor = self.table.tensor
-            first = self._recs["first_call"][self._k]
+            first = int(self._recs["first_call"][self._k])
             seeds = self._recs["calls"].seeds
             self._gradient_calls = [
                 GradientCall(c.kind, c.targets, c.sources,

@@ -140,7 +140,7 @@ class RemoteTapes(Sequence[TapeInfo]):
     def call_rows(self, k: int) -> tuple[Any, ...]:
         """Tape ``k``'s gradient calls as (kind, target ids, source ids, result rows)."""
         first = self._recs["first_call"]
-        return self._recs["calls"].rows(first[k], first[k + 1])
+        return self._recs["calls"].rows(int(first[k]), int(first[k + 1]))
 
     @property
     def columns(self) -> RecordColumns:
