@@ -166,19 +166,32 @@ def test_an_encoder_for_another_threshold_is_not_used() -> None:
 def test_the_worker_encodes_a_long_runs_tapes_while_it_runs_and_sends_only_when_streaming() -> None:
     from tapeviz.sandbox.process import server
 
-    source = LOOP.replace("range(120)", "range(3000)")
+    source = (  # 0.4 s of steps on any machine: a dozen ticks
+        "import tensorflow as tf\nimport time\nx = tf.Variable(0.0)\nt0 = time.perf_counter()\n"
+        "while time.perf_counter() - t0 < 0.4:\n"
+        "    with tf.GradientTape() as tape:\n        y = x * x - 2.0 * x + 1.0\n"
+        "    x.assign_sub(0.1 * tape.gradient(y, x))\n"
+    )
     for stream in (False, True):
         sent: list[Any] = []
         ctx = server.Context(1, lambda doc, writer, sent=sent: sent.append(doc))
+        tick = ctx.tick
+
+        def due(made: list[Any], so_far: Any, ctx: Any = ctx, tick: Any = tick) -> None:
+            ctx._next_send = 0.0  # a snapshot is due at every tick: sent only if streaming
+            tick(made, so_far)
+
+        ctx.tick = due
         args = {"source": source, "mode": "script", "variables": [], "stream": stream}
         doc, writer = server.run_handler(args, None, ctx)  # type: ignore[arg-type]
-        assert ctx.encoder.n > 1000  # most tapes were encoded before the script ended
+        made = ctx.made_from.tapes
+        assert ctx.encoder.n > len(made) // 2  # most tapes were encoded before the script ended
         assert bool(sent) is stream and all("snapshot" in d for d in sent)
         buf = io.BytesIO()
         wire.write(buf, doc, writer)
         got = results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
-        assert len(got.tapes) == 3000
-        assert got.tapes[-1].tape.pretty() == ctx.made_from.tapes[-1].tape.pretty()
+        assert len(got.tapes) == len(made) > 100
+        assert got.tapes[-1].tape.pretty() == made[-1].tape.pretty()
 
 
 def test_a_steps_tapes_wait_a_tick_so_their_gradient_calls_come_first() -> None:
@@ -218,7 +231,14 @@ def test_a_streamed_run_whose_old_tape_changed_encodes_afresh_once_then_goes_on(
     ctx = server.Context(1, lambda doc, writer: sent.append(doc))
     first: list[Encoder] = []
     tick = ctx.tick
-    ctx.tick = lambda made, so_far: (first or first.append(ctx.encoder), tick(made, so_far))
+
+    def every_tick_sends(made: list[Any], so_far: Any) -> None:
+        if not first:
+            first.append(ctx.encoder)
+        ctx._next_send = 0.0  # (not the 3x-age schedule: the test must not depend on timing)
+        tick(made, so_far)
+
+    ctx.tick = every_tick_sends
     args = {"source": source, "mode": "script", "variables": [], "stream": True}
     doc, writer = server.run_handler(args, None, ctx)  # type: ignore[arg-type]
     tapes = [info.tape for info in ctx.made_from.tapes]
