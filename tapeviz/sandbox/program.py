@@ -74,6 +74,9 @@ def _shifted(error: UserCodeError, shifts: Mapping[int, int]) -> UserCodeError:
     return replace(error, col=error.col + moved) if error.col and moved else error
 
 
+KEPT_CHARS = 200_000  # a longer script is compiled each run (a worker keeps no huge programs)
+
+
 class Programs:
     """The last few scripts' compiled programs, by their text (a worker keeps one per session)."""
 
@@ -89,7 +92,9 @@ class Programs:
         return program
 
     def put(self, source: str, program: Program) -> None:
-        """Keep ``program``; the least recently used one goes beyond ``size``."""
+        """Keep ``program``; the least recently used goes beyond ``size`` (huge texts: never)."""
+        if len(source) > KEPT_CHARS:
+            return
         self._kept[source] = program
         while len(self._kept) > self.size:
             del self._kept[next(iter(self._kept))]

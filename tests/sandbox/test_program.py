@@ -79,3 +79,13 @@ def test_limits_apply_to_a_kept_program_run_again() -> None:
     for _ in range(2):
         result = run(loop, programs=programs, limits=Limits(max_steps=5_000))
         assert result.error is not None and result.error.kind == "limit"
+
+
+def test_a_huge_script_is_not_kept() -> None:
+    from tapeviz.sandbox import program as P
+
+    programs = Programs()
+    big = "x = 1\n" * (P.KEPT_CHARS // 6 + 1)
+    programs.put(big, compile_program("x = 1"))
+    programs.put("y = 2", compile_program("y = 2"))
+    assert programs.get(big) is None and programs.get("y = 2") is not None
