@@ -8,8 +8,6 @@ numpy arithmetic would repeat bytes past every size check.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tapeviz.sandbox import Limits, run
@@ -43,14 +41,6 @@ GUIDE_OUT = (
     "Bytes: tf.Tensor([ 68 117  99 107], shape=(4,), dtype=uint8)\n"
 )
 SMALL = Limits(max_elements=10_000)
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[Pool]:
-    p = Pool()
-    p.warm()
-    yield p
-    p.shutdown()
 
 
 def test_the_guides_string_cells_run_in_the_worker(pool: Pool) -> None:
