@@ -320,6 +320,16 @@ def bind(prim: Primitive, *args: Any, **params: Any) -> Tensor:
     return t
 
 
+def _impl(prim: Primitive, xs: tuple[Tensor, ...], values: list[Any], params: Any) -> Any:
+    """``prim``'s numpy kernel on ``values``; a numpy failure as an error naming the op."""
+    try:
+        return IMPL[prim](*values, **params)
+    except EngineError:
+        raise
+    except (ValueError, TypeError, IndexError, OverflowError, MemoryError) as exc:
+        raise op_error(prim, xs, exc) from None
+
+
 def _bind_complex(prim: Primitive, xs: tuple[Tensor, ...], params: dict[str, Any]) -> Tensor:
     """``bind`` for an op of complex numbers: numpy's value, recorded on no tape.
 
@@ -328,12 +338,7 @@ def _bind_complex(prim: Primitive, xs: tuple[Tensor, ...], params: dict[str, Any
     """
     if GUARD.max_elements is not None:
         precheck(prim, [x._value for x in xs], params)
-    try:
-        out = IMPL[prim](*[x._value for x in xs], **params)
-    except EngineError:
-        raise
-    except (ValueError, TypeError, IndexError, OverflowError, MemoryError) as exc:
-        raise op_error(prim, xs, exc) from None
+    out = _impl(prim, xs, [x._value for x in xs], params)
     out = freeze(out if type(out) is np.ndarray else np.asarray(out))
     dtype = _BY_NP.get(out.dtype)
     if dtype is None:
@@ -354,12 +359,7 @@ def _bind_strings(prim: Primitive, xs: tuple[Tensor, ...], params: dict[str, Any
         precheck(prim, [x._value for x in xs], params)
     # One string as a 0-d object array: numpy would make it an S array (and drop end NULs).
     values = [np.asarray(v, dtype=object) if type(v) is bytes else v for v in map(_VALUE, xs)]
-    try:
-        out = IMPL[prim](*values, **params)
-    except EngineError:
-        raise
-    except (ValueError, TypeError, IndexError, OverflowError, MemoryError) as exc:
-        raise op_error(prim, xs, exc) from None
+    out = _impl(prim, xs, values, params)
     if type(out) is bool or (isinstance(out, np.ndarray | np.generic) and out.dtype.kind in "biuf"):
         out = freeze(np.asarray(out))  # a comparison's bools, a condition's indices
         dtype = _BY_NP[out.dtype]
