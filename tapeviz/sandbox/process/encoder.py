@@ -26,10 +26,9 @@ from tapeviz.engine.state import STATE
 from tapeviz.engine.tape import GradientCall
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.process import params as P
-from tapeviz.sandbox.process.table_rows import CODES, DTYPE_CODES, Table, cat
+from tapeviz.sandbox.process.table_rows import Table, cat
 from tapeviz.sandbox.process.wire import Writer
 
-__all__ = ["CODES", "DTYPE_CODES", "Encoder"]
 _RECORDS, _PRIM = attrgetter("records"), attrgetter("primitive")
 _INPUTS, _OUTPUTS, _WATCHED = attrgetter("inputs"), attrgetter("outputs"), attrgetter("watched")
 _PARAMS, _ID = attrgetter("params"), attrgetter("id")
@@ -68,13 +67,8 @@ class Encoder:
 
     def add(self, tapes: Sequence[Any]) -> None:
         """Encode ``tapes[self.n:]`` (finished tapes; the ones before were added already)."""
-        if self.broken or len(tapes) <= self.n:
-            return
-        try:
-            self._add(tapes[self.n :])
-        except Exception:
-            self.broken = True
-            raise
+        if len(tapes) > self.n:
+            self._add_checked(tapes[self.n :])
 
     def add_finished(self, created: list[Any], limit: int) -> None:
         """Encode the run's finished tapes that were finished at the last call already.
@@ -87,7 +81,7 @@ class Encoder:
         """
         stop = min(len(created) - 1, limit, self._settled)
         self._settled = len(created) - 1
-        if stop <= self.n or self.broken:
+        if stop <= self.n:
             return
         new = created[self.n : stop]
         entered = [id(r) for r in STATE.entered]
@@ -95,11 +89,17 @@ class Encoder:
             ids = list(map(id, new))
             new = new[: min([ids.index(e) for e in entered if e in ids], default=len(new))]
         if new:
-            try:
-                self._add(new)
-            except Exception:
-                self.broken = True
-                raise
+            self._add_checked(new)
+
+    def _add_checked(self, tapes: Sequence[Any]) -> None:
+        """:meth:`_add`; after a failure nothing more is added (the run is encoded afresh)."""
+        if self.broken:
+            return
+        try:
+            self._add(tapes)
+        except Exception:
+            self.broken = True
+            raise
 
     def still(self, tapes: Sequence[Any]) -> bool:
         """Whether the tapes added so far are ``tapes``' first ones, unchanged since."""

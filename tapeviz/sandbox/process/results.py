@@ -23,8 +23,9 @@ from tapeviz.engine.core import OpRecord
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import UserCodeError
 from tapeviz.sandbox.process import fit_columns, grad_notes, plots
-from tapeviz.sandbox.process.encoder import CODES, DTYPE_CODES, Encoder
+from tapeviz.sandbox.process.encoder import Encoder
 from tapeviz.sandbox.process.kept import Policy
+from tapeviz.sandbox.process.table_rows import CODES, DTYPE_CODES
 from tapeviz.sandbox.process.wire import Writer
 from tapeviz.sandbox.result import RunResult, TapeInfo
 
