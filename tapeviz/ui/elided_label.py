@@ -8,7 +8,7 @@ font (the presenter scale) cuts it again. ``full_text`` keeps the whole text.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 
@@ -47,3 +47,31 @@ class ElidedLabel(QLabel):
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._elide()
+
+
+class ElidedPaintLabel(QLabel):
+    """A one-line label whose ``text()`` stays whole and is painted cut with "…" to its width.
+
+    For a line that changes at every step (the timeline's values): nothing is re-elided on a
+    new text, and what reads the label (a test, a screen reader) gets all of it.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(0)
+        self.setTextFormat(Qt.TextFormat.PlainText)
+
+    def minimumSizeHint(self) -> QSize:
+        """Qt override: any width (the text is cut), one line high."""
+        return QSize(10, super().minimumSizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        """Qt override: the text cut on the right to the width, in the label's colour."""
+        rect = self.contentsRect()
+        cut = Qt.TextElideMode.ElideRight
+        shown = self.fontMetrics().elidedText(self.text(), cut, rect.width())
+        painter = QPainter(self)
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        painter.drawText(rect, int(self.alignment()), shown)
+        painter.end()

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
-    QSizePolicy,
     QSpinBox,
     QToolButton,
     QVBoxLayout,
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from tapeviz.models.timeline.timeline import Timeline
+from tapeviz.ui.elided_label import ElidedPaintLabel
 from tapeviz.ui.theme import Theme, font
 from tapeviz.ui.timeline import text
 from tapeviz.ui.timeline.scrubber import Scrubber
@@ -78,8 +78,7 @@ class TimelineControls(QWidget):
         self.export.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.export.setMenu(self._export_menu())
         self.scrubber = Scrubber(self)
-        self.step_label = self._named(QLabel(self), "timelineStepLabel")
-        self.step_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.step_label = self._named(ElidedPaintLabel(self), "timelineStepLabel")
         self.divergence = self._named(QLabel(self), "timelineDivergence")
         self.divergence.setWordWrap(True)
         self.divergence.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -91,8 +90,7 @@ class TimelineControls(QWidget):
             row.addWidget(w)
         row.addStretch(1)
         options = QHBoxLayout()
-        self.step_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        options.addWidget(self.step_label, 1)  # a long line is cut, never widens the window
+        options.addWidget(self.step_label, 1)  # a long line ends in "…", never widens the window
         for w in (self.log_scale, self.tensor_mode, self.element, self.export):
             options.addWidget(w)
         box = QVBoxLayout(self)
