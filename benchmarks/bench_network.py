@@ -17,6 +17,8 @@ block of calls, ``time.perf_counter``), garbage collector on, as users run.
   update, snapshot, epoch bookkeeping; target ≤ 1 ms (median). N = steps per second.
 - N3: the same step against the same maths in plain numpy written by hand (forward, backward,
   SGD update); K = taped / numpy, target ≤ 3. The gradients are checked equal first.
+  For context, HIPS autograd (the tape design tapeviz copies) takes the same loss's gradient
+  on the same batch: its ratio to the hand-written forward+backward is printed beside ours.
 - N4: ``Trainer.grid_outputs(50)`` for 7 features into 6 hidden layers of 8 (every neuron's heat
   map over 50×50 points); F in ms, target ≤ 10 ms (a third of a 30 frames/s budget).
 
@@ -34,6 +36,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+import autograd
+import autograd.numpy as anp
 import numpy as np
 from _common import check  # benchmarks/_common.py, beside this script
 from micrograd.engine import Value
@@ -151,6 +155,24 @@ def numpy_step_factory(t: Trainer) -> tuple[Callable[[], Any], Callable[[int], l
     return step, grads
 
 
+def autograd_gradient(t: Trainer) -> Callable[[], list[np.ndarray]]:
+    """HIPS autograd's gradient of the Playground default's batch-0 loss (2-4-2-1 tanh)."""
+    feats, labels = t.arrays("train")
+    x, y = feats[:10], labels[:10]
+    params = [np.array(a) for pair in t.initial for a in pair]
+    half = np.float32(0.5)
+
+    def loss(ps: list[np.ndarray]) -> Any:
+        w0, b0, w1, b1, w2, b2 = ps
+        a1 = anp.tanh(anp.dot(x, w0) + b0)
+        a2 = anp.tanh(anp.dot(a1, w1) + b1)
+        d = anp.tanh(anp.dot(a2, w2) + b2) - y
+        return anp.mean(d * d) * half
+
+    grad = autograd.grad(loss)
+    return lambda: grad(params)
+
+
 def bench_playground(quick: bool) -> tuple[float, float, float]:
     config = PRESETS["playground_default"]
     data = make_dataset(config.data)
@@ -171,8 +193,11 @@ def bench_playground(quick: bool) -> tuple[float, float, float]:
             loss = t.spec.taped_loss(variables, xb, yb)
         tape.gradient(loss, variables)
 
-    taped, numpy_s, engine, numpy_grads = medians_per_call(
-        [t.train_step, np_step, engine_only, lambda: np_grads(0)], rounds, number
+    peer = autograd_gradient(t)
+    check(np.allclose(np.concatenate([g.ravel() for g in peer()]), want, rtol=1e-4, atol=1e-7),
+          "N3 autograd gradient vs numpy")  # fmt: skip
+    taped, numpy_s, engine, numpy_grads, peer_s = medians_per_call(
+        [t.train_step, np_step, engine_only, lambda: np_grads(0), peer], rounds, number
     )
     print(
         f"N2 Playground default step (tape + gradient + update + snapshot): {taped * 1e6:.1f} µs "
@@ -184,6 +209,10 @@ def bench_playground(quick: bool) -> tuple[float, float, float]:
         f"   of which forward + gradient only: engine tape {engine * 1e6:.1f} µs, numpy "
         f"{numpy_grads * 1e6:.1f} µs (ratio {engine / numpy_grads:.2f}); the trainer's own "
         f"bookkeeping {(taped - engine) * 1e6:.1f} µs"
+    )
+    print(
+        f"   peer: HIPS autograd's gradient of the same loss {peer_s * 1e6:.1f} µs (ratio "
+        f"{peer_s / numpy_grads:.2f} to the hand-written numpy; ours {engine / numpy_grads:.2f})"
     )
     return taped, numpy_s, 1 / taped
 

@@ -211,7 +211,11 @@ def run_backward(
 def as_tensor_result(value: Any, like: TensorLike) -> Tensor:
     """Wrap a raw adjoint as a Tensor with the source's dtype (Tensors pass through)."""
     dtype = like.dtype
-    if type(value) is dtype.scalar:  # a numpy scalar of the source's dtype: wrap as it is
+    kind = type(value)
+    if kind is dtype.scalar:  # a numpy scalar of the source's dtype: wrap as it is
+        return Tensor(value, dtype)
+    if kind is np.ndarray and value.dtype is dtype.np and value.base is None and value.ndim:
+        value.setflags(write=False)  # what the general path below does to such an array
         return Tensor(value, dtype)
     if isinstance(value, Tensor):
         return value

@@ -61,6 +61,12 @@ def _small(size: int) -> bool:
     return size < _BIG and (limit is None or size <= limit)
 
 
+def _same_or_bias(vx: ndarray, vy: ndarray) -> bool:
+    """Whether ``vx ∘ vy`` has ``vx``'s shape: same shapes, or a row ``(k,)`` on ``(n, k)``."""
+    sx, sy = vx.shape, vy.shape
+    return sx == sy or (len(sy) == 1 and len(sx) == 2 and sx[1] == sy[0])
+
+
 def _array_result(out: Any, dt: DType) -> Any:
     """An elementwise op's array result made read-only, or None if bind() must handle it."""
     if type(out) is not ndarray or out.dtype is not dt.np:
@@ -108,9 +114,9 @@ def binary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
             if type(out) is not scalar:
                 return bind(prim, x, y)
         elif (
-            (kx is ndarray and (ky is scalar or (ky is ndarray and vx.shape == vy.shape)))
+            (kx is ndarray and (ky is scalar or (ky is ndarray and _same_or_bias(vx, vy))))
             or (kx is scalar and ky is ndarray)
-        ) and _small(vx.size if kx is ndarray else vy.size):  # no broadcasting
+        ) and _small(vx.size if kx is ndarray else vy.size):  # the result is x's shape
             out = _array_result(impl(vx, vy), dt)
             if out is None:
                 return bind(prim, x, y)

@@ -146,6 +146,11 @@ IMPL[P.clip_by_value_p] = _clip_by_value
 
 
 def _matmul(a: Any, b: Any, *, transpose_a: bool = False, transpose_b: bool = False) -> Any:
+    if type(a) is np.ndarray and type(b) is np.ndarray and a.ndim == 2 and b.ndim == 2:
+        a2 = a.T if transpose_a else a  # the common case, without numpy's Python wrappers
+        b2 = b.T if transpose_b else b
+        if a2.shape[1] == b2.shape[0]:
+            return a2 @ b2
     sa, sb = np.shape(a), np.shape(b)
     if len(sa) < 2 or len(sb) < 2:
         raise InvalidArgumentError(

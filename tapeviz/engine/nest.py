@@ -32,6 +32,9 @@ def pack_as(structure: Any, leaves: list[Any]) -> Any:
     """Rebuild ``structure`` with ``leaves`` in place of its leaves."""
     if not isinstance(structure, _CONTAINERS):
         return leaves[0]
+    flat = type(structure) is list and len(structure) == len(leaves)
+    if flat and not any(isinstance(s, _CONTAINERS) for s in structure):
+        return list(leaves)  # a flat list: the leaves
     return _pack(structure, iter(leaves))
 
 

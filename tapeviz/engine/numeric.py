@@ -169,6 +169,8 @@ def transpose(x: Any, perm: tuple[int, ...] | None) -> Any:
 
 def matmul(a: Any, b: Any, transpose_a: bool = False, transpose_b: bool = False) -> Any:
     """Matrix product with optional transposes."""
+    if type(a) is ndarray and type(b) is ndarray and a.ndim == 2 and b.ndim == 2:  # the common
+        return (a.T if transpose_a else a) @ (b.T if transpose_b else b)  # case, without wrappers
     if _any_tensor(a, b):
         return ops.matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b)
     if transpose_a:
@@ -197,6 +199,8 @@ def scatter(g: Any, shape_: tuple[int, ...], key: Any) -> Any:
 
 def unbroadcast(g: Any, target_shape: tuple[int, ...]) -> Any:
     """Sum ``g`` over the axes broadcasting added, so it has ``target_shape``."""
+    if type(g) is ndarray and g.ndim == 2 and target_shape == g.shape[1:]:  # a bias: (n, k) -> (k,)
+        return g.sum(0, dtype=g.dtype)
     gshape = shape(g)
     if gshape == target_shape:
         return g

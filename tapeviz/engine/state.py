@@ -42,20 +42,16 @@ class NameScope:
     with a trailing ``/`` (``"outer/inner/"``), as ``tf.name_scope`` does in eager mode.
     """
 
-    __slots__ = ("_saved", "name")
+    __slots__ = ("_absolute", "_parts", "_saved", "name")
 
     def __init__(self, name: str | None) -> None:
         self.name = name
         self._saved: list[tuple[str, ...]] = []
+        self._parts = _split(name) if name else ()
+        self._absolute = not name or name.endswith("/")
 
     def _resolve(self) -> tuple[str, ...]:
-        name = self.name
-        if not name:
-            return ()
-        parts = tuple(p for p in name.split("/") if p)
-        if name.endswith("/"):
-            return parts
-        return STATE.scope + parts
+        return self._parts if self._absolute else STATE.scope + self._parts
 
     def __enter__(self) -> str:
         state = STATE
@@ -66,6 +62,18 @@ class NameScope:
 
     def __exit__(self, *exc: object) -> None:
         _set_scope(STATE, self._saved.pop())
+
+
+_SPLIT: dict[str, tuple[str, ...]] = {}  # "outer/inner" -> ("outer", "inner"), as met
+
+
+def _split(name: str) -> tuple[str, ...]:
+    parts = _SPLIT.get(name)
+    if parts is None:
+        if len(_SPLIT) > 4096:
+            _SPLIT.clear()
+        parts = _SPLIT[name] = tuple(p for p in name.split("/") if p)
+    return parts
 
 
 def _set_scope(state: State, names: tuple[str, ...]) -> None:

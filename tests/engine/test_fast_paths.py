@@ -163,3 +163,99 @@ def test_optimizer_step_keeps_dtype_shape_checks_and_counts() -> None:
     assert type(opt.iterations.numpy()) is np.int64 and int(opt.iterations.numpy()) == 1
     with pytest.raises(ValueError, match=r"cannot assign a value of shape \(2,\) to variable"):
         x.assign([1.0, 2.0])
+
+
+# -- the per-op fast paths of a Dense layer's step (matmul, bias add, mean) -------------------
+RNG = np.random.default_rng(7)
+
+
+@pytest.mark.parametrize("ta", [False, True])
+@pytest.mark.parametrize("tb", [False, True])
+def test_2d_matmul_fast_paths_equal_numpys_swapaxes(ta: bool, tb: bool) -> None:
+    from tapeviz.engine import numeric as N
+
+    a = RNG.normal(size=(4, 3) if ta else (3, 4)).astype(np.float32)
+    b = RNG.normal(size=(5, 4) if tb else (4, 5)).astype(np.float32)
+    want = np.matmul(np.swapaxes(a, -1, -2) if ta else a, np.swapaxes(b, -1, -2) if tb else b)
+    assert same(IMPL[P.matmul_p](a, b, transpose_a=ta, transpose_b=tb), want)
+    assert same(N.matmul(a, b, transpose_a=ta, transpose_b=tb), want)
+
+
+def test_matmul_fast_path_leaves_bad_shapes_to_the_op_named_error() -> None:
+    with pytest.raises(tv.InvalidArgumentError, match="inner dimensions 4 and 3"):
+        tv.matmul(tv.ones((2, 4)), tv.ones((3, 2)))
+
+
+@pytest.mark.parametrize("shape", [(10, 4), (1, 4), (7, 1), (0, 3)])
+def test_unbroadcast_of_a_bias_equals_the_general_sum(shape: tuple[int, int]) -> None:
+    from tapeviz.engine import numeric as N
+
+    g = RNG.normal(size=shape).astype(np.float32)
+    want = np.add.reduce(g, axis=(0,), dtype=g.dtype).reshape(shape[1:])
+    assert same(N.unbroadcast(g, shape[1:]), want)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(10, 1), (3, 4, 2), (0, 2), (5,)])
+def test_mean_of_everything_vjp_equals_the_broadcast_division(
+    dtype: type, shape: tuple[int, ...]
+) -> None:
+    from tapeviz.engine.vjp_rules import VJP
+
+    x = RNG.normal(size=shape).astype(dtype)
+    g = dtype(0.7)
+    rule = VJP[P.reduce_mean_p][0]
+    want = np.broadcast_to(np.reshape(g, (1,) * len(shape)), shape) / max(1, x.size)
+    assert same(rule(g, dtype(0), x, axis=None, keepdims=False), want)
+    g2 = np.full((1,) * len(shape), g, dtype)  # keepdims: the general path
+    assert same(rule(g2, g2, x, axis=None, keepdims=True), want)
+
+
+def test_bias_add_fast_path_records_what_bind_records() -> None:
+    from tapeviz.engine.core import bind
+
+    x = tv.constant(RNG.normal(size=(6, 3)).astype(np.float32))
+    b = tv.Variable(RNG.normal(size=(3,)).astype(np.float32))
+    with tv.GradientTape() as fast:
+        y1 = tv.add(x, b)
+        z1 = tv.subtract(y1, b)
+    with tv.GradientTape() as slow:
+        y2 = bind(P.add_p, x, b)
+        z2 = bind(P.subtract_p, y2, b)
+    assert same(y1.numpy(), y2.numpy()) and same(z1.numpy(), z2.numpy())
+    assert not y1._value.flags.writeable
+    for r1, r2 in zip(fast.records, slow.records, strict=True):
+        assert (r1.primitive, r1.input_ids[1:], r1.watched, r1.params) == (
+            r2.primitive, r2.input_ids[1:], r2.watched, r2.params,
+        )  # fmt: skip
+    g1, g2 = fast.gradient(z1, b), slow.gradient(z2, b)
+    assert same(g1.numpy(), g2.numpy())
+
+
+def test_bias_add_fast_path_leaves_wrong_shapes_to_binds_error() -> None:
+    with pytest.raises(tv.InvalidArgumentError, match="cannot be broadcast"):
+        tv.add(tv.ones((6, 3)), tv.ones((4,)))
+
+
+def test_gradients_of_a_flat_list_are_read_only_tensors_of_the_sources_dtype() -> None:
+    w = [tv.Variable(np.ones((3, 2), np.float32)), tv.Variable(np.zeros(2, np.float32))]
+    x = tv.constant(np.ones((4, 3), np.float32))
+    with tv.GradientTape() as tape:
+        loss = tv.reduce_mean(tv.tanh(tv.add(tv.matmul(x, w[0]), w[1])))
+    grads = tape.gradient(loss, w)
+    assert type(grads) is list and [g.shape for g in grads] == [(3, 2), (2,)]
+    assert all(g.dtype == tv.float32 and not g._value.flags.writeable for g in grads)
+
+
+def test_name_scopes_resolve_relative_and_absolute_names() -> None:
+    from tapeviz.engine.state import STATE, NameScope
+
+    with NameScope("outer") as a:
+        with NameScope("in/ner") as b:
+            assert STATE.scope == ("outer", "in", "ner")
+        with NameScope("top/") as c:
+            assert STATE.scope == ("top",)
+        with NameScope(""):
+            assert STATE.scope == ()
+        assert STATE.scope == ("outer",)
+    assert (a, b, c, STATE.scope) == ("outer/", "outer/in/ner/", "top/", ())
