@@ -317,3 +317,34 @@ print(m.predict.__name__, Model.predict.__name__)
     r = run(src)
     assert r.error is None, r.error
     assert r.output == "False False\nTrue\npredict predict\n"
+
+
+SCHEDULED = """import torch
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.ReLU(), torch.nn.Linear(4, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+x, y = torch.randn(8, 2), torch.randn(8, 1)
+for epoch in range(5):
+    opt.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    opt.step()
+    sched.step()
+    print(epoch, sched.get_last_lr()[0])
+"""
+
+
+def test_a_scheduled_optimizer_steps_in_a_script_without_a_warning() -> None:
+    r = run(SCHEDULED)  # the scheduler once wrapped opt.step in a function scripts can't call
+    assert r.error is None, r.error
+    assert r.output == "0 0.1\n1 0.05\n2 0.05\n3 0.025\n4 0.025\n"
+    assert r.notes == () and len(r.tapes) == 5
+
+
+def test_a_scheduler_stepped_before_the_optimizer_warns_in_a_script() -> None:
+    swapped = "    sched.step()\n    opt.step()\n"
+    src = SCHEDULED.replace("    opt.step()\n    sched.step()\n", swapped)
+    r = run(src)
+    assert r.error is None, r.error
+    assert any("before `optimizer.step()`" in str(n) for n in r.notes), r.notes

@@ -29,17 +29,14 @@ _EPOCH_DEPRECATION = (
 
 
 def _mark_steps(opt: Optimizer) -> None:
-    """Wrap ``opt.step`` so the scheduler can tell whether it was called (torch's warning)."""
-    if getattr(opt.step, "_wrapped_by_lr_sched", False):
-        return
-    inner = opt.step
+    """Let the scheduler tell whether ``opt.step`` was called (torch's warning).
 
-    def step(*args: Any, **kwargs: Any) -> Any:
+    torch wraps ``opt.step`` in a function of its own; here the optimizers' own ``step`` marks
+    the call (a wrapper function would be a callable the sandbox does not know). A ``step`` the
+    script wrote itself is given the benefit of the doubt: no warning.
+    """
+    if type(opt).step is not Optimizer.step:
         opt._opt_called = True  # type: ignore[attr-defined]
-        return inner(*args, **kwargs)
-
-    step._wrapped_by_lr_sched = True  # type: ignore[attr-defined]
-    opt.step = step  # type: ignore[method-assign]
 
 
 class LRScheduler:

@@ -163,6 +163,7 @@ class Optimizer:
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One update of every parameter that has a gradient; returns the closure's loss."""
+        self._opt_called = True  # (what a learning-rate scheduler asks, as torch's does)
         loss = None
         if closure is not None:
             with _enable_grad():
