@@ -1396,14 +1396,14 @@
     <message>
       <location filename="../../tapeviz/ui/network/controls.py" line="236" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="239" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="115" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/controls.py" line="237" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="240" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="116" />
       <source>Animation as MP4…</source>
       <translation>动画导出为 MP4…</translation>
     </message>
@@ -1562,7 +1562,7 @@
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="161" />
       <location filename="../../tapeviz/ui/studio/studio.py" line="276" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="53" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="201" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="199" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
@@ -1598,13 +1598,13 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="241" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="119" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="117" />
       <source>Plots as PNG…</source>
       <translation>图表导出为 PNG…</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="242" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="120" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="118" />
       <source>Plots as SVG…</source>
       <translation>图表导出为 SVG…</translation>
     </message>
@@ -1621,7 +1621,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/studio.py" line="266" />
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="200" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="198" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
@@ -2115,7 +2115,7 @@
       <translation>每个张量(展平后)的第几个元素</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/controls.py" line="121" />
+      <location filename="../../tapeviz/ui/timeline/controls.py" line="119" />
       <source>Series as CSV…</source>
       <translation>序列导出为 CSV…</translation>
     </message>
@@ -2885,316 +2885,316 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="281" />
-      <source>a tapeviz class may define __init__ and __call__, no other __methods__</source>
-      <translation>tapeviz 的类可以定义 __init__ 和 __call__,不能定义其他 __方法__</translation>
+      <source>a tapeviz class may define __init__, __call__, __len__ and __getitem__, no other __methods__</source>
+      <translation>tapeviz 的类可以定义 __init__、__call__、__len__ 和 __getitem__,不能定义其他 __方法__</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="284" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="286" />
       <source>names starting with _ are off limits in tapeviz classes</source>
       <translation>tapeviz 的类中不能使用以 _ 开头的名称</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="287" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="289" />
       <source>cannot delete '{name}' of {owner}</source>
       <translation>不能删除 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="288" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="290" />
       <source>type() with three arguments is not available: write a class statement</source>
       <translation>不支持三个参数的 type():请写 class 语句</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="293" />
       <source>object() is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能调用 object()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="292" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="294" />
       <source>object works as a base class</source>
       <translation>object 可以作为基类使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="293" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="295" />
       <source>{what} works only on functions defined in the script</source>
       <translation>{what} 只能用于脚本中定义的函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="296" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="298" />
       <source>{name} must be a method defined with def</source>
       <translation>{name} 必须是用 def 定义的方法</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="299" />
       <source>super().{name} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 super().{name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="300" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="302" />
       <source>see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="303" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="305" />
       <source>add `{line}` above (tf and np are always there)</source>
       <translation>在上方加上 `{line}`(tf 和 np 总是已经导入)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="306" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="308" />
       <source>did you mean 'plt.{name}'? (`import matplotlib.pyplot as plt`)</source>
       <translation>是不是想写 'plt.{name}'?(`import matplotlib.pyplot as plt`)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="309" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="311" />
       <source>tf.{name} is not available in tapeviz; see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="314" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="316" />
       <source>tapeviz's numpy has maths, random numbers and array creation</source>
       <translation>tapeviz 的 numpy 提供数学函数、随机数和数组创建</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="317" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
       <source>the Plots tab draws plot, scatter, hist, bar, imshow and contour</source>
       <translation>“图表”标签页可以绘制 plot、scatter、hist、bar、imshow 和 contour</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
       <source>tapeviz scripts have no file access</source>
       <translation>tapeviz 脚本不能访问文件</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
       <source>it would run Python code or expose memory outside tapeviz's checks</source>
       <translation>它会在 tapeviz 的检查之外运行 Python 代码或暴露内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="328" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
       <source>pandas is not available in tapeviz: use numpy arrays</source>
       <translation>tapeviz 中没有 pandas:请用 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="329" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
       <source>JAX is not available in tapeviz: write it with tf or np</source>
       <translation>tapeviz 中没有 JAX:请用 tf 或 np 来写</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
       <source>seaborn is not available in tapeviz: use plt</source>
       <translation>tapeviz 中没有 seaborn:请用 plt</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
       <source>scipy is not available in tapeviz: use np and tf</source>
       <translation>tapeviz 中没有 scipy:请用 np 和 tf</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
       <source>scikit-learn is not available in tapeviz</source>
       <translation>tapeviz 中没有 scikit-learn</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
       <source>TensorFlow Probability is not available in tapeviz</source>
       <translation>tapeviz 中没有 TensorFlow Probability</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
       <source>TensorFlow Datasets is not available in tapeviz (no downloads)</source>
       <translation>tapeviz 中没有 TensorFlow Datasets(不能下载)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
       <source>tapeviz scripts have no access to files, the system or the clock</source>
       <translation>tapeviz 脚本不能访问文件、系统或时钟</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
       <source>display() is IPython's: use print(), or plt.show() for plots</source>
       <translation>display() 属于 IPython:请用 print(),绘图请用 plt.show()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
       <source>the array</source>
       <translation>数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
       <source>the list</source>
       <translation>列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
       <source>the dict</source>
       <translation>字典</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
       <source>the set</source>
       <translation>集合</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
       <source>the collection</source>
       <translation>容器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
       <source>the slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
       <source>the display</source>
       <translation>字面量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
       <source>the comprehension</source>
       <translation>推导式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
       <source>the f-string</source>
       <translation>f 字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
       <source>the formatted values</source>
       <translation>要格式化的值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
       <source>the replaced string</source>
       <translation>替换后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
       <source>the formatted string</source>
       <translation>格式化后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
       <source>the % format</source>
       <translation>% 格式化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
       <source>the changed string</source>
       <translation>改变大小写后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
       <source>the joined string</source>
       <translation>拼接后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
       <source>the result of +</source>
       <translation>+ 的结果</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
       <source>the repeated sequence</source>
       <translation>重复后的序列</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
       <source>the matrix product</source>
       <translation>矩阵乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
       <source>the range scan</source>
       <translation>range 扫描</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
       <source>the * arguments</source>
       <translation>* 参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
       <source>the product</source>
       <translation>乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
       <source>the shifted integer</source>
       <translation>移位后的整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
       <source>the power</source>
       <translation>幂</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
       <source>the code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
       <source>the name</source>
       <translation>名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
       <source>the function name</source>
       <translation>函数名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
       <source>the parameter</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
       <source>the keyword</source>
       <translation>关键字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
       <source>the module</source>
       <translation>模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="373" />
       <source>segmentation fault</source>
       <translation>段错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="372" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
       <source>bus error</source>
       <translation>总线错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="373" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
       <source>aborted</source>
       <translation>已中止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
       <source>floating-point exception</source>
       <translation>浮点异常</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
       <source>illegal instruction</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
       <source>killed</source>
       <translation>被终止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="379" />
       <source>CPU time limit</source>
       <translation>CPU 时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="380" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
     </message>

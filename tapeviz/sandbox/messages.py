@@ -279,7 +279,9 @@ TEMPLATES: dict[str, str] = {
         "UserCode", "the class attribute '{name}' is not available"
     ),
     "hint_class_dunder": QT_TRANSLATE_NOOP(
-        "UserCode", "a tapeviz class may define __init__ and __call__, no other __methods__"
+        "UserCode",
+        "a tapeviz class may define __init__, __call__, __len__ and __getitem__, no other "
+        "__methods__",
     ),
     "hint_class_private": QT_TRANSLATE_NOOP(
         "UserCode", "names starting with _ are off limits in tapeviz classes"

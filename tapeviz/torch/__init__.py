@@ -26,7 +26,7 @@ from tapeviz.torch._size import Size, device
 from tapeviz.torch._tensor import Tensor
 
 __version__ = "2.5.0+tapeviz"
-__all__ = ["Size", "Tensor", "device", "nn", "optim", "utils"]
+__all__ = ["Generator", "Size", "Tensor", "device", "nn", "optim", "utils"]
 
 _m.install()
 _run_state.register(
@@ -86,6 +86,7 @@ arange, linspace, logspace, eye = _c.arange, _c.linspace, _c.logspace, _c.eye
 rand, randn, randint, randperm, normal = _c.rand, _c.randn, _c.randint, _c.randperm, _c.normal
 bernoulli, multinomial = _c.bernoulli, _c.multinomial
 manual_seed, seed, initial_seed = _c.manual_seed, _c.seed, _c.initial_seed
+Generator = _c.Generator
 
 
 def rand_like(input: Tensor, *, dtype: object = None) -> Tensor:

@@ -38,11 +38,48 @@ _WARNED = _Warned()
 run_state.register_attributes(__name__ + ".warned", _WARNED, lambda: {"not_writable": False})
 
 
-def _rng() -> np.random.Generator:
+def _rng(generator: Any = None) -> np.random.Generator:
+    """The numbers of ``generator`` (a :class:`Generator`), else ``torch.manual_seed``'s."""
+    if generator is not None:
+        if type(generator) is not Generator:
+            raise TypeError(f"generator must be a torch.Generator, not {type(generator).__name__}")
+        return generator._numbers
     if RANDOM.generator is None:
         RANDOM.seed = int(np.random.SeedSequence().entropy % 2**63)
         RANDOM.generator = np.random.Generator(np.random.PCG64(RANDOM.seed))
     return RANDOM.generator
+
+
+_DEFAULT_SEED = 67280421310721  # a new torch.Generator's seed, as torch's
+
+
+class Generator:
+    """``torch.Generator``: random numbers of its own, seeded apart from ``torch.manual_seed``.
+
+    Like the global generator it draws from numpy's PCG64: a seeded generator gives the same
+    numbers on every run, not the numbers torch's own would.
+    """
+
+    def __init__(self, device: Any = "cpu") -> None:
+        self.device = device
+        self.manual_seed(_DEFAULT_SEED)
+
+    def manual_seed(self, seed: int) -> Generator:
+        """Seed this generator; returns it (``torch.Generator().manual_seed(42)``)."""
+        self._seed = int(seed)
+        self._numbers = np.random.Generator(np.random.PCG64(self._seed % 2**64))
+        return self
+
+    def seed(self) -> int:
+        """Seed from the OS's entropy; returns the seed."""
+        return self.manual_seed(int(np.random.SeedSequence().entropy % 2**63))._seed
+
+    def initial_seed(self) -> int:
+        """The seed in use."""
+        return self._seed
+
+    def __repr__(self) -> str:
+        return "<torch._C.Generator object>"
 
 
 def manual_seed(seed: int) -> Any:
@@ -292,7 +329,7 @@ def rand(
     size: Any = None, dtype: Any = None, generator: Any = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:  # fmt: skip
     """Uniform samples from [0, 1)."""
-    return _leaf(_rng().random(_shape(shape or (size,))), _want(dtype), requires_grad)
+    return _leaf(_rng(generator).random(_shape(shape or (size,))), _want(dtype), requires_grad)
 
 
 def randn(
@@ -300,7 +337,8 @@ def randn(
     size: Any = None, dtype: Any = None, generator: Any = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:  # fmt: skip
     """Standard normal samples."""
-    return _leaf(_rng().standard_normal(_shape(shape or (size,))), _want(dtype), requires_grad)
+    numbers = _rng(generator).standard_normal(_shape(shape or (size,)))
+    return _leaf(numbers, _want(dtype), requires_grad)
 
 
 def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None,
@@ -309,12 +347,13 @@ def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None,
     if size is None:
         low, high, size = 0, low, high
     want = D.int64 if dtype is None else D.as_torch(dtype)
-    return _leaf(_rng().integers(int(low), int(high), _shape((size,))), want, False)
+    return _leaf(_rng(generator).integers(int(low), int(high), _shape((size,))), want, False)
 
 
 def randperm(n: int, *, dtype: Any = None, generator: Any = None, device: Any = None) -> Tensor:
     """A random permutation of ``0..n-1``."""
-    return _leaf(_rng().permutation(int(n)), D.int64 if dtype is None else D.as_torch(dtype), False)
+    want = D.int64 if dtype is None else D.as_torch(dtype)
+    return _leaf(_rng(generator).permutation(int(n)), want, False)
 
 
 def normal(
@@ -332,21 +371,24 @@ def normal(
     s = np.asarray(std._t._value) if isinstance(std, Tensor) else std
     shape = _shape((size,)) if size is not None else np.broadcast(m, s).shape
     want = mean.dtype if isinstance(mean, Tensor) and dtype is None else _want(dtype)
-    return _leaf(_rng().normal(m, s, shape), want, requires_grad)
+    return _leaf(_rng(generator).normal(m, s, shape), want, requires_grad)
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     """1 with probability ``input`` (elementwise), else 0."""
     probs = np.asarray(input._t._value) if p is None else p
-    return _leaf(_rng().random(input._t._value.shape) < probs, input.dtype, False)
+    return _leaf(_rng(generator).random(input._t._value.shape) < probs, input.dtype, False)
 
 
-def multinomial(input: Tensor, num_samples: int, replacement: bool = False) -> Tensor:
+def multinomial(
+    input: Tensor, num_samples: int, replacement: bool = False, *, generator: Any = None
+) -> Tensor:
     """Indices drawn with probabilities proportional to ``input``'s rows."""
     w = np.asarray(input._t._value, np.float64)
     rows = w.reshape(-1, w.shape[-1])
     out = [
-        _rng().choice(len(r), int(num_samples), replace=replacement, p=r / r.sum()) for r in rows
+        _rng(generator).choice(len(r), int(num_samples), replace=replacement, p=r / r.sum())
+        for r in rows
     ]
     return _leaf(np.array(out).reshape(*w.shape[:-1], int(num_samples)), D.int64, False)
 

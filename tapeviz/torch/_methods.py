@@ -119,7 +119,7 @@ def _broadcast(v: Any, like: Tensor) -> Any:
 
 def _random_fill(kind: str) -> Callable[..., Tensor]:
     def method(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
-        rng = C._rng()
+        rng = C._rng(generator)
         shape = self._t._value.shape
         value = rng.normal(a, b, shape) if kind == "normal" else rng.uniform(a, b, shape)
         self._check_inplace()

@@ -78,9 +78,7 @@ CORPUS: list[tuple[str, str]] = [
             "__format__",
             "__index__",
             "__bool__",
-            "__len__",
             "__iter__",
-            "__getitem__",
             "__enter__",
             "__exit__",
             "__init_subclass__",
@@ -149,6 +147,23 @@ CORPUS: list[tuple[str, str]] = [
     ("map_method_loop", looping("class A:\n    def k(self, x):", "list(map(A().k, [1]))")),
     ("exception_init_loop", looping("class E(Exception):\n    def __init__(self):", "raise E()")),
     ("class_body_loop", "class A:\n    while True:\n        pass"),
+    # (a data set's __len__ and __getitem__ run wherever Python calls them, inside the budget)
+    ("len_loop", looping("class A:\n    def __len__(self):", "len(A())")),
+    ("getitem_loop", looping("class A:\n    def __getitem__(self, i):", "A()[0]")),
+    (
+        "getitem_loop_inside_numpy",
+        "class A:\n    def __len__(self):\n        return 3\n"
+        + looping("    def __getitem__(self, i):", "np.array(A())"),
+    ),
+    ("iterate_by_getitem_loop", looping("class A:\n    def __getitem__(self, i):", "list(A())")),
+    (
+        "dataloader_getitem_loop",
+        "import torch\nclass D(torch.utils.data.Dataset):\n    def __len__(self):\n"
+        "        return 4\n"
+        + looping(
+            "    def __getitem__(self, i):", "list(torch.utils.data.DataLoader(D(), batch_size=2))"
+        ),
+    ),
     ("huge_class_attribute", "class A:\n    x = [0] * 10**9"),
 ]
 
@@ -197,6 +212,19 @@ def test_methods_kept_after_the_run_do_not_run() -> None:
     method = result.namespace["a"].f
     with pytest.raises(Stop, match="the run is over"):
         method()
+
+
+def test_a_data_sets_methods_kept_after_the_run_do_not_run() -> None:
+    result = run(
+        "class D:\n    def __len__(self):\n        return 2\n    def __getitem__(self, i):\n"
+        "        if i >= 2:\n            raise IndexError(i)\n        return i * 10\n"
+        "d = D()\nprint(len(d), d[1], list(d))\n"
+    )
+    assert result.error is None and result.output == "2 10 [0, 10]\n"
+    with pytest.raises(Stop, match="the run is over"):
+        len(result.namespace["d"])
+    with pytest.raises(Stop, match="the run is over"):
+        result.namespace["d"][0]
 
 
 def test_class_statement_cost_is_counted() -> None:

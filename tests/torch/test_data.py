@@ -140,3 +140,49 @@ def test_classifier_training_loop_with_adam_and_cross_entropy() -> None:
     with torch.no_grad():
         pred = model(torch.tensor(x)).argmax(dim=1).numpy()
     assert (pred == y).mean() > 0.95
+
+
+# -- torch.Generator: numbers of its own ----------------------------------------------------
+def _order(loader: DataLoader) -> list[int]:
+    return [int(v) for (b,) in loader for v in b.tolist()]
+
+
+def test_a_seeded_generator_repeats_its_numbers_apart_from_the_global_seed() -> None:
+    g = torch.Generator().manual_seed(42)
+    assert isinstance(g, torch.Generator) and g.initial_seed() == 42
+    a = torch.randn(3, generator=g).tolist()
+    b = torch.randn(3, generator=torch.Generator().manual_seed(42)).tolist()
+    assert a == b
+    torch.manual_seed(42)
+    assert torch.randn(3).tolist() == a  # the same stream as manual_seed(42): both PCG64(42)
+    g.manual_seed(42)
+    torch.manual_seed(7)  # the global seed does not move a generator of its own
+    assert torch.randn(3, generator=g).tolist() == a
+    assert torch.Generator().initial_seed() == 67280421310721  # torch's default seed
+    perm = torch.randperm(10, generator=torch.Generator().manual_seed(1)).tolist()
+    assert sorted(perm) == list(range(10))
+    assert perm == torch.randperm(10, generator=torch.Generator().manual_seed(1)).tolist()
+    with pytest.raises(TypeError, match=r"generator must be a torch\.Generator, not int"):
+        torch.rand(2, generator=3)
+
+
+def test_random_split_and_loader_with_a_generator_repeat_their_order() -> None:
+    ds = TensorDataset(torch.arange(20))
+    parts = [data.random_split(ds, [0.75, 0.25], generator=torch.Generator().manual_seed(3))
+             for _ in range(2)]  # fmt: skip
+    assert [s.indices for s in parts[0]] == [s.indices for s in parts[1]]
+    assert sorted(parts[0][0].indices + parts[0][1].indices) == list(range(20))
+    first = _order(DataLoader(ds, 4, shuffle=True, generator=torch.Generator().manual_seed(5)))
+    torch.manual_seed(123)  # the global stream is not what the loader draws from
+    again = _order(DataLoader(ds, 4, shuffle=True, generator=torch.Generator().manual_seed(5)))
+    assert first == again and sorted(first) == list(range(20)) and first != list(range(20))
+
+
+def test_init_functions_take_a_generator() -> None:
+    w1, w2 = torch.empty(3, 4), torch.empty(3, 4)
+    nn.init.xavier_uniform_(w1, generator=torch.Generator().manual_seed(9))
+    nn.init.xavier_uniform_(w2, generator=torch.Generator().manual_seed(9))
+    assert w1.tolist() == w2.tolist()
+    assert w1.normal_(generator=torch.Generator().manual_seed(2)).tolist() == (
+        w2.normal_(generator=torch.Generator().manual_seed(2)).tolist()
+    )

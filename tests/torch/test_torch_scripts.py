@@ -348,3 +348,36 @@ def test_a_scheduler_stepped_before_the_optimizer_warns_in_a_script() -> None:
     r = run(src)
     assert r.error is None, r.error
     assert any("before `optimizer.step()`" in str(n) for n in r.notes), r.notes
+
+
+DATASET = """import torch
+from torch.utils.data import Dataset, DataLoader, random_split
+class Points(Dataset):
+    def __init__(self, n):
+        g = torch.Generator().manual_seed(0)
+        self.x = torch.randn(n, 2, generator=g)
+        self.y = (self.x.norm(dim=1) < 1).long()
+    def __len__(self):
+        return len(self.x)
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
+full = Points(50)
+train, test = random_split(full, [40, 10], generator=torch.Generator().manual_seed(1))
+loader = DataLoader(train, batch_size=16, shuffle=True)
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for xb, yb in loader:
+    loss = torch.nn.functional.cross_entropy(model(xb), yb)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+print(len(full), len(train), len(test), [len(b[0]) for b in loader], full[3][0].shape)
+"""
+
+
+def test_a_courses_dataset_class_feeds_a_dataloader() -> None:
+    r = run(DATASET)
+    assert r.error is None, r.error
+    assert r.output == "50 40 10 [16, 16, 8] torch.Size([2])\n"
+    assert len(r.tapes) == 3
+    assert run(DATASET).namespace["test"].indices == r.namespace["test"].indices  # seeded split

@@ -244,7 +244,7 @@ def _check_name(node: ast.AST, name: str | None, what: str) -> None:
 # The dunder attributes a script may read; and the special methods a class may define (the
 # language calls them to make and to call an object) and reach through super().
 DUNDER_READS = ("__name__", "__version__", "__class__")  # (__class__: type(x), runtime/policy.py)
-SPECIAL_METHODS = ("__init__", "__call__")
+SPECIAL_METHODS = ("__init__", "__call__", "__len__", "__getitem__")
 
 
 def _is_super_call(node: ast.AST) -> bool:

@@ -4,9 +4,11 @@
 instances as on their own), under rules that keep the class a plain container of the script's
 code and data:
 
-* its namespace holds only public names and the two special methods the language needs to
-  construct and call objects, ``__init__`` and ``__call__`` (nothing can replace ``__eq__``,
-  ``__getattr__``, ``__del__`` or an engine base's private attributes);
+* its namespace holds only public names and the special methods the language needs to
+  construct and call objects, ``__init__`` and ``__call__``, and the two a data set needs
+  (``len(ds)``, ``ds[i]``: a ``torch.utils.data.Dataset``), ``__len__`` and ``__getitem__``
+  (nothing can replace ``__eq__``, ``__getattr__``, ``__del__`` or an engine base's private
+  attributes);
 * a function defined in its body becomes a :class:`Method` (a descriptor binding ``self``);
   every call runs the interpreter's :class:`~tapeviz.sandbox.runtime.frames.UserFunction`, which
   spends the run's budget wherever it is called from, engine code included, and refuses to run
@@ -31,7 +33,7 @@ from tapeviz.sandbox.messages import say
 
 MARK = "_tapeviz_class"  # in the own __dict__ of every class a script defined
 CELL = "<class>"  # the frame key holding the class its methods were defined in (for super())
-SPECIAL = ("__init__", "__call__")  # the special methods a script class may define
+SPECIAL = ("__init__", "__call__", "__len__", "__getitem__")  # what a script class may define
 ROOTS: list[type] = []  # engine classes made for subclassing (modules.py registers them)
 EXCEPTIONS: list[type] = []  # exception classes a script may subclass (builtins.py)
 

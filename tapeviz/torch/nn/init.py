@@ -87,12 +87,12 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with samples from U(a, b)."""
-    return _write(tensor, _rng().uniform(a, b, tuple(tensor.shape)))
+    return _write(tensor, _rng(generator).uniform(a, b, tuple(tensor.shape)))
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with samples from N(mean, std²)."""
-    return _write(tensor, _rng().normal(mean, std, tuple(tensor.shape)))
+    return _write(tensor, _rng(generator).normal(mean, std, tuple(tensor.shape)))
 
 
 def trunc_normal_(
@@ -110,7 +110,7 @@ def trunc_normal_(
             "values may be incorrect.",
             stacklevel=2,
         )
-    rng = _rng()
+    rng = _rng(generator)
     shape = tuple(tensor.shape)
     out = rng.normal(mean, std, shape)
     bad = (out < a) | (out > b)
@@ -149,14 +149,14 @@ def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator: Any = None) ->
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
     a = math.sqrt(3.0) * std
-    return uniform_(tensor, -a, a)
+    return uniform_(tensor, -a, a, generator)
 
 
 def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator: Any = None) -> Tensor:
     """Glorot normal: N(0, std²) with ``std = gain * sqrt(2 / (fan_in + fan_out))``."""
     fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
     std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)
 
 
 def _kaiming_std(tensor: Tensor, a: float, mode: str, nonlinearity: str) -> float | None:
@@ -179,7 +179,7 @@ def kaiming_uniform_(
     if std is None:
         return tensor
     bound = math.sqrt(3.0) * std
-    return uniform_(tensor, -bound, bound)
+    return uniform_(tensor, -bound, bound, generator)
 
 
 def kaiming_normal_(
@@ -193,7 +193,7 @@ def kaiming_normal_(
     std = _kaiming_std(tensor, a, mode, nonlinearity)
     if std is None:
         return tensor
-    return normal_(tensor, 0.0, std)
+    return normal_(tensor, 0.0, std, generator)
 
 
 def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tensor:
@@ -204,7 +204,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
         return tensor
     rows = tensor.size(0)
     cols = tensor.numel() // rows
-    flat = _rng().standard_normal((rows, cols))
+    flat = _rng(generator).standard_normal((rows, cols))
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)

@@ -106,7 +106,7 @@ def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) 
         sizes = counts
     if sum(sizes) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = _rng().permutation(n).tolist()
+    order = _rng(generator).permutation(n).tolist()
     out, start = [], 0
     for size in sizes:
         out.append(Subset(dataset, order[start : start + int(size)]))
@@ -140,6 +140,7 @@ class RandomSampler:
         self.data_source = data_source
         self.replacement = replacement
         self._num_samples = num_samples
+        self.generator = generator
 
     @property
     def num_samples(self) -> int:
@@ -149,8 +150,8 @@ class RandomSampler:
     def __iter__(self) -> Iterator[int]:
         n = len(self.data_source)
         if self.replacement:
-            return iter(_rng().integers(0, n, self.num_samples).tolist())
-        return iter(_rng().permutation(n).tolist()[: self.num_samples])
+            return iter(_rng(self.generator).integers(0, n, self.num_samples).tolist())
+        return iter(_rng(self.generator).permutation(n).tolist()[: self.num_samples])
 
     def __len__(self) -> int:
         return self.num_samples
@@ -272,7 +273,11 @@ class DataLoader:
                 "drop_last"
             )
         if sampler is None:
-            sampler = RandomSampler(dataset) if shuffle else SequentialSampler(dataset)
+            sampler = (
+                RandomSampler(dataset, generator=generator)
+                if shuffle
+                else SequentialSampler(dataset)
+            )
         if batch_size is not None and batch_sampler is None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)
         self.dataset = dataset
