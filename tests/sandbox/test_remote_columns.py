@@ -100,13 +100,13 @@ def test_a_released_tape_is_rebuilt_the_same_on_its_next_use() -> None:
     objs = tape.table._objs
     before = tape.pretty()
     calls = [(c.target_ids, c.source_ids) for c in tape.gradient_calls]
-    outputs = [next(i for i, o in enumerate(objs) if o is r.outputs[0]) for r in tape.records]
+    outputs = [next(i for i, o in objs.items() if o is r.outputs[0]) for r in tape.records]
     tape.watched()  # the variables are made too
     variables = [r for r in tape.watched_rows if tape.table.kinds[r] > 0]
-    assert variables and all(objs[r] is not None for r in variables)
+    assert variables and all(objs.get(r) is not None for r in variables)
     tape.release()
-    assert tape._records is None and all(objs[r] is None for r in outputs)
-    assert all(objs[r] is not None for r in variables)  # variables stay (one object per id)
+    assert tape._records is None and all(objs.get(r) is None for r in outputs)
+    assert all(objs.get(r) is not None for r in variables)  # variables stay (one object per id)
     assert tape.pretty() == before  # rebuilt from the columns
     assert [(c.target_ids, c.source_ids) for c in tape.gradient_calls] == calls
 

@@ -322,3 +322,54 @@ def test_packed_integers_come_back_equal_in_the_narrowest_pack_that_holds_them(v
     fits = not len(want) or (want.min() >= -(2**31) and want.max() < 2**31)
     assert got.dtype == (np.int32 if fits else np.int64)
     assert frame.ints(frame.doc["other"]).tolist() == [10**12, 1]
+
+
+def _holds_buffer(arr: np.ndarray | bytes, buffer: object) -> bool:
+    """Whether ``arr`` is (a view of) a view of ``buffer``."""
+    base = arr
+    while base is not None:
+        if isinstance(base, memoryview):
+            return base.obj is buffer
+        base = getattr(base, "base", None)
+    return False
+
+
+def test_small_parts_of_a_received_buffer_are_copied_big_ones_stay_views() -> None:
+    writer = wire.Writer()
+    big = np.arange(8_000, dtype=np.float32)  # most of the frame (< a pipe): kept as a view
+    doc = {"big": writer.array(big), "small": writer.array(np.arange(10, dtype=np.float32)),
+           "ints": writer.ints(list(range(1000))), "raw": writer.blob(b"abc")}  # fmt: skip
+    buf = io.BytesIO()
+    wire.write(buf, doc, writer)
+    frame = _through_inbox(buf.getvalue())
+    assert frame is not None
+    buffer = frame.blobs[0].obj
+    got_big, got_small = frame.array(frame.doc["big"]), frame.array(frame.doc["small"])
+    ints, raw = frame.ints(frame.doc["ints"]), frame.blob(frame.doc["raw"])
+    assert _holds_buffer(got_big, buffer) and np.array_equal(got_big, big)
+    assert not _holds_buffer(got_small, buffer) and got_small.tolist() == list(range(10))
+    assert not _holds_buffer(ints, buffer) and ints.tolist() == list(range(1000))
+    assert type(raw) is bytes and raw == b"abc"
+    assert not any(a.flags.writeable for a in (got_big, got_small, ints))
+
+
+LOOP_SCRIPT = """x = tf.Variable(1.0)
+for i in range(300):
+    with tf.GradientTape() as t:
+        y = x * x
+    x.assign_sub(0.01 * t.gradient(y, x))
+"""
+
+
+def test_a_decoded_loop_keeps_no_view_of_the_answer_it_came_in() -> None:
+    data = _frame_bytes(LOOP_SCRIPT)
+    frame = _through_inbox(data)
+    assert frame is not None
+    buffer = frame.blobs[0].obj
+    tapes = results_decode.decode(frame).tapes
+    table = tapes.table  # type: ignore[attr-defined]
+    kept = [table.ids, table.codes, table.kinds, table.offsets, table.data,
+            *tapes._recs["cols"].values()]  # type: ignore[attr-defined]  # fmt: skip
+    assert not any(_holds_buffer(a, buffer) for a in kept)
+    again = _decode(data).tapes  # type: ignore[attr-defined]
+    assert [t.tape.pretty() for t in tapes] == [t.tape.pretty() for t in again]

@@ -19,6 +19,7 @@ from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.tape import GradientCall
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike, Variable, freeze
+from tapeviz.sandbox.process.row_names import RowNames
 
 _DTYPES = [dtypes.as_dtype(n) for n in ("float16", "float32", "float64", "int8", "int16",
                                          "int32", "int64", "uint8", "bool")]  # fmt: skip
@@ -48,9 +49,9 @@ class TensorTable:
         self.dim_offsets = dim_offsets
         self.offsets = offsets
         self.data = data
-        self.names = dict(names)
+        self.names = names if isinstance(names, RowNames) else dict(names)
         self.count = len(ids)
-        self._objs: list[TensorLike | None] = [None] * self.count
+        self._objs: dict[int, TensorLike] = {}  # the rows made so far (most never are)
 
     def shape(self, row: int) -> tuple[int, ...]:
         """The shape of row ``row``."""
@@ -165,11 +166,11 @@ class TensorTable:
         rows = np.asarray(rows, np.int64)
         objs = self._objs
         for r in rows[self.kinds[rows] == 0].tolist():
-            objs[r] = None
+            objs.pop(r, None)
 
     def tensor(self, row: int) -> TensorLike:
         """The Tensor (or Variable) of row ``row``."""
-        obj = self._objs[row]
+        obj = self._objs.get(row)
         if obj is None:
             dt = _DTYPES[self.codes[row]]
             value = self.value(row)

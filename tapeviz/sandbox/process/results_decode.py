@@ -22,6 +22,7 @@ from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, TensorTable
 from tapeviz.sandbox.process.remote_tapes import RemoteTapes
 from tapeviz.sandbox.process.results import DTYPE_CODES, MAX_TEXT, no_collection
+from tapeviz.sandbox.process.row_names import RowNames, compact
 from tapeviz.sandbox.process.summarised_table import SummarisedTable, read_big
 from tapeviz.sandbox.process.wire import MAX_RANK, Frame, ProtocolError, items, need, text
 from tapeviz.sandbox.result import RunResult
@@ -90,13 +91,12 @@ def _table(doc: Any, frame: Frame, pool: Any = None) -> TensorTable:
         raise ProtocolError("a bad tensor name")
     if not all(isinstance(v, str) and len(v) <= 1000 for v in texts):
         raise ProtocolError("a bad tensor name")
-    interned = [sys.intern(v) for v in texts]  # a loop names its variables 10,000 times alike
-    clean = dict(zip(rows.tolist(), [interned[i] for i in index.tolist()], strict=True))
+    clean = RowNames(rows, index, [sys.intern(v) for v in texts])
     offsets = np.zeros(n + 1, np.int64)
     np.cumsum(nbytes.astype(np.int64), out=offsets[1:])
     dim_offsets = np.zeros(n + 1, np.int64)
     np.cumsum(ndims.astype(np.int64), out=dim_offsets[1:])
-    parts = (ids, codes, kinds, dims, dim_offsets, offsets, data, clean)
+    parts = (ids, codes, kinds, dims, compact(dim_offsets), compact(offsets), data, clean)
     return SummarisedTable(*parts, big=big) if big else TensorTable(*parts)
 
 
@@ -149,8 +149,8 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
         "prims": [PRIMITIVES[p] for p in prims],
         "params": params,
         "cols": cols,
-        "in_off": in_off,
-        "out_off": out_off,
+        "in_off": compact(in_off),
+        "out_off": compact(out_off),
         "count": m,
         "labels": labels,
         "scopes": scopes,
@@ -177,12 +177,13 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     calls = _calls(doc, frame, n, count)
     recs["calls"] = calls
     # Per tape, as arrays (a list of 100,000 Python ints costs the window ~3.6 MB each)
-    recs["first_call"] = np.searchsorted(calls.tape, np.arange(count + 1), side="left")
-    recs["bounds"] = start.astype(np.int64)
+    recs["first_call"] = compact(np.searchsorted(calls.tape, np.arange(count + 1), side="left"))
+    recs["bounds"] = compact(start.astype(np.int64))
     recs["grad_before"] = grad_notes.decode(doc, frame, count)  # torch's .grad before a pass
     name_sets = [_names(v) for v in need(doc, "tape_name_sets", list)]
     w_off = np.zeros(count + 1, np.int64)
     np.cumsum(n_watched, out=w_off[1:])
+    w_off = compact(w_off)
     if count and (names.min() < 0 or names.max() >= len(name_sets)):
         raise ProtocolError("bad tape names")
     return RemoteTapes(table, recs, flags, index, names, name_sets, watched, w_off,

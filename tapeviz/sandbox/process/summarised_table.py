@@ -120,7 +120,7 @@ class SummarisedTable(TensorTable):
 
     def _fetched(self, row: int, arr: np.ndarray) -> None:
         """The full value of ``row`` arrived: its tensor (if made) holds it from now on."""
-        obj = self._objs[row]
+        obj = self._objs.get(row)
         if obj is not None:
             obj._value = arr
 
