@@ -154,3 +154,30 @@ def test_get_config_dtype_is_a_dtype_policy_dict() -> None:
     model = keras.Sequential([keras.Input(shape=(2,)), keras.layers.Dense(1)])
     assert model.get_config()["dtype"] == policy
     assert keras.layers.Dense(1, dtype=policy).dtype == "float32"
+
+
+# -- Keras 3 fits an input's rank to the model's declared input (Functional._adjust_input_rank) --
+def test_a_column_of_numbers_feeds_an_input_of_shape_1_as_the_regression_tutorial_does() -> None:
+    x = np.linspace(-1, 1, 40).astype("float32")  # 1-D, as a pandas column's values
+    y = 3 * x
+    norm = keras.layers.Normalization(input_shape=[1], axis=None)
+    norm.adapt(x)
+    model = keras.Sequential(
+        [norm, keras.layers.Dense(4, activation="relu"), keras.layers.Dense(1)]
+    )
+    model.compile(loss="mean_absolute_error", optimizer=keras.optimizers.Adam(0.01))
+    history = model.fit(x, y, validation_split=0.25, epochs=3, verbose=0)
+    assert len(history.history["val_loss"]) == 3
+    assert model.predict(x[:5], verbose=0).shape == (5, 1)
+    inp = keras.Input(shape=(1,))
+    functional = keras.Model(inp, keras.layers.Dense(2)(inp))
+    assert functional(x[:3]).shape == (3, 2)
+
+
+def test_a_trailing_axis_of_1_is_dropped_and_other_ranks_are_refused() -> None:
+    inp = keras.Input(shape=())
+    squeezed = keras.Model(inp, keras.layers.Lambda(lambda t: t * 2.0)(inp))
+    assert squeezed(np.ones((4, 1), "float32")).shape == (4,)
+    model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(1)])
+    with pytest.raises(ValueError, match=re.escape("Expected shape (None, 3), but input has")):
+        model(np.ones((2, 3, 2), "float32"))

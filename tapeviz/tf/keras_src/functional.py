@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.engine import dtypes, nest
+from tapeviz.engine import array_ops, dtypes, nest
 from tapeviz.engine.state import STATE
 from tapeviz.engine.tensor import Tensor, TensorShape, freeze
 from tapeviz.tf.keras_src import backend
@@ -275,3 +275,25 @@ def topological(outputs: list[KerasTensor]) -> list[Node]:
     for t in outputs:
         visit(t._node)
     return order
+
+
+def adjust_rank(x: Any, ref_shape: Any) -> Any:
+    """``x`` fitted to an input of ``ref_shape`` as Keras 3's models do (``_adjust_input_rank``).
+
+    One rank short of an input whose last size is 1: a trailing axis is added (a 1-D column
+    of numbers into ``Input(shape=(1,))``); one rank over with a last size of 1: it is dropped.
+    """
+    shape = getattr(x, "shape", None)
+    if shape is None or ref_shape is None:
+        return x
+    rank, ref_rank = len(shape), len(ref_shape)
+    if rank == ref_rank + 1 and shape[-1] == 1:
+        return array_ops.squeeze(x, axis=-1)
+    if rank == ref_rank - 1 and ref_rank and ref_shape[-1] == 1:
+        return array_ops.expand_dims(x, axis=-1)
+    if rank != ref_rank:
+        raise ValueError(
+            f"Invalid input shape for input {x}. Expected shape {tuple(ref_shape)}, but input "
+            f"has incompatible shape {tuple(shape)}"
+        )
+    return x

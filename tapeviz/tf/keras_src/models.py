@@ -114,7 +114,7 @@ class Model(Trainer, Layer):
                 f"{len(given)} input tensors."
             )
         for t, v in zip(self._graph_inputs, given, strict=True):
-            values[id(t)] = self._convert(v)
+            values[id(t)] = functional.adjust_rank(self._convert(v), t.shape)
         for node in self._nodes:
             if isinstance(node.layer, InputLayer):
                 continue
@@ -336,6 +336,8 @@ class Sequential(Model):
             with functional._Quiet():
                 self._build_graph(self._input_layer.output)
         x = inputs
+        if self._input_layer is not None and not isinstance(x, list | tuple | dict):
+            x = functional.adjust_rank(self._convert(x), self._input_layer.output.shape)
         for layer in self._stack:  # each layer sees the training flag through its call context
             x = layer(x)
         return x
