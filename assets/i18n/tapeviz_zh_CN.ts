@@ -2750,451 +2750,456 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="230" />
-      <source>tapeviz scripts can import tensorflow, numpy, matplotlib, math and tapeviz</source>
-      <translation>tapeviz 脚本可以导入 tensorflow、numpy、matplotlib、math 和 tapeviz</translation>
+      <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, math, random, os, time, timeit, datetime and tapeviz</source>
+      <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、math、random、os、time、timeit、datetime 和 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="233" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="235" />
       <source>only the documented public API of tensors, tapes and optimizers is</source>
       <translation>只有张量、磁带和优化器的公开文档接口可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="236" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="238" />
       <source>only opt.learning_rate is settable</source>
       <translation>只有 opt.learning_rate 可以设置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="237" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="239" />
       <source>write the width itself</source>
       <translation>请直接写出宽度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="238" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="240" />
       <source>format the value itself instead, e.g. f'{{x:.3f}}'</source>
       <translation>请直接格式化这个值,例如 f'{{x:.3f}}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="241" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="243" />
       <source>does it contain itself?</source>
       <translation>它包含了它自己吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="242" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="244" />
       <source>with works with tf.GradientTape(...), tape.stop_recording() and torch.no_grad()</source>
       <translation>with 可用于 tf.GradientTape(...)、tape.stop_recording() 和 torch.no_grad()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="246" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="248" />
       <source>no file or memory access</source>
       <translation>不能访问文件或内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="247" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="249" />
       <source>no running of other code</source>
       <translation>不能运行其他代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="248" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="250" />
       <source>no introspection</source>
       <translation>不能内省</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="249" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="251" />
       <source>dunder names are off limits</source>
       <translation>双下划线名字不可使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="250" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="252" />
       <source>private and dunder attributes are off limits in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用私有和双下划线属性</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="253" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="255" />
       <source>import the names you need</source>
       <translation>请导入你需要的名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="254" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="256" />
       <source>replace it with a newline or a space</source>
       <translation>请把它换成换行或空格</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="255" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="257" />
       <source>remove the '# coding: …' comment</source>
       <translation>请删除 '# coding: …' 注释</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="256" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="258" />
       <source>switch to script mode for Python code</source>
       <translation>Python 代码请切换到脚本模式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="257" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="259" />
       <source>{op} needs a float: write {value} instead of {literal}</source>
       <translation>{op} 需要浮点数:请写 {value},而不是 {literal}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="262" />
       <source>use {ns}.cast(x, {ns}.{dtype})</source>
       <translation>请用 {ns}.cast(x, {ns}.{dtype})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="262" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="264" />
       <source>{python}</source>
       <translation>{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="263" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="265" />
       <source>{name} is not available in tapeviz</source>
       <translation>tapeviz 中没有 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="264" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="266" />
       <source>the run is over: its functions cannot be called any more</source>
       <translation>运行已结束:它的函数不能再被调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="267" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
       <source>{name} (its message could not be shown)</source>
       <translation>{name}(无法显示它的消息)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="268" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="270" />
       <source>{text}</source>
       <translation>{text}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="271" />
       <source>class keywords (metaclass=...) are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类关键字参数(metaclass=...)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="272" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="274" />
       <source>class decorators are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类装饰器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="275" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="277" />
       <source>a class's bases must be written out, not unpacked with *</source>
       <translation>类的基类必须逐个写出,不能用 * 展开</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="278" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="280" />
       <source>the class attribute '{name}' is not available</source>
       <translation>类属性 '{name}' 不可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="281" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="283" />
       <source>a tapeviz class may define __init__, __call__, __len__ and __getitem__, no other __methods__</source>
       <translation>tapeviz 的类可以定义 __init__、__call__、__len__ 和 __getitem__,不能定义其他 __方法__</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="286" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="288" />
       <source>names starting with _ are off limits in tapeviz classes</source>
       <translation>tapeviz 的类中不能使用以 _ 开头的名称</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="289" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
       <source>cannot delete '{name}' of {owner}</source>
       <translation>不能删除 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="290" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="292" />
       <source>type() with three arguments is not available: write a class statement</source>
       <translation>不支持三个参数的 type():请写 class 语句</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="293" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="295" />
       <source>object() is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能调用 object()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="294" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="296" />
       <source>object works as a base class</source>
       <translation>object 可以作为基类使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="295" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
       <source>{what} works only on functions defined in the script</source>
       <translation>{what} 只能用于脚本中定义的函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="298" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="300" />
       <source>{name} must be a method defined with def</source>
       <translation>{name} 必须是用 def 定义的方法</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="299" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="301" />
       <source>super().{name} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 super().{name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="302" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="304" />
       <source>see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="305" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="307" />
       <source>add `{line}` above (tf and np are always there)</source>
       <translation>在上方加上 `{line}`(tf 和 np 总是已经导入)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="308" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="310" />
       <source>did you mean 'plt.{name}'? (`import matplotlib.pyplot as plt`)</source>
       <translation>是不是想写 'plt.{name}'?(`import matplotlib.pyplot as plt`)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="311" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="313" />
       <source>tf.{name} is not available in tapeviz; see Help → "TensorFlow in tapeviz" for what is there</source>
       <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="316" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="318" />
       <source>tapeviz's numpy has maths, random numbers and array creation</source>
       <translation>tapeviz 的 numpy 提供数学函数、随机数和数组创建</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="321" />
       <source>the Plots tab draws plot, scatter, hist, bar, imshow and contour</source>
       <translation>“图表”标签页可以绘制 plot、scatter、hist、bar、imshow 和 contour</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="328" />
       <source>tapeviz scripts have no file access</source>
       <translation>tapeviz 脚本不能访问文件</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="329" />
       <source>it would run Python code or expose memory outside tapeviz's checks</source>
       <translation>它会在 tapeviz 的检查之外运行 Python 代码或暴露内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
       <source>pandas is not available in tapeviz: use numpy arrays</source>
       <translation>tapeviz 中没有 pandas:请用 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="331" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
       <source>JAX is not available in tapeviz: write it with tf or np</source>
       <translation>tapeviz 中没有 JAX:请用 tf 或 np 来写</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="332" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
       <source>seaborn is not available in tapeviz: use plt</source>
       <translation>tapeviz 中没有 seaborn:请用 plt</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
       <source>scipy is not available in tapeviz: use np and tf</source>
       <translation>tapeviz 中没有 scipy:请用 np 和 tf</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
       <source>scikit-learn is not available in tapeviz</source>
       <translation>tapeviz 中没有 scikit-learn</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
       <source>TensorFlow Probability is not available in tapeviz</source>
       <translation>tapeviz 中没有 TensorFlow Probability</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
       <source>TensorFlow Datasets is not available in tapeviz (no downloads)</source>
       <translation>tapeviz 中没有 TensorFlow Datasets(不能下载)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
+      <source>torchvision, torchaudio and torchtext are not available in tapeviz (no downloads): make a small data set in the script (torch.randn, TensorDataset)</source>
+      <translation>tapeviz 中没有 torchvision、torchaudio 和 torchtext(不下载数据):请在脚本里造一个小数据集(torch.randn、TensorDataset)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
       <source>tapeviz scripts have no access to files, the system or the clock</source>
       <translation>tapeviz 脚本不能访问文件、系统或时钟</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
       <source>display() is IPython's: use print(), or plt.show() for plots</source>
       <translation>display() 属于 IPython:请用 print(),绘图请用 plt.show()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
       <source>the array</source>
       <translation>数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
       <source>the list</source>
       <translation>列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
       <source>the dict</source>
       <translation>字典</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
       <source>the set</source>
       <translation>集合</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
       <source>the collection</source>
       <translation>容器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
       <source>the slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
       <source>the display</source>
       <translation>字面量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
       <source>the comprehension</source>
       <translation>推导式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
       <source>the f-string</source>
       <translation>f 字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
       <source>the formatted values</source>
       <translation>要格式化的值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
       <source>the replaced string</source>
       <translation>替换后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
       <source>the formatted string</source>
       <translation>格式化后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
       <source>the % format</source>
       <translation>% 格式化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
       <source>the changed string</source>
       <translation>改变大小写后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
       <source>the joined string</source>
       <translation>拼接后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
       <source>the result of +</source>
       <translation>+ 的结果</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
       <source>the repeated sequence</source>
       <translation>重复后的序列</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
       <source>the matrix product</source>
       <translation>矩阵乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
       <source>the range scan</source>
       <translation>range 扫描</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
       <source>the * arguments</source>
       <translation>* 参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
       <source>the product</source>
       <translation>乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
       <source>the shifted integer</source>
       <translation>移位后的整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
       <source>the power</source>
       <translation>幂</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="372" />
       <source>the code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
       <source>the name</source>
       <translation>名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
       <source>the function name</source>
       <translation>函数名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
       <source>the parameter</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
       <source>the keyword</source>
       <translation>关键字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
       <source>the module</source>
       <translation>模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="373" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="380" />
       <source>segmentation fault</source>
       <translation>段错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="381" />
       <source>bus error</source>
       <translation>总线错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="382" />
       <source>aborted</source>
       <translation>已中止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="383" />
       <source>floating-point exception</source>
       <translation>浮点异常</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="384" />
       <source>illegal instruction</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="385" />
       <source>killed</source>
       <translation>被终止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="379" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="386" />
       <source>CPU time limit</source>
       <translation>CPU 时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="380" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="387" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
     </message>

@@ -228,7 +228,9 @@ TEMPLATES: dict[str, str] = {
     "hint_did_you_mean": QT_TRANSLATE_NOOP("UserCode", "did you mean '{name}'?"),
     "hint_known_functions": QT_TRANSLATE_NOOP("UserCode", "known: {names}"),
     "hint_imports": QT_TRANSLATE_NOOP(
-        "UserCode", "tapeviz scripts can import tensorflow, numpy, matplotlib, math and tapeviz"
+        "UserCode",
+        "tapeviz scripts can import tensorflow, torch, numpy, matplotlib, math, random, os, time, "
+        "timeit, datetime and tapeviz",
     ),
     "hint_public_api": QT_TRANSLATE_NOOP(
         "UserCode", "only the documented public API of tensors, tapes and optimizers is"
@@ -334,6 +336,11 @@ PHRASES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP("UserCode", "scikit-learn is not available in tapeviz"),
     QT_TRANSLATE_NOOP("UserCode", "TensorFlow Probability is not available in tapeviz"),
     QT_TRANSLATE_NOOP("UserCode", "TensorFlow Datasets is not available in tapeviz (no downloads)"),
+    QT_TRANSLATE_NOOP(
+        "UserCode",
+        "torchvision, torchaudio and torchtext are not available in tapeviz (no downloads): make "
+        "a small data set in the script (torch.randn, TensorDataset)",
+    ),
     QT_TRANSLATE_NOOP(
         "UserCode", "tapeviz scripts have no access to files, the system or the clock"
     ),

@@ -125,7 +125,7 @@ def test_versions_names_and_isinstance() -> None:
         (
             "import tensorflow_datasets",
             "import of 'tensorflow_datasets' is not allowed",
-            "tapeviz scripts can import tensorflow, numpy, matplotlib",
+            "tapeviz scripts can import tensorflow, torch, numpy, matplotlib",
         ),
         ("import tensorflow.compat.v1 as tf", "tf.compat is not available in tapeviz", "Help"),
         ("from tensorflow import compat", "tf.compat is not available in tapeviz", "Help"),

@@ -257,6 +257,11 @@ ELSEWHERE: dict[str, str] = {
     **dict.fromkeys(("tfp",), "TensorFlow Probability is not available in tapeviz"),
     **dict.fromkeys(("tfds",), "TensorFlow Datasets is not available in tapeviz (no downloads)"),
     **dict.fromkeys(
+        ("torchvision", "torchaudio", "torchtext"),
+        "torchvision, torchaudio and torchtext are not available in tapeviz (no downloads): make "
+        "a small data set in the script (torch.randn, TensorDataset)",
+    ),
+    **dict.fromkeys(
         ("sys", "pathlib", "subprocess", "shutil", "pickle", "json", "io"),
         "tapeviz scripts have no access to files, the system or the clock",
     ),
