@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -87,6 +87,9 @@ class BackwardPass:
     passes ``reach``, so its steps are exactly the planned ones.
     ``adjoints`` holds every adjoint accumulated so far, so it is final once iteration ends.
     :meth:`run` walks the same steps without building the step objects (what gradient() uses).
+    ``hooks`` (tensor id -> function of its adjoint, torch's ``register_hook``) replace a
+    tensor's adjoint once it is complete: when the walk reaches the op that made it, or at the
+    end for a source no walked op made. The adjoint that flows on is the function's result.
     """
 
     def __init__(
@@ -96,6 +99,7 @@ class BackwardPass:
         source_ids: Sequence[int],
         taping: bool = False,
         reach: Mapping[int, Any] | None = None,
+        hooks: Mapping[int, Callable[[Any], Any]] | None = None,
     ) -> None:
         if reach is None:
             self.records, self._reach = relevant_records(records, source_ids)
@@ -104,6 +108,7 @@ class BackwardPass:
         self.source_ids = tuple(source_ids)
         self.adjoints: dict[int, Any] = dict(seeds)
         self.taping = taping
+        self.hooks = hooks or None
 
     def __iter__(self) -> Iterator[BackwardStep]:
         return self._walk(detail=True)
@@ -116,10 +121,11 @@ class BackwardPass:
 
     def _walk(self, detail: bool) -> Iterator[BackwardStep]:
         """The walk itself; with ``detail`` it yields a BackwardStep per op, else nothing."""
-        adj, taping, reach = self.adjoints, self.taping, self._reach
+        adj, taping, reach, hooks = self.adjoints, self.taping, self._reach, self.hooks
         get, vjp, new = adj.get, VJP, tuple.__new__
         index = 0
         contribs: list[Contribution] = []
+        hooked: list[int] = []
         for rec in reversed(self.records):
             if not rec.watched:
                 continue
@@ -130,6 +136,9 @@ class BackwardPass:
             rules = vjp[rec.primitive]
             if rules is None:
                 continue
+            if hooks is not None and out.id in hooks:  # its adjoint is complete: hooks see it
+                g = adj[out.id] = _hooked(hooks[out.id], g)
+                hooked.append(out.id)
             inputs = rec.inputs
             n = len(inputs)
             # A fixed table has a rule (or None) for its first len(rules) inputs; a Variadic
@@ -175,6 +184,23 @@ class BackwardPass:
             index += 1
             if not index & 1023:
                 checkpoint()
+        if hooks is not None:  # sources no walked op made (leaves): their hooks come last
+            for sid in self.source_ids:
+                if sid in hooks and sid in adj and sid not in hooked:
+                    adj[sid] = _hooked(hooks[sid], adj[sid])
+
+
+def replayed(results: Mapping[int, Any] | None) -> dict[int, Callable[[Any], Any]] | None:
+    """Hooks that give back what hooks gave when the pass first ran (tensor id -> value)."""
+    if not results:
+        return None
+    return {i: (lambda _g, v=v: v) for i, v in results.items()}
+
+
+def _hooked(hook: Callable[[Any], Any], g: Any) -> Any:
+    """The adjoint a hook gives for ``g`` (None: ``g`` unchanged, as torch)."""
+    out = hook(g)
+    return g if out is None else out
 
 
 def backward_steps(
@@ -193,6 +219,7 @@ def run_backward(
     source_ids: Sequence[int],
     taping: bool = False,
     reach: Mapping[int, Any] | None = None,
+    hooks: Mapping[int, Callable[[Any], Any]] | None = None,
 ) -> dict[int, Any]:
     """Run the backward pass to the end; return the final adjoint of every source reached.
 
@@ -201,7 +228,7 @@ def run_backward(
     """
     if not seeds:
         return {}
-    final = BackwardPass(records, seeds, source_ids, taping, reach).run()
+    final = BackwardPass(records, seeds, source_ids, taping, reach, hooks).run()
     if len(source_ids) == 1:  # the common call, without a comprehension
         sid = source_ids[0]
         return {sid: final[sid]} if sid in final else {}

@@ -93,6 +93,8 @@ class GradientTape(Recorder):
         self._alive = False
         self._paused = False
         self.gradient_calls: list[GradientCall] = []
+        # tensor id -> a function of its adjoint (torch's register_hook; see BackwardPass)
+        self.grad_hooks: dict[int, Any] | None = None
         created = core.STATE.created
         if created is not None:
             created.append(self)
@@ -275,7 +277,8 @@ class GradientTape(Recorder):
             seed = self._seed(t, og, taping)
             seeds[t.id] = seeds[t.id] + seed if t.id in seeds else seed
         kept = None if output_gradients is None else _given(targets, ogs)  # for the UI's walk
-        adj = run_backward(records, seeds, source_ids, taping, self._reach(source_ids, taping))
+        reach = self._reach(source_ids, taping)
+        adj = run_backward(records, seeds, source_ids, taping, reach, self.grad_hooks)
         if len(flat) == 1 and len(targets) == 1:  # the common call, without comprehensions
             s = flat[0]
             g = adj.get(s.id)

@@ -282,6 +282,7 @@ def gradients(
     for i, t in graph.leaves.items():
         tape._watched[i] = t._as_variable()
     tape._alive = True
+    tape.grad_hooks = _grad_hooks(graph, tape)
     targets = [t._t for t in outputs]
     seeds = _seeds([None if g is None else g._t for g in grad_outputs])
     sources = [t._t for t in inputs]
@@ -309,6 +310,18 @@ def gradients(
         if before:
             tape.grad_before = before  # type: ignore[attr-defined]
     return list(inputs), list(results), node
+
+
+def _grad_hooks(graph: Graph, tape: GradientTape) -> dict[int, Any] | None:
+    """The graph's tensors' ``register_hook`` functions as the walk's hooks (engine id).
+
+    Each runs the tensor's hooks in order on its complete gradient and notes the result in
+    ``tape.hooked`` (engine id -> array), which the window's walk gives back in their place.
+    """
+    found = [(i, t) for i, t in graph.leaves.items()]
+    found += [(i, t) for i, (t, _) in graph.inner.items()]
+    hooks = {i: t._hook_runner(i, tape) for i, t in found if getattr(t, "_hooks", None)}
+    return hooks or None
 
 
 # torch's grad_fn name for the engine op that made a create_graph gradient (its last op)

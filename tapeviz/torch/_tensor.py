@@ -21,6 +21,7 @@ from tapeviz.engine.tensor import Variable as _EVariable
 from tapeviz.engine.tensor import freeze
 from tapeviz.torch import _autograd as ag
 from tapeviz.torch import _dtypes as D
+from tapeviz.torch._handles import RemovableHandle
 from tapeviz.torch._shared import Cell
 from tapeviz.torch._size import CPU, Size, device, type_name
 
@@ -48,7 +49,7 @@ class _TensorType(type):
 class Tensor(metaclass=_TensorType):
     """A PyTorch tensor on tapeviz's engine."""
 
-    __slots__ = ("__weakref__", "_c", "_fn", "_grad", "_retains", "_rg", "_var")
+    __slots__ = ("__weakref__", "_c", "_fn", "_grad", "_hooks", "_retains", "_rg", "_var")
     _shown = "torch.Tensor"
 
     # ``Tensor(...)`` (torch's legacy constructor) and ``backward`` come from _methods.install.
@@ -59,6 +60,7 @@ class Tensor(metaclass=_TensorType):
         self._fn = fn
         self._grad: Tensor | None = None
         self._retains = False
+        self._hooks: dict[int, Any] | None = None  # register_hook's functions, by handle id
 
     @classmethod
     def _wrap(cls, t: _ETensor, rg: bool = False, fn: ag.Node | None = None) -> Tensor:
@@ -278,6 +280,57 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self._fn is not None:
             self._retains = True
+
+    def register_hook(self, hook: Any) -> Any:
+        """Call ``hook(grad)`` once this tensor's gradient is computed; returns a handle.
+
+        A Tensor the hook returns is the gradient that flows on (and into ``.grad``); the
+        handle's ``remove()`` takes the hook away.
+        """
+        if not self._rg:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self._hooks is None:
+            self._hooks = {}
+        handle = RemovableHandle(self._hooks)
+        self._hooks[handle.id] = hook
+        return handle
+
+    def _hook_runner(self, tid: int, tape: Any) -> Any:
+        """The walk's hook for this tensor (engine id ``tid``): its hooks, in order.
+
+        The result is noted in ``tape.hooked`` (engine id -> array), which the window's walk
+        gives back in its place.
+        """
+        dtype = self._t.dtype
+        hooks = self._hooks or {}
+
+        def run(g: Any) -> Any:
+            taping = isinstance(g, _ETensor)  # create_graph: the hooks' ops are recorded too
+            value = g if taping else _ETensor(freeze(np.asarray(g, dtype.np)), dtype)
+            for hook in list(hooks.values()):
+                out = hook(Tensor._wrap(value, taping))
+                if out is None:
+                    continue
+                if not isinstance(out, Tensor):
+                    raise TypeError(
+                        f"a gradient hook must return a Tensor or None, got {type(out).__name__}"
+                    )
+                if tuple(out.shape) != tuple(np.shape(value._value)):
+                    raise RuntimeError(
+                        f"hook returned a gradient of shape {list(out.shape)} for a tensor of "
+                        f"shape {list(np.shape(value._value))}"
+                    )
+                value = out._t
+            if taping:
+                return value
+            after = freeze(np.asarray(value._value, dtype.np))
+            notes = getattr(tape, "hooked", None)
+            if notes is None:
+                notes = tape.hooked = {}
+            notes[tid] = np.array(after)
+            return after
+
+        return run
 
     @property
     def retains_grad(self) -> bool:

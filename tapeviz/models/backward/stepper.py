@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.engine.backward import BackwardPass, BackwardStep
+from tapeviz.engine.backward import BackwardPass, BackwardStep, replayed
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.custom import custom_name
 from tapeviz.engine.tensor import VARIABLES
@@ -232,7 +232,9 @@ class BackwardStepper:
         sources: Sequence[int],
         names: Mapping[int, str] | None = None,
         seeds: Mapping[int, Any] | None = None,
+        hooked: Mapping[int, Any] | None = None,
     ) -> None:
+        """``hooked``: what gradient hooks made of some adjoints (torch; the tape's notes)."""
         self.step_changed = Event()  # emitted with the new position after every move
         self.records = list(records)
         if seeds is not None:  # the call's: its output_gradients, a target named twice
@@ -241,7 +243,7 @@ class BackwardStepper:
             values = {o.id: o._value for r in self.records for o in r.outputs}
             self.seeds = {t: np.ones_like(values[t]) for t in targets if t in values}
         self.sources = list(sources)
-        bp = BackwardPass(self.records, self.seeds, self.sources)
+        bp = BackwardPass(self.records, self.seeds, self.sources, hooks=replayed(hooked))
         self.steps: list[BackwardStep] = list(bp)
         self.final = dict(bp.adjoints)
         self.name = Namer(self.records, names)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tapeviz.engine.backward import BackwardPass
+from tapeviz.engine.backward import BackwardPass, replayed
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.custom import custom_name
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike
@@ -372,7 +372,8 @@ class GraphModel:
             if t in tracked or t in sources
         }  # fmt: skip  (a source named as a target)
         asked = [s for s in sources if s in tracked] if sources else self.source_tensor_ids()
-        bp = BackwardPass(records, seeds, asked)  # as gradient(): unwatched sources get None
+        hooked = replayed(getattr(self.entry.tape, "hooked", None) if self.entry else None)
+        bp = BackwardPass(records, seeds, asked, hooks=hooked)  # unwatched sources get None
         self.set_adjoints(bp.run(), announce)
 
     def set_adjoints(self, adjoints: Mapping[int, Any], announce: bool = True) -> None:

@@ -1,8 +1,12 @@
-"""The ``.grad`` a backward pass added to, per tape (torch): both sides of the process wall.
+"""A torch tape's notes of arrays per tensor, both sides of the process wall.
 
-torch's ``backward()`` adds each pass into the leaves' ``.grad`` until ``zero_grad()``; its tape
-keeps what they held before (``tape.grad_before``: engine id → array), so the stepper can show
-``w.grad = before + this pass = after``. The worker sends those arrays; the window checks them.
+- ``grad_before``: torch's ``backward()`` adds each pass into the leaves' ``.grad`` until
+  ``zero_grad()``; its tape keeps what they held before (engine id → array), so the stepper can
+  show ``w.grad = before + this pass = after``.
+- ``hooked``: what a tensor's ``register_hook`` functions made of its gradient (engine id →
+  array); the window's walk gives these back at the same point (it never runs script code).
+
+The worker sends those arrays; the window checks them.
 """
 
 from __future__ import annotations
@@ -18,11 +22,21 @@ MAX_ELEMENTS = 1_000_000  # a .grad bigger than this is not sent (the stepper sa
 MAX_ENTRIES = 10_000
 
 
+NOTES = ("grad_before", "hooked")
+
+
 def encode(tapes: Sequence[Any], writer: Writer) -> dict[str, Any]:
-    """Each tape's ``grad_before`` (nothing when no tape has one)."""
+    """Each tape's notes (nothing for a note no tape has)."""
+    out: dict[str, Any] = {}
+    for note in NOTES:
+        out.update(_encode(tapes, writer, note))
+    return out
+
+
+def _encode(tapes: Sequence[Any], writer: Writer, note: str) -> dict[str, Any]:
     out = []
     for k, info in enumerate(tapes):
-        before = getattr(info.tape, "grad_before", None)
+        before = getattr(info.tape, note, None)
         if not isinstance(before, dict) or not before:
             continue
         ids, values = [], []
@@ -33,24 +47,26 @@ def encode(tapes: Sequence[Any], writer: Writer) -> dict[str, Any]:
                 values.append(writer.array(np.ascontiguousarray(arr)))
         if ids:
             out.append({"tape": k, "ids": ids, "values": values})
-    return {"grad_before": out} if out else {}
+    return {note: out} if out else {}
 
 
-def decode(doc: Any, frame: Any, n_tapes: int) -> dict[int, dict[int, np.ndarray]]:
-    """Tape → {engine id → the .grad before its pass}, checked."""
-    if "grad_before" not in doc:
+def decode(
+    doc: Any, frame: Any, n_tapes: int, note: str = "grad_before"
+) -> dict[int, dict[int, np.ndarray]]:
+    """Tape → {engine id → array} of one note (the .grad before its pass), checked."""
+    if note not in doc:
         return {}
-    raw = need(doc, "grad_before", list)
+    raw = need(doc, note, list)
     out: dict[int, dict[int, np.ndarray]] = {}
     for entry in raw:
         tape = need(entry, "tape", int)
         ids, values = need(entry, "ids", list), need(entry, "values", list)
         if not 0 <= tape < n_tapes or tape in out or len(ids) != len(values):
-            raise ProtocolError("a tape's earlier .grad is out of range")
+            raise ProtocolError(f"a tape's {note} is out of range")
         if len(ids) > MAX_ENTRIES or any(type(i) is not int or i < 0 for i in ids):
-            raise ProtocolError("a tape's earlier .grad has a bad tensor id")
+            raise ProtocolError(f"a tape's {note} has a bad tensor id")
         arrays = [frame.array(v) for v in values]
         if any(a.size > MAX_ELEMENTS for a in arrays):
-            raise ProtocolError("a tape's earlier .grad is too big")
+            raise ProtocolError(f"a tape's {note} is too big")
         out[tape] = dict(zip(ids, arrays, strict=True))
     return out

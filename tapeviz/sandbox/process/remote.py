@@ -329,6 +329,11 @@ class RemoteTape(Recorder):
         return self._recs.get("grad_before", {}).get(self._k)
 
     @property
+    def hooked(self) -> dict[int, Any] | None:
+        """torch: what ``register_hook`` functions made of a tensor's gradient (engine id)."""
+        return self._recs.get("hooked", {}).get(self._k)
+
+    @property
     def watched_rows(self) -> tuple[int, ...]:
         """The table rows of the watched tensors and variables, in order."""
         return tuple(self._watched_rows)

@@ -179,7 +179,8 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     # Per tape, as arrays (a list of 100,000 Python ints costs the window ~3.6 MB each)
     recs["first_call"] = compact(np.searchsorted(calls.tape, np.arange(count + 1), side="left"))
     recs["bounds"] = compact(start.astype(np.int64))
-    recs["grad_before"] = grad_notes.decode(doc, frame, count)  # torch's .grad before a pass
+    for note in grad_notes.NOTES:  # torch's .grad before a pass, its gradient hooks' results
+        recs[note] = grad_notes.decode(doc, frame, count, note)
     name_sets = [_names(v) for v in need(doc, "tape_name_sets", list)]
     w_off = np.zeros(count + 1, np.int64)
     np.cumsum(n_watched, out=w_off[1:])

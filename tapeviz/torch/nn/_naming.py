@@ -10,11 +10,11 @@ pickling see only torch's attributes.
 
 from __future__ import annotations
 
-import itertools
 import weakref
 from collections.abc import Callable
 from typing import Any
 
+from tapeviz.torch._handles import RemovableHandle
 from tapeviz.torch._tensor import Tensor
 
 # child module -> (weak reference to the module it was last registered in, its name there)
@@ -74,26 +74,6 @@ def _rename(module: Any) -> None:
         p._c.t.name = name
     for name, b in root.named_buffers():
         b._c.t.name = name
-
-
-class RemovableHandle:
-    """What ``register_forward_hook`` returns: ``remove()`` takes the hook away."""
-
-    _ids = itertools.count()
-
-    def __init__(self, hooks: dict[int, Any]) -> None:
-        self._hooks = hooks
-        self.id = next(RemovableHandle._ids)
-
-    def remove(self) -> None:
-        """Remove the hook."""
-        self._hooks.pop(self.id, None)
-
-    def __enter__(self) -> RemovableHandle:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.remove()
 
 
 def _add_hook(hooks: dict[int, Any], hook: Callable[..., Any], prepend: bool) -> RemovableHandle:

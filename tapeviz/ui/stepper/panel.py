@@ -68,7 +68,8 @@ def build_steppers(model: GraphModel) -> Steppers | None:
     sources = asked if entry.sources else tuple(model.source_tensor_ids())
     shown = entry.selected  # its seeds: output_gradients, a target named twice
     seeds = shown.seed_values(records) if shown is not None else None
-    backward = BackwardStepper(records, targets, sources, names.names, seeds)
+    hooked = getattr(entry.tape, "hooked", None)  # torch: what gradient hooks gave
+    backward = BackwardStepper(records, targets, sources, names.names, seeds, hooked)
     backward.run_to_end()  # as tape.gradient() left it; Home starts the lesson
     return names, ForwardStepper(records), backward
 
