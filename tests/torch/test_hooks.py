@@ -127,5 +127,7 @@ def test_the_window_steps_the_hooked_pass_with_the_workers_numbers() -> None:
     stepper.run_to_end()
     wid = call.source_ids[0]
     assert np.asarray(stepper.final[wid]).tolist() == [4.0, -2.0]
+    said = [info.formula for info in stepper.infos]
+    assert sum("gradient hook made ḡ = (2,) [2, 0.5]" in f for f in said) == 1, said
     plain = BackwardStepper(there.records, call.target_ids, call.source_ids)
     assert np.asarray(plain.final[wid]).tolist() == [8.0, -4.0]  # without the hook's half

@@ -378,3 +378,16 @@ def test_a_call_naming_many_parameters_never_widens_the_window(
     assert w.minimumSizeHint().width() <= 1366
     assert w.width() <= 1366
     w.studio.shutdown()
+
+
+def test_a_torch_gradient_hook_is_stepped_with_its_numbers(qtbot: QtBot) -> None:
+    source = (
+        "import torch\nw = torch.tensor([1.0, -2.0], requires_grad=True)\nh = w * w\n"
+        "h.register_hook(lambda g: g * 0.5)\nloss = (h * torch.tensor([4.0, 1.0])).sum()\n"
+        "loss.backward()\n"
+    )
+    panel, view, _ = setup(qtbot, source, "script")
+    lines = [panel.log.line(k) for k in range(panel.log.count())]
+    assert sum("h's gradient hook made ḡ = (2,) [2, 0.5]" in t for t in lines) == 1, lines
+    assert grad_text(view, "w") == "∂ = (2,) [4, −2]"  # the hooked pass, not [8, −4]
+    assert grad_text(view, "h") == "∂ = (2,) [2, 0.5]"  # what the hook made of [4, 1]

@@ -148,8 +148,10 @@ def _power_rule(base: str, n: float) -> str:
     return f"{k}·{base}^{as_term(m)}"
 
 
-def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
-    """A backward step in readable maths, with numbers."""
+def explain(
+    step: BackwardStep, name: Namer, target: str = "f", hooked: Mapping[int, Any] | None = None
+) -> StepInfo:
+    """A backward step in readable maths, with numbers (``hooked``: ids a hook changed)."""
     rec = step.record
     target_name = target
     ins = [name(x) for x in rec.inputs]
@@ -160,6 +162,8 @@ def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
         formula = f"{out} = {_substitute(rec.primitive.formula, ins)}"
     contribs = []
     g = step.output_grad
+    if hooked and rec.outputs[0].id in hooked:  # torch's register_hook replaced ḡ
+        formula += f";  {out}'s gradient hook made ḡ = {short(g)}"
     for c in step.contributions:
         local = local_derivative(rec, c.position)
         symbolic = LOCAL_TEXT.get(rec.name, ())
@@ -200,10 +204,17 @@ def explain(step: BackwardStep, name: Namer, target: str = "f") -> StepInfo:
 class Explanations(Sequence[StepInfo]):
     """Each step's explanation, built the first time it is read (a 3,000-op tape shows a few)."""
 
-    def __init__(self, steps: Sequence[BackwardStep], name: Namer, target: str) -> None:
+    def __init__(
+        self,
+        steps: Sequence[BackwardStep],
+        name: Namer,
+        target: str,
+        hooked: Mapping[int, Any] | None = None,
+    ) -> None:
         self._steps = steps
         self._name = name
         self._target = target
+        self._hooked = hooked
         self._done: list[StepInfo | None] = [None] * len(steps)
 
     def __len__(self) -> int:
@@ -218,7 +229,7 @@ class Explanations(Sequence[StepInfo]):
             return [self[i] for i in range(*k.indices(len(self)))]
         info = self._done[k]
         if info is None:
-            info = self._done[k] = explain(self._steps[k], self._name, self._target)
+            info = self._done[k] = explain(self._steps[k], self._name, self._target, self._hooked)
         return info
 
 
@@ -248,7 +259,7 @@ class BackwardStepper:
         self.final = dict(bp.adjoints)
         self.name = Namer(self.records, names)
         target = self.name.names.get(targets[0], "f") if len(targets) == 1 else "L"
-        self.infos = Explanations(self.steps, self.name, target)
+        self.infos = Explanations(self.steps, self.name, target, hooked)
         self.position = 0  # steps done
 
     def __len__(self) -> int:
@@ -295,8 +306,11 @@ class BackwardStepper:
         k = self.position if k is None else k
         adj: dict[int, Any] = dict(self.seeds)
         for step in self.steps[:k]:
+            adj[step.record.outputs[0].id] = step.output_grad  # (as a gradient hook left it)
             for c in step.contributions:
                 adj[c.tensor_id] = c.after
+        if k >= len(self.steps):  # the end: the sources' hooks have run too
+            adj.update({s: self.final[s] for s in self.sources if s in self.final})
         return adj
 
     @property
