@@ -393,3 +393,38 @@ def test_scheduler_sets_initial_lr_and_warns_when_stepped_first() -> None:
         caught[0].message
     )
     assert opt.param_groups[0]["lr"] == 0.05
+
+
+def _plateau_lrs(metrics: list[float], **kw: Any) -> list[float]:
+    opt = optim.SGD([nn.Parameter(torch.zeros(1))], lr=0.1)
+    sched = lr_scheduler.ReduceLROnPlateau(opt, **kw)
+    out = []
+    for m in metrics:
+        sched.step(m)
+        out.append(opt.param_groups[0]["lr"])
+    assert sched.get_last_lr() == [out[-1]]
+    return out
+
+
+def test_reduce_on_plateau_follows_torchs_patience_cooldown_and_floor() -> None:
+    flat = [1.0] * 6
+    got = _plateau_lrs(flat, factor=0.5, patience=1)
+    assert got == pytest.approx([0.1, 0.1, 0.05, 0.05, 0.025, 0.025])
+    got = _plateau_lrs(flat, factor=0.5, patience=1, cooldown=2)
+    assert got == pytest.approx([0.1, 0.1, 0.05, 0.05, 0.05, 0.05])  # 2 epochs counted as good
+    got = _plateau_lrs([1.0, 0.5, 0.25, 0.2, 0.2, 0.2], factor=0.1, patience=0, min_lr=0.02)
+    assert got == pytest.approx([0.1, 0.1, 0.1, 0.1, 0.02, 0.02])  # never below min_lr
+    got = _plateau_lrs([0.5, 0.50001, 0.6], mode="max", threshold=0.01, threshold_mode="abs",
+                       patience=0, factor=0.5)  # fmt: skip
+    assert got == pytest.approx([0.1, 0.05, 0.05])  # +0.00001 is not better by 0.01; +0.1 is
+    assert _plateau_lrs([torch.tensor(1.0)] * 3, patience=1)[-1] == pytest.approx(0.01)
+
+
+def test_reduce_on_plateau_refuses_what_torch_refuses() -> None:
+    opt = optim.SGD([nn.Parameter(torch.zeros(1))], lr=0.1)
+    with pytest.raises(ValueError, match=r"Factor should be < 1\.0\."):
+        lr_scheduler.ReduceLROnPlateau(opt, factor=1.0)
+    with pytest.raises(ValueError, match="mode up is unknown!"):
+        lr_scheduler.ReduceLROnPlateau(opt, mode="up")
+    with pytest.raises(ValueError, match="expected 1 min_lrs, got 2"):
+        lr_scheduler.ReduceLROnPlateau(opt, min_lr=[0.0, 0.1])

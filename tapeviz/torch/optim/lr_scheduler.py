@@ -1,4 +1,6 @@
-"""``torch.optim.lr_scheduler``: StepLR, MultiStepLR, ExponentialLR, LambdaLR, CosineAnnealingLR.
+"""``torch.optim.lr_scheduler``: StepLR, MultiStepLR, ExponentialLR, LambdaLR, … on plateau.
+
+Also CosineAnnealingLR and ReduceLROnPlateau (:mod:`~tapeviz.torch.optim.plateau`).
 
 torch's chainable forms, so the learning rates match torch's step by step.
 """
@@ -14,9 +16,11 @@ from typing import Any
 
 from tapeviz.engine import diagnostics
 from tapeviz.torch.optim.optimizer import Optimizer
+from tapeviz.torch.optim.plateau import ReduceLROnPlateau
 
 __all__ = [
-    "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR", "StepLR",
+    "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR",
+    "ReduceLROnPlateau", "StepLR",
 ]  # fmt: skip
 
 _EPOCH_DEPRECATION = (
