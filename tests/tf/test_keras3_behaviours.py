@@ -181,3 +181,25 @@ def test_a_trailing_axis_of_1_is_dropped_and_other_ranks_are_refused() -> None:
     model = keras.Sequential([keras.Input(shape=(3,)), keras.layers.Dense(1)])
     with pytest.raises(ValueError, match=re.escape("Expected shape (None, 3), but input has")):
         model(np.ones((2, 3, 2), "float32"))
+
+
+def test_crossentropy_metrics_average_the_losses_per_sample() -> None:
+    t = np.array([[0.0], [1.0], [1.0]], "float32")
+    p = np.array([[0.2], [0.7], [0.9]], "float32")
+    m = keras.metrics.BinaryCrossentropy()
+    m.update_state(t.astype("int32"), p)  # integer labels, as a classifier's y often is
+    want = -np.mean(t * np.log(p) + (1 - t) * np.log(1 - p))
+    assert m.name == "binary_crossentropy" and float(m.result()) == pytest.approx(want, rel=1e-5)
+    logits = keras.metrics.BinaryCrossentropy(from_logits=True, name="bce")
+    logits.update_state(t, np.log(p / (1 - p)))
+    assert logits.name == "bce" and float(logits.result()) == pytest.approx(want, rel=1e-4)
+    probs = np.array([[0.1, 0.7, 0.2], [0.5, 0.25, 0.25]], "float32")
+    cce = keras.metrics.CategoricalCrossentropy()
+    cce.update_state(np.eye(3, dtype="float32")[[1, 0]], probs)
+    scce = keras.metrics.SparseCategoricalCrossentropy()
+    scce.update_state(np.array([1, 0]), probs)
+    want = -(np.log(0.7) + np.log(0.5)) / 2
+    assert float(cce.result()) == pytest.approx(want, rel=1e-5)
+    assert float(scce.result()) == pytest.approx(want, rel=1e-5)
+    cce.reset_state()
+    assert float(cce.result()) == 0.0

@@ -253,6 +253,46 @@ MeanAbsolutePercentageError = _wrapper(
 )
 
 
+def _crossentropy(kind: str) -> Callable[..., np.ndarray]:
+    """The per-sample cross-entropy loss ``kind`` on arrays (labels cast to the predictions')."""
+
+    def fn(y_true: np.ndarray, y_pred: np.ndarray, **kw: Any) -> np.ndarray:
+        from tapeviz.tf.keras_src import loss_functions
+
+        loss = getattr(loss_functions, kind)
+        p = np.asarray(y_pred)
+        t = np.asarray(y_true) if kind.startswith("sparse") else np.asarray(y_true, p.dtype)
+        return _np(loss(constant(t), constant(p), **kw))
+
+    fn.__name__ = kind
+    return fn
+
+
+def _crossentropy_metric(cls_name: str, kind: str, sparse: bool) -> type:
+    def init(
+        self: MeanMetricWrapper, name: str = kind, dtype: Any = None, from_logits: bool = False,
+        label_smoothing: float = 0.0, axis: int = -1, ignore_class: Any = None,
+    ) -> None:  # fmt: skip
+        kw: dict[str, Any] = {"from_logits": from_logits, "axis": axis}
+        if not sparse:
+            kw["label_smoothing"] = label_smoothing
+        MeanMetricWrapper.__init__(self, _crossentropy(kind), name, dtype, **kw)
+
+    doc = f"The mean of ``{kind}`` over the samples seen (Keras' metric)."
+    return type(
+        cls_name, (MeanMetricWrapper,), {"__init__": init, "__doc__": doc, "default_name": kind}
+    )
+
+
+BinaryCrossentropy = _crossentropy_metric("BinaryCrossentropy", "binary_crossentropy", False)
+CategoricalCrossentropy = _crossentropy_metric(
+    "CategoricalCrossentropy", "categorical_crossentropy", False
+)
+SparseCategoricalCrossentropy = _crossentropy_metric(
+    "SparseCategoricalCrossentropy", "sparse_categorical_crossentropy", True
+)
+
+
 class BinaryAccuracy(MeanMetricWrapper):
     """How often ``(y_pred > threshold)`` equals the 0/1 label."""
 
