@@ -203,3 +203,38 @@ def test_crossentropy_metrics_average_the_losses_per_sample() -> None:
     assert float(scce.result()) == pytest.approx(want, rel=1e-5)
     cce.reset_state()
     assert float(cce.result()) == 0.0
+
+
+def test_confusion_metrics_count_as_keras_does() -> None:
+    y = np.array([0, 1, 1, 0, 1])
+    p = np.array([0.2, 0.6, 0.4, 0.7, 0.5], "float32")  # 0.5 is not > 0.5: a negative
+    m = keras.metrics
+    got = {}
+    for metric in (m.TruePositives(), m.FalsePositives(), m.TrueNegatives(), m.FalseNegatives(),
+                   m.Precision(), m.Recall()):  # fmt: skip
+        metric.update_state(y, p)
+        got[metric.name] = float(metric.result())
+    assert got == {
+        "true_positives": 1.0, "false_positives": 1.0, "true_negatives": 1.0,
+        "false_negatives": 2.0, "precision": 0.5, "recall": pytest.approx(1 / 3),
+    }  # fmt: skip
+    several = m.Precision(thresholds=[0.3, 0.65])
+    several.update_state(y, p)
+    np.testing.assert_allclose(several.result().numpy(), [0.75, 0.0])
+    weighted = m.Recall()
+    weighted.update_state(y, p, sample_weight=np.array([1, 3, 1, 1, 1]))
+    assert float(weighted.result()) == pytest.approx(3 / 5)
+    empty = m.Precision()
+    assert float(empty.result()) == 0.0  # no predicted positive yet: 0, not nan
+    empty.update_state(y, p)
+    empty.reset_state()
+    assert float(empty.result()) == 0.0
+
+
+def test_precision_and_recall_by_name_in_compile() -> None:
+    model = keras.Sequential([keras.Input(shape=(2,)), keras.layers.Dense(1, activation="sigmoid")])
+    model.compile(optimizer="adam", loss="binary_crossentropy", metrics=["precision", "recall"])
+    rng = np.random.default_rng(1)
+    h = model.fit(rng.random((16, 2)), rng.integers(0, 2, 16), epochs=2, verbose=0)
+    assert sorted(h.history) == ["loss", "precision", "recall"]
+    assert all(0.0 <= v <= 1.0 for v in h.history["precision"] + h.history["recall"])

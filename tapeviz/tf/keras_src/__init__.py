@@ -23,6 +23,7 @@ from tapeviz.tf.keras_src import initializers as _init
 from tapeviz.tf.keras_src import legacy_backend as _legacy
 from tapeviz.tf.keras_src import losses as _losses
 from tapeviz.tf.keras_src import metrics as _metrics
+from tapeviz.tf.keras_src import metrics_confusion as _confusion
 from tapeviz.tf.keras_src import normalization as _norm
 from tapeviz.tf.keras_src import object_registration as _reg_objects
 from tapeviz.tf.keras_src import regularizers as _reg
@@ -101,6 +102,7 @@ METRICS = Namespace(
             "MeanSquaredError", "MeanAbsoluteError", "MeanAbsolutePercentageError",
             "RootMeanSquaredError", "BinaryCrossentropy", "CategoricalCrossentropy",
             "SparseCategoricalCrossentropy")},
+        **{n: getattr(_confusion, n) for n in _confusion.__all__},
         "mean_squared_error": _losses.mean_squared_error, "mse": _losses.mean_squared_error,
         "mean_absolute_error": _losses.mean_absolute_error, "mae": _losses.mean_absolute_error,
         "binary_crossentropy": _losses.binary_crossentropy,

@@ -339,7 +339,7 @@ METRICS: dict[str, Any] = {
 
 
 def get(identifier: Any) -> Any:
-    """A metric from a name (``"mae"``), a class or an instance."""
+    """A metric from a name (``"mae"``, ``"precision"``), a class or an instance."""
     if isinstance(identifier, Metric):
         return identifier
     if isinstance(identifier, type) and issubclass(identifier, Metric):
