@@ -49,9 +49,11 @@ from tapeviz.torch.nn.pooling import (
     MaxPool1d,
     MaxPool2d,
 )
+from tapeviz.torch.nn.recurrent import GRU, LSTM, RNN
 
 __all__ = [
-    "ELU", "GELU", "SELU", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AvgPool1d", "AvgPool2d",
+    "ELU", "GELU", "GRU", "LSTM", "RNN", "SELU", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+    "AvgPool1d", "AvgPool2d",
     "BCELoss", "BCEWithLogitsLoss", "BatchNorm1d", "BatchNorm2d", "Buffer", "Conv1d", "Conv2d",
     "CrossEntropyLoss", "Dropout", "Embedding", "Flatten", "Hardtanh", "HuberLoss", "Identity",
     "L1Loss", "LayerNorm", "LeakyReLU", "Linear", "LogSigmoid", "LogSoftmax", "MSELoss",
