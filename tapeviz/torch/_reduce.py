@@ -235,3 +235,28 @@ def count_nonzero(input: Tensor, dim: Any = None) -> Tensor:
     """How many elements are nonzero."""
     v = np.asarray(input._t._value)
     return wrap(E.constant(np.asarray(np.count_nonzero(v, axis=dim), np.int64)))
+
+
+class _TopK(MinMax):
+    _kind = "topk"
+
+
+def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True) -> MinMax:
+    """The ``k`` largest (or smallest) entries along ``dim`` and their indices."""
+    x = as_tensor_arg(input)
+    v = np.asarray(x._t._value)
+    if v.ndim == 0:
+        v = v.reshape(1)
+    axis = _dim(int(dim), v.ndim)
+    k = int(k)
+    if not 0 <= k <= v.shape[axis]:
+        raise RuntimeError("selected index k out of range")
+    key = -v if largest else v
+    if v.dtype.kind == "b":
+        key = ~v if largest else v
+    order = np.take(np.argsort(key, axis=axis, kind="stable"), np.arange(k), axis=axis)
+    grids = list(np.indices(order.shape, sparse=True))
+    grids[axis] = order
+    source = x._t if x._t._value.ndim else E.reshape(x._t, (1,))
+    values = apply("TopkBackward0", E.getitem, [x], source, tuple(grids))
+    return _TopK(values, wrap(E.constant(order.astype(np.int64))))

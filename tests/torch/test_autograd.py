@@ -220,3 +220,19 @@ def test_a_create_graph_gradient_is_named_by_its_last_op_as_torch_prints_it() ->
     dy = torch.autograd.grad(x**3, x, create_graph=True)[0]
     assert repr(dy) == "tensor(12., grad_fn=<MulBackward0>)"  # 3x²: torch's last op is a mul
     assert repr(torch.autograd.grad(dy, x)[0]) == "tensor(12.)"  # 6x
+
+
+def test_topk_values_indices_and_gradient_as_torch() -> None:
+    x = torch.tensor([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], requires_grad=True)
+    t = torch.topk(x, 2)
+    assert t.values.tolist() == [[5.0, 3.0], [6.0, 4.0]] and t.indices.tolist() == [[1, 2], [2, 0]]
+    assert repr(t).startswith("torch.return_types.topk(\nvalues=tensor([[5., 3.],")
+    assert type(t.values.grad_fn).__name__ == "TopkBackward0" or "TopkBackward0" in repr(
+        t.values.grad_fn
+    )
+    t.values.sum().backward()
+    assert x.grad.tolist() == [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0]]
+    v, i = x.topk(1, dim=0, largest=False)
+    assert v.tolist() == [[1.0, 2.0, 3.0]] and i.tolist() == [[0, 1, 0]]
+    with pytest.raises(RuntimeError, match="selected index k out of range"):
+        torch.topk(x, 4)
