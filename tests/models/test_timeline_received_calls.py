@@ -6,15 +6,14 @@ window waited for it; the columns give the same calls and names.
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import numpy as np
 import pytest
 
 from tapeviz.models.timeline import index
-from tapeviz.sandbox import RunResult, run
-from tapeviz.sandbox.process import results, results_decode, wire
+from tapeviz.sandbox import run
+from tapeviz.sandbox.process import results_decode
 
 LOOP = """import tensorflow as tf
 x = tf.Variable(3.0)
@@ -47,11 +46,7 @@ for i in range(2):
 """
 
 
-def _received(local: RunResult) -> RunResult:
-    writer = wire.Writer()
-    buf = io.BytesIO()
-    wire.write(buf, results.encode(local, writer), writer)
-    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+_received = results_decode.round_trip  # the run as the window gets it
 
 
 class _OneByOne:

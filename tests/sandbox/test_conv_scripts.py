@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import io
 import time
 
 import numpy as np
 import pytest
 
 from tapeviz.sandbox import Limits, RunResult, run
-from tapeviz.sandbox.process import results, results_decode, wire
+from tapeviz.sandbox.process import results_decode
 
 TRAIN = """import numpy as np
 import tensorflow as tf
@@ -37,12 +36,7 @@ grad = tape.gradient(loss, kernel)
 """
 
 
-def _received(result: RunResult) -> RunResult:
-    writer = wire.Writer()
-    doc = results.encode(result, writer)
-    buf = io.BytesIO()
-    wire.write(buf, doc, writer)
-    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+_received = results_decode.round_trip  # the run as the window gets it
 
 
 @pytest.fixture(scope="module")

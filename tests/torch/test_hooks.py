@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
 import pytest
 
 import tapeviz.torch as torch
 from tapeviz.engine.backward import BackwardPass, replayed
 from tapeviz.models.backward.stepper import BackwardStepper
-from tapeviz.sandbox import RunResult, run
-from tapeviz.sandbox.process import results, results_decode, wire
+from tapeviz.sandbox import run
+from tapeviz.sandbox.process import results_decode
 
 
 def test_the_documented_leaf_example() -> None:
@@ -101,12 +99,7 @@ print(w.grad)
 """
 
 
-def _received(result: RunResult) -> RunResult:
-    writer = wire.Writer()
-    doc = results.encode(result, writer)
-    buf = io.BytesIO()
-    wire.write(buf, doc, writer)
-    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+_received = results_decode.round_trip  # the run as the window gets it
 
 
 def test_the_window_steps_the_hooked_pass_with_the_workers_numbers() -> None:

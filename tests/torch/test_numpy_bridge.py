@@ -8,7 +8,6 @@ the version counter. Recorded tapes keep the values they read (the timeline's hi
 
 from __future__ import annotations
 
-import io
 import warnings
 
 import numpy as np
@@ -17,7 +16,7 @@ import pytest
 import tapeviz.torch as torch
 from tapeviz.models.timeline.timeline import timelines_of
 from tapeviz.sandbox import RunResult, run
-from tapeviz.sandbox.process import results, results_decode, wire
+from tapeviz.sandbox.process import results_decode
 from tapeviz.torch._shared import Cell, SharedCell
 
 TUTORIAL = """import torch
@@ -233,12 +232,7 @@ BRIDGED = LOOP.format(
 )
 
 
-def _received(result: RunResult) -> RunResult:
-    writer = wire.Writer()
-    doc = results.encode(result, writer)
-    buf = io.BytesIO()
-    wire.write(buf, doc, writer)
-    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+_received = results_decode.round_trip  # the run as the window gets it
 
 
 def _history(result: RunResult) -> list[list[np.ndarray]]:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import io
-
 from tapeviz.models.timeline.timeline import timelines_of
-from tapeviz.sandbox import RunResult, run
-from tapeviz.sandbox.process import results, results_decode, wire
+from tapeviz.sandbox import run
+from tapeviz.sandbox.process import results_decode
 
 MICROGRAD = """import torch
 x1 = torch.Tensor([2.0]).double()                ; x1.requires_grad = True
@@ -42,12 +40,7 @@ print(w)
 """
 
 
-def _received(result: RunResult) -> RunResult:
-    writer = wire.Writer()
-    doc = results.encode(result, writer)
-    buf = io.BytesIO()
-    wire.write(buf, doc, writer)
-    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+_received = results_decode.round_trip  # the run as the window gets it
 
 
 def test_the_micrograd_lecture_cell_prints_what_torch_printed() -> None:

@@ -9,7 +9,6 @@ bias) and ``None`` for ``conv1.bias.grad`` after ``zero_grad()`` (torch 2's
 
 from __future__ import annotations
 
-import io
 import re
 from typing import Any
 
@@ -19,8 +18,8 @@ import tapeviz.torch as torch
 import tapeviz.torch.nn as nn
 import tapeviz.torch.nn.functional as F
 from tapeviz.models.graph.model import GraphModel
-from tapeviz.sandbox import RunResult, run
-from tapeviz.sandbox.process import results, results_decode, wire
+from tapeviz.sandbox import run
+from tapeviz.sandbox.process import results_decode
 
 NET = """import torch
 import torch.nn as nn
@@ -121,13 +120,7 @@ PRINTED_NET = [
 ]
 
 
-def _received(result: RunResult) -> RunResult:
-    """The run as the window gets it across the process wall."""
-    writer = wire.Writer()
-    doc = results.encode(result, writer)
-    buf = io.BytesIO()
-    wire.write(buf, doc, writer)
-    return results_decode.decode(wire.read(io.BytesIO(buf.getvalue())))
+_received = results_decode.round_trip  # the run as the window gets it
 
 
 def test_the_tutorial_runs_unchanged_and_prints_what_torch_prints() -> None:

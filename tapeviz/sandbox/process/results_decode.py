@@ -329,3 +329,15 @@ def _decode(frame: Frame, pool: Any) -> RunResult:
         marks,
         plots.decode(need(doc, "figures", list), frame),
     )
+
+
+def round_trip(result: RunResult) -> RunResult:
+    """``result`` as the window receives it: encoded, framed and decoded in this process."""
+    import io
+
+    from tapeviz.sandbox.process import results, wire
+
+    writer = wire.Writer()
+    buf = io.BytesIO()
+    wire.write(buf, results.encode(result, writer), writer)
+    return decode(wire.read(io.BytesIO(buf.getvalue())))

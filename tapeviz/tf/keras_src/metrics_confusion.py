@@ -63,6 +63,12 @@ class _Confusion(Metric):
     def _value(self) -> np.ndarray:
         return np.asarray(self._cells[self.kinds[0]]._value, np.float32)
 
+    def _ratio(self) -> np.ndarray:
+        """``first / (first + second)`` of the two cells (0 while the sum is 0)."""
+        tp, other = (np.asarray(self._cells[k]._value, np.float32) for k in self.kinds)
+        total = tp + other
+        return np.where(total > 0, tp / np.where(total > 0, total, 1), 0).astype(np.float32)
+
     def result(self) -> Tensor:
         """The count (one per threshold when several were given)."""
         out = self._value()
@@ -90,10 +96,7 @@ class Precision(_Confusion):
     kinds = ("true_positives", "false_positives")
     default_name = "precision"
 
-    def _value(self) -> np.ndarray:
-        tp, fp = (np.asarray(self._cells[k]._value, np.float32) for k in self.kinds)
-        total = tp + fp
-        return np.where(total > 0, tp / np.where(total > 0, total, 1), 0).astype(np.float32)
+    _value = _Confusion._ratio
 
 
 class Recall(_Confusion):
@@ -102,10 +105,7 @@ class Recall(_Confusion):
     kinds = ("true_positives", "false_negatives")
     default_name = "recall"
 
-    def _value(self) -> np.ndarray:
-        tp, fn = (np.asarray(self._cells[k]._value, np.float32) for k in self.kinds)
-        total = tp + fn
-        return np.where(total > 0, tp / np.where(total > 0, total, 1), 0).astype(np.float32)
+    _value = _Confusion._ratio
 
 
 METRICS.update({cls.default_name: cls for cls in (  # compile(metrics=["precision", ...])
