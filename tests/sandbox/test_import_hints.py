@@ -22,3 +22,18 @@ def test_torchvision_says_there_are_no_downloads_and_what_to_do() -> None:
         assert "no downloads" in str(err.hint) and "TensorDataset" in str(err.hint)
     err = run("from torchvision import datasets\n").error
     assert err is not None and "no downloads" in str(err.hint)
+
+
+def test_torch_schedulers_and_samplers_tapeviz_lacks_say_so() -> None:
+    opt = "opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=0.1)\n"
+    for src, name in (
+        ("import torch\n" + opt + "torch.optim.lr_scheduler.OneCycleLR(opt, 0.1, total_steps=9)\n",
+         "torch.optim.lr_scheduler.OneCycleLR"),
+        ("from torch.optim.lr_scheduler import LinearLR\n", "torch.optim.lr_scheduler.LinearLR"),
+        ("from torch.utils.data import WeightedRandomSampler\n",
+         "torch.utils.data.WeightedRandomSampler"),
+    ):  # fmt: skip
+        err = run(src).error
+        assert err is not None and f"{name} is not available in tapeviz" in str(err), err
+    err = run("import torch\ntorch.optim.lr_scheduler.NoSuchThing\n").error
+    assert err is not None and "has no attribute 'NoSuchThing'" in str(err)

@@ -71,9 +71,22 @@ ASGD Adadelta Adafactor Adagrad Adam AdamW Adamax LBFGS NAdam Optimizer RAdam RM
 SparseAdam lr_scheduler swa_utils
 """
 
+_TORCH_LR_SCHEDULER = """
+ChainedScheduler ConstantLR CosineAnnealingLR CosineAnnealingWarmRestarts CyclicLR ExponentialLR
+LRScheduler LambdaLR LinearLR MultiStepLR MultiplicativeLR OneCycleLR PolynomialLR
+ReduceLROnPlateau SequentialLR StepLR
+"""
+_TORCH_UTILS_DATA = """
+BatchSampler ChainDataset ConcatDataset DataLoader Dataset DistributedSampler IterableDataset
+RandomSampler Sampler SequentialSampler StackDataset Subset SubsetRandomSampler TensorDataset
+WeightedRandomSampler default_collate get_worker_info random_split
+"""
+
 TORCH_API: dict[str, frozenset[str]] = {
     "torch": frozenset(_TORCH.split()),
     "torch.nn": frozenset(_TORCH_NN.split()),
     "torch.nn.functional": frozenset(_TORCH_NN_FUNCTIONAL.split()),
     "torch.optim": frozenset(_TORCH_OPTIM.split()),
+    "torch.optim.lr_scheduler": frozenset(_TORCH_LR_SCHEDULER.split()),
+    "torch.utils.data": frozenset(_TORCH_UTILS_DATA.split()),
 }
