@@ -201,3 +201,22 @@ def test_regularization_losses_join_the_training_loss() -> None:
     model.compile(optimizer=keras.optimizers.SGD(0.0001), loss="mse")
     loss = model.evaluate(x, y, verbose=0)
     assert loss == pytest.approx(float(np.mean((2 * x - y) ** 2)) + 2.0, rel=1e-5)
+
+
+def test_learning_rate_callbacks_log_the_rate_in_history_as_keras_3() -> None:
+    keras = tf.keras
+    rng = np.random.default_rng(0)
+    x, y = rng.random((32, 2)).astype("float32"), rng.random((32, 1)).astype("float32")
+    model = keras.Sequential([keras.Input(shape=(2,)), keras.layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    sched = keras.callbacks.LearningRateScheduler(lambda epoch, lr: lr if epoch < 1 else lr / 2)
+    h = model.fit(x, y, epochs=3, batch_size=8, callbacks=[sched], verbose=0)
+    assert h.history["learning_rate"] == pytest.approx([0.1, 0.05, 0.025])
+    plateau = keras.callbacks.ReduceLROnPlateau(
+        monitor="loss", factor=0.5, patience=1, min_delta=10.0
+    )  # fmt: skip  (never better)
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="mse")
+    h = model.fit(x, y, epochs=3, batch_size=8, callbacks=[plateau], verbose=0)
+    # the rate each epoch ran at: reduced after epoch 2 (epoch 1 sets the best)
+    assert h.history["learning_rate"] == pytest.approx([0.1, 0.1, 0.05])
+    assert sorted(h.history) == ["learning_rate", "loss"]

@@ -294,6 +294,11 @@ class LearningRateScheduler(Callback):
                 f"\nEpoch {epoch + 1}: LearningRateScheduler setting learning rate to {new}."
             )
 
+    def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
+        """Log the epoch's learning rate (``history["learning_rate"]``, as Keras 3)."""
+        if logs is not None:
+            logs["learning_rate"] = float(self.model.optimizer.learning_rate.numpy())
+
 
 class ReduceLROnPlateau(Callback):
     """Multiply the learning rate by ``factor`` when ``monitor`` stops improving."""
@@ -319,6 +324,8 @@ class ReduceLROnPlateau(Callback):
 
     def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
         """Count epochs without improvement; reduce the rate after ``patience`` of them."""
+        if logs is not None:  # the rate this epoch ran at (history["learning_rate"], Keras 3)
+            logs["learning_rate"] = float(self.model.optimizer.learning_rate.numpy())
         value = (logs or {}).get(self.monitor)
         if value is None:
             return

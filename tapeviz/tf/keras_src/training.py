@@ -268,8 +268,10 @@ class Trainer:
         logger = cbs.ProgbarLogger()
         params = {"verbose": verbose, "epochs": epochs, "steps": batches.steps}
         listeners = list(callbacks or [])
-        hooks = cbs.CallbackList([history, *listeners, logger] if verbose else
-                                 [history, *listeners], self, params)  # fmt: skip
+        # Keras 3's order: the script's callbacks, then History (it sees what they logged,
+        # history["learning_rate"]), then the progress bar
+        hooks = cbs.CallbackList([*listeners, history, logger] if verbose else
+                                 [*listeners, history], self, params)  # fmt: skip
         self.stop_training = False
         # marks the tapes of each step (the timeline's epochs, history; the Network view's net)
         tagger = FitTagger(lambda: describe_fit(self, x, y, validation_data, batch_size))
