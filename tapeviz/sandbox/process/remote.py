@@ -19,7 +19,6 @@ from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.tape import GradientCall
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike, Variable, freeze
-from tapeviz.sandbox.process.row_names import RowNames
 
 _DTYPES = [dtypes.as_dtype(n) for n in ("float16", "float32", "float64", "int8", "int16",
                                          "int32", "int64", "uint8", "bool")]  # fmt: skip
@@ -49,7 +48,7 @@ class TensorTable:
         self.dim_offsets = dim_offsets
         self.offsets = offsets
         self.data = data
-        self.names = names if isinstance(names, RowNames) else dict(names)
+        self.names = names  # row -> name (RowNames: two columns read as a dict)
         self.count = len(ids)
         self._objs: dict[int, TensorLike] = {}  # the rows made so far (most never are)
 

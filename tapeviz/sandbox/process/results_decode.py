@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 import sys
 from typing import Any
@@ -17,14 +18,24 @@ import numpy as np
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.sandbox.errors import UserCodeError
 from tapeviz.sandbox.messages import checked
-from tapeviz.sandbox.process import fit_columns, grad_notes, plots
+from tapeviz.sandbox.process import fit_columns, grad_notes, plots, results
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, TensorTable
 from tapeviz.sandbox.process.remote_tapes import RemoteTapes
 from tapeviz.sandbox.process.results import DTYPE_CODES, MAX_TEXT, no_collection
 from tapeviz.sandbox.process.row_names import RowNames, compact
 from tapeviz.sandbox.process.summarised_table import SummarisedTable, read_big
-from tapeviz.sandbox.process.wire import MAX_RANK, Frame, ProtocolError, items, need, text
+from tapeviz.sandbox.process.wire import (
+    MAX_RANK,
+    Frame,
+    ProtocolError,
+    Writer,
+    items,
+    need,
+    read,
+    text,
+    write,
+)  # fmt: skip
 from tapeviz.sandbox.result import RunResult
 
 
@@ -333,11 +344,7 @@ def _decode(frame: Frame, pool: Any) -> RunResult:
 
 def round_trip(result: RunResult) -> RunResult:
     """``result`` as the window receives it: encoded, framed and decoded in this process."""
-    import io
-
-    from tapeviz.sandbox.process import results, wire
-
-    writer = wire.Writer()
+    writer = Writer()
     buf = io.BytesIO()
-    wire.write(buf, results.encode(result, writer), writer)
-    return decode(wire.read(io.BytesIO(buf.getvalue())))
+    write(buf, results.encode(result, writer), writer)
+    return decode(read(io.BytesIO(buf.getvalue())))

@@ -201,14 +201,21 @@ class Frame:
             if type(index) is not int:
                 raise ProtocolError("the frame has no packed integers")
             name = "int64" if width == 8 else "int32"
-            count = len(self.blob(index)) // width
-            packed = self._packs[width] = self.array({"$a": [index, name, [count]]})
+            if not 0 <= index < len(self.blobs):
+                raise ProtocolError("a reference to a missing blob")
+            count = len(self.blobs[index]) // width
+            # a view of the whole pack (never copied): each column is copied out by _own
+            packed = self._packs[width] = self._view({"$a": [index, name, [count]]})
         if type(a) is not int or type(b) is not int or not 0 <= a <= b <= len(packed):
             raise ProtocolError("packed integers out of range")
         return self._own(packed[a:b])
 
     def array(self, ref: Any, dtype: str | None = None, ndim: int | None = None) -> np.ndarray:
         """The array an ``{"$a": ...}`` stand-in refers to (read-only), checked."""
+        return self._own(self._view(ref, dtype, ndim))
+
+    def _view(self, ref: Any, dtype: str | None = None, ndim: int | None = None) -> np.ndarray:
+        """:meth:`array` as a view of its blob (a received buffer's bytes, not copied)."""
         if not (isinstance(ref, dict) and isinstance(ref.get("$a"), list) and len(ref["$a"]) == 3):
             raise ProtocolError("expected an array")
         index, name, shape = ref["$a"]
@@ -229,7 +236,7 @@ class Frame:
             raise ProtocolError("an array's bytes do not match its shape")
         if not count:
             return np.zeros(shape, dtype=dt)
-        return self._own(np.frombuffer(data, dtype=dt, count=count).reshape(shape))
+        return np.frombuffer(data, dtype=dt, count=count).reshape(shape)
 
     def blob(self, index: Any) -> bytes:
         """Raw blob ``index``, checked."""
