@@ -93,8 +93,10 @@ class GradientTape(Recorder):
         self._alive = False
         self._paused = False
         self.gradient_calls: list[GradientCall] = []
-        # tensor id -> a function of its adjoint (torch's register_hook; see BackwardPass)
+        # torch's register_hook: tensor id -> a function of its adjoint (see BackwardPass), and
+        # what each gave (the window's walk gives these values back: replayed())
         self.grad_hooks: dict[int, Any] | None = None
+        self.hooked: dict[int, Any] | None = None
         created = core.STATE.created
         if created is not None:
             created.append(self)

@@ -21,7 +21,7 @@ from tapeviz.engine.tensor import Variable as _EVariable
 from tapeviz.engine.tensor import freeze
 from tapeviz.torch import _autograd as ag
 from tapeviz.torch import _dtypes as D
-from tapeviz.torch._handles import RemovableHandle
+from tapeviz.torch._handles import add_hook
 from tapeviz.torch._shared import Cell
 from tapeviz.torch._size import CPU, Size, device, type_name
 
@@ -291,9 +291,7 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self._hooks is None:
             self._hooks = {}
-        handle = RemovableHandle(self._hooks)
-        self._hooks[handle.id] = hook
-        return handle
+        return add_hook(self._hooks, hook)
 
     def _hook_runner(self, tid: int, tape: Any) -> Any:
         """The walk's hook for this tensor (engine id ``tid``): its hooks, in order.
@@ -324,10 +322,9 @@ class Tensor(metaclass=_TensorType):
             if taping:
                 return value
             after = freeze(np.asarray(value._value, dtype.np))
-            notes = getattr(tape, "hooked", None)
-            if notes is None:
-                notes = tape.hooked = {}
-            notes[tid] = np.array(after)
+            if tape.hooked is None:
+                tape.hooked = {}
+            tape.hooked[tid] = np.array(after)
             return after
 
         return run

@@ -11,10 +11,8 @@ pickling see only torch's attributes.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
 from typing import Any
 
-from tapeviz.torch._handles import RemovableHandle
 from tapeviz.torch._tensor import Tensor
 
 # child module -> (weak reference to the module it was last registered in, its name there)
@@ -74,13 +72,3 @@ def _rename(module: Any) -> None:
         p._c.t.name = name
     for name, b in root.named_buffers():
         b._c.t.name = name
-
-
-def _add_hook(hooks: dict[int, Any], hook: Callable[..., Any], prepend: bool) -> RemovableHandle:
-    handle = RemovableHandle(hooks)
-    hooks[handle.id] = hook
-    if prepend:
-        items = list(hooks.items())
-        hooks.clear()
-        hooks.update([items[-1], *items[:-1]])
-    return handle

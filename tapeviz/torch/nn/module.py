@@ -11,12 +11,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from tapeviz.engine.state import NameScope
+from tapeviz.torch._handles import RemovableHandle, add_hook
 from tapeviz.torch._tensor import Tensor
 from tapeviz.torch.nn._module_state import _ModuleState
 from tapeviz.torch.nn._naming import (
     _PARENTS,
-    RemovableHandle,
-    _add_hook,
     _addindent,
     _rename,
     _scope_name,
@@ -309,13 +308,13 @@ class Module(_ModuleState):
         always_call: bool = False,
     ) -> RemovableHandle:
         """Call ``hook(module, args, output)`` after every forward (a result replaces output)."""
-        return _add_hook(self._forward_hooks, hook, prepend)
+        return add_hook(self._forward_hooks, hook, prepend)
 
     def register_forward_pre_hook(
         self, hook: Callable[..., Any], *, prepend: bool = False, with_kwargs: bool = False
     ) -> RemovableHandle:
         """Call ``hook(module, args)`` before every forward (a result replaces the args)."""
-        return _add_hook(self._forward_pre_hooks, hook, prepend)
+        return add_hook(self._forward_pre_hooks, hook, prepend)
 
     # -- printing -------------------------------------------------------------------------------
     def extra_repr(self) -> str:
