@@ -276,6 +276,12 @@ class EarlyStopping(Callback):
             self.model.set_weights(self.best_weights)
 
 
+def _log_rate(model: Any, logs: Any) -> None:
+    """Put the optimizer's learning rate in an epoch's logs (``history["learning_rate"]``)."""
+    if logs is not None:
+        logs["learning_rate"] = float(model.optimizer.learning_rate.numpy())
+
+
 class LearningRateScheduler(Callback):
     """Set the learning rate at each epoch start: ``schedule(epoch, lr) -> new lr``."""
 
@@ -296,8 +302,7 @@ class LearningRateScheduler(Callback):
 
     def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
         """Log the epoch's learning rate (``history["learning_rate"]``, as Keras 3)."""
-        if logs is not None:
-            logs["learning_rate"] = float(self.model.optimizer.learning_rate.numpy())
+        _log_rate(self.model, logs)
 
 
 class ReduceLROnPlateau(Callback):
@@ -324,8 +329,7 @@ class ReduceLROnPlateau(Callback):
 
     def on_epoch_end(self, epoch: int, logs: Any = None) -> None:
         """Count epochs without improvement; reduce the rate after ``patience`` of them."""
-        if logs is not None:  # the rate this epoch ran at (history["learning_rate"], Keras 3)
-            logs["learning_rate"] = float(self.model.optimizer.learning_rate.numpy())
+        _log_rate(self.model, logs)  # the rate this epoch ran at, before any reduction
         value = (logs or {}).get(self.monitor)
         if value is None:
             return

@@ -15,7 +15,7 @@ import numpy as np
 from tapeviz.engine.errors import InvalidArgumentError
 from tapeviz.engine.keras_variable import KerasVariable
 from tapeviz.engine.tensor import Tensor, TensorLike, constant
-from tapeviz.tf.keras_src import backend
+from tapeviz.tf.keras_src import backend, loss_functions
 
 __all__ = ["METRICS", "Metric", "get"]
 
@@ -231,6 +231,19 @@ def _errors(kind: str) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
     return fn
 
 
+def _crossentropy(kind: str) -> Callable[..., np.ndarray]:
+    """The per-sample cross-entropy loss ``kind`` on arrays (labels cast to the predictions')."""
+    loss = getattr(loss_functions, kind)
+
+    def fn(y_true: np.ndarray, y_pred: np.ndarray, **kw: Any) -> np.ndarray:
+        p = np.asarray(y_pred)
+        t = np.asarray(y_true) if kind.startswith("sparse") else np.asarray(y_true, p.dtype)
+        return _np(loss(constant(t), constant(p), **kw))
+
+    fn.__name__ = kind
+    return fn
+
+
 def _wrapper(cls_name: str, name: str, fn: Callable[..., Any]) -> type:
     def init(self: MeanMetricWrapper, name: str = name, dtype: Any = None, **kw: Any) -> None:
         MeanMetricWrapper.__init__(self, fn, name, dtype, **kw)
@@ -251,45 +264,13 @@ MeanAbsoluteError = _wrapper("MeanAbsoluteError", "mean_absolute_error", _errors
 MeanAbsolutePercentageError = _wrapper(
     "MeanAbsolutePercentageError", "mean_absolute_percentage_error", _errors("mape")
 )
-
-
-def _crossentropy(kind: str) -> Callable[..., np.ndarray]:
-    """The per-sample cross-entropy loss ``kind`` on arrays (labels cast to the predictions')."""
-
-    def fn(y_true: np.ndarray, y_pred: np.ndarray, **kw: Any) -> np.ndarray:
-        from tapeviz.tf.keras_src import loss_functions
-
-        loss = getattr(loss_functions, kind)
-        p = np.asarray(y_pred)
-        t = np.asarray(y_true) if kind.startswith("sparse") else np.asarray(y_true, p.dtype)
-        return _np(loss(constant(t), constant(p), **kw))
-
-    fn.__name__ = kind
-    return fn
-
-
-def _crossentropy_metric(cls_name: str, kind: str, sparse: bool) -> type:
-    def init(
-        self: MeanMetricWrapper, name: str = kind, dtype: Any = None, from_logits: bool = False,
-        label_smoothing: float = 0.0, axis: int = -1, ignore_class: Any = None,
-    ) -> None:  # fmt: skip
-        kw: dict[str, Any] = {"from_logits": from_logits, "axis": axis}
-        if not sparse:
-            kw["label_smoothing"] = label_smoothing
-        MeanMetricWrapper.__init__(self, _crossentropy(kind), name, dtype, **kw)
-
-    doc = f"The mean of ``{kind}`` over the samples seen (Keras' metric)."
-    return type(
-        cls_name, (MeanMetricWrapper,), {"__init__": init, "__doc__": doc, "default_name": kind}
+BinaryCrossentropy, CategoricalCrossentropy, SparseCategoricalCrossentropy = (
+    _wrapper(cls, kind, _crossentropy(kind))  # from_logits=, label_smoothing=, axis= as Keras'
+    for cls, kind in (
+        ("BinaryCrossentropy", "binary_crossentropy"),
+        ("CategoricalCrossentropy", "categorical_crossentropy"),
+        ("SparseCategoricalCrossentropy", "sparse_categorical_crossentropy"),
     )
-
-
-BinaryCrossentropy = _crossentropy_metric("BinaryCrossentropy", "binary_crossentropy", False)
-CategoricalCrossentropy = _crossentropy_metric(
-    "CategoricalCrossentropy", "categorical_crossentropy", False
-)
-SparseCategoricalCrossentropy = _crossentropy_metric(
-    "SparseCategoricalCrossentropy", "sparse_categorical_crossentropy", True
 )
 
 

@@ -1,6 +1,7 @@
-"""``torch.optim.lr_scheduler``: StepLR, MultiStepLR, ExponentialLR, LambdaLR, … on plateau.
+"""``torch.optim.lr_scheduler``: step, multi-step, exponential, lambda and cosine schedules.
 
-Also CosineAnnealingLR and ReduceLROnPlateau (:mod:`~tapeviz.torch.optim.plateau`).
+ReduceLROnPlateau, which follows a metric instead of the epoch, is in
+:mod:`~tapeviz.torch.optim.plateau` (re-exported here).
 
 torch's chainable forms, so the learning rates match torch's step by step.
 """
