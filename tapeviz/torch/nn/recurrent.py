@@ -88,7 +88,11 @@ class _RNNBase(Module):
         raise NotImplementedError
 
     def _initial(self, hx: Any, batch: int, like: Tensor) -> list[Any]:
-        raise NotImplementedError
+        """Each layer-direction's first state: ``hx`` split, or zeros (LSTM: pairs)."""
+        n = self.num_layers * (2 if self.bidirectional else 1)
+        if hx is None:
+            return _zeros(n, batch, self.hidden_size, like)
+        return _layers_of(hx, n, batch, self.hidden_size, "hidden")
 
     def forward(self, input: Tensor, hx: Any = None) -> tuple[Tensor, Any]:
         """``(output, h_n)`` (LSTM: ``(output, (h_n, c_n))``), torch's shapes."""
@@ -106,9 +110,7 @@ class _RNNBase(Module):
                 f"input.size(-1) must be equal to input_size. Expected {self.input_size}, "
                 f"got {x.shape[-1]}"
             )
-        states = self._initial(hx, x.shape[1], x) if batched else self._initial(
-            _batched_hx(hx), 1, x
-        )  # fmt: skip
+        states = self._initial(hx if batched else _batched_hx(hx), x.shape[1], x)
         directions = 2 if self.bidirectional else 1
         steps = list(S.unbind(x, 0))
         finals: list[Any] = []
@@ -183,12 +185,6 @@ class RNN(_RNNBase):
         self.nonlinearity = nonlinearity
         super().__init__(*args, **kwargs)
 
-    def _initial(self, hx: Any, batch: int, like: Tensor) -> list[Any]:
-        n = self.num_layers * (2 if self.bidirectional else 1)
-        if hx is None:
-            return _zeros(n, batch, self.hidden_size, like)
-        return _layers_of(hx, n, batch, self.hidden_size, "hidden")
-
     def _cell(self, x: Tensor, state: Any, w: tuple[Any, ...]) -> tuple[Tensor, Any]:
         a, b = _gates(x, state, w)
         h = F.relu(a + b) if self.nonlinearity == "relu" else F.tanh(a + b)
@@ -228,9 +224,6 @@ class GRU(_RNNBase):
     """Gated recurrent unit: gates ``r, z, n``; ``h' = (1 − z) n + z h``."""
 
     gates = 3
-
-    def _initial(self, hx: Any, batch: int, like: Tensor) -> list[Any]:
-        return RNN._initial(self, hx, batch, like)  # type: ignore[arg-type]
 
     def _cell(self, x: Tensor, state: Any, w: tuple[Any, ...]) -> tuple[Tensor, Any]:
         a, b = _gates(x, state, w)
