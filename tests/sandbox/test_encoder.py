@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -214,8 +215,17 @@ def test_a_steps_tapes_wait_a_tick_so_their_gradient_calls_come_first() -> None:
     assert enc.n == 6 and enc.still(created)  # nothing encoded before its gradient() call
 
 
-def test_a_streamed_run_whose_old_tape_changed_encodes_afresh_once_then_goes_on() -> None:
+def test_a_streamed_run_whose_old_tape_changed_encodes_afresh_once_then_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from tapeviz.sandbox.process import server
+    from tapeviz.sandbox.runtime import time_ns
+
+    # The script's clock counts the worker's ticks (0.03 s each), not the wall: `keep` changes
+    # after the 6th tick, long after its first encoding, however slow the machine (a loaded CI
+    # once ticked first after the change, and the first encoder saw `keep` only as changed).
+    ticks = [0]
+    monkeypatch.setattr(time_ns, "_time", SimpleNamespace(perf_counter=lambda: ticks[0] * 0.03))
 
     source = (
         "import tensorflow as tf\nimport time\nx = tf.Variable(2.0)\nt0 = time.perf_counter()\n"
@@ -233,6 +243,7 @@ def test_a_streamed_run_whose_old_tape_changed_encodes_afresh_once_then_goes_on(
     tick = ctx.tick
 
     def every_tick_sends(made: list[Any], so_far: Any) -> None:
+        ticks[0] += 1
         if not first:
             first.append(ctx.encoder)
         ctx._next_send = 0.0  # (not the 3x-age schedule: the test must not depend on timing)

@@ -124,7 +124,9 @@ _received = results_decode.round_trip  # the run as the window gets it
 
 
 def test_the_tutorial_runs_unchanged_and_prints_what_torch_prints() -> None:
-    r = run(TUTORIAL)
+    # Seeded: unseeded, about one draw in ten has a gradient spanning 1,000×, which torch (and
+    # tapeviz) prints in scientific notation, not the fixed 4-decimal form checked below.
+    r = run(TUTORIAL.replace("import torch\n", "import torch\ntorch.manual_seed(1)\n", 1))
     assert r.error is None, r.error
     lines = r.output.splitlines()
     assert lines[:9] == [*PRINTED_NET, "10", "torch.Size([6, 1, 5, 5])"]
