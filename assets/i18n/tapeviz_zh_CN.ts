@@ -498,136 +498,136 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/help_pages.py" line="28" />
-      <source>Scripts can use these names after import tensorflow as tf (or tapeviz.tf) and import torch (or tapeviz.torch).</source>
-      <translation>脚本在 import tensorflow as tf(或 tapeviz.tf)和 import torch(或 tapeviz.torch)之后可以使用这些名称。</translation>
+      <source>Scripts can use these names after import tensorflow as tf (or tapeviz.tf), import torch (or tapeviz.torch) and import sklearn (its data sets, splits, scalers and scores).</source>
+      <translation>脚本在 import tensorflow as tf(或 tapeviz.tf)、import torch(或 tapeviz.torch)和 import sklearn(它的数据集、划分、缩放和评分)之后可以使用这些名称。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="33" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="34" />
       <source>No name matches.</source>
       <translation>没有匹配的名称。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="34" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="35" />
       <source>tf.keras is Keras 3, and where Keras 3 does something other than a tutorial's text says, tapeviz does what Keras 3 does: a layer's weights are the ones add_weight or keras.Variable made (a tf.Variable attribute of a Keras layer or model is not among its variables, is not counted in the summary and is not trained by fit, while a tf.Module's are); a layer's positional inputs must be tensors or arrays (a list of numbers raises ValueError); a Keras model has no submodules; get_config()['dtype'] is a DTypePolicy dict; compile() without a loss keeps the loss given before; an overridden train_step gets (x, y) from fit, (x, y, sample_weight) with sample weights, and (x, y, sample_weight) always from train_on_batch.</source>
       <translation>tf.keras 即 Keras 3;当 Keras 3 的行为与教程文字不同时,tapeviz 按 Keras 3 的行为执行:层的权重是 add_weight 或 keras.Variable 创建的那些(Keras 层或模型的 tf.Variable 属性不算它的变量,不计入 summary,也不被 fit 训练,而 tf.Module 的会);层的位置输入必须是张量或数组(数字列表会引发 ValueError);Keras 模型没有子模块;get_config()['dtype'] 是 DTypePolicy 字典;不带损失的 compile() 保留之前给定的损失;重写的 train_step 从 fit 得到 (x, y),有样本权重时得到 (x, y, sample_weight),从 train_on_batch 总是得到 (x, y, sample_weight)。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="49" />
       <location filename="../../tapeviz/ui/window/help_pages.py" line="50" />
       <location filename="../../tapeviz/ui/window/help_pages.py" line="51" />
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="53" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="52" />
       <location filename="../../tapeviz/ui/window/help_pages.py" line="54" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="55" />
       <source>Graph</source>
       <translation>计算图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="49" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="50" />
       <source>fit the graph</source>
       <translation>使计算图适应窗口</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="50" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="51" />
       <source>zoom in, out</source>
       <translation>放大、缩小</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="52" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="53" />
       <source>walk to the neighbouring node</source>
       <translation>移到相邻的节点</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="53" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="54" />
       <source>clear the selection</source>
       <translation>取消选择</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="54" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="55" />
       <source>wheel, drag</source>
       <translation>滚轮、拖动</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="55" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="56" />
       <source>zoom at the pointer, pan</source>
       <translation>在指针处缩放、平移</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="56" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="57" />
       <source>Backward pass</source>
       <translation>反向传播</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="57" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="58" />
       <source>reveal the step (predict, then reveal)</source>
       <translation>揭晓这一步(先预测,再揭晓)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="58" />
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="60" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="59" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="61" />
       <source>Editor</source>
       <translation>编辑器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="59" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="60" />
       <source>indent (four spaces)</source>
       <translation>缩进(四个空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="61" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="62" />
       <source>new line, indented like the last (one level more after ':')</source>
       <translation>换行,缩进与上一行相同(':' 之后多一级)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="62" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="63" />
       <source>Optimization</source>
       <translation>优化过程</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="62" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="63" />
       <source>click the surface</source>
       <translation>点击曲面</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="63" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="64" />
       <source>start every run from there</source>
       <translation>让所有运行从那里出发</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="66" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="67" />
       <source>Getting started</source>
       <translation>入门</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="67" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="68" />
       <source>&lt;b&gt;1. Type a function.&lt;/b&gt; In expression mode the editor holds one formula of the variables, such as &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt; (&lt;code&gt;^&lt;/code&gt;, &lt;code&gt;·&lt;/code&gt; and &lt;code&gt;x²&lt;/code&gt; work too). The graph follows as you type.</source>
       <translation>&lt;b&gt;1. 输入一个函数。&lt;/b&gt;在表达式模式下,编辑器里是关于变量的一个公式,例如 &lt;code&gt;a*x**2 + b*x + c&lt;/code&gt;(也可以写 &lt;code&gt;^&lt;/code&gt;、&lt;code&gt;·&lt;/code&gt; 和 &lt;code&gt;x²&lt;/code&gt;)。计算图会随着输入实时更新。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="73" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="74" />
       <source>&lt;b&gt;2. Give the variables values.&lt;/b&gt; Each row of the Variables table is a name, a value (a number or a list such as &lt;code&gt;[1, 2, 3]&lt;/code&gt;) and a kind: &lt;i&gt;trainable&lt;/i&gt; (a tf.Variable, it gets a gradient), &lt;i&gt;watched&lt;/i&gt; (a constant the tape watches) or &lt;i&gt;constant&lt;/i&gt;. An unknown name in the formula offers to add it.</source>
       <translation>&lt;b&gt;2. 给变量赋值。&lt;/b&gt;变量表的每一行是一个名字、一个值(数字,或 &lt;code&gt;[1, 2, 3]&lt;/code&gt; 这样的列表)和一种类型:&lt;i&gt;可训练&lt;/i&gt;(tf.Variable,会得到梯度)、&lt;i&gt;被监视&lt;/i&gt;(磁带监视的常量)或&lt;i&gt;常量&lt;/i&gt;。公式里出现未知名称时,可以一键把它添加为变量。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="80" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="81" />
       <source>&lt;b&gt;3. Read the graph.&lt;/b&gt; Every recorded op is a node with its value; after the backward pass each node also shows its gradient. Click a node to see every path to the result; hover for the full value and the op's rule.</source>
       <translation>&lt;b&gt;3. 读懂计算图。&lt;/b&gt;每个被记录的运算都是一个节点,标着它的值;反向传播之后,每个节点还会显示它的梯度。点击节点可以看到通往结果的所有路径;鼠标悬停可以看到完整的值和该运算的规则。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="86" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="87" />
       <source>&lt;b&gt;4. Step through the backward pass.&lt;/b&gt; The Backward pass tab walks the chain rule one op at a time: → steps, ← goes back, Space plays, Home starts again. Turn on &lt;i&gt;predict, then reveal&lt;/i&gt; to let the class guess each gradient first.</source>
       <translation>&lt;b&gt;4. 逐步演示反向传播。&lt;/b&gt;“反向传播”选项卡一次一个运算地走过链式法则:→ 前进,← 后退,空格播放,Home 从头开始。打开&lt;i&gt;先预测,再揭晓&lt;/i&gt;,可以让学生先猜每个梯度。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="92" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="93" />
       <source>&lt;b&gt;5. Watch an optimizer.&lt;/b&gt; The Optimization tab (Ctrl+2) minimizes the function over its trainable variables: pick optimizers and learning rates, press Play, click the surface to start elsewhere. The graph shows the tape of the step on screen.</source>
       <translation>&lt;b&gt;5. 观察优化器。&lt;/b&gt;“优化过程”选项卡(Ctrl+2)对可训练变量最小化这个函数:选择优化器和学习率,按“播放”,点击曲面换一个起点。计算图显示屏幕上那一步的磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="98" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="99" />
       <source>&lt;b&gt;6. Or paste TensorFlow code.&lt;/b&gt; Switch the mode to Script and paste a &lt;code&gt;tf.GradientTape&lt;/code&gt; example as it is: &lt;code&gt;import tensorflow as tf&lt;/code&gt; runs on tapeviz's own tape (the last page lists the names it has). Ctrl+Enter runs, Stop ends a long run.</source>
       <translation>&lt;b&gt;6. 或者粘贴 TensorFlow 代码。&lt;/b&gt;把模式切换为“脚本”,原样粘贴一个 &lt;code&gt;tf.GradientTape&lt;/code&gt; 示例:&lt;code&gt;import tensorflow as tf&lt;/code&gt; 会在 tapeviz 自己的磁带上运行(最后一页列出了可用的名称)。Ctrl+Enter 运行,“停止”结束长时间的运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/help_pages.py" line="105" />
+      <location filename="../../tapeviz/ui/window/help_pages.py" line="106" />
       <source>&lt;b&gt;7. Present it.&lt;/b&gt; Ctrl + and Ctrl − scale every text, F11 is full screen, Ctrl+Shift+D the dark theme and Ctrl+Shift+H clean mode (only the graph and the tabs). The Presets menu holds every example of the tutorials.</source>
       <translation>&lt;b&gt;7. 上课演示。&lt;/b&gt;Ctrl + 和 Ctrl − 缩放所有文字,F11 全屏,Ctrl+Shift+D 切换深色主题,Ctrl+Shift+H 简洁模式(只显示计算图和选项卡)。“预设”菜单里有教程中的每一个示例。</translation>
     </message>
@@ -1948,98 +1948,98 @@
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="97" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
       <source>Each gradient() call is its own backward pass: pick the one to step.</source>
       <translation>每次 gradient() 调用都是一次独立的反向传播:选择要逐步查看的那一次。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="101" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="100" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="101" />
       <source>Reset (Home)</source>
       <translation>重置(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="102" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="103" />
       <source>Step back (←)</source>
       <translation>上一步(←)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="103" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="104" />
       <source>Step (→)</source>
       <translation>下一步(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="105" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="365" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="106" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="366" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="105" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="106" />
       <source>Play/pause (Space)</source>
       <translation>播放/暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="114" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="115" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="115" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="116" />
       <source>Predict, then reveal</source>
       <translation>先预测,再揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="118" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="119" />
       <source>Reveal</source>
       <translation>揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="118" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="119" />
       <source>Reveal this step's gradients (R)</source>
       <translation>揭晓这一步的梯度(R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="167" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="168" />
       <source>Chain rule</source>
       <translation>链式法则</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="168" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="169" />
       <source>Gradient check</source>
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="169" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="170" />
       <source>Value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="272" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="273" />
       <source>This backward pass cannot be stepped here: {error}</source>
       <translation>这个反向传播无法在这里逐步演示：{error}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="365" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="366" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="495" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="496" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="501" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="502" />
       <source>AccumulateGrad: backward() adds this pass into .grad (until zero_grad()):</source>
       <translation>AccumulateGrad：backward() 把这一遍的梯度累加进 .grad（直到 zero_grad()）：</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="525" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="526" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
@@ -2750,8 +2750,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="230" />
-      <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, math, random, os, time, timeit, datetime and tapeviz</source>
-      <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、math、random、os、time、timeit、datetime 和 tapeviz</translation>
+      <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime and tapeviz</source>
+      <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、sklearn、math、random、os、time、timeit、datetime 和 tapeviz</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="235" />
@@ -2990,216 +2990,221 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="336" />
-      <source>scikit-learn is not available in tapeviz</source>
-      <translation>tapeviz 中没有 scikit-learn</translation>
-    </message>
-    <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
       <source>TensorFlow Probability is not available in tapeviz</source>
       <translation>tapeviz 中没有 TensorFlow Probability</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
-      <source>TensorFlow Datasets is not available in tapeviz (no downloads)</source>
-      <translation>tapeviz 中没有 TensorFlow Datasets(不能下载)</translation>
+      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
+      <source>TensorFlow Datasets is not available in tapeviz (no downloads): sklearn.datasets.load_digits has 8×8 digits, make_moons and make_circles toy sets</source>
+      <translation>tapeviz 中没有 TensorFlow Datasets(不下载数据):sklearn.datasets.load_digits 有 8×8 的手写数字,make_moons 和 make_circles 可造玩具数据集</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
-      <source>torchvision, torchaudio and torchtext are not available in tapeviz (no downloads): make a small data set in the script (torch.randn, TensorDataset)</source>
-      <translation>tapeviz 中没有 torchvision、torchaudio 和 torchtext(不下载数据):请在脚本里造一个小数据集(torch.randn、TensorDataset)</translation>
+      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
+      <source>torchvision, torchaudio and torchtext are not available in tapeviz (no downloads): make a small data set in the script (torch.randn, TensorDataset), or use sklearn.datasets.load_digits (8×8 digits)</source>
+      <translation>tapeviz 中没有 torchvision、torchaudio 和 torchtext(不下载数据):请在脚本里造一个小数据集(torch.randn、TensorDataset),或使用 sklearn.datasets.load_digits(8×8 手写数字)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
+      <source>scikit-learn's models are not in tapeviz (its data sets, splits, scalers and scores are): build the model with tf or torch</source>
+      <translation>tapeviz 中没有 scikit-learn 的模型(有它的数据集、划分、缩放和评分):请用 tf 或 torch 搭建模型</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
+      <source>tapeviz downloads nothing: use a bundled set (load_iris, load_digits, load_wine, load_breast_cancer, load_diabetes) or make one (make_moons, make_circles, make_blobs)</source>
+      <translation>tapeviz 不下载任何数据:请使用自带的数据集(load_iris、load_digits、load_wine、load_breast_cancer、load_diabetes)或自己生成(make_moons、make_circles、make_blobs)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
       <source>tapeviz scripts have no access to files, the system or the clock</source>
       <translation>tapeviz 脚本不能访问文件、系统或时钟</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
       <source>display() is IPython's: use print(), or plt.show() for plots</source>
       <translation>display() 属于 IPython:请用 print(),绘图请用 plt.show()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
       <source>the array</source>
       <translation>数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
       <source>the list</source>
       <translation>列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
       <source>the dict</source>
       <translation>字典</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
       <source>the set</source>
       <translation>集合</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
       <source>the collection</source>
       <translation>容器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
       <source>the slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="355" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
       <source>the display</source>
       <translation>字面量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="356" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
       <source>the comprehension</source>
       <translation>推导式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
       <source>the f-string</source>
       <translation>f 字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="372" />
       <source>the formatted values</source>
       <translation>要格式化的值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="373" />
       <source>the replaced string</source>
       <translation>替换后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="360" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
       <source>the formatted string</source>
       <translation>格式化后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="361" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
       <source>the % format</source>
       <translation>% 格式化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="362" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
       <source>the changed string</source>
       <translation>改变大小写后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
       <source>the joined string</source>
       <translation>拼接后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
       <source>the result of +</source>
       <translation>+ 的结果</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="379" />
       <source>the repeated sequence</source>
       <translation>重复后的序列</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="380" />
       <source>the matrix product</source>
       <translation>矩阵乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="381" />
       <source>the range scan</source>
       <translation>range 扫描</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="382" />
       <source>the * arguments</source>
       <translation>* 参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="383" />
       <source>the product</source>
       <translation>乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="384" />
       <source>the shifted integer</source>
       <translation>移位后的整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="385" />
       <source>the power</source>
       <translation>幂</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="372" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="386" />
       <source>the code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="388" />
       <source>the name</source>
       <translation>名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="389" />
       <source>the function name</source>
       <translation>函数名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="390" />
       <source>the parameter</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="391" />
       <source>the keyword</source>
       <translation>关键字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="392" />
       <source>the module</source>
       <translation>模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="380" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="394" />
       <source>segmentation fault</source>
       <translation>段错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="381" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="395" />
       <source>bus error</source>
       <translation>总线错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="382" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="396" />
       <source>aborted</source>
       <translation>已中止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="383" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="397" />
       <source>floating-point exception</source>
       <translation>浮点异常</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="384" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="398" />
       <source>illegal instruction</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="385" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="399" />
       <source>killed</source>
       <translation>被终止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="386" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="400" />
       <source>CPU time limit</source>
       <translation>CPU 时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="387" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="401" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
     </message>

@@ -229,8 +229,8 @@ TEMPLATES: dict[str, str] = {
     "hint_known_functions": QT_TRANSLATE_NOOP("UserCode", "known: {names}"),
     "hint_imports": QT_TRANSLATE_NOOP(
         "UserCode",
-        "tapeviz scripts can import tensorflow, torch, numpy, matplotlib, math, random, os, time, "
-        "timeit, datetime and tapeviz",
+        "tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, "
+        "os, time, timeit, datetime and tapeviz",
     ),
     "hint_public_api": QT_TRANSLATE_NOOP(
         "UserCode", "only the documented public API of tensors, tapes and optimizers is"
@@ -333,13 +333,27 @@ PHRASES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP("UserCode", "JAX is not available in tapeviz: write it with tf or np"),
     QT_TRANSLATE_NOOP("UserCode", "seaborn is not available in tapeviz: use plt"),
     QT_TRANSLATE_NOOP("UserCode", "scipy is not available in tapeviz: use np and tf"),
-    QT_TRANSLATE_NOOP("UserCode", "scikit-learn is not available in tapeviz"),
     QT_TRANSLATE_NOOP("UserCode", "TensorFlow Probability is not available in tapeviz"),
-    QT_TRANSLATE_NOOP("UserCode", "TensorFlow Datasets is not available in tapeviz (no downloads)"),
+    QT_TRANSLATE_NOOP(
+        "UserCode",
+        "TensorFlow Datasets is not available in tapeviz (no downloads): "
+        "sklearn.datasets.load_digits has 8×8 digits, make_moons and make_circles toy sets",
+    ),
     QT_TRANSLATE_NOOP(
         "UserCode",
         "torchvision, torchaudio and torchtext are not available in tapeviz (no downloads): make "
-        "a small data set in the script (torch.randn, TensorDataset)",
+        "a small data set in the script (torch.randn, TensorDataset), or use "
+        "sklearn.datasets.load_digits (8×8 digits)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "UserCode",
+        "scikit-learn's models are not in tapeviz (its data sets, splits, scalers and scores "
+        "are): build the model with tf or torch",
+    ),
+    QT_TRANSLATE_NOOP(
+        "UserCode",
+        "tapeviz downloads nothing: use a bundled set (load_iris, load_digits, load_wine, "
+        "load_breast_cancer, load_diabetes) or make one (make_moons, make_circles, make_blobs)",
     ),
     QT_TRANSLATE_NOOP(
         "UserCode", "tapeviz scripts have no access to files, the system or the clock"

@@ -7,6 +7,7 @@ lacks gets "not available in tapeviz" instead of "has no attribute ..., did you 
 
 from __future__ import annotations
 
+from tapeviz.sandbox.runtime.known_sklearn import SKLEARN_API, SKLEARN_WHY_NOT
 from tapeviz.sandbox.runtime.known_torch import TORCH_API
 
 
@@ -197,6 +198,7 @@ API: dict[str, frozenset[str]] = {
     "matplotlib": _names(_MATPLOTLIB),
     "math": _names(_MATH),
     **TORCH_API,
+    **SKLEARN_API,
 }
 # How a script spells each namespace (for messages: ``tf.compat``, ``np.load``, ``plt.pie``).
 SPELLING = {"tensorflow": "tf", "numpy": "np", "numpy.random": "np.random",
@@ -218,6 +220,7 @@ WHY_NOT: dict[str, str] = {
         "tensorflow.numpy_function".split(),
         "it would run Python code or expose memory outside tapeviz's checks",
     ),
+    **SKLEARN_WHY_NOT,
 }
 # Real attributes of TensorFlow objects that tapeviz's versions lack (for the same messages).
 OBJECT_API: dict[str, frozenset[str]] = {
@@ -253,13 +256,17 @@ ELSEWHERE: dict[str, str] = {
     **dict.fromkeys(("jax", "jnp"), "JAX is not available in tapeviz: write it with tf or np"),
     **dict.fromkeys(("sns", "seaborn"), "seaborn is not available in tapeviz: use plt"),
     **dict.fromkeys(("sp", "scipy"), "scipy is not available in tapeviz: use np and tf"),
-    **dict.fromkeys(("sklearn",), "scikit-learn is not available in tapeviz"),
     **dict.fromkeys(("tfp",), "TensorFlow Probability is not available in tapeviz"),
-    **dict.fromkeys(("tfds",), "TensorFlow Datasets is not available in tapeviz (no downloads)"),
+    **dict.fromkeys(
+        ("tfds",),
+        "TensorFlow Datasets is not available in tapeviz (no downloads): "
+        "sklearn.datasets.load_digits has 8×8 digits, make_moons and make_circles toy sets",
+    ),
     **dict.fromkeys(
         ("torchvision", "torchaudio", "torchtext"),
         "torchvision, torchaudio and torchtext are not available in tapeviz (no downloads): make "
-        "a small data set in the script (torch.randn, TensorDataset)",
+        "a small data set in the script (torch.randn, TensorDataset), or use "
+        "sklearn.datasets.load_digits (8×8 digits)",
     ),
     **dict.fromkeys(
         ("sys", "pathlib", "subprocess", "shutil", "pickle", "json", "io"),

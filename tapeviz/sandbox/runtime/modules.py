@@ -1,4 +1,4 @@
-"""What ``import`` gives a script: tf, torch, tapeviz, a restricted numpy, math, matplotlib."""
+"""What ``import`` gives a script: tf, torch, sklearn, tapeviz, a restricted numpy, math, plt."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ from tapeviz.sandbox.runtime.os_ns import OS
 from tapeviz.sandbox.runtime.plotting.pyplot import MATPLOTLIB
 from tapeviz.sandbox.runtime.policy import allow_callables, marker, share
 from tapeviz.sandbox.runtime.random_ns import RANDOM
+from tapeviz.sandbox.runtime.sklearn_ns import SKLEARN
 from tapeviz.sandbox.runtime.time_ns import DATETIME, TIME, TIMEIT
 
 # Classes a script may name (isinstance) but not construct.
@@ -154,6 +155,7 @@ MODULES: dict[str, Namespace] = {
     "tapeviz.torch": TORCH,
     "tapeviz": TV,
     "numpy": NUMPY,
+    "sklearn": SKLEARN,  # toy data, splits, scalers, scores (no estimators)
     "math": MATH,
     "random": RANDOM,
     "matplotlib": MATPLOTLIB,
@@ -165,7 +167,8 @@ MODULES: dict[str, Namespace] = {
 if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
     MODULES["keras"] = TF.keras
 ALLOWED_IMPORTS = (
-    "tensorflow, torch, numpy, matplotlib, math, random, os, time, timeit, datetime and tapeviz"
+    "tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime "
+    "and tapeviz"
 )
 # What a script has before its first line, as a notebook after its first cell's imports.
 PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}

@@ -41,6 +41,11 @@ def _rng() -> np.random.RandomState:
     return rng
 
 
+def run_rng() -> np.random.RandomState:
+    """The run's ``np.random`` generator (what scikit-learn's ``random_state=None`` draws from)."""
+    return _rng()
+
+
 def _seed(seed: Any = None) -> None:
     """``np.random.seed(seed)``: make the run's draws repeatable."""
     _RANDOM.rng = np.random.RandomState(seed)
@@ -102,10 +107,13 @@ _RANDOM_STATE = ("rand", "randn", "randint", "random_sample", *_DISTRIBUTIONS)
 
 
 def _own(kind: str, rng: Any, names: tuple[str, ...]) -> Namespace:
-    """A generator of the script's own (``np.random.default_rng(0)``): sized methods only."""
-    return Namespace(
-        f"numpy.random.{kind}", {n: Checked(_sized(n, lambda: rng), no_check) for n in names}
-    )
+    """A generator of the script's own (``np.random.default_rng(0)``): sized methods only.
+
+    ``_rng`` (private: no script reads it) is numpy's generator, for library code that takes
+    one (scikit-learn's ``random_state=np.random.RandomState(0)``).
+    """
+    methods = {n: Checked(_sized(n, lambda: rng), no_check) for n in names}
+    return Namespace(f"numpy.random.{kind}", {**methods, "_rng": rng})
 
 
 def _default_rng(seed: Any = None) -> Namespace:

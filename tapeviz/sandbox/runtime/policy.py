@@ -97,7 +97,7 @@ ATTRS: dict[type, frozenset[str]] = {
 }
 # Packages whose public API scripts may use whole (classes, their instances, their methods).
 PUBLIC_API: tuple[str, ...] = (
-    "tapeviz.tf", "tapeviz.torch", "tapeviz.sandbox.runtime.plotting",
+    "tapeviz.tf", "tapeviz.torch", "tapeviz.sklearn", "tapeviz.sandbox.runtime.plotting",
     "tapeviz.sandbox.runtime.numpy_poly",
 )  # fmt: skip
 SETTABLE: dict[type, frozenset[str]] = {Optimizer: _names("learning_rate")}

@@ -27,8 +27,9 @@ TEXTS = {
     "names": QT_TRANSLATE_NOOP("Help", "TensorFlow in tapeviz"),
     "names_intro": QT_TRANSLATE_NOOP(
         "Help",
-        "Scripts can use these names after import tensorflow as tf (or tapeviz.tf) and "
-        "import torch (or tapeviz.torch).",
+        "Scripts can use these names after import tensorflow as tf (or tapeviz.tf), "
+        "import torch (or tapeviz.torch) and import sklearn (its data sets, splits, scalers "
+        "and scores).",
     ),
     "no_match": QT_TRANSLATE_NOOP("Help", "No name matches."),
     "keras3": QT_TRANSLATE_NOOP(
@@ -221,6 +222,7 @@ def catalog() -> tuple[dict[str, list[str]], dict[str, list[str]]]:
 
     names = tensorflow_names()
     _names(modules.TORCH, "torch", names)
+    _names(modules.SKLEARN, "sklearn", names)
     _names(modules.NUMPY, "np", names)
     _names(modules.MATH, "math", names)
     _names(modules.MATPLOTLIB, "matplotlib", names)
