@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["as_2d", "check_random_state", "num_samples", "safe_indexing"]
+__all__ = ["as_2d", "check_random_state", "column_1d", "num_samples", "safe_indexing"]
 
 
 def check_random_state(seed: Any) -> np.random.RandomState:
@@ -70,3 +70,13 @@ def as_2d(x: Any, what: str, dtype: Any = None) -> np.ndarray:
     if dtype is None:
         dtype = a.dtype if a.dtype in (np.float32, np.float64) else np.float64
     return np.asarray(a, dtype=dtype)
+
+
+def column_1d(y: Any, what: str) -> np.ndarray:
+    """Labels or values as a 1-D array (a one-column 2-D array is read as its column)."""
+    a = np.asarray(y)
+    if a.ndim == 2 and a.shape[1] == 1:
+        a = a[:, 0]
+    if a.ndim != 1:
+        raise ValueError(f"{what} should be a 1d array, got an array of shape {a.shape} instead.")
+    return a

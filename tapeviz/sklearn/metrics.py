@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.sklearn._validation import check_consistent_length
+from tapeviz.sklearn._validation import check_consistent_length, column_1d
 
 __all__ = [
     "accuracy_score",
@@ -17,15 +17,6 @@ __all__ = [
 ]
 
 
-def _column(y: Any, what: str) -> np.ndarray:
-    a = np.asarray(y)
-    if a.ndim == 2 and a.shape[1] == 1:
-        a = a[:, 0]
-    if a.ndim != 1:
-        raise ValueError(f"{what}: expected a 1-D array of labels or values, got shape {a.shape}")
-    return a
-
-
 def _target_type(y: np.ndarray) -> str:
     if y.dtype.kind == "f" and np.any(y != np.round(y)):
         return "continuous"
@@ -33,7 +24,7 @@ def _target_type(y: np.ndarray) -> str:
 
 
 def _labels(y_true: Any, y_pred: Any) -> tuple[np.ndarray, np.ndarray]:
-    t, p = _column(y_true, "y_true"), _column(y_pred, "y_pred")
+    t, p = column_1d(y_true, "y_true"), column_1d(y_pred, "y_pred")
     check_consistent_length(t, p)
     kinds = [_target_type(t), _target_type(p)]
     if "continuous" in kinds and kinds[0] != kinds[1]:

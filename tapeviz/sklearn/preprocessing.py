@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from tapeviz.sklearn._validation import as_2d
+from tapeviz.sklearn._validation import as_2d, column_1d
 
 __all__ = ["LabelEncoder", "MinMaxScaler", "StandardScaler"]
 
@@ -153,15 +153,6 @@ class MinMaxScaler(_Scaler):
         return x
 
 
-def _labels_1d(y: Any) -> np.ndarray:
-    a = np.asarray(y)
-    if a.ndim == 2 and a.shape[1] == 1:
-        a = a[:, 0]
-    if a.ndim != 1:
-        raise ValueError(f"y should be a 1d array, got an array of shape {a.shape} instead.")
-    return a
-
-
 class LabelEncoder:
     """Encode labels (numbers or strings) as 0 … n_classes − 1, in sorted order of the labels."""
 
@@ -170,12 +161,12 @@ class LabelEncoder:
 
     def fit(self, y: Any) -> LabelEncoder:
         """Learn the sorted distinct labels (``classes_``); returns the encoder."""
-        self.classes_ = np.unique(_labels_1d(y))
+        self.classes_ = np.unique(column_1d(y, "y"))
         return self
 
     def fit_transform(self, y: Any) -> np.ndarray:
         """``fit(y)`` then ``transform(y)``."""
-        self.classes_, codes = np.unique(_labels_1d(y), return_inverse=True)
+        self.classes_, codes = np.unique(column_1d(y, "y"), return_inverse=True)
         return codes
 
     def _fitted(self) -> np.ndarray:
@@ -189,7 +180,7 @@ class LabelEncoder:
     def transform(self, y: Any) -> np.ndarray:
         """Each label's index in ``classes_``; an unseen label is an error."""
         classes = self._fitted()
-        a = _labels_1d(y)
+        a = column_1d(y, "y")
         unseen = np.setdiff1d(a, classes)
         if len(unseen):
             raise ValueError(f"y contains previously unseen labels: {unseen!s}")
@@ -198,7 +189,7 @@ class LabelEncoder:
     def inverse_transform(self, y: Any) -> np.ndarray:
         """The labels of codes made by ``transform``."""
         classes = self._fitted()
-        a = _labels_1d(y)
+        a = column_1d(y, "y")
         unseen = np.setdiff1d(a, np.arange(len(classes)))
         if len(unseen):
             raise ValueError(f"y contains previously unseen labels: {unseen!s}")
