@@ -250,7 +250,9 @@ TEMPLATES: dict[str, str] = {
     "hint_no_introspection": QT_TRANSLATE_NOOP("UserCode", "no introspection"),
     "hint_dunder": QT_TRANSLATE_NOOP("UserCode", "dunder names are off limits"),
     "hint_private": QT_TRANSLATE_NOOP(
-        "UserCode", "private and dunder attributes are off limits in tapeviz scripts"
+        "UserCode",
+        "private attributes are open only on objects of your own classes (not of library "
+        "classes or classes derived from them); dunder attributes are off limits",
     ),
     "hint_import_names": QT_TRANSLATE_NOOP("UserCode", "import the names you need"),
     "hint_line_break": QT_TRANSLATE_NOOP("UserCode", "replace it with a newline or a space"),
@@ -282,11 +284,14 @@ TEMPLATES: dict[str, str] = {
     ),
     "hint_class_dunder": QT_TRANSLATE_NOOP(
         "UserCode",
-        "a tapeviz class may define __init__, __call__, __len__ and __getitem__, no other "
-        "__methods__",
+        "a tapeviz class may define __init__, __call__, __len__, __getitem__, __repr__ and the "
+        "arithmetic operators (__add__, __radd__, __sub__, __mul__, __truediv__, __pow__, "
+        "__matmul__, __neg__, …), no other __methods__",
     ),
     "hint_class_private": QT_TRANSLATE_NOOP(
-        "UserCode", "names starting with _ are off limits in tapeviz classes"
+        "UserCode",
+        "a class may have names starting with _ only when its bases are your own classes (or "
+        "object), and never __names",
     ),
     "del_attribute": QT_TRANSLATE_NOOP("UserCode", "cannot delete '{name}' of {owner}"),
     "type_three": QT_TRANSLATE_NOOP(

@@ -245,10 +245,12 @@ def test_del_of_attributes_and_names() -> None:
 @pytest.mark.parametrize(
     ("source", "message"),
     [
-        ("class A:\n    def __repr__(self):\n        return 'x'", "'__repr__' is not available"),
+        ("class A:\n    def __eq__(self, o):\n        return True", "'__eq__' is not available"),
+        ("class A:\n    def __hash__(self):\n        return 1", "'__hash__' is not available"),
         ("class A:\n    def __getattr__(self, n):\n        return 1", "'__getattr__'"),
-        ("class A:\n    _secret = 1", "'_secret' is not available"),
-        ("class A:\n    def _helper(self):\n        pass", "'_helper' is not available"),
+        ("class A(tf.Module):\n    _secret = 1", "'_secret' is not available"),
+        ("class A(tf.Module):\n    def _helper(self):\n        pass", "'_helper' is not available"),
+        ("class A:\n    _value = 1", "'_value' is not available"),
         ("class A:\n    __init__ = print", "'__init__' is not available"),
         ("class A(metaclass=type):\n    pass", "metaclass"),
         ("@print\nclass A:\n    pass", "class decorators are not supported"),

@@ -73,7 +73,6 @@ CORPUS: list[tuple[str, str]] = [
             "__eq__",
             "__hash__",
             "__del__",
-            "__repr__",
             "__str__",
             "__format__",
             "__index__",
@@ -97,8 +96,44 @@ CORPUS: list[tuple[str, str]] = [
     ("assign_dunder_in_body", "class A:\n    __eq__ = lambda self, o: True"),
     ("assign_slots", "class A:\n    __slots__ = ('x',)"),
     ("assign_private_in_body", "class A:\n    _value = 1"),
-    ("private_method", "class A:\n    def _flatten(self):\n        return []"),
-    ("nested_private_assign", "class A:\n    if True:\n        _x = 1"),
+    # (a class of the script's own may keep private names; one with a library base may not)
+    ("private_method", "class A(tf.Module):\n    def _flatten(self):\n        return []"),
+    ("nested_private_assign", "class A(tf.Module):\n    if True:\n        _x = 1"),
+    ("private_via_subclass", "class A(tf.Module):\n    pass\nclass B(A):\n    _trackable = 1"),
+    (
+        "private_attr_of_module_subclass",
+        "class M(tf.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self._name = 'x'\nM()",
+    ),
+    (
+        "private_read_of_torch_module_subclass",
+        "import torch\nclass M(torch.nn.Module):\n    pass\nM()._modules",
+    ),
+    ("private_of_tensor", "x = tf.constant(1.0)\nx._value"),
+    ("private_of_namespace", "tf._names"),
+    ("private_rng_of_random_state", "np.random.RandomState(0)._rng"),
+    ("private_of_library_class", "tf.Variable._value"),
+    # (tapeviz reads a few private names off objects it is handed: none can be set on a script's)
+    *[
+        (f"reserved_private_{n}", f"class A:\n    pass\na = A()\na.{n} = 1")
+        for n in (
+            "_value",
+            "_fields",
+            "_real",
+            "_tapeviz_class",
+            "_tapeviz_user",
+            "_held_names",
+            "_open_attributes",
+            "_rng",
+            "_asdict",
+        )
+    ],
+    ("reserved_private_on_class", "class A:\n    pass\nA._tapeviz_class = False"),
+    ("reserved_private_in_body", "class A:\n    _tapeviz_user = True"),
+    (
+        "private_of_operand",
+        "class V:\n    def __radd__(self, o):\n        return o._value\nnp.float64(1.0) + V()",
+    ),
     ("init_by_assignment", "def f(self):\n    pass\nclass A:\n    __init__ = f"),
     ("call_by_name_in_body", "class A:\n    def g(self):\n        pass\n    __call__ = g"),
     ("call_init_directly", A + "A().__init__()"),
@@ -165,6 +200,20 @@ CORPUS: list[tuple[str, str]] = [
         ),
     ),
     ("huge_class_attribute", "class A:\n    x = [0] * 10**9"),
+    # (operators and __repr__ run wherever Python calls them, inside the budget)
+    ("add_loop_in_sum", looping("class A:\n    def __radd__(self, o):", "sum([A(), A()])")),
+    (
+        "radd_loop_from_tensor",
+        looping("class A:\n    def __radd__(self, o):", "np.ones(2) + A()"),
+    ),
+    ("mul_loop_from_numpy", looping("class A:\n    def __rmul__(self, o):", "np.float64(2) * A()")),
+    ("pow_loop", looping("class A:\n    def __pow__(self, o):", "A() ** 2")),
+    ("neg_loop", looping("class A:\n    def __neg__(self):", "-A()")),
+    ("repr_loop_in_print", looping("class A:\n    def __repr__(self):", "print(A())")),
+    ("repr_loop_in_fstring", looping("class A:\n    def __repr__(self):", "f'{A()}'")),
+    ("repr_recursion", "class A:\n    def __repr__(self):\n        return repr(self)\nrepr(A())"),
+    ("repr_not_text", "class A:\n    def __repr__(self):\n        return 1\nstr(A())"),
+    ("repr_huge", "class A:\n    def __repr__(self):\n        return 'x' * 10**9\nprint(A())"),
 ]
 
 

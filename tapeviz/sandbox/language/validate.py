@@ -244,7 +244,25 @@ def _check_name(node: ast.AST, name: str | None, what: str) -> None:
 # The dunder attributes a script may read; and the special methods a class may define (the
 # language calls them to make and to call an object) and reach through super().
 DUNDER_READS = ("__name__", "__version__", "__class__")  # (__class__: type(x), runtime/policy.py)
-SPECIAL_METHODS = ("__init__", "__call__", "__len__", "__getitem__")
+SPECIAL_METHODS = (
+    "__init__", "__call__", "__len__", "__getitem__", "__repr__",
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+    "__rtruediv__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__", "__pos__",
+)  # fmt: skip
+
+
+def _dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
+
+
+def _special_alias(stmt: ast.stmt) -> bool:
+    """``__rmul__ = __mul__`` in a class body: one special method named as another."""
+    return (
+        isinstance(stmt, ast.Assign)
+        and all(isinstance(t, ast.Name) and t.id in SPECIAL_METHODS for t in stmt.targets)
+        and isinstance(stmt.value, ast.Name)
+        and stmt.value.id in SPECIAL_METHODS
+    )
 
 
 def _is_super_call(node: ast.AST) -> bool:
@@ -271,18 +289,18 @@ def _check_class(node: ast.ClassDef, exempt: set[int]) -> None:
         if isinstance(stmt, ast.FunctionDef) and stmt.name in SPECIAL_METHODS:
             exempt.add(id(stmt))
             continue
+        if _special_alias(stmt):  # __rmul__ = __mul__ (the value is checked when the class is made)
+            exempt.update(id(n) for n in (*stmt.targets, stmt.value))  # type: ignore[attr-defined]
+            continue
         names = []
         if isinstance(stmt, ast.FunctionDef):
             names = [stmt.name]
         elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             names = [t.id for t in targets if isinstance(t, ast.Name)]
-        for name in names:
-            if name.startswith("_"):
-                if name.startswith("__") and name.endswith("__"):
-                    hint = say("hint_class_dunder")
-                else:
-                    hint = say("hint_class_private")
+        for name in names:  # (a _name is checked when the class is made: its bases decide)
+            if name.startswith("__") and name not in SPECIAL_METHODS:  # (__rmul__ = __mul__)
+                hint = say("hint_class_dunder") if _dunder(name) else say("hint_class_private")
                 raise _fail(stmt, say("class_attribute", name=name), hint)
 
 
@@ -292,9 +310,10 @@ def _check_node(node: ast.AST, exempt: set[int]) -> None:
         reason = _NOT_SUPPORTED.get(type(node)) or say("not_supported", name=type(node).__name__)
         raise _fail(node, reason)
     if isinstance(node, ast.Name):
-        _check_name(node, node.id, "the name")
+        if id(node) not in exempt:
+            _check_name(node, node.id, "the name")
     elif isinstance(node, ast.Attribute):
-        if node.attr.startswith("_"):
+        if node.attr.startswith("__"):  # (a _name is checked where it is read: runtime/policy)
             loading = isinstance(node.ctx, ast.Load)
             if loading and (node.attr in DUNDER_READS or (
                 node.attr in SPECIAL_METHODS and _is_super_call(node.value)

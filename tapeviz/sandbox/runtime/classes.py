@@ -4,11 +4,15 @@
 instances as on their own), under rules that keep the class a plain container of the script's
 code and data:
 
-* its namespace holds only public names and the special methods the language needs to
-  construct and call objects, ``__init__`` and ``__call__``, and the two a data set needs
-  (``len(ds)``, ``ds[i]``: a ``torch.utils.data.Dataset``), ``__len__`` and ``__getitem__``
-  (nothing can replace ``__eq__``, ``__getattr__``, ``__del__`` or an engine base's private
-  attributes);
+* its namespace holds public names and the special methods the language needs to construct
+  and call objects, ``__init__`` and ``__call__``, the two a data set needs (``len(ds)``,
+  ``ds[i]``: a ``torch.utils.data.Dataset``), ``__len__`` and ``__getitem__``, ``__repr__`` and
+  the arithmetic operators (micrograd's ``Value``); nothing can replace ``__eq__``,
+  ``__hash__``, ``__getattr__``, ``__del__`` or an engine base's private attributes;
+* a class whose bases are all the script's own (or ``object``) may keep private names
+  (``self._prev``, ``_backward``), except the few tapeviz reads off objects
+  (:data:`RESERVED_PRIVATE`); a class with a library base keeps the library's private names
+  shut;
 * a function defined in its body becomes a :class:`Method` (a descriptor binding ``self``);
   every call runs the interpreter's :class:`~tapeviz.sandbox.runtime.frames.UserFunction`, which
   spends the run's budget wherever it is called from, engine code included, and refuses to run
@@ -21,8 +25,10 @@ code and data:
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
+import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -33,7 +39,21 @@ from tapeviz.sandbox.messages import say
 
 MARK = "_tapeviz_class"  # in the own __dict__ of every class a script defined
 CELL = "<class>"  # the frame key holding the class its methods were defined in (for super())
-SPECIAL = ("__init__", "__call__", "__len__", "__getitem__")  # what a script class may define
+OPERATORS = (
+    "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__",
+    "__rtruediv__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__", "__pos__",
+)  # fmt: skip
+SPECIAL = ("__init__", "__call__", "__len__", "__getitem__", "__repr__", *OPERATORS)
+# Private names tapeviz's own code reads off the objects it is handed (duck typing, marks, the
+# namedtuple protocol): no script object may carry one, so none can pass for a tensor, a
+# namedtuple, a script function or a library class (a test keeps this list complete).
+RESERVED_PRIVATE = (
+    "_value", "_var", "_dtype_policy", "_checkpoint_children", "_own_weights", "_fields",
+    "_asdict", "_replace", "_make", "_real", "_shown", "_held_names", "_open_attributes",
+    "_opt_called", "_hooks", "_nodes", "_node", "_kind", "_signatures", "_stack", "_t",
+    "_batched", "_build_shapes", "_compile_loss", "_dtypes", "_graph_inputs", "_graph_outputs",
+    "_get_closed_form_lr", "_not_called", "_series", "_rng", "_name", "_names", "_paused",
+)  # fmt: skip
 ROOTS: list[type] = []  # engine classes made for subclassing (modules.py registers them)
 EXCEPTIONS: list[type] = []  # exception classes a script may subclass (builtins.py)
 
@@ -46,6 +66,38 @@ def is_user_class(obj: Any) -> bool:
 def is_user_instance(obj: Any) -> bool:
     """Whether ``obj`` is an instance of a class the script defined."""
     return type(obj).__dict__.get(MARK) is True
+
+
+def is_pure(cls: type) -> bool:
+    """Whether every class in ``cls``'s MRO is the script's own (or ``object``)."""
+    found = _PURE.get(cls)
+    if found is None:
+        found = _PURE[cls] = all(k is object or k.__dict__.get(MARK) is True for k in cls.__mro__)
+    return found
+
+
+_PURE: weakref.WeakKeyDictionary[type, bool] = weakref.WeakKeyDictionary()  # (MROs never change)
+
+
+@functools.cache
+def private_name_ok(name: str) -> bool:
+    """Whether ``name`` may be a private attribute of a script's own object (not reserved)."""
+    return (
+        name.startswith("_")
+        and not name.startswith("__")
+        and not name.startswith("_tapeviz")
+        and name not in RESERVED_PRIVATE
+    )
+
+
+def private_allowed(obj: Any, name: str) -> bool:
+    """Whether a script may read or write ``obj._name``: its objects of its own pure classes.
+
+    A class with a library base (``tf.Module``, ``nn.Module``) keeps the library's private
+    names shut, as every library object does.
+    """
+    cls = obj if isinstance(obj, type) else type(obj)
+    return private_name_ok(name) and cls.__dict__.get(MARK) is True and is_pure(cls)
 
 
 def allow_bases(classes: Iterable[Any]) -> None:
@@ -120,6 +172,24 @@ class Method:
 
     def __get__(self, instance: Any, owner: Any = None) -> Any:
         return self.function if instance is None else BoundMethod(self.function, instance)
+
+
+class ReprMethod(Method):
+    """A script's ``__repr__``: once its run is over, ``<Value object>`` instead of a refusal.
+
+    Python calls ``repr`` wherever it prints an object (a traceback, a debugger, a test's
+    failure text); the script's function runs only while its run does.
+    """
+
+    __slots__ = ()
+
+    def __get__(self, instance: Any, owner: Any = None) -> Any:
+        if instance is None:
+            return self.function
+        budget = getattr(getattr(self.function, "closure", None), "budget", None)
+        if budget is not None and budget.tripped is not None:
+            return lambda: f"<{type(instance).__name__} object>"
+        return BoundMethod(self.function, instance)
 
 
 class CheckedBoundMethod(BoundMethod):
@@ -263,15 +333,13 @@ def make_class(name: str, bases: tuple[Any, ...], namespace: dict[str, Any]) -> 
     for base in real:
         check_base(base)
     body: dict[str, Any] = {"__module__": "__main__", "__qualname__": name, "__doc__": None}
+    pure = all(is_user_class(b) and is_pure(b) for b in real)
     for key, value in namespace.items():
-        if key.startswith("_") and key not in SPECIAL:
-            raise refused(
-                f"the class attribute '{key}' is not available",
-                "names starting with _ are off limits in tapeviz classes",
-            )
+        if key.startswith("_") and key not in SPECIAL and not (pure and private_name_ok(key)):
+            raise refused(say("class_attribute", name=key), say("hint_class_private"))
         if key in SPECIAL and not _is_user_function(value):
             raise refused(say("method_def", name=key))
-        body[key] = as_class_attribute(value)
+        body[key] = ReprMethod(value) if key == "__repr__" else as_class_attribute(value)
     body[MARK] = True
     try:
         return types.new_class(name, real, exec_body=lambda ns: ns.update(body))

@@ -107,6 +107,9 @@ _CACHE: dict[type, tuple[frozenset[str], bool]] = {}
 _USER_CACHE: weakref.WeakKeyDictionary[type, tuple[frozenset[str], bool]] = (
     weakref.WeakKeyDictionary()
 )
+# Per pure script class (no library base): the names its MRO holds as data descriptors (a
+# property wins over an instance's own value); None for any other class. Cleared with the above.
+_OWN_READS: weakref.WeakKeyDictionary[type, frozenset[str] | None] = weakref.WeakKeyDictionary()
 # The only dunder attributes a script may read. ``x.__class__`` is ``type(x)`` as a script sees
 # it (d2l prints ``layer.__class__.__name__``): the same stand-in, whose own dunders stay shut.
 DUNDER_READS = ("__name__", "__version__", "__class__")
@@ -212,10 +215,33 @@ def _bytes_array(obj: Any) -> bool:
     return isinstance(obj, np.ndarray) and strings.is_bytes_array(obj)
 
 
+def _shadowing(tp: type) -> frozenset[str] | None:
+    """For a pure script class: the names of its data descriptors; None for other classes."""
+    try:
+        return _OWN_READS[tp]
+    except KeyError:
+        pass
+    found = None
+    if tp.__dict__.get(classes.MARK) is True and classes.is_pure(tp):
+        found = frozenset(n for k in tp.__mro__ for n, v in k.__dict__.items()
+                          if hasattr(type(v), "__set__"))  # fmt: skip
+    _OWN_READS[tp] = found
+    return found
+
+
 def get_attr(obj: Any, name: str) -> Any:
     """``obj.name`` if the policy allows it; a clear refusal or AttributeError otherwise."""
     if name in DUNDER_READS:
         return _dunder(obj, name)
+    shadowing = _shadowing(type(obj))
+    if shadowing is not None and name not in shadowing:  # a script object's own value: as is
+        own = obj.__dict__
+        if name in own and (name[0] != "_" or classes.private_name_ok(name)):
+            return own[name]
+    if name.startswith("_") and type(obj) is not Super:
+        if classes.private_allowed(obj, name):
+            return getattr(obj, name)
+        raise refused(say("private_attribute", name=name), say("hint_private"))
     if type(obj) is Super:
         value = classes.super_attribute(obj, name, _engine_allows)
         if callable(value) and not getattr(value, "_tapeviz_user", False):
@@ -261,9 +287,12 @@ def item_assignable(obj: Any) -> bool:
 
 def set_attr(obj: Any, name: str, value: Any) -> None:
     """``obj.name = value``: a script's objects, public-API objects, a few hyper-parameters."""
+    if name.startswith("_") and not classes.private_allowed(obj, name):
+        raise refused(say("private_attribute", name=name), say("hint_private"))
     if is_user_instance(obj) or is_user_class(obj):
         if is_user_class(obj):
             _USER_CACHE.clear()  # the class (and its subclasses) may gain a name
+            _OWN_READS.clear()
             value = classes.as_class_attribute(value)
         setattr(obj, name, value)
         return
@@ -288,10 +317,13 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
 
 def del_attr(obj: Any, name: str) -> None:
     """``del obj.name`` on the script's own objects."""
+    if name.startswith("_") and not classes.private_allowed(obj, name):
+        raise refused(say("private_attribute", name=name), say("hint_private"))
     if not (is_user_instance(obj) or is_user_class(obj)):
         raise refused(say("del_attribute", name=name, owner=_type_name(obj)))
     if is_user_class(obj):
         _USER_CACHE.clear()
+        _OWN_READS.clear()
     delattr(obj, name)
 
 
