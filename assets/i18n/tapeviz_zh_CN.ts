@@ -1274,8 +1274,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/script_mode.py" line="138" />
-      <source>Your script's fit: %1 network, %2 steps, %3 (%4). Play replays the recorded weights; the Timeline's cursor moves with it.</source>
-      <translation>你的脚本的 fit：%1 网络，%2 步，%3（%4）。播放会回放记录下的权重；时间线的光标随之移动。</translation>
+      <source>Your script's training: %1 network, %2 steps, %3 (%4). Play replays the recorded weights; the Timeline's cursor moves with it.</source>
+      <translation>你的脚本的训练：%1 网络，%2 步，%3（%4）。播放会回放记录下的权重；时间线的光标随之移动。</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/text.py" line="24" />

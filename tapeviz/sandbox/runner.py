@@ -41,6 +41,7 @@ from tapeviz.sandbox.runtime.policy import public_api
 from tapeviz.sandbox.variables import VariableSpec, make_tensor, make_variables, specs
 from tapeviz.tf.run_state import fresh_run_state
 from tapeviz.torch import Tensor as TorchTensor
+from tapeviz.torch._tensor import refresh_leaf_variables
 
 
 def _text_of(exc: BaseException, limit: int = 500) -> str:
@@ -205,7 +206,10 @@ def _running(budget: Budget, created: list[Any]) -> Iterator[Recorder]:
             np.errstate(all="ignore"),
             recording() as plots,
         ):
-            yield plots
+            try:
+                yield plots
+            finally:  # torch parameters' Variables: their values after the last step
+                refresh_leaf_variables()
     finally:
         CURRENT.budget, core.STATE.created = saved_budget, saved_created
         core.STATE.entered[:], core.STATE.active[:] = saved_entered, saved_active

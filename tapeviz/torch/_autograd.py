@@ -36,6 +36,8 @@ class _Mode(threading.local):
 
 
 GRAD = _Mode()
+# Called at every backward() with (outputs, the pass's tape) (nn._net_view registers one).
+BACKWARD_NOTES: list[Callable[[list[Any], GradientTape], None]] = []
 run_state.register_attributes("tapeviz.torch.grad_mode", GRAD, lambda: {"enabled": True})
 
 
@@ -283,6 +285,9 @@ def gradients(
         tape._watched[i] = t._as_variable()
     tape._alive = True
     tape.grad_hooks = _grad_hooks(graph, tape)
+    if accumulate:
+        for note in BACKWARD_NOTES:  # (the Network view's description of the model)
+            note(list(outputs), tape)
     targets = [t._t for t in outputs]
     seeds = _seeds([None if g is None else g._t for g in grad_outputs])
     sources = [t._t for t in inputs]

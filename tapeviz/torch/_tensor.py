@@ -10,6 +10,8 @@ new one. ``numpy()`` and ``torch.from_numpy`` share memory with numpy as torch d
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,11 +21,37 @@ from tapeviz.engine import diagnostics
 from tapeviz.engine.tensor import Tensor as _ETensor
 from tapeviz.engine.tensor import Variable as _EVariable
 from tapeviz.engine.tensor import freeze
+from tapeviz.tf import run_state
 from tapeviz.torch import _autograd as ag
 from tapeviz.torch import _dtypes as D
 from tapeviz.torch._handles import add_hook
 from tapeviz.torch._shared import Cell
 from tapeviz.torch._size import CPU, Size, device, type_name
+
+
+class _Leaves(threading.local):
+    """The leaves a backward pass watched this run, with the Variable each is seen as."""
+
+    held: list[tuple[weakref.ref[Any], _EVariable]] = []  # noqa: RUF012 (fresh per run)
+
+
+_LEAVES = _Leaves()
+run_state.register_attributes(__name__, _LEAVES, lambda: {"held": []})
+
+
+def refresh_leaf_variables() -> None:
+    """At the end of a run: each watched leaf's Variable takes the leaf's value now.
+
+    A parameter's Variable takes its value at every ``backward()``; ``optimizer.step()`` then
+    changes the parameter, so after the last step the Variable would show the value before it.
+    The timeline reads a parameter's value "after the last step" from it, as a TensorFlow
+    variable's value at the end.
+    """
+    for ref, v in _LEAVES.held:
+        t = ref()
+        if t is not None:
+            t._refresh(v)
+
 
 _NON_LEAF_GRAD = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -386,10 +414,14 @@ class Tensor(metaclass=_TensorType):
         except AttributeError:
             v = self._var = object.__new__(_EVariable)
             v._snapshot, v.trainable = None, True
+            _LEAVES.held.append((weakref.ref(self), v))
+        self._refresh(v)
+        return v
+
+    def _refresh(self, v: _EVariable) -> None:
         t = self._c.t
         v._value, v.dtype, v.id = t._value, t.dtype, t.id
         v.name = f"{t.name or 'tensor'}:0"
-        return v
 
     # -- in-place changes (used by the in-place methods of _ops) ----------------------------
     def _check_inplace(self) -> None:

@@ -122,3 +122,37 @@ def test_the_scripts_fit_exports_as_an_animation_and_its_history(
     assert rows[0] == ["epoch", "loss", "val_loss"] and len(rows) == 5
     history = w.timeline.timeline.epochs.history
     assert [float(r[2]) for r in rows[1:]] == history["val_loss"].tolist()
+
+
+TORCH = """import torch
+from torch import nn
+from sklearn.datasets import make_moons
+X, y = make_moons(150, noise=0.1, random_state=0)
+X, y = torch.tensor(X, dtype=torch.float32), torch.tensor(y, dtype=torch.float32)
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(2, 6), nn.Tanh(), nn.Linear(6, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.5)
+loss_fn = nn.BCEWithLogitsLoss()
+for epoch in range(12):
+    loss = loss_fn(model(X).squeeze(), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_torch_loop_is_drawn_with_its_loss(qtbot: QtBot, window: MainWindow) -> None:
+    w, net = window, window.network
+    _run(qtbot, w, TORCH)
+    qtbot.waitUntil(lambda: net.script is not None, timeout=WAIT_MS)
+    assert net.script.steps == 12 and w.timeline.timeline.steps == 12
+    assert "2-6-1 network" in net.message.full and "SGD lr 0.5" in net.message.full
+    assert "BCEWithLogitsLoss" in net.message.full
+    w.show_view("network")
+    net.step()  # one step of the loop (each counts as an epoch)
+    assert net.script_k == 1 and w.timeline.k == 1
+    net.play()
+    qtbot.waitUntil(lambda: not net.playing, timeout=WAIT_MS)
+    last = net.frame.runs[0]
+    assert net.script_k == 12 and last.epoch == 12
+    np.testing.assert_allclose(last.train_loss, w.timeline.timeline.loss[:12], rtol=1e-6)

@@ -98,13 +98,14 @@ def _labels(y: np.ndarray, softmax: bool) -> tuple[np.ndarray, str] | str:
     return v.astype(np.float64), "regression"
 
 
-def _parameters(timeline: Any, net: Any) -> list[tuple[int, tuple[int, ...]] | None] | str:
-    """Per layer's kernel and bias: (the timeline's parameter index, shape); None: no bias."""
+def _parameters(timeline: Any, net: Any) -> list[tuple[int, tuple[int, ...], bool] | None] | str:
+    """Per layer's kernel and bias: (the timeline's parameter index, shape, transposed)."""
     where = {sid: j for j, sid in enumerate(timeline.source_ids)}
     out: list[tuple[int, tuple[int, ...]] | None] = []
     n_in = 2
     for layer in net.layers:
-        for vid, shape in ((layer.kernel, (n_in, layer.units)), (layer.bias, (layer.units,))):
+        kernel = (layer.units, n_in) if layer.transposed else (n_in, layer.units)
+        for vid, shape in ((layer.kernel, kernel), (layer.bias, (layer.units,))):
             if vid < 0:
                 out.append(None)
                 continue
@@ -113,7 +114,7 @@ def _parameters(timeline: Any, net: Any) -> list[tuple[int, tuple[int, ...]] | N
                 return f"its layer {layer.name} is not trained (its weights stay as they are)"
             if tuple(timeline.parameters[j].shape) != shape:
                 return f"its layer {layer.name}'s weights do not have the shapes of a Dense layer"
-            out.append((j, shape))
+            out.append((j, shape, layer.transposed and len(shape) == 2))
         n_in = layer.units
     return out
 
@@ -132,8 +133,11 @@ def _rows(
         if p is None:
             parts.append(np.zeros((len(steps), int(np.prod(shape)))))
             continue
-        j, own = p
+        j, own, transposed = p
         m = timeline.matrix(j, steps, np.arange(int(np.prod(own))))
+        if transposed:  # a torch weight (units, inputs) as the view's kernel (inputs, units)
+            m = m.reshape(len(steps), *own).transpose(0, 2, 1)
+            own = own[::-1]
         if two and i >= len(params) - 2:  # softmax₁ = σ(z₁ − z₀): the differences
             m = m.reshape(len(steps), *own)
             m = m[..., 1] - m[..., 0]
@@ -146,7 +150,7 @@ def _rows(
 def script_net_of(timeline: Any) -> ScriptNet | str | None:
     """The Network view's form of ``timeline``'s fit (None: no fit; a str: why it cannot be)."""
     epochs = getattr(timeline, "epochs", None)
-    net = getattr(epochs, "net", None)
+    net = getattr(timeline, "net", None)
     if net is None:
         return None
     if net.reason:
@@ -202,6 +206,11 @@ def script_net_of(timeline: Any) -> ScriptNet | str | None:
     rows, stride = _rows(timeline, params, sizes, two)
     known = math.isfinite(net.learning_rate)
     label = f"{net.optimizer} lr {net.learning_rate:.3g}" if known else net.optimizer
-    return ScriptNet(config, data, spec, rows, stride, timeline.steps, epochs.starts,
-                     dict(epochs.history), display, label, kind, lr, net.loss,
-                     timeline.number)  # fmt: skip
+    # (a loop of the script's own: every step counts as an epoch, and there is no History)
+    starts = epochs.starts if epochs is not None else np.arange(max(timeline.steps, 1))
+    if epochs is not None:
+        history = dict(epochs.history)
+    else:  # the loop's loss at every step (the curve the Timeline draws)
+        history = {"loss": np.asarray(timeline.loss[: timeline.steps], np.float64)}
+    return ScriptNet(config, data, spec, rows, stride, timeline.steps, starts, history, display,
+                     label, kind, lr, net.loss, timeline.number)  # fmt: skip

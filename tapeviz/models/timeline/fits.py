@@ -100,6 +100,10 @@ def epochs_of(cols: FitColumns, loop: Loop) -> Epochs | None:
         e = int(np.searchsorted(starts, (t - loop.start) // loop.period, side="right")) - 1
         for key, value in logs.items():
             history.setdefault(key, np.full(len(starts), np.nan))[e] = value
+    return Epochs(starts, epoch[starts], marks[:, 2].copy(), history, loop_net(cols, loop))
+
+
+def loop_net(cols: FitColumns, loop: Loop) -> FitNet | None:
+    """The network a script's own loop trains (a torch loop's first backward describes it)."""
     nets = [n for t, n in (cols.nets or {}).items() if loop.start <= t < loop.stop]
-    net = nets[0] if nets else None
-    return Epochs(starts, epoch[starts], marks[:, 2].copy(), history, net)
+    return nets[0] if nets else None

@@ -24,12 +24,13 @@ import numpy as np
 
 from tapeviz.models.timeline.curvature import hessian_of
 from tapeviz.models.timeline.divergence import FIT_STEPS, LoopDivergence, diagnose
-from tapeviz.models.timeline.fits import Epochs, epochs_of, fit_columns, fit_loops
+from tapeviz.models.timeline.fits import Epochs, epochs_of, fit_columns, fit_loops, loop_net
 from tapeviz.models.timeline.index import TapeIndex, index_of
 from tapeviz.models.timeline.loops import MIN_STEPS, Loop, find_loops
 from tapeviz.models.timeline.names import parameter_name, shortened
 from tapeviz.models.timeline.store import Store, element_matrix, pick
 from tapeviz.models.values import summarised
+from tapeviz.sandbox.process.fit_nets import FitNet
 
 
 @dataclass(frozen=True)
@@ -77,11 +78,14 @@ class Timeline:
         main: int,
         index: TapeIndex,
         epochs: Epochs | None = None,
+        net: FitNet | None = None,
     ) -> None:
         # the run's TapeInfos (every tape, not only this loop's; a received run's stay lazy)
         self.tapes = tapes if isinstance(tapes, Sequence) else tuple(tapes)
         self.loop, self.number, self.main = loop, number, main
         self.epochs = epochs  # a Keras fit's epochs and History (None: a loop of the script's)
+        # the network the loop trains on 2-D points (a fit's is on its epochs), for the view
+        self.net = epochs.net if epochs is not None else net
         self.steps = loop.steps
         self.store: Store = index.store
         shown = self.main_tapes()
@@ -238,7 +242,8 @@ def timelines_of(result: Any) -> list[Timeline]:
     loops.sort(key=lambda loop: loop.start)
     return [
         Timeline(infos, loop, n, mains[loop.start, loop.period] or 0, index,  # type: ignore[arg-type]
-                 epochs_of(marks, loop) if marks is not None and loop in fits else None)
+                 epochs_of(marks, loop) if marks is not None and loop in fits else None,
+                 loop_net(marks, loop) if marks is not None else None)
         for n, loop in enumerate(loops, 1)
     ]  # fmt: skip
 

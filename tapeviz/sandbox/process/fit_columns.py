@@ -32,7 +32,7 @@ class FitColumns(NamedTuple):
 
     marks: np.ndarray  # (tapes, 4) int64
     logs: dict[int, dict[str, float]]  # tape -> the logs of the epoch it ended
-    nets: dict[int, FitNet] | None = None  # a fit's first tape -> its network (Network view)
+    nets: dict[int, FitNet] | None = None  # a fit's (or torch loop's) first tape -> its network
 
 
 def fit_columns_of(tapes: Sequence[TapeInfo]) -> FitColumns | None:
@@ -41,7 +41,8 @@ def fit_columns_of(tapes: Sequence[TapeInfo]) -> FitColumns | None:
 
     recorders = list(map(_TAPE, tapes))  # (C-level maps: ~5 ms for 100,000 tapes)
     found = list(map(getattr, recorders, repeat(FIT_MARK), repeat(None)))
-    if not any(found):  # (a FitMark is a non-empty tuple)
+    nets = fit_nets.nets_of(recorders)
+    if not any(found) and not nets:  # (a FitMark is a non-empty tuple)
         return None
     marks = np.full((len(found), MARK_WIDTH), -1, np.int64)
     for k, m in enumerate(found):
@@ -52,7 +53,7 @@ def fit_columns_of(tapes: Sequence[TapeInfo]) -> FitColumns | None:
         given = getattr(tape, FIT_LOGS, None) if found[k] is not None else None
         if isinstance(given, Mapping):
             logs[k] = {str(n)[:100]: float(v) for n, v in list(given.items())[:MAX_LOGS]}
-    return FitColumns(marks, logs, fit_nets.nets_of(recorders, found))
+    return FitColumns(marks, logs, nets)
 
 
 def encode(tapes: Sequence[TapeInfo], writer: Writer) -> dict[str, Any]:
@@ -114,7 +115,8 @@ def decode(doc: Any, frame: Any, n_tapes: int) -> FitColumns | None:
     for t, a, b in zip(tape.tolist(), starts[:-1], starts[1:], strict=True):
         logs[t] = {names[keys[i]]: values[i] for i in range(a, b)}
     nets = fit_nets.decode(doc, frame, n_tapes)
-    if any(marks[t, 0] < 0 for t in nets):
+    if any(marks[t, 0] < 0 and not all(layer.transposed for layer in n.layers)
+           for t, n in nets.items()):  # fmt: skip
         raise ProtocolError("a fit's network on a tape fit did not record")
     return FitColumns(np.array(marks), logs, nets)
 

@@ -8,6 +8,7 @@ parameters (``fc1.weight``) as torch does.
 
 from __future__ import annotations
 
+from tapeviz.torch.nn import _net_view as _net_view  # (registers the Network view's watch)
 from tapeviz.torch.nn import functional, init, utils
 from tapeviz.torch.nn.activation import (
     ELU,

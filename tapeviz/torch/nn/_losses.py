@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,16 @@ from tapeviz.torch.nn._graph import scalar as _scalar
 from tapeviz.torch.nn._graph import tensor_arg as _arg
 from tapeviz.torch.nn._graph import values as _values
 from tapeviz.torch.nn._graph import word as _word
+
+# Called after the losses below with (torch's loss class name, input, target, the loss): the
+# Network view watches which model output a loss was computed from (nn._net_view registers one).
+LOSS_NOTES: list[Callable[[str, Any, Any, Any], None]] = []
+
+
+def _noted(name: str, input: Any, target: Any, out: Tensor) -> Tensor:
+    for note in LOSS_NOTES:
+        note(name, input, target, out)
+    return out
 
 
 def _warn_size(x: Tensor, y: Tensor) -> None:
@@ -51,7 +62,7 @@ def mse_loss(
     def fn(a: Any, b: Any) -> Any:
         return _reduce(E.square(E.subtract(_cast(a, want), _cast(b, want))), how)
 
-    return _node("MseLossBackward0", fn, [x, y])
+    return _noted("MSELoss", input, target, _node("MseLossBackward0", fn, [x, y]))
 
 
 def l1_loss(
@@ -162,7 +173,7 @@ def binary_cross_entropy(
             loss = E.multiply(loss, _cast(c, want))
         return _reduce(loss, how)
 
-    return _node("BinaryCrossEntropyBackward0", fn, [x, y, w])
+    return _noted("BCELoss", input, target, _node("BinaryCrossEntropyBackward0", fn, [x, y, w]))
 
 
 def binary_cross_entropy_with_logits(
@@ -196,7 +207,8 @@ def binary_cross_entropy_with_logits(
             loss = E.multiply(loss, _cast(c, want))
         return _reduce(loss, how)
 
-    return _node("BinaryCrossEntropyWithLogitsBackward0", fn, [x, y, w, pw])
+    out = _node("BinaryCrossEntropyWithLogitsBackward0", fn, [x, y, w, pw])
+    return _noted("BCEWithLogitsLoss", input, target, out)
 
 
 # -- nll_loss and cross_entropy ------------------------------------------------------------------
@@ -322,12 +334,13 @@ def cross_entropy(
             )
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
-        return _prob_target(_log_softmax(x, cdim), y, w, how, label_smoothing)
+        out = _prob_target(_log_softmax(x, cdim), y, w, how, label_smoothing)
+        return _noted("CrossEntropyLoss", input, target, out)
     lp = _log_softmax(x, cdim)
     nll = nll_loss(lp, y, w, ignore_index=ignore_index, reduction=how)
-    if label_smoothing == 0:
-        return nll
-    return _smoothed(lp, y, w, nll, ignore_index, how, label_smoothing)
+    if label_smoothing != 0:
+        nll = _smoothed(lp, y, w, nll, ignore_index, how, label_smoothing)
+    return _noted("CrossEntropyLoss", input, target, nll)
 
 
 def _smoothed(

@@ -24,6 +24,8 @@ from tapeviz.torch.nn._naming import (
 from tapeviz.torch.nn.parameter import Buffer, Parameter
 
 __all__ = ["Module", "RemovableHandle"]
+# Called after every module call with (module, args, result) (nn._net_view registers one).
+CALL_NOTES: list[Callable[[Any, tuple[Any, ...], Any], None]] = []
 
 
 class Module(_ModuleState):
@@ -70,6 +72,8 @@ class Module(_ModuleState):
                 got = hook(self, args, result)
                 if got is not None:
                     result = got
+        for note in CALL_NOTES:  # (the Network view's watch for a model on 2-D points)
+            note(self, args, result)
         return result
 
     # -- registration --------------------------------------------------------------------------

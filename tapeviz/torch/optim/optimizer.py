@@ -88,6 +88,10 @@ def _lerp(start: np.ndarray, end: np.ndarray, weight: Any) -> np.ndarray:
     return end - (end - start) * (start.dtype.type(1) - w)
 
 
+# Called with every optimizer made (nn._net_view registers one: which optimizer trains a model).
+CREATED_NOTES: list[Callable[[Any], None]] = []
+
+
 class Optimizer:
     """Base class of the optimizers: ``param_groups``, ``state``, ``zero_grad``, ``step``."""
 
@@ -107,6 +111,8 @@ class Optimizer:
             groups = [{"params": groups}]
         for group in groups:
             self.add_param_group(group)
+        for note in CREATED_NOTES:
+            note(self)
 
     def add_param_group(self, param_group: dict[str, Any]) -> None:
         """Add a group of parameters with its own hyperparameters (the rest from defaults)."""

@@ -11,6 +11,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from PySide6.QtCore import QCoreApplication, QSize, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -182,7 +183,8 @@ class OutputPanel(QWidget):
         if runs:
             first = runs[0]
             known = first.train_loss.size > 0
-            self.show_losses(first.last_test if known else None,
+            tested = known and not np.isnan(first.test_loss).all()  # (a script without test data)
+            self.show_losses(first.last_test if tested else None,
                              first.last_train if known else None)  # fmt: skip
             output = translate("NetworkPanel", "Output")
             self.title.setText(f"{output} · {runs[0].kind}" if race else output)

@@ -129,14 +129,14 @@ class ScriptMode:
         self.show_message(self.script_summary())  # type: ignore[attr-defined]
 
     def script_summary(self) -> str:
-        """What the view shows: the script's fit, its size, how to play it."""
+        """What the view shows: the script's fit (or torch loop), its size, how to play it."""
         net = self.script
         if net is None:
             return ""
         sizes = "-".join(str(s) for s in net.spec.layout.sizes)
         return (
-            translate("NetworkPanel", "Your script's fit: %1 network, %2 steps, %3 (%4). Play "
-                      "replays the recorded weights; the Timeline's cursor moves with it.")
+            translate("NetworkPanel", "Your script's training: %1 network, %2 steps, %3 (%4). "
+                      "Play replays the recorded weights; the Timeline's cursor moves with it.")
             .replace("%1", sizes).replace("%2", f"{net.steps:,}").replace("%3", net.label)
             .replace("%4", net.loss)
         )  # fmt: skip

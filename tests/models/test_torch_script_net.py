@@ -1,0 +1,128 @@
+"""A PyTorch loop that trains an nn.Sequential on 2-D points is drawn in the Network view.
+
+The view is given the loop's network (torch's (out, in) weights read as kernels) and replays
+the weights the timeline recorded: its output at a step must be the script's own output then.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tapeviz.models.network.script_net import ScriptNet, script_net_of
+from tapeviz.models.timeline.timeline import timelines_of
+from tapeviz.sandbox import run
+from tapeviz.sandbox.process.results_decode import round_trip
+
+# "PyTorch for Deep Learning" 02, shortened: make_circles, an nn.Sequential, BCEWithLogitsLoss.
+CIRCLES = """import torch
+from torch import nn
+from sklearn.datasets import make_circles
+X, y = make_circles(200, noise=0.03, random_state=42)
+X = torch.from_numpy(X).type(torch.float)
+y = torch.from_numpy(y).type(torch.float)
+torch.manual_seed(42)
+model = nn.Sequential(nn.Linear(2, 5), nn.ReLU(), nn.Linear(5, 3), nn.Tanh(), nn.Linear(3, 1))
+loss_fn = nn.BCEWithLogitsLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+first = model(X).squeeze().detach().numpy()
+for epoch in range(LOOPS):
+    model.train()
+    y_logits = model(X).squeeze()
+    loss = loss_fn(y_logits, y)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+last = model(X).squeeze().detach().numpy()
+"""
+
+
+def _net(code: str, received: bool = False) -> tuple[ScriptNet | str | None, dict]:
+    r = run(code)
+    assert r.error is None, r.error
+    tls = timelines_of(round_trip(r) if received else r)
+    assert len(tls) == 1
+    return script_net_of(tls[0]), r.namespace
+
+
+@pytest.mark.parametrize("received", [False, True])
+def test_the_loop_is_drawn_with_the_scripts_own_outputs(received: bool) -> None:
+    net, ns = _net(CIRCLES.replace("LOOPS", "12"), received)
+    assert isinstance(net, ScriptNet), net
+    assert net.steps == 12 and net.config.net.hidden == (5, 3)
+    assert [net.spec.activations[0], net.spec.activations[1]] == ["relu", "tanh"]
+    assert net.display == "logit" and net.label == "SGD lr 0.1" and net.kind == "SGD"
+    x = np.asarray(net.data.train_x)
+    np.testing.assert_allclose(x, np.asarray(ns["X"].numpy(), np.float64), rtol=1e-6)
+    assert sorted(set(net.data.train_y.tolist())) == [-1.0, 1.0]
+    for k, want in ((0, ns["first"]), (12, ns["last"])):
+        out = net.spec.forward(net.row(k), x)[-1][:, 0]
+        np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-5)
+    assert net.epoch_of(5) == 5  # (a loop of the script's own: each step counts)
+
+
+def test_cross_entropy_over_two_logits_is_a_softmax_pair() -> None:
+    code = (CIRCLES.replace("LOOPS", "3")
+            .replace("nn.Linear(3, 1))", "nn.Linear(3, 2))")
+            .replace("nn.BCEWithLogitsLoss()", "nn.CrossEntropyLoss()")
+            .replace("y = torch.from_numpy(y).type(torch.float)", "y = torch.from_numpy(y)")
+            .replace("model(X).squeeze()", "model(X)"))  # fmt: skip
+    net, ns = _net(code)
+    assert isinstance(net, ScriptNet), net
+    x = np.asarray(net.data.train_x)
+    logits = ns["first"]
+    p1 = np.exp(logits[:, 1]) / np.exp(logits).sum(1)  # the view draws softmax₁ = σ(z₁ − z₀)
+    out = net.spec.forward(net.row(0), x)[-1][:, 0]
+    np.testing.assert_allclose(out, p1, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("changes", "reason"),
+    [
+        ((("nn.ReLU()", "nn.GELU()"),), "is a GELU, not a Linear layer"),
+        ((("nn.Linear(3, 1))", "nn.Linear(3, 3))"), ("nn.BCEWithLogitsLoss()", "nn.MSELoss()"),
+          ("loss_fn(y_logits, y)", "loss_fn(y_logits, torch.zeros(200, 3))")),
+         "output has 3 units"),
+    ],
+)  # fmt: skip
+def test_a_network_the_view_cannot_draw_says_why(
+    changes: tuple[tuple[str, str], ...], reason: str
+) -> None:
+    code = CIRCLES.replace("LOOPS", "3")
+    for old, new in changes:
+        code = code.replace(old, new)
+    net, _ = _net(code)
+    assert isinstance(net, str) and reason in net, net
+
+
+def test_a_loop_on_three_columns_or_a_subclassed_model_is_not_offered() -> None:
+    wide = "X = torch.cat([torch.from_numpy(X).float(), torch.ones(200, 1)], 1)"
+    three = (CIRCLES.replace("LOOPS", "3").replace("nn.Linear(2, 5)", "nn.Linear(3, 5)")
+             .replace("X = torch.from_numpy(X).type(torch.float)", wide))  # fmt: skip
+    assert _net(three)[0] is None
+    own = CIRCLES.replace("LOOPS", "3").replace(
+        "model = nn.Sequential(",
+        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.f = nn.Linear(2, 1)\n    def forward(self, x):\n        return self.f(x)\n"
+        "model = Net()\nunused = nn.Sequential(",
+    )
+    assert _net(own)[0] is None
+
+
+def test_a_functional_loss_and_adam_are_read_too() -> None:
+    functional = "loss = nn.functional.binary_cross_entropy_with_logits(y_logits, y)"
+    code = (CIRCLES.replace("LOOPS", "4")
+            .replace("torch.optim.SGD(model.parameters(), lr=0.1)",
+                     "torch.optim.Adam(model.parameters(), lr=0.02)")
+            .replace("loss = loss_fn(y_logits, y)", functional))  # fmt: skip
+    net, ns = _net(code)
+    assert isinstance(net, ScriptNet), net
+    assert (net.kind, net.label, net.loss, net.display) == (
+        "Adam",
+        "Adam lr 0.02",
+        "BCEWithLogitsLoss",
+        "logit",
+    )
+    x = np.asarray(net.data.train_x)
+    out = net.spec.forward(net.row(4), x)[-1][:, 0]
+    np.testing.assert_allclose(out, ns["last"], rtol=1e-4, atol=1e-5)
