@@ -126,3 +126,14 @@ def test_a_functional_loss_and_adam_are_read_too() -> None:
     x = np.asarray(net.data.train_x)
     out = net.spec.forward(net.row(4), x)[-1][:, 0]
     np.testing.assert_allclose(out, ns["last"], rtol=1e-4, atol=1e-5)
+
+
+def test_the_timeline_shows_each_parameter_after_the_last_step() -> None:
+    r = run(CIRCLES.replace("LOOPS", "4"))
+    assert r.error is None, r.error
+    tl = timelines_of(r)[0]
+    assert [p.label for p in tl.parameters][:2] == ["‖0.weight‖", "‖0.bias‖"]
+    rows = tl.matrix(0, np.arange(tl.steps + 1), np.arange(10))
+    final = r.namespace["model"][0].weight.detach().numpy().ravel()
+    np.testing.assert_array_equal(rows[-1], final)  # (was the value before the last step)
+    assert not np.array_equal(rows[-1], rows[-2])
