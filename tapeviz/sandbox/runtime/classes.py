@@ -49,7 +49,8 @@ SPECIAL = ("__init__", "__call__", "__len__", "__getitem__", "__repr__", *OPERAT
 # namedtuple, a script function or a library class (a test keeps this list complete).
 RESERVED_PRIVATE = (
     "_value", "_var", "_dtype_policy", "_checkpoint_children", "_own_weights", "_fields",
-    "_asdict", "_replace", "_make", "_real", "_shown", "_held_names", "_open_attributes",
+    "_asdict", "_replace", "_make", "_field_defaults", "_real", "_shown", "_held_names",
+    "_open_attributes",
     "_opt_called", "_hooks", "_nodes", "_node", "_kind", "_signatures", "_stack", "_t",
     "_batched", "_build_shapes", "_compile_loss", "_dtypes", "_graph_inputs", "_graph_outputs",
     "_get_closed_form_lr", "_not_called", "_series", "_rng", "_name", "_names", "_paused",

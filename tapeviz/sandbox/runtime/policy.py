@@ -233,7 +233,8 @@ def get_attr(obj: Any, name: str) -> Any:
     """``obj.name`` if the policy allows it; a clear refusal or AttributeError otherwise."""
     if name in DUNDER_READS:
         return _dunder(obj, name)
-    shadowing = _shadowing(type(obj))
+    tp = type(obj)
+    shadowing = _shadowing(tp) if tp.__dict__.get(classes.MARK) is True else None
     if shadowing is not None and name not in shadowing:  # a script object's own value: as is
         own = obj.__dict__
         if name in own and (name[0] != "_" or classes.private_name_ok(name)):
