@@ -1,9 +1,13 @@
 """``torch.optim.lr_scheduler``: step, multi-step, exponential, lambda and cosine schedules.
 
+The warm-up and one-cycle schedules (constant, linear, polynomial, multiplicative, warm
+restarts, one cycle, sequential, chained) are in :mod:`~tapeviz.torch.optim.warmup`, the base
+class in :mod:`~tapeviz.torch.optim.scheduler_base` (both re-exported here).
+
 ReduceLROnPlateau, which follows a metric instead of the epoch, is in
 :mod:`~tapeviz.torch.optim.plateau` (re-exported here).
 
-torch's chainable forms, so the learning rates match torch's step by step.
+All follow torch's chainable forms, so the learning rates match torch's step by step.
 """
 
 from __future__ import annotations
@@ -15,120 +19,25 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from tapeviz.engine import diagnostics
 from tapeviz.torch.optim.optimizer import Optimizer
 from tapeviz.torch.optim.plateau import ReduceLROnPlateau
-
-__all__ = [
-    "CosineAnnealingLR", "ExponentialLR", "LRScheduler", "LambdaLR", "MultiStepLR",
-    "ReduceLROnPlateau", "StepLR",
-]  # fmt: skip
-
-_EPOCH_DEPRECATION = (
-    "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
-    "possible. Please use `scheduler.step()` to step the scheduler. During the deprecation, if "
-    "epoch is different from None, the closed form is used instead of the new chainable form, "
-    "where available. Please open an issue if you are unable to replicate your use case: "
-    "https://github.com/pytorch/pytorch/issues/new/choose."
+from tapeviz.torch.optim.scheduler_base import LRScheduler, _groups_lr
+from tapeviz.torch.optim.warmup import (
+    ChainedScheduler,
+    ConstantLR,
+    CosineAnnealingWarmRestarts,
+    LinearLR,
+    MultiplicativeLR,
+    OneCycleLR,
+    PolynomialLR,
+    SequentialLR,
 )
 
-
-def _mark_steps(opt: Optimizer) -> None:
-    """Let the scheduler tell whether ``opt.step`` was called (torch's warning).
-
-    torch wraps ``opt.step`` in a function of its own; here the optimizers' own ``step`` marks
-    the call (a wrapper function would be a callable the sandbox does not know). A ``step`` the
-    script wrote itself is given the benefit of the doubt: no warning.
-    """
-    if type(opt).step is not Optimizer.step:
-        opt._opt_called = True  # type: ignore[attr-defined]
-
-
-class LRScheduler:
-    """Base class: sets each param group's ``lr`` at every ``step()``."""
-
-    def __init__(
-        self, optimizer: Optimizer, last_epoch: int = -1, verbose: Any = "deprecated"
-    ) -> None:
-        if not isinstance(optimizer, Optimizer):
-            raise TypeError(f"{type(optimizer).__name__} is not an Optimizer")
-        self.optimizer = optimizer
-        if last_epoch == -1:
-            for group in optimizer.param_groups:
-                group.setdefault("initial_lr", group["lr"])
-        else:
-            for i, group in enumerate(optimizer.param_groups):
-                if "initial_lr" not in group:
-                    raise KeyError(
-                        "param 'initial_lr' is not specified in param_groups[{i}] when resuming "
-                        "an optimizer".replace("{i}", str(i))
-                    )
-        self.base_lrs: list[float] = [group["initial_lr"] for group in optimizer.param_groups]
-        self.last_epoch = last_epoch
-        _mark_steps(optimizer)
-        self._get_lr_called_within_step = False
-        self._step_count = 0
-        self.step()
-
-    def get_last_lr(self) -> list[float]:
-        """The learning rates the last ``step()`` set."""
-        return self._last_lr
-
-    def get_lr(self) -> list[float]:
-        """The learning rates of this step (the chainable form)."""
-        raise NotImplementedError
-
-    def _warn_get_lr(self) -> None:
-        if not self._get_lr_called_within_step:
-            diagnostics.warn(
-                "To get the last learning rate computed by the scheduler, please use "
-                "`get_last_lr()`.",
-                stacklevel=3,
-            )
-
-    def step(self, epoch: int | None = None) -> None:
-        """Advance one epoch and set the learning rates."""
-        if self._step_count == 1 and not getattr(self.optimizer, "_opt_called", False):
-            diagnostics.warn(
-                "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch "
-                "1.1.0 and later, you should call them in the opposite order: "
-                "`optimizer.step()` before `lr_scheduler.step()`.  Failure to do this will "
-                "result in PyTorch skipping the first value of the learning rate schedule. See "
-                "more details at "
-                "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate",
-                stacklevel=2,
-            )
-        self._step_count += 1
-        self._get_lr_called_within_step = True
-        try:
-            if epoch is None:
-                self.last_epoch += 1
-                values = self.get_lr()
-            else:
-                diagnostics.warn(_EPOCH_DEPRECATION, stacklevel=2)
-                self.last_epoch = epoch
-                closed = getattr(self, "_get_closed_form_lr", None)
-                values = closed() if closed is not None else self.get_lr()
-        finally:
-            self._get_lr_called_within_step = False
-        for group, lr in zip(self.optimizer.param_groups, values, strict=False):
-            group["lr"] = lr
-        self._last_lr = [group["lr"] for group in self.optimizer.param_groups]
-
-    def state_dict(self) -> dict[str, Any]:
-        """Every attribute but the optimizer."""
-        return {k: v for k, v in self.__dict__.items() if k != "optimizer"}
-
-    def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Take the attributes of ``state_dict``."""
-        self.__dict__.update(state_dict)
-
-
-_LRScheduler = LRScheduler
-
-
-def _groups_lr(s: LRScheduler) -> list[float]:
-    return [group["lr"] for group in s.optimizer.param_groups]
+__all__ = [
+    "ChainedScheduler", "ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts",
+    "ExponentialLR", "LRScheduler", "LambdaLR", "LinearLR", "MultiStepLR", "MultiplicativeLR",
+    "OneCycleLR", "PolynomialLR", "ReduceLROnPlateau", "SequentialLR", "StepLR",
+]  # fmt: skip
 
 
 class LambdaLR(LRScheduler):
