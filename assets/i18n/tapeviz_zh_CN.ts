@@ -493,8 +493,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/help_pages.py" line="27" />
-      <source>TensorFlow in tapeviz</source>
-      <translation>tapeviz 中的 TensorFlow</translation>
+      <source>Libraries in tapeviz</source>
+      <translation>tapeviz 中的库</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/help_pages.py" line="28" />
@@ -646,8 +646,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/window/help.py" line="102" />
-      <source>&amp;TensorFlow in tapeviz</source>
-      <translation>tapeviz 中的 TensorFlow(&amp;T)</translation>
+      <source>&amp;Libraries in tapeviz</source>
+      <translation>tapeviz 中的库(&amp;L)</translation>
     </message>
   </context>
   <context>
@@ -1232,28 +1232,28 @@
       <translation>轮次</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="76" />
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="187" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="77" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="189" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="85" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="86" />
       <source>Show test data</source>
       <translation>显示测试数据</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="87" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="88" />
       <source>Discretize output</source>
       <translation>离散化输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="162" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="163" />
       <source>Test loss %1</source>
       <translation>测试损失 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/output_panel.py" line="164" />
+      <location filename="../../tapeviz/ui/network/output_panel.py" line="165" />
       <source>Training loss %1</source>
       <translation>训练损失 %1</translation>
     </message>
@@ -2930,8 +2930,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="309" />
-      <source>see Help → "TensorFlow in tapeviz" for what is there</source>
-      <translation>可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
+      <source>see Help → "Libraries in tapeviz" for what is there</source>
+      <translation>可用的名称见 帮助 → "tapeviz 中的库"</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="312" />
@@ -2945,8 +2945,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="318" />
-      <source>tf.{name} is not available in tapeviz; see Help → "TensorFlow in tapeviz" for what is there</source>
-      <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的 TensorFlow"</translation>
+      <source>tf.{name} is not available in tapeviz; see Help → "Libraries in tapeviz" for what is there</source>
+      <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的库"</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="323" />

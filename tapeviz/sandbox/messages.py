@@ -307,7 +307,7 @@ TEMPLATES: dict[str, str] = {
         "UserCode", "super().{name} is not available in tapeviz scripts"
     ),
     "hint_help": QT_TRANSLATE_NOOP(
-        "UserCode", 'see Help → "TensorFlow in tapeviz" for what is there'
+        "UserCode", 'see Help → "Libraries in tapeviz" for what is there'
     ),
     "hint_add_import": QT_TRANSLATE_NOOP(
         "UserCode", "add `{line}` above (tf and np are always there)"
@@ -317,7 +317,7 @@ TEMPLATES: dict[str, str] = {
     ),
     "hint_tf_lacks": QT_TRANSLATE_NOOP(
         "UserCode",
-        'tf.{name} is not available in tapeviz; see Help → "TensorFlow in tapeviz" '
+        'tf.{name} is not available in tapeviz; see Help → "Libraries in tapeviz" '
         "for what is there",
     ),
     "hint_numpy_has": QT_TRANSLATE_NOOP(

@@ -27,9 +27,9 @@ def test_torchvision_says_there_are_no_downloads_and_what_to_do() -> None:
 def test_torch_schedulers_and_samplers_tapeviz_lacks_say_so() -> None:
     opt = "opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=0.1)\n"
     for src, name in (
-        ("import torch\n" + opt + "torch.optim.lr_scheduler.OneCycleLR(opt, 0.1, total_steps=9)\n",
-         "torch.optim.lr_scheduler.OneCycleLR"),
-        ("from torch.optim.lr_scheduler import LinearLR\n", "torch.optim.lr_scheduler.LinearLR"),
+        ("import torch\n" + opt + "torch.optim.lr_scheduler.CyclicLR(opt, 0.01, 0.1)\n",
+         "torch.optim.lr_scheduler.CyclicLR"),
+        ("from torch.optim.lr_scheduler import CyclicLR\n", "torch.optim.lr_scheduler.CyclicLR"),
         ("from torch.utils.data import WeightedRandomSampler\n",
          "torch.utils.data.WeightedRandomSampler"),
     ):  # fmt: skip

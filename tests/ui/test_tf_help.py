@@ -1,4 +1,4 @@
-"""Help → TensorFlow in tapeviz: the names scripts can use, generated from the namespaces."""
+"""Help → Libraries in tapeviz: the names scripts can use, generated from the namespaces."""
 
 from __future__ import annotations
 
@@ -34,9 +34,9 @@ def test_the_names_page_has_numpy_and_matplotlib_and_filters(
 
 def test_the_menu_names_the_page_the_hints_point_to(window: MainWindow) -> None:
     titles = [a.text() for m in window.menuBar().actions() for a in m.menu().actions()]
-    assert "&TensorFlow in tapeviz" in titles
+    assert "&Libraries in tapeviz" in titles
     err = run("tf.compat.v1").error
-    assert err is not None and 'Help → "TensorFlow in tapeviz"' in (err.hint or "")
+    assert err is not None and 'Help → "Libraries in tapeviz"' in (err.hint or "")
 
 
 def test_why_a_name_is_missing_is_a_translated_phrase() -> None:

@@ -274,4 +274,4 @@ ELSEWHERE: dict[str, str] = {
     ),
     **dict.fromkeys(("display",), "display() is IPython's: use print(), or plt.show() for plots"),
 }
-HELP = 'see Help → "TensorFlow in tapeviz" for what is there'
+HELP = 'see Help → "Libraries in tapeviz" for what is there'

@@ -99,7 +99,7 @@ class HelpController(QObject):
         entries = (
             ("start", self.tr("&Getting started"), "F1"),
             ("keys", self.tr("&Keyboard shortcuts"), "Ctrl+/"),
-            ("names", self.tr("&TensorFlow in tapeviz"), None),
+            ("names", self.tr("&Libraries in tapeviz"), None),
         )
         for page, text, key in entries:
             action = QAction(text, self)

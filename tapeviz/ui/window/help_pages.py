@@ -24,7 +24,7 @@ TEXTS = {
     "key": QT_TRANSLATE_NOOP("Help", "Key"),
     "does": QT_TRANSLATE_NOOP("Help", "Does"),
     "where": QT_TRANSLATE_NOOP("Help", "Where"),
-    "names": QT_TRANSLATE_NOOP("Help", "TensorFlow in tapeviz"),
+    "names": QT_TRANSLATE_NOOP("Help", "Libraries in tapeviz"),
     "names_intro": QT_TRANSLATE_NOOP(
         "Help",
         "Scripts can use these names after import tensorflow as tf (or tapeviz.tf), "
