@@ -137,3 +137,15 @@ def test_the_timeline_shows_each_parameter_after_the_last_step() -> None:
     final = r.namespace["model"][0].weight.detach().numpy().ravel()
     np.testing.assert_array_equal(rows[-1], final)  # (was the value before the last step)
     assert not np.array_equal(rows[-1], rows[-2])
+
+
+def test_a_sigmoid_between_the_model_and_bce_is_the_output_activation() -> None:
+    code = (CIRCLES.replace("LOOPS", "3").replace("nn.BCEWithLogitsLoss()", "nn.BCELoss()")
+            .replace("y_logits = model(X).squeeze()",
+                     "y_logits = torch.sigmoid(model(X).squeeze())"))  # fmt: skip
+    net, ns = _net(code)
+    assert isinstance(net, ScriptNet), net
+    assert net.spec.activations[-1] == "sigmoid" and net.display == "prob"
+    x = np.asarray(net.data.train_x)
+    p = 1 / (1 + np.exp(-ns["first"]))
+    np.testing.assert_allclose(net.spec.forward(net.row(0), x)[-1][:, 0], p, rtol=1e-4, atol=1e-6)

@@ -152,17 +152,22 @@ def describe(
     }  # fmt: skip
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Whether ``a`` is ``b`` or a reshaped view of it (``model(X).squeeze()``)."""
+def _link(a: Any, b: Any) -> str | None:
+    """How the loss's input ``a`` came from the model's output ``b`` (None: not from it).
+
+    "" as it is or reshaped (``model(X).squeeze()``), "sigmoid" through ``torch.sigmoid``.
+    """
     if a is b:
-        return True
+        return ""
     va, vb = _points(a), _points(b)
-    return (
-        va is not None
-        and vb is not None
-        and va.size == vb.size
-        and np.array_equal(va.reshape(-1), vb.reshape(-1))
-    )
+    if va is None or vb is None or va.size != vb.size:
+        return None
+    va, vb = va.reshape(-1), vb.reshape(-1)
+    if np.array_equal(va, vb):
+        return ""
+    with np.errstate(over="ignore"):
+        squashed = 1.0 / (1.0 + np.exp(-vb.astype(np.float64)))
+    return "sigmoid" if np.allclose(va, squashed, rtol=1e-5, atol=1e-7) else None
 
 
 def on_backward(outputs: list[Any], tape: Any) -> None:
@@ -172,11 +177,19 @@ def on_backward(outputs: list[Any], tape: Any) -> None:
         return
     seq, out, x = model
     STATE.model = STATE.loss = None
-    if not _same(loss[2], out):
+    link = _link(loss[2], out)
+    if link is None:
         return
     STATE.described.append(id(seq))
     try:
-        setattr(tape, FIT_NET, describe(seq, x, loss[3], loss[1], loss[4]))
+        doc = describe(seq, x, loss[3], loss[1], loss[4])
+        if link and "layers" in doc:  # torch.sigmoid(model(X)) into the loss
+            last = doc["layers"][-1]
+            if last["activation"] != "linear":
+                doc = {"reason": "its output goes through two activations"}
+            else:
+                last["activation"], doc["from_logits"] = link, False
+        setattr(tape, FIT_NET, doc)
     except Exception as exc:  # a description never breaks the script's backward()
         setattr(tape, FIT_NET, {"reason": f"it could not be described ({type(exc).__name__})"})
 
