@@ -129,6 +129,40 @@ CORPUS: list[tuple[str, str]] = [
         )
     ],
     ("reserved_private_on_class", "class A:\n    pass\nA._tapeviz_class = False"),
+    # (a script class mixed in before a library base must not replace the library's private
+    # methods: its private names are refused there, and later ones on a class with such heirs)
+    (
+        "mixin_private_before_library_base",
+        "import torch\nclass Evil:\n    def _get_name(self):\n        return 'Pwned'\n"
+        "class M(Evil, torch.nn.Module):\n    pass\nprint(M())",
+    ),
+    (
+        "mixin_private_flatten_before_module",
+        "class Mix:\n    def _flatten(self, *a, **k):\n        return []\n"
+        "class M(Mix, tf.Module):\n    pass\nM()",
+    ),
+    (
+        "mixin_private_set_after",
+        "import torch\nclass Evil:\n    pass\nclass M(Evil, torch.nn.Module):\n    pass\n"
+        "def f(self):\n    return 'Pwned'\nEvil._get_name = f\nprint(M())",
+    ),
+    # (a special method other than __init__/__call__/__len__/__getitem__ is a plain script
+    # function: a @tf.function one would replay its ops wherever Python calls it, after the run too)
+    (
+        "tf_function_repr",
+        "v = tf.Variable(0)\nclass A:\n    @tf.function\n    def __repr__(self):\n"
+        "        v.assign_add(1)\n        return 'A'\na = A()",
+    ),
+    (
+        "tf_function_operator",
+        "class A:\n    @tf.function\n    def __add__(self, o):\n        return o\nA() + 1",
+    ),
+    # (super() reaches object's special methods only for __init__: no repr of any object)
+    (
+        "super_class_bound_repr",
+        "class A:\n    pass\nclass B(A):\n    pass\nsuper(B, B).__repr__(tf.constant(1.0))",
+    ),
+    ("super_repr_in_method", in_method("super().__repr__()")),
     ("reserved_private_in_body", "class A:\n    _tapeviz_user = True"),
     (
         "private_of_operand",

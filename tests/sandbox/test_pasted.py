@@ -111,7 +111,7 @@ def test_versions_names_and_isinstance() -> None:
         ("arange(3)", "unknown name 'arange'", "did you mean 'np.arange'?"),
         ("scatter([1], [2])", "unknown name 'scatter'", "did you mean 'plt.scatter'?"),
         ("learnin_rate", "unknown name 'learnin_rate'", None),
-        ("tf.compat.v1", "tf.compat is not available in tapeviz", 'Help → "TensorFlow in'),
+        ("tf.compat.v1", "tf.compat is not available in tapeviz", 'Help → "Libraries in'),
         ("tf.lite.TFLiteConverter", "tf.lite is not available", "no file access"),
         ("np.load('x.npy')", "np.load is not available in tapeviz", "no file access"),
         ("np.fft.fft([1])", "np.fft is not available in tapeviz", "tapeviz's numpy has"),

@@ -157,3 +157,25 @@ def test_a_course_warm_up_then_cosine_runs_in_a_script() -> None:
     assert r.error is None, r.error
     assert r.output == "0 0.055\n1 0.1\n2 0.075\n3 0.025\n4 0.0\n"
     assert len(r.tapes) == 5
+
+
+def test_a_state_dict_restores_rates_and_adds_nothing() -> None:
+    o = _opt()
+    s = L.StepLR(o, step_size=2, gamma=0.5)
+    _rates(s, o, 3)
+    saved = s.state_dict()
+    o2 = _opt()
+    s2 = L.StepLR(o2, step_size=2, gamma=0.5)
+    s2.load_state_dict(saved)
+    assert (s2.last_epoch, s2.get_last_lr()) == (s.last_epoch, s.get_last_lr())
+    with pytest.raises(KeyError, match="unexpected key '_get_closed_form_lr'"):
+        s2.load_state_dict({"_get_closed_form_lr": print})
+    assert s2.optimizer is o2
+    s2.load_state_dict({"optimizer": _opt()})  # (never replaced, as torch saves it apart)
+    assert s2.optimizer is o2
+    lam = L.LambdaLR(o2, lr_lambda=lambda e: 0.5)
+    lam.load_state_dict(lam.state_dict())  # the lambdas stay functions
+    assert callable(lam.lr_lambdas[0])
+    p = L.ReduceLROnPlateau(o2)
+    with pytest.raises(KeyError):
+        p.load_state_dict({"eps_": 1})

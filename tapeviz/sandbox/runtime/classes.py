@@ -36,6 +36,7 @@ from tapeviz.engine.custom import CustomGradientFunction
 from tapeviz.engine.function import Function
 from tapeviz.sandbox.errors import refused
 from tapeviz.sandbox.messages import say
+from tapeviz.sandbox.runtime.checks import CURRENT
 
 MARK = "_tapeviz_class"  # in the own __dict__ of every class a script defined
 CELL = "<class>"  # the frame key holding the class its methods were defined in (for super())
@@ -44,6 +45,11 @@ OPERATORS = (
     "__rtruediv__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__", "__pos__",
 )  # fmt: skip
 SPECIAL = ("__init__", "__call__", "__len__", "__getitem__", "__repr__", *OPERATORS)
+# Special methods super() may reach on a library base (the rest only on the script's classes).
+_SUPER_SPECIAL = ("__init__", "__call__", "__len__", "__getitem__")
+# Special methods that must be plain script functions (a @tf.function one would replay its
+# traced ops wherever Python calls it, the run over or not).
+_PLAIN = ("__repr__", *OPERATORS)
 # Private names tapeviz's own code reads off the objects it is handed (duck typing, marks, the
 # namedtuple protocol): no script object may carry one, so none can pass for a tensor, a
 # namedtuple, a script function or a library class (a test keeps this list complete).
@@ -54,6 +60,7 @@ RESERVED_PRIVATE = (
     "_opt_called", "_hooks", "_nodes", "_node", "_kind", "_signatures", "_stack", "_t",
     "_batched", "_build_shapes", "_compile_loss", "_dtypes", "_graph_inputs", "_graph_outputs",
     "_get_closed_form_lr", "_not_called", "_series", "_rng", "_name", "_names", "_paused",
+    "_schedulers",
 )  # fmt: skip
 ROOTS: list[type] = []  # engine classes made for subclassing (modules.py registers them)
 EXCEPTIONS: list[type] = []  # exception classes a script may subclass (builtins.py)
@@ -188,8 +195,8 @@ class ReprMethod(Method):
         if instance is None:
             return self.function
         budget = getattr(getattr(self.function, "closure", None), "budget", None)
-        if budget is not None and budget.tripped is not None:
-            return lambda: f"<{type(instance).__name__} object>"
+        if budget is None or budget.tripped is not None or CURRENT.budget is not budget:
+            return lambda: f"<{type(instance).__name__} object>"  # (no run of its own active)
         return BoundMethod(self.function, instance)
 
 
@@ -335,10 +342,18 @@ def make_class(name: str, bases: tuple[Any, ...], namespace: dict[str, Any]) -> 
         check_base(base)
     body: dict[str, Any] = {"__module__": "__main__", "__qualname__": name, "__doc__": None}
     pure = all(is_user_class(b) and is_pure(b) for b in real)
+    if not pure:  # a library base: no script class above it may bring private names either
+        for base in real:
+            for k in base.__mro__:
+                if k.__dict__.get(MARK) is True and _private_names(k):
+                    raise refused(say("class_attribute", name=_private_names(k)[0]),
+                                  say("hint_class_private"))  # fmt: skip
     for key, value in namespace.items():
         if key.startswith("_") and key not in SPECIAL and not (pure and private_name_ok(key)):
             raise refused(say("class_attribute", name=key), say("hint_class_private"))
         if key in SPECIAL and not _is_user_function(value):
+            raise refused(say("method_def", name=key))
+        if key in _PLAIN and not getattr(value, "_tapeviz_user", False):
             raise refused(say("method_def", name=key))
         body[key] = ReprMethod(value) if key == "__repr__" else as_class_attribute(value)
     body[MARK] = True
@@ -346,6 +361,23 @@ def make_class(name: str, bases: tuple[Any, ...], namespace: dict[str, Any]) -> 
         return types.new_class(name, real, exec_body=lambda ns: ns.update(body))
     except TypeError as exc:  # a layout conflict, an inconsistent MRO
         raise TypeError(f"cannot create class {name}: {exc}") from None
+
+
+def _private_names(cls: type) -> list[str]:
+    """The private names a script class's own body (or later assignments) gave it."""
+    return [n for n in cls.__dict__ if n.startswith("_") and not n.startswith("__")
+            and n != MARK]  # fmt: skip
+
+
+def subclasses_pure(cls: type) -> bool:
+    """Whether every class derived from ``cls`` (so far) is a pure script class."""
+    todo = list(type.__subclasses__(cls))
+    while todo:
+        k = todo.pop()
+        if not is_pure(k):
+            return False
+        todo.extend(type.__subclasses__(k))
+    return True
 
 
 def class_names(cls: type) -> set[str]:
@@ -388,7 +420,10 @@ def super_attribute(view: Super, name: str, engine_allows: Callable[[type, str],
     owner = view.owner(name)
     if owner is None:
         raise AttributeError(f"'super' object has no attribute '{name}'")
-    engine = owner.__dict__.get(MARK) is not True and name not in SPECIAL
+    script = owner.__dict__.get(MARK) is True
+    engine = not script and name not in _SUPER_SPECIAL
     if engine and (owner is object or not engine_allows(owner, name)):
+        raise refused(say("super_attribute", name=name))
+    if not script and name in SPECIAL and name not in _SUPER_SPECIAL:  # (object.__repr__ …)
         raise refused(say("super_attribute", name=name))
     return getattr(super(view.cls, view.obj), name)

@@ -288,7 +288,10 @@ def item_assignable(obj: Any) -> bool:
 
 def set_attr(obj: Any, name: str, value: Any) -> None:
     """``obj.name = value``: a script's objects, public-API objects, a few hyper-parameters."""
-    if name.startswith("_") and not classes.private_allowed(obj, name):
+    if name.startswith("_") and not (
+        classes.private_allowed(obj, name)
+        and (not isinstance(obj, type) or classes.subclasses_pure(obj))  # (no library heir)
+    ):
         raise refused(say("private_attribute", name=name), say("hint_private"))
     if is_user_instance(obj) or is_user_class(obj):
         if is_user_class(obj):

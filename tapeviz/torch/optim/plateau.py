@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 from tapeviz.torch.optim.optimizer import Optimizer
+from tapeviz.torch.optim.scheduler_base import take_state
 
 __all__ = ["ReduceLROnPlateau"]
 
@@ -106,4 +107,4 @@ class ReduceLROnPlateau:
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Take the attributes of ``state_dict``."""
-        self.__dict__.update(state_dict)
+        take_state(self, state_dict)

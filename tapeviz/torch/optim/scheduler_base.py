@@ -121,7 +121,7 @@ class LRScheduler:
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
         """Take the attributes of ``state_dict``."""
-        self.__dict__.update(state_dict)
+        take_state(self, state_dict)
 
 
 _LRScheduler = LRScheduler
@@ -129,3 +129,21 @@ _LRScheduler = LRScheduler
 
 def _groups_lr(s: LRScheduler) -> list[float]:
     return [group["lr"] for group in s.optimizer.param_groups]
+
+
+def take_state(obj: Any, state_dict: Any, skip: tuple[str, ...] = ()) -> None:
+    """A scheduler's ``load_state_dict``: the saved values of the attributes it has.
+
+    Only names the scheduler already has are taken (a state dict from a script cannot add
+    attributes the code reads, nor replace its optimizer); learning-rate lambdas stay the
+    scheduler's own functions, as torch keeps them.
+    """
+    if not isinstance(state_dict, dict):
+        raise TypeError(f"state_dict must be a dict, got {type(state_dict).__name__}")
+    own = obj.__dict__
+    for key, value in state_dict.items():
+        if key in ("optimizer", "lr_lambdas", *skip):
+            continue
+        if not isinstance(key, str) or key not in own:
+            raise KeyError(f"unexpected key {key!r} in the scheduler's state_dict")
+        own[key] = value

@@ -16,7 +16,7 @@ from typing import Any
 
 from tapeviz.torch.optim.optimizer import Optimizer
 from tapeviz.torch.optim.plateau import ReduceLROnPlateau
-from tapeviz.torch.optim.scheduler_base import LRScheduler
+from tapeviz.torch.optim.scheduler_base import LRScheduler, take_state
 
 __all__ = [
     "ChainedScheduler", "ConstantLR", "CosineAnnealingWarmRestarts", "LinearLR",
@@ -387,6 +387,6 @@ def _state(s: Any) -> dict[str, Any]:
 
 def _load(s: Any, state_dict: dict[str, Any]) -> None:
     parts = state_dict["_schedulers"]
-    s.__dict__.update({k: v for k, v in state_dict.items() if k != "_schedulers"})
+    take_state(s, state_dict, skip=("_schedulers",))
     for part, state in zip(s._schedulers, parts, strict=True):
         part.load_state_dict(state)
