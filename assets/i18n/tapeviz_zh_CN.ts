@@ -2805,406 +2805,406 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="252" />
-      <source>private attributes are open only on objects of your own classes (not of library classes or classes derived from them); dunder attributes are off limits</source>
-      <translation>私有属性只对你自己的类的对象开放(库的类及其派生类不开放);双下划线属性不能使用</translation>
+      <source>private attributes are open on your own classes' objects and on the methods your classes add to library classes, never on library objects; dunder attributes are off limits</source>
+      <translation>私有属性对你自己的类的对象、以及你的类添加到库类上的方法开放,库的对象不开放;双下划线属性不能使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="257" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="258" />
       <source>import the names you need</source>
       <translation>请导入你需要的名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="258" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="259" />
       <source>replace it with a newline or a space</source>
       <translation>请把它换成换行或空格</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="259" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
       <source>remove the '# coding: …' comment</source>
       <translation>请删除 '# coding: …' 注释</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="261" />
       <source>switch to script mode for Python code</source>
       <translation>Python 代码请切换到脚本模式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="261" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="262" />
       <source>{op} needs a float: write {value} instead of {literal}</source>
       <translation>{op} 需要浮点数:请写 {value},而不是 {literal}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="264" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="265" />
       <source>use {ns}.cast(x, {ns}.{dtype})</source>
       <translation>请用 {ns}.cast(x, {ns}.{dtype})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="266" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="267" />
       <source>{python}</source>
       <translation>{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="267" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="268" />
       <source>{name} is not available in tapeviz</source>
       <translation>tapeviz 中没有 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="268" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
       <source>the run is over: its functions cannot be called any more</source>
       <translation>运行已结束:它的函数不能再被调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="271" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="272" />
       <source>{name} (its message could not be shown)</source>
       <translation>{name}(无法显示它的消息)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="272" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="273" />
       <source>{text}</source>
       <translation>{text}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="273" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="274" />
       <source>class keywords (metaclass=...) are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类关键字参数(metaclass=...)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="276" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="277" />
       <source>class decorators are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类装饰器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="279" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="280" />
       <source>a class's bases must be written out, not unpacked with *</source>
       <translation>类的基类必须逐个写出,不能用 * 展开</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="282" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="283" />
       <source>the class attribute '{name}' is not available</source>
       <translation>类属性 '{name}' 不可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="285" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="286" />
       <source>a tapeviz class may define __init__, __call__, __len__, __getitem__, __repr__ and the arithmetic operators (__add__, __radd__, __sub__, __mul__, __truediv__, __pow__, __matmul__, __neg__, …), no other __methods__</source>
       <translation>tapeviz 的类可以定义 __init__、__call__、__len__、__getitem__、__repr__ 和算术运算符(__add__、__radd__、__sub__、__mul__、__truediv__、__pow__、__matmul__、__neg__ 等),不能定义其他 __方法__</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
-      <source>a class may have names starting with _ only when its bases are your own classes (or object), and never __names</source>
-      <translation>只有当类的基类都是你自己的类(或 object)时,类中才能使用以 _ 开头的名称;__ 开头的名称始终不能使用</translation>
+      <location filename="../../tapeviz/sandbox/messages.py" line="292" />
+      <source>a class may not give a name starting with _ that a library base class already has (nor any __name)</source>
+      <translation>类不能定义库基类已有的以 _ 开头的名称(也不能定义任何 __ 名称)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="296" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
       <source>cannot delete '{name}' of {owner}</source>
       <translation>不能删除 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="298" />
       <source>type() with three arguments is not available: write a class statement</source>
       <translation>不支持三个参数的 type():请写 class 语句</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="300" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="301" />
       <source>object() is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能调用 object()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="301" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="302" />
       <source>object works as a base class</source>
       <translation>object 可以作为基类使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="302" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="303" />
       <source>{what} works only on functions defined in the script</source>
       <translation>{what} 只能用于脚本中定义的函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="305" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="306" />
       <source>{name} must be a method defined with def</source>
       <translation>{name} 必须是用 def 定义的方法</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="306" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="307" />
       <source>super().{name} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 super().{name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="309" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="310" />
       <source>see Help → "Libraries in tapeviz" for what is there</source>
       <translation>可用的名称见 帮助 → "tapeviz 中的库"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="312" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="313" />
       <source>add `{line}` above (tf and np are always there)</source>
       <translation>在上方加上 `{line}`(tf 和 np 总是已经导入)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="315" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="316" />
       <source>did you mean 'plt.{name}'? (`import matplotlib.pyplot as plt`)</source>
       <translation>是不是想写 'plt.{name}'?(`import matplotlib.pyplot as plt`)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="318" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
       <source>tf.{name} is not available in tapeviz; see Help → "Libraries in tapeviz" for what is there</source>
       <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的库"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="323" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
       <source>tapeviz's numpy has maths, random numbers and array creation</source>
       <translation>tapeviz 的 numpy 提供数学函数、随机数和数组创建</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="326" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
       <source>the Plots tab draws plot, scatter, hist, bar, imshow and contour</source>
       <translation>“图表”标签页可以绘制 plot、scatter、hist、bar、imshow 和 contour</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
       <source>tapeviz scripts have no file access</source>
       <translation>tapeviz 脚本不能访问文件</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="334" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
       <source>it would run Python code or expose memory outside tapeviz's checks</source>
       <translation>它会在 tapeviz 的检查之外运行 Python 代码或暴露内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="337" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
       <source>pandas is not available in tapeviz: use numpy arrays</source>
       <translation>tapeviz 中没有 pandas:请用 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
       <source>JAX is not available in tapeviz: write it with tf or np</source>
       <translation>tapeviz 中没有 JAX:请用 tf 或 np 来写</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="339" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
       <source>seaborn is not available in tapeviz: use plt</source>
       <translation>tapeviz 中没有 seaborn:请用 plt</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="340" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
       <source>scipy is not available in tapeviz: use np and tf</source>
       <translation>tapeviz 中没有 scipy:请用 np 和 tf</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="341" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
       <source>TensorFlow Probability is not available in tapeviz</source>
       <translation>tapeviz 中没有 TensorFlow Probability</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="342" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
       <source>TensorFlow Datasets is not available in tapeviz (no downloads): sklearn.datasets.load_digits has 8×8 digits, make_moons and make_circles toy sets</source>
       <translation>tapeviz 中没有 TensorFlow Datasets(不下载数据):sklearn.datasets.load_digits 有 8×8 的手写数字,make_moons 和 make_circles 可造玩具数据集</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
       <source>torchvision, torchaudio and torchtext are not available in tapeviz (no downloads): make a small data set in the script (torch.randn, TensorDataset), or use sklearn.datasets.load_digits (8×8 digits)</source>
       <translation>tapeviz 中没有 torchvision、torchaudio 和 torchtext(不下载数据):请在脚本里造一个小数据集(torch.randn、TensorDataset),或使用 sklearn.datasets.load_digits(8×8 手写数字)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
       <source>scikit-learn's models are not in tapeviz (its data sets, splits, scalers and scores are): build the model with tf or torch</source>
       <translation>tapeviz 中没有 scikit-learn 的模型(有它的数据集、划分、缩放和评分):请用 tf 或 torch 搭建模型</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="358" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
       <source>tapeviz downloads nothing: use a bundled set (load_iris, load_digits, load_wine, load_breast_cancer, load_diabetes) or make one (make_moons, make_circles, make_blobs)</source>
       <translation>tapeviz 不下载任何数据:请使用自带的数据集(load_iris、load_digits、load_wine、load_breast_cancer、load_diabetes)或自己生成(make_moons、make_circles、make_blobs)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="364" />
       <source>tapeviz scripts have no access to files, the system or the clock</source>
       <translation>tapeviz 脚本不能访问文件、系统或时钟</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="366" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="367" />
       <source>display() is IPython's: use print(), or plt.show() for plots</source>
       <translation>display() 属于 IPython:请用 print(),绘图请用 plt.show()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
       <source>the array</source>
       <translation>数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="369" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
       <source>the list</source>
       <translation>列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
       <source>the dict</source>
       <translation>字典</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="371" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="372" />
       <source>the set</source>
       <translation>集合</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="372" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="373" />
       <source>the collection</source>
       <translation>容器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="373" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
       <source>the slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="374" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
       <source>the display</source>
       <translation>字面量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
       <source>the comprehension</source>
       <translation>推导式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
       <source>the f-string</source>
       <translation>f 字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="377" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
       <source>the formatted values</source>
       <translation>要格式化的值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="379" />
       <source>the replaced string</source>
       <translation>替换后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="379" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="380" />
       <source>the formatted string</source>
       <translation>格式化后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="380" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="381" />
       <source>the % format</source>
       <translation>% 格式化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="381" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="382" />
       <source>the changed string</source>
       <translation>改变大小写后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="382" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="383" />
       <source>the joined string</source>
       <translation>拼接后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="383" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="384" />
       <source>the result of +</source>
       <translation>+ 的结果</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="384" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="385" />
       <source>the repeated sequence</source>
       <translation>重复后的序列</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="385" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="386" />
       <source>the matrix product</source>
       <translation>矩阵乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="386" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="387" />
       <source>the range scan</source>
       <translation>range 扫描</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="387" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="388" />
       <source>the * arguments</source>
       <translation>* 参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="388" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="389" />
       <source>the product</source>
       <translation>乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="389" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="390" />
       <source>the shifted integer</source>
       <translation>移位后的整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="390" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="391" />
       <source>the power</source>
       <translation>幂</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="391" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="392" />
       <source>the code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="393" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="394" />
       <source>the name</source>
       <translation>名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="394" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="395" />
       <source>the function name</source>
       <translation>函数名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="395" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="396" />
       <source>the parameter</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="396" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="397" />
       <source>the keyword</source>
       <translation>关键字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="397" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="398" />
       <source>the module</source>
       <translation>模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="399" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="400" />
       <source>segmentation fault</source>
       <translation>段错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="400" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="401" />
       <source>bus error</source>
       <translation>总线错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="401" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="402" />
       <source>aborted</source>
       <translation>已中止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="402" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="403" />
       <source>floating-point exception</source>
       <translation>浮点异常</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="403" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="404" />
       <source>illegal instruction</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="404" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="405" />
       <source>killed</source>
       <translation>被终止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="405" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="406" />
       <source>CPU time limit</source>
       <translation>CPU 时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="406" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="407" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
     </message>

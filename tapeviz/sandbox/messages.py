@@ -251,8 +251,9 @@ TEMPLATES: dict[str, str] = {
     "hint_dunder": QT_TRANSLATE_NOOP("UserCode", "dunder names are off limits"),
     "hint_private": QT_TRANSLATE_NOOP(
         "UserCode",
-        "private attributes are open only on objects of your own classes (not of library "
-        "classes or classes derived from them); dunder attributes are off limits",
+        "private attributes are open on your own classes' objects and on the methods your "
+        "classes add to library classes, never on library objects; dunder attributes are off "
+        "limits",
     ),
     "hint_import_names": QT_TRANSLATE_NOOP("UserCode", "import the names you need"),
     "hint_line_break": QT_TRANSLATE_NOOP("UserCode", "replace it with a newline or a space"),
@@ -290,8 +291,8 @@ TEMPLATES: dict[str, str] = {
     ),
     "hint_class_private": QT_TRANSLATE_NOOP(
         "UserCode",
-        "a class may have names starting with _ only when its bases are your own classes (or "
-        "object), and never __names",
+        "a class may not give a name starting with _ that a library base class already has "
+        "(nor any __name)",
     ),
     "del_attribute": QT_TRANSLATE_NOOP("UserCode", "cannot delete '{name}' of {owner}"),
     "type_three": QT_TRANSLATE_NOOP(

@@ -248,8 +248,11 @@ def test_del_of_attributes_and_names() -> None:
         ("class A:\n    def __eq__(self, o):\n        return True", "'__eq__' is not available"),
         ("class A:\n    def __hash__(self):\n        return 1", "'__hash__' is not available"),
         ("class A:\n    def __getattr__(self, n):\n        return 1", "'__getattr__'"),
-        ("class A(tf.Module):\n    _secret = 1", "'_secret' is not available"),
-        ("class A(tf.Module):\n    def _helper(self):\n        pass", "'_helper' is not available"),
+        ("class A(tf.Module):\n    _flatten = 1", "'_flatten' is not available"),
+        (
+            "class A(tf.Module):\n    def _set_module_name(self):\n        pass",
+            "'_set_module_name' is not available",
+        ),
         ("class A:\n    _value = 1", "'_value' is not available"),
         ("class A:\n    __init__ = print", "'__init__' is not available"),
         ("class A(metaclass=type):\n    pass", "metaclass"),

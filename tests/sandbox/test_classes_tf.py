@@ -162,7 +162,8 @@ def test_the_public_api_of_tapeviz_tf_is_reachable_without_lists() -> None:
 def test_engine_internals_stay_out_of_reach() -> None:
     for source, message in [
         ("class A(tf.Module):\n    def _flatten(self):\n        return []", "'_flatten'"),
-        ("class A(tf.keras.layers.Layer):\n    _tracker = None", "'_tracker'"),
+        ("class A(tf.keras.layers.Layer):\n    _trainable = None", "'_trainable'"),
+        ("class A(tf.keras.layers.Layer):\n    _seen = None", "'_seen'"),
         ("m = tf.Module()\nm._name", "'_name' is not available"),
         (
             "class A(tf.keras.layers.Layer):\n    def call(self, x):\n"

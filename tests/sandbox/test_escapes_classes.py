@@ -98,8 +98,20 @@ CORPUS: list[tuple[str, str]] = [
     ("assign_private_in_body", "class A:\n    _value = 1"),
     # (a class of the script's own may keep private names; one with a library base may not)
     ("private_method", "class A(tf.Module):\n    def _flatten(self):\n        return []"),
-    ("nested_private_assign", "class A(tf.Module):\n    if True:\n        _x = 1"),
-    ("private_via_subclass", "class A(tf.Module):\n    pass\nclass B(A):\n    _trackable = 1"),
+    ("nested_private_assign", "class A(tf.Module):\n    if True:\n        _flatten = 1"),
+    (
+        "private_via_subclass",
+        "class A(tf.Module):\n    pass\nclass B(A):\n    _set_module_name = print",
+    ),
+    (
+        "private_set_on_library_derived_instance",
+        "import torch\nclass M(torch.nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self._modules = {}\nM()",
+    ),
+    (
+        "private_class_attr_shadowing_later",
+        "import torch\nclass M(torch.nn.Module):\n    pass\nM._cast = print",
+    ),
     (
         "private_attr_of_module_subclass",
         "class M(tf.Module):\n    def __init__(self):\n        super().__init__()\n"

@@ -159,11 +159,26 @@ def test_private_names_on_the_scripts_own_objects() -> None:
     assert out == "2 + 3 3\n'Node' object has no attribute '_op'\n"
 
 
+def test_a_library_derived_class_keeps_its_own_private_methods() -> None:
+    # nanoGPT-style: self.apply(self._init_weights) in an nn.Module subclass
+    out = _ok(
+        "import torch\nfrom torch import nn\nclass Net(nn.Module):\n    def __init__(self):\n"
+        "        super().__init__()\n        self.fc = nn.Linear(2, 3)\n"
+        "        self.apply(self._init_weights)\n    def _init_weights(self, m):\n"
+        "        if isinstance(m, nn.Linear):\n            nn.init.ones_(m.weight)\n"
+        "            nn.init.zeros_(m.bias)\n    def _total(self):\n"
+        "        return self.fc.weight.sum().item()\nprint(Net()._total())\n"
+    )
+    assert out == "6.0\n"
+
+
 @pytest.mark.parametrize(
     ("code", "says"),
     [
         ("class M(tf.Module):\n    def __init__(self):\n        super().__init__()\n"
          "        self._cache = 1\nM()", "'_cache' is not available"),
+        ("import torch\nclass M(torch.nn.Module):\n    def _get_name(self):\n"
+         "        return 'x'\nM()", "'_get_name' is not available"),
         ("import torch\nclass M(torch.nn.Module):\n    pass\nM()._parameters",
          "'_parameters' is not available"),
         ("x = tf.constant(1.0)\nx._value", "'_value' is not available"),

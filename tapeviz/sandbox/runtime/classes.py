@@ -27,9 +27,11 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 import types
 import weakref
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from tapeviz.engine.custom import CustomGradientFunction
@@ -102,10 +104,57 @@ def private_allowed(obj: Any, name: str) -> bool:
     """Whether a script may read or write ``obj._name``: its objects of its own pure classes.
 
     A class with a library base (``tf.Module``, ``nn.Module``) keeps the library's private
-    names shut, as every library object does.
+    names shut, as every library object does (see :func:`own_private_entry` for the script's
+    own methods on such a class).
     """
     cls = obj if isinstance(obj, type) else type(obj)
     return private_name_ok(name) and cls.__dict__.get(MARK) is True and is_pure(cls)
+
+
+def library_defines(cls: type, name: str) -> bool:
+    """Whether ``name`` is the library's on ``cls`` (the script may not shadow it there).
+
+    On a class with a library base: a library class in its MRO defines it, or tapeviz's own
+    code spells it anywhere (an instance value set lazily and read with a fallback to the
+    class would find the script's). A pure script class has no library to shadow.
+    """
+    if is_pure(cls):
+        return False
+    if name in tapeviz_private_names():
+        return True
+    return any(name in k.__dict__ for k in cls.__mro__
+               if k is not object and k.__dict__.get(MARK) is not True)  # fmt: skip
+
+
+@functools.cache
+def tapeviz_private_names() -> frozenset[str]:
+    """Every ``_name`` the code scripts reach (engine, tf, torch, sklearn, sandbox) spells."""
+    root = Path(__file__).resolve().parents[2]
+    found: set[str] = set()
+    for part in ("engine", "tf", "torch", "sklearn", "sandbox"):
+        for path in sorted((root / part).rglob("*.py")):
+            found.update(_PRIVATE_SPELLED.findall(path.read_text(encoding="utf-8")))
+    return frozenset(found)
+
+
+_PRIVATE_SPELLED = re.compile(r"""(?:\.|["'])(_[a-z][A-Za-z0-9_]*)""")
+
+
+def own_private_entry(obj: Any, name: str) -> bool:
+    """Whether ``obj._name`` on a library-derived script class is the script's own entry.
+
+    A script class's method or attribute (``_init_weights``) that no library class defines;
+    never a value on the instance (``self._x = ...`` on such an object stays shut: the
+    library keeps its own private values there).
+    """
+    cls = obj if isinstance(obj, type) else type(obj)
+    if not private_name_ok(name) or cls.__dict__.get(MARK) is not True:
+        return False
+    if not isinstance(obj, type) and name in getattr(obj, "__dict__", {}):
+        return False
+    return not library_defines(cls, name) and any(
+        name in k.__dict__ for k in cls.__mro__ if k.__dict__.get(MARK) is True
+    )
 
 
 def allow_bases(classes: Iterable[Any]) -> None:
@@ -341,15 +390,8 @@ def make_class(name: str, bases: tuple[Any, ...], namespace: dict[str, Any]) -> 
     for base in real:
         check_base(base)
     body: dict[str, Any] = {"__module__": "__main__", "__qualname__": name, "__doc__": None}
-    pure = all(is_user_class(b) and is_pure(b) for b in real)
-    if not pure:  # a library base: no script class above it may bring private names either
-        for base in real:
-            for k in base.__mro__:
-                if k.__dict__.get(MARK) is True and _private_names(k):
-                    raise refused(say("class_attribute", name=_private_names(k)[0]),
-                                  say("hint_class_private"))  # fmt: skip
     for key, value in namespace.items():
-        if key.startswith("_") and key not in SPECIAL and not (pure and private_name_ok(key)):
+        if key.startswith("_") and key not in SPECIAL and not private_name_ok(key):
             raise refused(say("class_attribute", name=key), say("hint_class_private"))
         if key in SPECIAL and not _is_user_function(value):
             raise refused(say("method_def", name=key))
@@ -358,9 +400,17 @@ def make_class(name: str, bases: tuple[Any, ...], namespace: dict[str, Any]) -> 
         body[key] = ReprMethod(value) if key == "__repr__" else as_class_attribute(value)
     body[MARK] = True
     try:
-        return types.new_class(name, real, exec_body=lambda ns: ns.update(body))
+        cls = types.new_class(name, real, exec_body=lambda ns: ns.update(body))
     except TypeError as exc:  # a layout conflict, an inconsistent MRO
         raise TypeError(f"cannot create class {name}: {exc}") from None
+    # With a library base, no private name of a script class in the MRO (this one's or a mixin
+    # above it) may shadow one the library defines: the engine would call the script's.
+    for k in cls.__mro__:
+        if k.__dict__.get(MARK) is True:
+            for n in _private_names(k):
+                if library_defines(cls, n):
+                    raise refused(say("class_attribute", name=n), say("hint_class_private"))
+    return cls
 
 
 def _private_names(cls: type) -> list[str]:
@@ -369,15 +419,18 @@ def _private_names(cls: type) -> list[str]:
             and n != MARK]  # fmt: skip
 
 
-def subclasses_pure(cls: type) -> bool:
-    """Whether every class derived from ``cls`` (so far) is a pure script class."""
-    todo = list(type.__subclasses__(cls))
+def heirs_shadow(cls: type, name: str) -> bool:
+    """Whether a library class in the MRO of ``cls`` or of a class derived from it defines ``name``.
+
+    A private name set on ``cls`` later would shadow the library's there.
+    """
+    todo = [cls]
     while todo:
         k = todo.pop()
-        if not is_pure(k):
-            return False
+        if library_defines(k, name):
+            return True
         todo.extend(type.__subclasses__(k))
-    return True
+    return False
 
 
 def class_names(cls: type) -> set[str]:

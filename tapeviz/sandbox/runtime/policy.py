@@ -240,7 +240,7 @@ def get_attr(obj: Any, name: str) -> Any:
         if name in own and (name[0] != "_" or classes.private_name_ok(name)):
             return own[name]
     if name.startswith("_") and type(obj) is not Super:
-        if classes.private_allowed(obj, name):
+        if classes.private_allowed(obj, name) or classes.own_private_entry(obj, name):
             return getattr(obj, name)
         raise refused(say("private_attribute", name=name), say("hint_private"))
     if type(obj) is Super:
@@ -289,8 +289,12 @@ def item_assignable(obj: Any) -> bool:
 def set_attr(obj: Any, name: str, value: Any) -> None:
     """``obj.name = value``: a script's objects, public-API objects, a few hyper-parameters."""
     if name.startswith("_") and not (
-        classes.private_allowed(obj, name)
-        and (not isinstance(obj, type) or classes.subclasses_pure(obj))  # (no library heir)
+        (classes.private_allowed(obj, name) and not isinstance(obj, type))
+        or (  # a script class (pure or not) may gain a private name no library class has
+            is_user_class(obj)
+            and classes.private_name_ok(name)
+            and not classes.heirs_shadow(obj, name)
+        )
     ):
         raise refused(say("private_attribute", name=name), say("hint_private"))
     if is_user_instance(obj) or is_user_class(obj):
