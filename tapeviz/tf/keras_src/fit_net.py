@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DRAWN", "FIT_NET", "MAX_POINTS", "describe"]
+__all__ = ["DRAWN", "FIT_NET", "MAX_POINTS", "describe", "undrawable"]
 
 FIT_NET = "fit_net"  # the attribute of a fit's first tape holding the description
 DRAWN = ("relu", "tanh", "sigmoid", "linear")  # what the Network view's neurons draw
@@ -92,6 +92,27 @@ def _optimizer(model: Any) -> tuple[str, float]:
     return type(opt).__name__[:40], lr
 
 
+def undrawable(layers: list[dict[str, Any]], xs: np.ndarray, ys: np.ndarray) -> str:
+    """Why the view cannot draw these layers trained on these points ("" when it can).
+
+    Shared by Keras' ``fit`` and a torch loop's description (``tapeviz.torch.nn._net_view``).
+    """
+    if len(ys) != len(xs) or ys.ndim > 2:
+        return "its labels do not match its points"
+    if not 4 <= len(xs) <= MAX_POINTS:
+        return f"it trains on {len(xs):,} points (the view draws 4 to {MAX_POINTS:,})"
+    if not (np.isfinite(xs).all() and np.isfinite(ys).all()):
+        return "its data hold nan or inf"
+    units = layers[-1]["units"]
+    if units > MAX_OUTPUTS or (units == 2 and layers[-1]["activation"] != "softmax"):
+        return f"its output has {units} units (the view draws one, or two softmax)"
+    for layer in layers:
+        last = layer is layers[-1]
+        if layer["activation"] not in DRAWN and not (last and layer["activation"] == "softmax"):
+            return f"its layer {layer['name']} uses {layer['activation']}"
+    return ""
+
+
 def describe(model: Any, x: Any, y: Any, validation: Any, batch_size: Any) -> dict[str, Any]:
     """The Network view's description of a ``fit`` of ``model`` on ``x``, ``y`` (see above)."""
     layers = _layers(model)
@@ -102,19 +123,9 @@ def describe(model: Any, x: Any, y: Any, validation: Any, batch_size: Any) -> di
         return _reason("its data are not arrays (the view needs the points themselves)")
     if xs.ndim != 2 or xs.shape[1] != 2:
         return _reason(f"its inputs have shape {tuple(xs.shape)}, not (points, 2)")
-    if len(ys) != len(xs) or ys.ndim > 2:
-        return _reason("its labels do not match its points")
-    if not 4 <= len(xs) <= MAX_POINTS:
-        return _reason(f"it trains on {len(xs):,} points (the view draws 4 to {MAX_POINTS:,})")
-    if not (np.isfinite(xs).all() and np.isfinite(ys).all()):
-        return _reason("its data hold nan or inf")
-    units = layers[-1]["units"]
-    if units > MAX_OUTPUTS or (units == 2 and layers[-1]["activation"] != "softmax"):
-        return _reason(f"its output has {units} units (the view draws one, or two softmax)")
-    for layer in layers:
-        last = layer is layers[-1]
-        if layer["activation"] not in DRAWN and not (last and layer["activation"] == "softmax"):
-            return _reason(f"its layer {layer['name']} uses {layer['activation']}")
+    why = undrawable(layers, xs, ys)
+    if why:
+        return _reason(why)
     vx = vy = np.zeros((0, 2))
     if validation is not None:
         try:

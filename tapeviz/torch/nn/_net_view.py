@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz.tf import run_state
+from tapeviz.tf.keras_src.fit_net import FIT_NET, MAX_POINTS, undrawable
 from tapeviz.torch import _autograd
 from tapeviz.torch._tensor import Tensor
 from tapeviz.torch.nn import _losses
@@ -29,11 +30,8 @@ from tapeviz.torch.nn.containers import Sequential
 from tapeviz.torch.nn.layers import Dropout, Identity, Linear
 from tapeviz.torch.optim import optimizer as _optim
 
-__all__ = ["FIT_NET", "describe"]
+__all__ = ["describe", "note_call", "note_loss", "note_optimizer", "on_backward"]
 
-FIT_NET = "fit_net"  # the tape attribute the window reads (as for a Keras fit)
-MAX_POINTS = 5000
-MAX_OUTPUTS = 2
 _ACTIVATIONS = ((ReLU, "relu"), (Tanh, "tanh"), (Sigmoid, "sigmoid"), (Identity, "linear"))
 
 
@@ -61,13 +59,13 @@ def _points(t: Any) -> np.ndarray | None:
 
 def note_call(module: Any, args: tuple[Any, ...], result: Any) -> None:
     """Remember a width-2 Sequential call (Module.__call__ calls this after every module)."""
-    if isinstance(module, Sequential):
-        if id(module) in STATE.described or len(args) != 1 or not _autograd.GRAD.enabled:
-            return
-        x = _points(args[0])
-        if x is not None and x.ndim == 2 and x.shape[1] == 2 and 4 <= len(x) <= MAX_POINTS:
-            STATE.model = (module, result, np.array(x, np.float64))
+    if not isinstance(module, Sequential) or len(args) != 1 or not _autograd.GRAD.enabled:
         return
+    if id(module) in STATE.described:
+        return
+    x = _points(args[0])
+    if x is not None and x.ndim == 2 and x.shape[1] == 2 and 4 <= len(x) <= MAX_POINTS:
+        STATE.model = (module, result, np.array(x, np.float64))
 
 
 def note_loss(name: str, input: Any, target: Any, result: Any) -> None:
@@ -135,15 +133,13 @@ def describe(
     if y is None or len(y) != len(x) or y.ndim > 2:
         return {"reason": "its labels do not match its points"}
     y = np.asarray(y, np.float64).reshape(len(y), -1)
-    units = layers[-1]["units"]
-    if units > MAX_OUTPUTS or (units == 2 and layers[-1]["activation"] != "softmax"):
-        return {"reason": f"its output has {units} units (the view draws one, or two softmax)"}
+    why = undrawable(layers, x, y)  # (the same rules as a Keras fit's)
+    if why:
+        return {"reason": why}
     if kind == "CrossEntropyLoss":
-        if units != 2 or y.shape[1] != 1 or not np.isin(y, (0.0, 1.0)).all():
+        if layers[-1]["units"] != 2 or y.shape[1] != 1 or not np.isin(y, (0.0, 1.0)).all():
             return {"reason": "its cross-entropy is not over two classes 0 and 1"}
         y = np.eye(2)[y[:, 0].astype(int)]
-    if not (np.isfinite(x).all() and np.isfinite(y).all()):
-        return {"reason": "its data hold nan or inf"}
     optimizer, lr = _optimizer(model)
     return {
         "layers": layers, "x": x, "y": y, "val_x": np.zeros((0, 2)), "val_y": np.zeros((0, 1)),
