@@ -13,15 +13,14 @@ All follow torch's chainable forms, so the learning rates match torch's step by 
 from __future__ import annotations
 
 import math
-import types
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from tapeviz.torch.optim.optimizer import Optimizer
 from tapeviz.torch.optim.plateau import ReduceLROnPlateau
-from tapeviz.torch.optim.scheduler_base import LRScheduler, _groups_lr
+from tapeviz.torch.optim.scheduler_base import LambdaScheduler, LRScheduler, _groups_lr
 from tapeviz.torch.optim.warmup import (
     ChainedScheduler,
     ConstantLR,
@@ -40,7 +39,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-class LambdaLR(LRScheduler):
+class LambdaLR(LambdaScheduler):
     """``lr = initial_lr * lr_lambda(epoch)``."""
 
     def __init__(
@@ -50,18 +49,7 @@ class LambdaLR(LRScheduler):
         last_epoch: int = -1,
         verbose: Any = "deprecated",
     ) -> None:
-        self.optimizer = optimizer
-        if not isinstance(lr_lambda, list | tuple):
-            self.lr_lambdas: list[Callable[[int], float]] = [lr_lambda] * len(
-                optimizer.param_groups
-            )
-        else:
-            if len(lr_lambda) != len(optimizer.param_groups):
-                raise ValueError(
-                    f"Expected {len(optimizer.param_groups)} lr_lambdas, but got {len(lr_lambda)}"
-                )
-            self.lr_lambdas = list(lr_lambda)
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self) -> list[float]:
         """``base_lr * lambda(last_epoch)`` per group."""
@@ -70,15 +58,6 @@ class LambdaLR(LRScheduler):
             base * fn(self.last_epoch)
             for fn, base in zip(self.lr_lambdas, self.base_lrs, strict=True)
         ]
-
-    def state_dict(self) -> dict[str, Any]:
-        """The attributes, with the lambdas' own attributes (functions are not saved)."""
-        out = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
-        out["lr_lambdas"] = [
-            None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
-            for fn in self.lr_lambdas
-        ]
-        return out
 
 
 class StepLR(LRScheduler):

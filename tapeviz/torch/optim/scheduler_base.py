@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import types
+from collections.abc import Callable
 from typing import Any
 
 from tapeviz.engine import diagnostics
 from tapeviz.torch.optim.optimizer import Optimizer
 
-__all__ = ["LRScheduler"]
+__all__ = ["LRScheduler", "LambdaScheduler", "take_state"]
 
 _EPOCH_DEPRECATION = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
@@ -129,6 +131,30 @@ _LRScheduler = LRScheduler
 
 def _groups_lr(s: LRScheduler) -> list[float]:
     return [group["lr"] for group in s.optimizer.param_groups]
+
+
+class LambdaScheduler(LRScheduler):
+    """What ``LambdaLR`` and ``MultiplicativeLR`` share: one ``lr_lambda`` per param group."""
+
+    def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1) -> None:
+        self.optimizer = optimizer
+        n = len(optimizer.param_groups)
+        if not isinstance(lr_lambda, list | tuple):
+            self.lr_lambdas: list[Callable[[int], float]] = [lr_lambda] * n
+        elif len(lr_lambda) != n:
+            raise ValueError(f"Expected {n} lr_lambdas, but got {len(lr_lambda)}")
+        else:
+            self.lr_lambdas = list(lr_lambda)
+        super().__init__(optimizer, last_epoch)
+
+    def state_dict(self) -> dict[str, Any]:
+        """The attributes, with the lambdas' own attributes (functions are not saved)."""
+        out = {k: v for k, v in self.__dict__.items() if k not in ("optimizer", "lr_lambdas")}
+        out["lr_lambdas"] = [
+            None if isinstance(fn, types.FunctionType) else fn.__dict__.copy()
+            for fn in self.lr_lambdas
+        ]
+        return out
 
 
 def take_state(obj: Any, state_dict: Any, skip: tuple[str, ...] = ()) -> None:

@@ -11,21 +11,17 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from tapeviz.torch.optim.optimizer import Optimizer
 from tapeviz.torch.optim.plateau import ReduceLROnPlateau
-from tapeviz.torch.optim.scheduler_base import LRScheduler, take_state
+from tapeviz.torch.optim.scheduler_base import LambdaScheduler, LRScheduler, _groups_lr, take_state
 
 __all__ = [
     "ChainedScheduler", "ConstantLR", "CosineAnnealingWarmRestarts", "LinearLR",
     "MultiplicativeLR", "OneCycleLR", "PolynomialLR", "SequentialLR",
 ]  # fmt: skip
-
-
-def _rates(s: Any) -> list[float]:
-    return [group["lr"] for group in s.optimizer.param_groups]
 
 
 def _per_group(name: str, optimizer: Optimizer, value: Any) -> list[Any]:
@@ -54,10 +50,10 @@ class ConstantLR(LRScheduler):
         """``factor`` times the rate at epoch 0, back to the rate at ``total_iters``."""
         self._warn_get_lr()
         if self.last_epoch == 0:
-            return [lr * self.factor for lr in _rates(self)]
+            return [lr * self.factor for lr in _groups_lr(self)]
         if self.last_epoch != self.total_iters:
-            return _rates(self)
-        return [lr * (1.0 / self.factor) for lr in _rates(self)]
+            return _groups_lr(self)
+        return [lr * (1.0 / self.factor) for lr in _groups_lr(self)]
 
     def _get_closed_form_lr(self) -> list[float]:
         on = self.last_epoch >= self.total_iters
@@ -84,10 +80,10 @@ class LinearLR(LRScheduler):
         self._warn_get_lr()
         a, b, n, t = self.start_factor, self.end_factor, self.total_iters, self.last_epoch
         if t == 0:
-            return [lr * a for lr in _rates(self)]
+            return [lr * a for lr in _groups_lr(self)]
         if self._is_initial or t > n:
-            return _rates(self)
-        return [lr * (1.0 + (b - a) / (n * a + (t - 1) * (b - a))) for lr in _rates(self)]
+            return _groups_lr(self)
+        return [lr * (1.0 + (b - a) / (n * a + (t - 1) * (b - a))) for lr in _groups_lr(self)]
 
     def _get_closed_form_lr(self) -> list[float]:
         a, b, n = self.start_factor, self.end_factor, self.total_iters
@@ -107,34 +103,31 @@ class PolynomialLR(LRScheduler):
         self._warn_get_lr()
         n, t = self.total_iters, self.last_epoch
         if self._is_initial or t > n:
-            return _rates(self)
+            return _groups_lr(self)
         decay = ((1.0 - t / n) / (1.0 - (t - 1) / n)) ** self.power
-        return [lr * decay for lr in _rates(self)]
+        return [lr * decay for lr in _groups_lr(self)]
 
     def _get_closed_form_lr(self) -> list[float]:
         n = self.total_iters
         return [base * (1.0 - min(n, self.last_epoch) / n) ** self.power for base in self.base_lrs]
 
 
-class MultiplicativeLR(LRScheduler):
+class MultiplicativeLR(LambdaScheduler):
     """Multiply the rate by ``lr_lambda(epoch)`` every epoch."""
 
     def __init__(self, optimizer: Optimizer, lr_lambda: Any, last_epoch: int = -1,
                  verbose: Any = "deprecated") -> None:  # fmt: skip
-        self.optimizer = optimizer
-        self.lr_lambdas: list[Callable[[int], float]] = _per_group("lr_lambda", optimizer,
-                                                                   lr_lambda)  # fmt: skip
-        for fn in self.lr_lambdas:
+        for fn in lr_lambda if isinstance(lr_lambda, list | tuple) else [lr_lambda]:
             if not callable(fn):
                 raise TypeError(f"lr_lambda should be a function, but got {type(fn).__name__}")
-        super().__init__(optimizer, last_epoch)
+        super().__init__(optimizer, lr_lambda, last_epoch)
 
     def get_lr(self) -> list[float]:
         """The previous rate times ``lr_lambda(last_epoch)`` (unchanged by the first step)."""
         self._warn_get_lr()
         if self._is_initial:
-            return _rates(self)
-        return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, _rates(self),
+            return _groups_lr(self)
+        return [lr * fn(self.last_epoch) for fn, lr in zip(self.lr_lambdas, _groups_lr(self),
                                                            strict=True)]  # fmt: skip
 
 
@@ -189,7 +182,7 @@ class CosineAnnealingWarmRestarts(LRScheduler):
             self._get_lr_called_within_step = False
         for group, lr in zip(self.optimizer.param_groups, values, strict=False):
             group["lr"] = lr
-        self._last_lr = _rates(self)
+        self._last_lr = _groups_lr(self)
 
 
 class OneCycleLR(LRScheduler):
@@ -331,13 +324,13 @@ class ChainedScheduler(LRScheduler):
         optimizer = optimizer or (schedulers[0].optimizer if schedulers else None)
         _check_parts(self, optimizer, schedulers, chained=True)
         self._schedulers, self.optimizer = list(schedulers), optimizer
-        self._last_lr = _rates(self._schedulers[-1])
+        self._last_lr = _groups_lr(self._schedulers[-1])
 
     def step(self, epoch: int | None = None) -> None:
         """Step every scheduler, in order."""
         for s in self._schedulers:
             s.step()
-        self._last_lr = _rates(self._schedulers[-1])
+        self._last_lr = _groups_lr(self._schedulers[-1])
 
     def state_dict(self) -> dict[str, Any]:
         """Every attribute but the optimizer, with each scheduler's own state."""
