@@ -37,6 +37,7 @@ from tapeviz.engine.tensor import Tensor, TensorShape, Variable
 from tapeviz.sandbox.errors import refused
 from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime import classes, hints
+from tapeviz.sandbox.runtime import private_names as private
 from tapeviz.sandbox.runtime.classes import Super, UserProperty, is_user_class, is_user_instance
 from tapeviz.sandbox.runtime.methods import CHECKED_METHODS, Checked, no_check, wrapper
 
@@ -130,7 +131,7 @@ def _public(names: Iterable[Any]) -> set[str]:
 
 def _type_info(tp: type) -> tuple[frozenset[str], bool]:
     """Names allowed on every instance of ``tp``, and whether its instances' own names are too."""
-    cache = _USER_CACHE if tp.__dict__.get(classes.MARK) is True else _CACHE
+    cache = _USER_CACHE if tp.__dict__.get(private.MARK) is True else _CACHE
     found = cache.get(tp)
     if found is not None:
         return found
@@ -222,7 +223,7 @@ def _shadowing(tp: type) -> frozenset[str] | None:
     except KeyError:
         pass
     found = None
-    if tp.__dict__.get(classes.MARK) is True and classes.is_pure(tp):
+    if tp.__dict__.get(private.MARK) is True and private.is_pure(tp):
         found = frozenset(n for k in tp.__mro__ for n, v in k.__dict__.items()
                           if hasattr(type(v), "__set__"))  # fmt: skip
     _OWN_READS[tp] = found
@@ -234,13 +235,13 @@ def get_attr(obj: Any, name: str) -> Any:
     if name in DUNDER_READS:
         return _dunder(obj, name)
     tp = type(obj)
-    shadowing = _shadowing(tp) if tp.__dict__.get(classes.MARK) is True else None
+    shadowing = _shadowing(tp) if tp.__dict__.get(private.MARK) is True else None
     if shadowing is not None and name not in shadowing:  # a script object's own value: as is
         own = obj.__dict__
-        if name in own and (name[0] != "_" or classes.private_name_ok(name)):
+        if name in own and (name[0] != "_" or private.private_name_ok(name)):
             return own[name]
     if name.startswith("_") and type(obj) is not Super:
-        if classes.private_allowed(obj, name) or classes.own_private_entry(obj, name):
+        if private.private_allowed(obj, name) or private.own_private_entry(obj, name):
             return getattr(obj, name)
         raise refused(say("private_attribute", name=name), say("hint_private"))
     if type(obj) is Super:
@@ -289,11 +290,11 @@ def item_assignable(obj: Any) -> bool:
 def set_attr(obj: Any, name: str, value: Any) -> None:
     """``obj.name = value``: a script's objects, public-API objects, a few hyper-parameters."""
     if name.startswith("_") and not (
-        (classes.private_allowed(obj, name) and not isinstance(obj, type))
+        (private.private_allowed(obj, name) and not isinstance(obj, type))
         or (  # a script class (pure or not) may gain a private name no library class has
             is_user_class(obj)
-            and classes.private_name_ok(name)
-            and not classes.heirs_shadow(obj, name)
+            and private.private_name_ok(name)
+            and not private.heirs_shadow(obj, name)
         )
     ):
         raise refused(say("private_attribute", name=name), say("hint_private"))
@@ -325,7 +326,7 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
 
 def del_attr(obj: Any, name: str) -> None:
     """``del obj.name`` on the script's own objects."""
-    if name.startswith("_") and not classes.private_allowed(obj, name):
+    if name.startswith("_") and not private.private_allowed(obj, name):
         raise refused(say("private_attribute", name=name), say("hint_private"))
     if not (is_user_instance(obj) or is_user_class(obj)):
         raise refused(say("del_attribute", name=name, owner=_type_name(obj)))
