@@ -29,3 +29,17 @@ def test_a_generators_sizes_are_checked() -> None:
     assert err is not None and "1,000,000,000 elements" in err.message
     err = run("rs = np.random.RandomState(1)\nrs.choice(10**9, 3)\n").error
     assert err is not None and "population" in err.message
+
+
+def test_a_runs_own_generator_is_not_remembered_by_its_id() -> None:
+    # A run's np.random.RandomState(0) is a namespace freed with the run; its id is used again
+    # by later objects (once an np.poly1d, whose coeffs were then refused, 1 run in ~3 of CI).
+    from tapeviz.engine.namespace import Namespace
+    from tapeviz.sandbox.runtime import numpy_random, policy
+
+    own = numpy_random.RANDOM.RandomState(0)
+    assert type(own) is Namespace and "rand" in policy.allowed_attrs(own)
+    assert id(own) not in policy._OBJECT_ATTRS
+    assert id(numpy_random.RANDOM) not in policy.SHARED or "seed" in policy.allowed_attrs(
+        numpy_random.RANDOM
+    )

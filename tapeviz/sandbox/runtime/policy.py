@@ -150,9 +150,11 @@ def _type_info(tp: type) -> tuple[frozenset[str], bool]:
 
 def allowed_attrs(obj: Any) -> frozenset[str]:
     """The attribute names user code may read on ``obj``."""
-    special = _OBJECT_ATTRS.get(id(obj))
-    if special is None and type(obj) is Namespace:  # namespaces are fixed: cache their names
-        special = _OBJECT_ATTRS[id(obj)] = frozenset(n for n in obj if not n.startswith("_"))
+    special = _OBJECT_ATTRS.get(id(obj))  # (only objects that live as long as the process)
+    if special is None and type(obj) is Namespace:  # namespaces are fixed
+        special = frozenset(n for n in obj if not n.startswith("_"))
+        if id(obj) in SHARED:  # a module's: cached. A run's own (np.random.RandomState(0)) is
+            _OBJECT_ATTRS[id(obj)] = special  # freed with the run and its id used again
     if special is not None:
         return special
     if isinstance(obj, type):  # a class: a script's or a public-API one (Dataset.range)
