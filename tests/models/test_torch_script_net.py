@@ -95,18 +95,110 @@ def test_a_network_the_view_cannot_draw_says_why(
     assert isinstance(net, str) and reason in net, net
 
 
-def test_a_loop_on_three_columns_or_a_subclassed_model_is_not_offered() -> None:
+def test_a_loop_on_three_columns_is_not_offered() -> None:
     wide = "X = torch.cat([torch.from_numpy(X).float(), torch.ones(200, 1)], 1)"
     three = (CIRCLES.replace("LOOPS", "3").replace("nn.Linear(2, 5)", "nn.Linear(3, 5)")
              .replace("X = torch.from_numpy(X).type(torch.float)", wide))  # fmt: skip
     assert _net(three)[0] is None
-    own = CIRCLES.replace("LOOPS", "3").replace(
-        "model = nn.Sequential(",
-        "class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
-        "        self.f = nn.Linear(2, 1)\n    def forward(self, x):\n        return self.f(x)\n"
-        "model = Net()\nunused = nn.Sequential(",
+
+
+# The course's own subclassed models (CircleModelV0 … V2) and its loop, test split included.
+COURSE = """import torch
+from torch import nn
+from sklearn.datasets import make_circles
+from sklearn.model_selection import train_test_split
+X, y = make_circles(1000, noise=0.03, random_state=42)
+X = torch.from_numpy(X).type(torch.float)
+y = torch.from_numpy(y).type(torch.float)
+X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.2, random_state=42)
+device = "cuda" if torch.cuda.is_available() else "cpu"
+class CircleModelV2(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.layer_1 = nn.Linear(in_features=2, out_features=10)
+        self.layer_2 = nn.Linear(in_features=10, out_features=10)
+        self.layer_3 = nn.Linear(in_features=10, out_features=1)
+        self.relu = nn.ReLU()
+    def forward(self, x):
+        return self.layer_3(self.relu(self.layer_2(self.relu(self.layer_1(x)))))
+model_3 = CircleModelV2().to(device)
+loss_fn = nn.BCEWithLogitsLoss()
+optimizer = torch.optim.SGD(model_3.parameters(), lr=0.1)
+torch.manual_seed(42)
+first = model_3(X_train).squeeze().detach().numpy()
+for epoch in range(LOOPS):
+    model_3.train()
+    y_logits = model_3(X_train).squeeze()
+    y_pred = torch.round(torch.sigmoid(y_logits))
+    loss = loss_fn(y_logits, y_train)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    model_3.eval()
+    with torch.inference_mode():
+        test_logits = model_3(X_test).squeeze()
+        test_pred = torch.round(torch.sigmoid(test_logits))
+        test_loss = loss_fn(test_logits, y_test)
+last = model_3(X_train).squeeze().detach().numpy()
+"""
+
+
+def _drawn(net: ScriptNet | str | None, ns: dict, x_name: str = "X_train") -> np.ndarray:
+    assert isinstance(net, ScriptNet), net
+    x = np.asarray(net.data.train_x)
+    np.testing.assert_allclose(x, np.asarray(ns[x_name].numpy(), np.float64), rtol=1e-6)
+    for k, want in ((0, ns["first"]), (net.steps, ns["last"])):
+        out = net.spec.forward(net.row(k), x)[-1][:, 0]
+        np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-5)
+    return x
+
+
+@pytest.mark.parametrize("received", [False, True])
+def test_the_courses_subclassed_model_is_drawn_with_its_test_points(received: bool) -> None:
+    net, ns = _net(COURSE.replace("LOOPS", "5"), received)
+    _drawn(net, ns)
+    assert isinstance(net, ScriptNet)
+    assert net.steps == 5 and net.config.net.hidden == (10, 10)
+    assert list(net.spec.activations) == ["relu", "relu", "linear"] and net.display == "logit"
+    test_x = np.asarray(net.data.test_x)
+    np.testing.assert_allclose(test_x, ns["X_test"].numpy(), rtol=1e-6)
+    assert sorted(set(net.data.test_y.tolist())) == [-1.0, 1.0] and len(test_x) == 200
+
+
+@pytest.mark.parametrize(
+    ("forward", "acts"),
+    [
+        ("return self.layer_3(self.layer_2(self.layer_1(x)))", "linear linear"),  # CircleModelV1
+        ("return self.layer_3(torch.relu(self.layer_2(nn.functional.relu(self.layer_1(x)))))",
+         "relu relu"),
+        ("z = torch.tanh(self.layer_1(x))\n        z = self.layer_2(z).sigmoid()\n"
+         "        return self.layer_3(z).squeeze()", "tanh sigmoid"),
+    ],
+)  # fmt: skip
+def test_functional_activations_and_plain_chains_are_read(forward: str, acts: str) -> None:
+    code = COURSE.replace("LOOPS", "3").replace(
+        "return self.layer_3(self.relu(self.layer_2(self.relu(self.layer_1(x)))))", forward
     )
-    assert _net(own)[0] is None
+    net, ns = _net(code)
+    _drawn(net, ns)
+    assert isinstance(net, ScriptNet)
+    assert list(net.spec.activations) == [*acts.split(), "linear"]
+
+
+@pytest.mark.parametrize(
+    ("forward", "says"),
+    [
+        ("return self.layer_3(self.layer_2(self.layer_1(x)) + self.layer_1(x).sum(1, keepdim=1))",
+         "not a chain"),
+        ("return self.layer_3(nn.functional.gelu(self.layer_2(self.layer_1(x))))", "not a chain"),
+    ],
+)  # fmt: skip
+def test_a_forward_that_is_no_chain_says_why(forward: str, says: str) -> None:
+    code = COURSE.replace("LOOPS", "3").replace(
+        "return self.layer_3(self.relu(self.layer_2(self.relu(self.layer_1(x)))))", forward
+    )
+    net, _ = _net(code)
+    assert isinstance(net, str) and says in net, net
 
 
 def test_a_functional_loss_and_adam_are_read_too() -> None:

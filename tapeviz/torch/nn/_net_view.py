@@ -1,13 +1,17 @@
 """A PyTorch loop's network on 2-D data, for the Network view (what ``fit_net`` is for Keras).
 
-Courses train a small ``nn.Sequential`` of ``Linear`` layers and activations on points of two
-columns with a hand-written loop (``logits = model(X).squeeze(); loss = loss_fn(logits, y);
+Courses train a small ``nn.Sequential`` of ``Linear`` layers and activations (or a subclassed
+``nn.Module`` whose ``forward`` chains them, :mod:`._net_chain`) on points of two columns with a
+hand-written loop (``logits = model(X).squeeze(); loss = loss_fn(logits, y);
 loss.backward(); optimizer.step()``). Once per model, at the first ``backward()`` whose loss a
 loss module computed from that model's output (through ``squeeze``/``view`` at most), the
 backward tape gets the same description Keras' ``fit`` leaves (:data:`FIT_NET`), with its
 kernels marked ``transposed`` (torch keeps ``weight`` as (out, in)); the timeline's recorded
 parameters give the weights of every step, so the view replays what the script computed.
 Only the latest model call and loss call are remembered, so a long loop costs nothing more.
+Once described, the model's first call without gradients on other 2-D points (the course's
+``with torch.inference_mode(): test_logits = model(X_test)``) whose output a loss compares with
+labels gives the view its test points.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 import math
 import threading
 import weakref
+from collections import deque
 from typing import Any
 
 import numpy as np
@@ -25,29 +30,39 @@ from tapeviz.torch import _autograd
 from tapeviz.torch._tensor import Tensor
 from tapeviz.torch.nn import _losses
 from tapeviz.torch.nn import module as _module
-from tapeviz.torch.nn.activation import ReLU, Sigmoid, Tanh
+from tapeviz.torch.nn._net_chain import ACTIVATION_KINDS, chain_layers, how
 from tapeviz.torch.nn.containers import Sequential
-from tapeviz.torch.nn.layers import Dropout, Identity, Linear
+from tapeviz.torch.nn.layers import Dropout, Linear
 from tapeviz.torch.optim import optimizer as _optim
 
 __all__ = ["describe", "note_call", "note_loss", "note_optimizer", "on_backward"]
 
-_ACTIVATIONS = ((ReLU, "relu"), (Tanh, "tanh"), (Sigmoid, "sigmoid"), (Identity, "linear"))
+
+_CALLS_KEPT = 64  # the latest Linear and activation calls, read when a subclassed model ends
 
 
 class _State(threading.local):
     """The latest width-2 model call and loss call of this run, and the models described."""
 
-    model: tuple[Any, Any, np.ndarray] | None = None  # (Sequential, its output, its input)
+    # (model, its output, its input points, its layers: None for a Sequential, read later)
+    model: tuple[Any, Any, np.ndarray, list[dict[str, Any]] | str | None] | None = None
     loss: tuple[Any, str, Any, Any, bool] | None = None  # (output, kind, input, target, logits)
     described: list[int] = []  # noqa: RUF012 (run_state gives every run a fresh list)
     optimizers: list[weakref.ref[Any]] = []  # noqa: RUF012
+    calls: deque[tuple[Any, Any, Any]] = deque()  # noqa: RUF012 ((module, input, output) of leaf calls)
+    docs: dict[int, dict[str, Any]] = {}  # noqa: RUF012 (model id -> its description)
+    test: tuple[dict[str, Any], Any, np.ndarray] | None = None  # (doc, output, points)
 
 
 STATE = _State()
-run_state.register_attributes(
-    __name__, STATE, lambda: {"model": None, "loss": None, "described": [], "optimizers": []}
-)
+
+
+def _fresh() -> dict[str, Any]:
+    return {"model": None, "loss": None, "described": [], "optimizers": [],
+            "calls": deque(maxlen=_CALLS_KEPT), "docs": {}, "test": None}  # fmt: skip
+
+
+run_state.register_attributes(__name__, STATE, _fresh)
 
 
 def _points(t: Any) -> np.ndarray | None:
@@ -57,21 +72,68 @@ def _points(t: Any) -> np.ndarray | None:
     return a if a.dtype.kind in "biuf" else None
 
 
-def note_call(module: Any, args: tuple[Any, ...], result: Any) -> None:
-    """Remember a width-2 Sequential call (Module.__call__ calls this after every module)."""
-    if not isinstance(module, Sequential) or len(args) != 1 or not _autograd.GRAD.enabled:
-        return
-    if id(module) in STATE.described:
-        return
-    x = _points(args[0])
+def _plane_points(t: Any) -> np.ndarray | None:
+    x = _points(t)
     if x is not None and x.ndim == 2 and x.shape[1] == 2 and 4 <= len(x) <= MAX_POINTS:
-        STATE.model = (module, result, np.array(x, np.float64))
+        return np.array(x, np.float64)
+    return None
+
+
+def note_call(module: Any, args: tuple[Any, ...], result: Any) -> None:
+    """Remember a width-2 model call (Module.__call__ calls this after every module).
+
+    A Sequential's layers are read from its children at the loss's backward(); a subclassed
+    model's from the Linear and activation calls its forward made (:func:`chain_layers`).
+    """
+    if len(args) != 1:
+        return
+    kind = type(module)
+    if not _autograd.GRAD.enabled:
+        doc = STATE.docs.get(id(module))
+        if doc is not None and not len(doc["val_x"]):  # a described model on test points?
+            x = _plane_points(args[0])
+            if x is not None and not np.array_equal(x, doc["x"]):
+                STATE.test = (doc, result, x)
+        return
+    if kind is Linear or kind in ACTIVATION_KINDS:
+        STATE.calls.append((module, args[0], result))
+        return
+    if id(module) in STATE.described or not (isinstance(module, Sequential) or module._modules):
+        return
+    x = _plane_points(args[0])
+    if x is None:
+        return
+    if isinstance(module, Sequential):
+        STATE.model = (module, result, x, None)
+    else:  # read now: later calls replace the ones this forward made
+        STATE.model = (module, result, x, chain_layers(module, args[0], result, list(STATE.calls)))
 
 
 def note_loss(name: str, input: Any, target: Any, result: Any) -> None:
     """Remember a loss computed while a width-2 model call is pending (functional or module)."""
-    if STATE.model is not None:
+    if STATE.model is not None and _autograd.GRAD.enabled:
         STATE.loss = (result, name, input, target, name == "BCEWithLogitsLoss")
+    elif STATE.test is not None:
+        doc, out, x = STATE.test
+        STATE.test = None
+        _test_points(doc, how(input, out), x, target)
+
+
+def _test_points(doc: dict[str, Any], link: str | None, x: np.ndarray, target: Any) -> None:
+    """Give a description the test points a loss compared the model's outputs on with labels."""
+    last = doc["layers"][-1]["activation"]
+    if link is None or (link != "linear" and (doc["from_logits"] or last != link)):
+        return
+    y = _points(target)
+    if y is None or len(y) != len(x) or y.ndim > 2 or not np.isfinite(y).all():
+        return
+    y = np.asarray(y, np.float64).reshape(len(y), -1)
+    if doc["loss"] == "CrossEntropyLoss":
+        if y.shape[1] != 1 or not np.isin(y, (0.0, 1.0)).all():
+            return
+        y = np.eye(2)[y[:, 0].astype(int)]
+    if y.shape[1] == doc["y"].shape[1] and np.isfinite(x).all():
+        doc["val_x"], doc["val_y"] = x, y
 
 
 def note_optimizer(opt: Any) -> None:
@@ -79,12 +141,12 @@ def note_optimizer(opt: Any) -> None:
     STATE.optimizers = [*STATE.optimizers[-19:], weakref.ref(opt)]
 
 
-def _layers(model: Any, kind: str) -> list[dict[str, Any]] | str:
+def _layers(model: Any) -> list[dict[str, Any]] | str:
     out: list[dict[str, Any]] = []
     for name, child in model.named_children():
         if isinstance(child, Dropout):
             continue
-        act = next((a for cls, a in _ACTIVATIONS if type(child) is cls), None)
+        act = ACTIVATION_KINDS.get(type(child))
         if act is not None:
             if not out or out[-1]["activation"] != "linear":
                 return f"its layer {name} is an activation after an activation"
@@ -101,11 +163,7 @@ def _layers(model: Any, kind: str) -> list[dict[str, Any]] | str:
             "kernel": int(child.weight._t.id), "bias": -1 if bias is None else int(bias._t.id),
             "transposed": True,
         })  # fmt: skip
-    if not out:
-        return "its model has no Linear layer"
-    if kind == "CrossEntropyLoss" and out[-1]["activation"] == "linear":
-        out[-1]["activation"] = "softmax"  # (cross-entropy applies the softmax)
-    return out
+    return out or "its model has no Linear layer"
 
 
 def _optimizer(model: Any) -> tuple[str, float]:
@@ -123,12 +181,22 @@ def _optimizer(model: Any) -> tuple[str, float]:
 
 
 def describe(
-    model: Any, x: np.ndarray, target: Any, kind: str, from_logits: bool = False
+    model: Any,
+    x: np.ndarray,
+    target: Any,
+    kind: str,
+    from_logits: bool = False,
+    chain: list[dict[str, Any]] | str | None = None,
 ) -> dict[str, Any]:
-    """The Network view's description of ``model`` trained on ``x`` against ``target``."""
-    layers = _layers(model, kind)
+    """The Network view's description of ``model`` trained on ``x`` against ``target``.
+
+    ``chain``: a subclassed model's layers as its call made them (None: a Sequential's children).
+    """
+    layers = _layers(model) if chain is None else chain
     if isinstance(layers, str):
         return {"reason": layers}
+    if kind == "CrossEntropyLoss" and layers[-1]["activation"] == "linear":
+        layers[-1]["activation"] = "softmax"  # (cross-entropy applies the softmax)
     y = _points(target)
     if y is None or len(y) != len(x) or y.ndim > 2:
         return {"reason": "its labels do not match its points"}
@@ -171,14 +239,14 @@ def on_backward(outputs: list[Any], tape: Any) -> None:
     loss, model = STATE.loss, STATE.model
     if loss is None or model is None or len(outputs) != 1 or outputs[0] is not loss[0]:
         return
-    seq, out, x = model
+    seq, out, x, chain = model
     STATE.model = STATE.loss = None
     link = _link(loss[2], out)
     if link is None:
         return
     STATE.described.append(id(seq))
     try:
-        doc = describe(seq, x, loss[3], loss[1], loss[4])
+        doc = describe(seq, x, loss[3], loss[1], loss[4], chain)
         if link and "layers" in doc:  # torch.sigmoid(model(X)) into the loss
             last = doc["layers"][-1]
             if last["activation"] != "linear":
@@ -186,6 +254,8 @@ def on_backward(outputs: list[Any], tape: Any) -> None:
             else:
                 last["activation"], doc["from_logits"] = link, False
         setattr(tape, FIT_NET, doc)
+        if "layers" in doc:
+            STATE.docs[id(seq)] = doc
     except Exception as exc:  # a description never breaks the script's backward()
         setattr(tape, FIT_NET, {"reason": f"it could not be described ({type(exc).__name__})"})
 
