@@ -1,7 +1,7 @@
 """Making tensors: ``torch.tensor``, ``zeros``, ``arange``, ``randn``, ... and ``manual_seed``.
 
-Random numbers come from numpy's PCG64 seeded by ``torch.manual_seed``: a seeded script gives
-the same numbers on every run, but not the numbers torch's own generator gives.
+Random numbers are torch's own (:mod:`tapeviz.torch._cpu_rng`: mt19937 and torch's transforms),
+so ``torch.manual_seed(42); torch.rand(3)`` prints what every PyTorch course prints.
 """
 
 from __future__ import annotations
@@ -17,12 +17,13 @@ from tapeviz.engine.tensor import Tensor as _ETensor
 from tapeviz.engine.tensor import freeze
 from tapeviz.tf import run_state
 from tapeviz.torch import _dtypes as D
+from tapeviz.torch._cpu_rng import CPUNumbers
 from tapeviz.torch._tensor import Tensor
 
 
 class _Random(threading.local):
     def __init__(self) -> None:
-        self.generator: np.random.Generator | None = None
+        self.generator: CPUNumbers | None = None
         self.seed: int | None = None
 
 
@@ -38,7 +39,7 @@ _WARNED = _Warned()
 run_state.register_attributes(__name__ + ".warned", _WARNED, lambda: {"not_writable": False})
 
 
-def _rng(generator: Any = None) -> np.random.Generator:
+def _rng(generator: Any = None) -> CPUNumbers:
     """The numbers of ``generator`` (a :class:`Generator`), else ``torch.manual_seed``'s."""
     if generator is not None:
         if type(generator) is not Generator:
@@ -46,7 +47,7 @@ def _rng(generator: Any = None) -> np.random.Generator:
         return generator._numbers
     if RANDOM.generator is None:
         RANDOM.seed = int(np.random.SeedSequence().entropy % 2**63)
-        RANDOM.generator = np.random.Generator(np.random.PCG64(RANDOM.seed))
+        RANDOM.generator = CPUNumbers(RANDOM.seed)
     return RANDOM.generator
 
 
@@ -56,8 +57,7 @@ _DEFAULT_SEED = 67280421310721  # a new torch.Generator's seed, as torch's
 class Generator:
     """``torch.Generator``: random numbers of its own, seeded apart from ``torch.manual_seed``.
 
-    Like the global generator it draws from numpy's PCG64: a seeded generator gives the same
-    numbers on every run, not the numbers torch's own would.
+    Like the global generator its numbers are torch's: a new one is seeded 67280421310721.
     """
 
     def __init__(self, device: Any = "cpu") -> None:
@@ -66,8 +66,8 @@ class Generator:
 
     def manual_seed(self, seed: int) -> Generator:
         """Seed this generator; returns it (``torch.Generator().manual_seed(42)``)."""
-        self._seed = int(seed)
-        self._numbers = np.random.Generator(np.random.PCG64(self._seed % 2**64))
+        self._seed = int(seed) % 2**64
+        self._numbers = CPUNumbers(self._seed)
         return self
 
     def seed(self) -> int:
@@ -85,7 +85,10 @@ class Generator:
 def manual_seed(seed: int) -> Any:
     """Seed the random numbers: the same seed gives the same numbers."""
     RANDOM.seed = int(seed)
-    RANDOM.generator = np.random.Generator(np.random.PCG64(int(seed) % 2**64))
+    if RANDOM.generator is None:
+        RANDOM.generator = CPUNumbers(RANDOM.seed)
+    else:
+        RANDOM.generator.reseed(RANDOM.seed)
     return RANDOM
 
 
@@ -329,7 +332,9 @@ def rand(
     size: Any = None, dtype: Any = None, generator: Any = None, device: Any = None,
          requires_grad: bool = False) -> Tensor:  # fmt: skip
     """Uniform samples from [0, 1)."""
-    return _leaf(_rng(generator).random(_shape(shape or (size,))), _want(dtype), requires_grad)
+    want = _want(dtype)
+    numbers = _rng(generator).uniform(_shape(shape or (size,)), want._engine.np, 0.0, 1.0)
+    return _leaf(numbers, want, requires_grad)
 
 
 def randn(
@@ -337,8 +342,9 @@ def randn(
     size: Any = None, dtype: Any = None, generator: Any = None, device: Any = None,
           requires_grad: bool = False) -> Tensor:  # fmt: skip
     """Standard normal samples."""
-    numbers = _rng(generator).standard_normal(_shape(shape or (size,)))
-    return _leaf(numbers, _want(dtype), requires_grad)
+    want = _want(dtype)
+    numbers = _rng(generator).normal(_shape(shape or (size,)), want._engine.np, 0.0, 1.0)
+    return _leaf(numbers, want, requires_grad)
 
 
 def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None,
@@ -347,6 +353,9 @@ def randint(low: int, high: Any = None, size: Any = None, *, dtype: Any = None,
     if size is None:
         low, high, size = 0, low, high
     want = D.int64 if dtype is None else D.as_torch(dtype)
+    if int(high) <= int(low):
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} "
+                           f">= to={high}")  # fmt: skip
     return _leaf(_rng(generator).integers(int(low), int(high), _shape((size,))), want, False)
 
 
@@ -371,13 +380,19 @@ def normal(
     s = np.asarray(std._t._value) if isinstance(std, Tensor) else std
     shape = _shape((size,)) if size is not None else np.broadcast(m, s).shape
     want = mean.dtype if isinstance(mean, Tensor) and dtype is None else _want(dtype)
-    return _leaf(_rng(generator).normal(m, s, shape), want, requires_grad)
+    if isinstance(mean, Tensor) or isinstance(std, Tensor):  # torch: normal_(0, 1)·std + mean
+        z = _rng(generator).normal(shape, want._engine.np, 0.0, 1.0)
+        return _leaf(z * s + m, want, requires_grad)
+    return _leaf(_rng(generator).normal(shape, want._engine.np, m, s), want, requires_grad)
 
 
 def bernoulli(input: Tensor, p: Any = None, *, generator: Any = None) -> Tensor:
     """1 with probability ``input`` (elementwise), else 0."""
-    probs = np.asarray(input._t._value) if p is None else p
-    return _leaf(_rng(generator).random(input._t._value.shape) < probs, input.dtype, False)
+    shape = input._t._value.shape
+    if p is None:
+        return _leaf(_rng(generator).bernoulli(np.asarray(input._t._value), shape), input.dtype,
+                     False)  # fmt: skip
+    return _leaf(_rng(generator).side_stream().random(shape) < p, input.dtype, False)
 
 
 def multinomial(
@@ -386,10 +401,8 @@ def multinomial(
     """Indices drawn with probabilities proportional to ``input``'s rows."""
     w = np.asarray(input._t._value, np.float64)
     rows = w.reshape(-1, w.shape[-1])
-    out = [
-        _rng(generator).choice(len(r), int(num_samples), replace=replacement, p=r / r.sum())
-        for r in rows
-    ]
+    side = _rng(generator).side_stream()  # (torch's draws here are not reproduced)
+    out = [side.choice(len(r), int(num_samples), replace=replacement, p=r / r.sum()) for r in rows]
     return _leaf(np.array(out).reshape(*w.shape[:-1], int(num_samples)), D.int64, False)
 
 

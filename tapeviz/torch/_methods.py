@@ -120,8 +120,8 @@ def _broadcast(v: Any, like: Tensor) -> Any:
 def _random_fill(kind: str) -> Callable[..., Tensor]:
     def method(self: Tensor, a: float = 0.0, b: float = 1.0, *, generator: Any = None) -> Tensor:
         rng = C._rng(generator)
-        shape = self._t._value.shape
-        value = rng.normal(a, b, shape) if kind == "normal" else rng.uniform(a, b, shape)
+        shape, dt = self._t._value.shape, self._t.dtype.np
+        value = rng.normal(shape, dt, a, b) if kind == "normal" else rng.uniform(shape, dt, a, b)
         self._check_inplace()
         arr = np.asarray(value, self._t.dtype.np)
         return self._become(Tensor._wrap(_ETensor(freeze(arr), self._t.dtype)))

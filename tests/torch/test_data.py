@@ -154,7 +154,7 @@ def test_a_seeded_generator_repeats_its_numbers_apart_from_the_global_seed() -> 
     b = torch.randn(3, generator=torch.Generator().manual_seed(42)).tolist()
     assert a == b
     torch.manual_seed(42)
-    assert torch.randn(3).tolist() == a  # the same stream as manual_seed(42): both PCG64(42)
+    assert torch.randn(3).tolist() == a  # as manual_seed(42): torch seeds both alike
     g.manual_seed(42)
     torch.manual_seed(7)  # the global seed does not move a generator of its own
     assert torch.randn(3, generator=g).tolist() == a

@@ -255,7 +255,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     if p == 1:
         noise = np.zeros(x.shape, want._engine.np)
     else:
-        keep = _rng().random(tuple(x.shape)) < (1.0 - p)
+        keep = _rng().side_stream().random(tuple(x.shape)) < (1.0 - p)  # (torch: MKL's mask)
         noise = keep.astype(want._engine.np) / want._engine.np.type(1.0 - p)
     mask = _ETensor(_freeze(noise), want._engine)
     out = _node("MulBackward0", lambda t: E.multiply(t, mask), [x])

@@ -1,8 +1,9 @@
 """``torch.nn.init``: fill a tensor in place (no graph), with torch's gain and fan rules.
 
-The random numbers come from ``torch.manual_seed``'s generator (numpy's PCG64), so a seeded
-script gets the same weights on every run, not the weights torch's own generator gives. Each
-function keeps the tensor's engine id, so a parameter stays one tensor in the timeline.
+The random numbers are torch's own (``torch.manual_seed``'s generator, :mod:`._cpu_rng`), so a
+seeded script starts from the weights torch gives it (``nn.Linear(1, 1)`` after
+``torch.manual_seed(42)``: 0.7645, 0.8300). Each function keeps the tensor's engine id, so a
+parameter stays one tensor in the timeline.
 """
 
 from __future__ import annotations
@@ -87,12 +88,13 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with samples from U(a, b)."""
-    return _write(tensor, _rng(generator).uniform(a, b, tuple(tensor.shape)))
+    return _write(tensor, _rng(generator).uniform(tuple(tensor.shape), tensor._t.dtype.np, a, b))
 
 
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Any = None) -> Tensor:
     """Fill with samples from N(mean, std²)."""
-    return _write(tensor, _rng(generator).normal(mean, std, tuple(tensor.shape)))
+    shape = tuple(tensor.shape)
+    return _write(tensor, _rng(generator).normal(shape, tensor._t.dtype.np, mean, std))
 
 
 def trunc_normal_(
@@ -110,14 +112,14 @@ def trunc_normal_(
             "values may be incorrect.",
             stacklevel=2,
         )
-    rng = _rng(generator)
-    shape = tuple(tensor.shape)
-    out = rng.normal(mean, std, shape)
+    rng = _rng(generator)  # (redraws out of range: not torch's erfinv method, so not its numbers)
+    shape, dt = tuple(tensor.shape), tensor._t.dtype.np
+    out = rng.normal(shape, dt, mean, std).astype(np.float64)
     bad = (out < a) | (out > b)
     for _ in range(1000):
         if not bad.any():
             break
-        out[bad] = rng.normal(mean, std, int(bad.sum()))
+        out[bad] = rng.normal((int(bad.sum()),), dt, mean, std)
         bad = (out < a) | (out > b)
     return _write(tensor, np.clip(out, a, b))
 
@@ -204,7 +206,7 @@ def orthogonal_(tensor: Tensor, gain: float = 1, generator: Any = None) -> Tenso
         return tensor
     rows = tensor.size(0)
     cols = tensor.numel() // rows
-    flat = _rng(generator).standard_normal((rows, cols))
+    flat = _rng(generator).normal((rows, cols), tensor._t.dtype.np, 0.0, 1.0).astype(np.float64)
     if rows < cols:
         flat = flat.T
     q, r = np.linalg.qr(flat)

@@ -17,6 +17,7 @@ import numpy as np
 from tapeviz.engine.tensor import Tensor as _ETensor
 from tapeviz.engine.tensor import freeze as _freeze
 from tapeviz.torch import _dtypes as _D
+from tapeviz.torch._cpu_rng import CPUNumbers
 from tapeviz.torch._creation import _rng
 from tapeviz.torch._creation import tensor as _tensor
 from tapeviz.torch._shape import stack as _stack
@@ -106,7 +107,7 @@ def random_split(dataset: Any, lengths: Sequence[float], generator: Any = None) 
         sizes = counts
     if sum(sizes) != n:
         raise ValueError("Sum of input lengths does not equal the length of the input dataset!")
-    order = _rng(generator).permutation(n).tolist()
+    order = _rng(generator).permutation(n).tolist()  # (torch: randperm(n, generator))
     out, start = [], 0
     for size in sizes:
         out.append(Subset(dataset, order[start : start + int(size)]))
@@ -149,9 +150,18 @@ class RandomSampler:
 
     def __iter__(self) -> Iterator[int]:
         n = len(self.data_source)
+        if self.generator is None:  # as torch: a new generator each pass, seeded from the global
+            numbers = CPUNumbers(_rng().random_int64())
+        else:
+            numbers = _rng(self.generator)
         if self.replacement:
-            return iter(_rng(self.generator).integers(0, n, self.num_samples).tolist())
-        return iter(_rng(self.generator).permutation(n).tolist()[: self.num_samples])
+            return iter(numbers.integers(0, n, (self.num_samples,)).tolist())
+        order: list[int] = []
+        for _ in range(self.num_samples // n if n else 0):
+            order.extend(numbers.permutation(n).tolist())
+        if n and self.num_samples % n:
+            order.extend(numbers.permutation(n).tolist()[: self.num_samples % n])
+        return iter(order)
 
     def __len__(self) -> int:
         return self.num_samples
@@ -294,6 +304,10 @@ class DataLoader:
         )
 
     def __iter__(self) -> Iterator[Any]:
+        _rng(self.generator).random_int64()  # torch draws the workers' base seed per pass
+        return self._batches()
+
+    def _batches(self) -> Iterator[Any]:
         if self.batch_sampler is None:
             for i in self.sampler:
                 yield self.collate_fn(self.dataset[i])
