@@ -2750,8 +2750,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="230" />
-      <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime and tapeviz</source>
-      <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、sklearn、math、random、os、time、timeit、datetime 和 tapeviz</translation>
+      <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime, pprint and tapeviz</source>
+      <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、sklearn、math、random、os、time、timeit、datetime、pprint 和 tapeviz</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="235" />

@@ -196,6 +196,8 @@ def _make_builtins() -> dict[str, Any]:
         "str": checked_type(str, _text(str)),
         "repr": _text(repr),
         "divmod": divmod,
+        "chr": chr,
+        "ord": ord,
         "pow": safe_pow,
         "isinstance": _isinstance,
         "zip": zip,

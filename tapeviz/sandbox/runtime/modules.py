@@ -30,6 +30,7 @@ from tapeviz.sandbox.runtime.numpy_ns import NUMPY
 from tapeviz.sandbox.runtime.os_ns import OS
 from tapeviz.sandbox.runtime.plotting.pyplot import MATPLOTLIB
 from tapeviz.sandbox.runtime.policy import allow_callables, marker, share
+from tapeviz.sandbox.runtime.pprint_ns import PPRINT
 from tapeviz.sandbox.runtime.random_ns import RANDOM
 from tapeviz.sandbox.runtime.sklearn_ns import SKLEARN
 from tapeviz.sandbox.runtime.time_ns import DATETIME, TIME, TIMEIT
@@ -163,12 +164,13 @@ MODULES: dict[str, Namespace] = {
     "time": TIME,  # the clock only (tutorials time their loops)
     "timeit": TIMEIT,
     "datetime": DATETIME,
+    "pprint": PPRINT,  # the standard pretty printer, into the run's output
 }
 if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
     MODULES["keras"] = TF.keras
 ALLOWED_IMPORTS = (
-    "tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime "
-    "and tapeviz"
+    "tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime, "
+    "pprint and tapeviz"
 )
 # What a script has before its first line, as a notebook after its first cell's imports.
 PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}
