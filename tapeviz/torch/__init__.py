@@ -17,6 +17,7 @@ from tapeviz.torch import _creation as _c
 from tapeviz.torch import _dtypes as _d
 from tapeviz.torch import _format as _f
 from tapeviz.torch import _functional_ad as _fad
+from tapeviz.torch import _legacy
 from tapeviz.torch import _methods as _m
 from tapeviz.torch import _ops as _o
 from tapeviz.torch import _reduce as _r
@@ -87,6 +88,7 @@ rand, randn, randint, randperm, normal = _c.rand, _c.randn, _c.randint, _c.randp
 bernoulli, multinomial = _c.bernoulli, _c.multinomial
 manual_seed, seed, initial_seed = _c.manual_seed, _c.seed, _c.initial_seed
 Generator = _c.Generator
+globals().update(_legacy.LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
 
 
 def rand_like(input: Tensor, *, dtype: object = None) -> Tensor:

@@ -152,8 +152,12 @@ class Tensor(metaclass=_TensorType):
         return False
 
     def type(self, dtype: Any = None) -> Any:
-        """The legacy type name (``torch.FloatTensor``), or a cast to ``dtype``."""
-        return type_name(self) if dtype is None else self.to(dtype)
+        """The legacy type name (``torch.FloatTensor``), or a cast to ``dtype`` or a legacy type."""
+        if dtype is None:
+            return type_name(self)
+        from tapeviz.torch._legacy import legacy_dtype
+
+        return self.to(legacy_dtype(dtype) or dtype)
 
     def is_floating_point(self) -> bool:
         """Whether the dtype is a float dtype."""

@@ -147,7 +147,8 @@ TORCH = Namespace(
     "torch",
     {**_public(_torch), "nn": _module_namespace("torch.nn", _torch_nn),
      "optim": _module_namespace("torch.optim", _torch_optim),
-     "utils": _module_namespace("torch.utils", _torch_utils)},
+     "utils": _module_namespace("torch.utils", _torch_utils),
+     "__version__": str(_torch.__version__)},  # (courses print it first)
 )  # fmt: skip
 MODULES: dict[str, Namespace] = {
     "tensorflow": TF,
