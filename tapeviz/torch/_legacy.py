@@ -3,7 +3,7 @@
 Courses still write ``torch.from_numpy(y).type(torch.LongTensor)``, ``torch.FloatTensor([1, 2])``
 and ``isinstance(x, torch.FloatTensor)``. Each is a class whose call makes a tensor of its dtype
 (as ``torch.Tensor(...)`` does for the default dtype) and whose ``isinstance`` is true for CPU
-tensors of that dtype; ``Tensor.type`` casts to one (or to its name, ``"torch.LongTensor"``).
+tensors of that dtype; ``Tensor.type`` casts to one (``_size.legacy_dtype_name`` reads it).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from tapeviz.torch import _dtypes as D
 from tapeviz.torch._size import _LEGACY
 from tapeviz.torch._tensor import Tensor
 
-__all__ = ["LEGACY_TYPES", "legacy_dtype"]
+__all__ = ["LEGACY_TYPES"]
 
 
 class _LegacyType(type):
@@ -33,19 +33,8 @@ class _LegacyType(type):
 
 
 LEGACY_TYPES: dict[str, type] = {
-    name: _LegacyType(name, (), {"_dtype": getattr(D, "bool_" if dt == "bool" else dt),
-                                 "__doc__": f"torch's legacy {dt} tensor type."})
+    name: _LegacyType(name, (), {
+        "_dtype": getattr(D, "bool_" if dt == "bool" else dt), "_legacy_dtype": dt,
+        "__doc__": f"torch's legacy {dt} tensor type."})
     for dt, name in _LEGACY.items()
 }  # fmt: skip
-
-
-def legacy_dtype(target: Any) -> D.dtype | None:
-    """The dtype a legacy type (or its name, ``"torch.LongTensor"``) stands for; else None."""
-    if isinstance(target, _LegacyType):
-        return target._dtype
-    if isinstance(target, str):
-        found = LEGACY_TYPES.get(target.removeprefix("torch."))
-        if found is not None:
-            return found._dtype  # type: ignore[attr-defined]
-        raise ValueError(f"invalid type: '{target}'")
-    return None

@@ -63,3 +63,15 @@ CPU = device("cpu")
 def type_name(t: Any) -> str:
     """``torch.FloatTensor`` for a float32 tensor (what ``t.type()`` gives)."""
     return "torch." + _LEGACY[t._t.dtype.name if t._t.dtype.name != "bool" else "bool"]
+
+
+def legacy_dtype_name(target: Any) -> str | None:
+    """The dtype name a legacy type (or its name, ``"torch.LongTensor"``) stands for; else None."""
+    if isinstance(target, type):
+        return getattr(target, "_legacy_dtype", None)
+    if isinstance(target, str):
+        for dt, name in _LEGACY.items():
+            if target.removeprefix("torch.") == name:
+                return dt
+        raise ValueError(f"invalid type: '{target}'")
+    return None

@@ -26,7 +26,7 @@ from tapeviz.torch import _autograd as ag
 from tapeviz.torch import _dtypes as D
 from tapeviz.torch._handles import add_hook
 from tapeviz.torch._shared import Cell
-from tapeviz.torch._size import CPU, Size, device, type_name
+from tapeviz.torch._size import CPU, Size, device, legacy_dtype_name, type_name
 
 
 class _Leaves(threading.local):
@@ -155,9 +155,8 @@ class Tensor(metaclass=_TensorType):
         """The legacy type name (``torch.FloatTensor``), or a cast to ``dtype`` or a legacy type."""
         if dtype is None:
             return type_name(self)
-        from tapeviz.torch._legacy import legacy_dtype
-
-        return self.to(legacy_dtype(dtype) or dtype)
+        name = legacy_dtype_name(dtype)
+        return self.to(dtype if name is None else getattr(D, "bool_" if name == "bool" else name))
 
     def is_floating_point(self) -> bool:
         """Whether the dtype is a float dtype."""
