@@ -29,7 +29,7 @@ _AS_METHODS = {
     "relu abs neg negative sign floor ceil round square log2 log10 exp2 isnan isinf isfinite "
     "softmax log_softmax clamp clip where nonzero matmul mm bmm mv dot inner outer ger addmm",
     R: "sum mean prod max min amax amin argmax argmin topk var std norm logsumexp cumsum all any "
-    "allclose equal isclose count_nonzero",
+    "allclose equal isclose count_nonzero sort argsort unique bincount",
     S: "reshape view view_as reshape_as flatten squeeze unsqueeze t transpose swapaxes swapdims "
     "permute expand expand_as repeat unbind split chunk flip clone contiguous index_select "
     "gather",

@@ -260,3 +260,64 @@ def topk(input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: boo
     source = x._t if x._t._value.ndim else E.reshape(x._t, (1,))
     values = apply("TopkBackward0", E.getitem, [x], source, tuple(grids))
     return _TopK(values, wrap(E.constant(order.astype(np.int64))))
+
+
+class _Sort(MinMax):
+    _kind = "sort"
+
+
+def sort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> MinMax:
+    """The entries sorted along ``dim`` and where each came from (values carry the gradient)."""
+    x = as_tensor_arg(input)
+    v = np.asarray(x._t._value)
+    if v.ndim == 0:
+        return _Sort(x, wrap(E.constant(np.zeros((), np.int64))))
+    axis = _dim(int(dim), v.ndim)
+    key = v if not descending else (~v if v.dtype.kind == "b" else -v)
+    order = np.argsort(key, axis=axis, kind="stable")
+    grids = list(np.indices(order.shape, sparse=True))
+    grids[axis] = order
+    values = apply("SortBackward0", E.getitem, [x], x._t, tuple(grids))
+    return _Sort(values, wrap(E.constant(order.astype(np.int64))))
+
+
+def argsort(input: Tensor, dim: int = -1, descending: bool = False, stable: bool = False) -> Tensor:
+    """The indices that sort ``input`` along ``dim``."""
+    return sort(input, dim, descending, stable).indices
+
+
+def unique(
+    input: Tensor,
+    sorted: bool = True,
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+) -> Any:
+    """The distinct values (sorted, as torch gives them on the CPU), with inverse and counts."""
+    v = np.asarray(as_tensor_arg(input)._t._value)
+    axis = None if dim is None else _dim(int(dim), v.ndim)
+    got = np.unique(v, return_inverse=True, return_counts=True, axis=axis)
+    out = [wrap(E.constant(got[0]))]
+    if return_inverse:
+        out.append(
+            wrap(E.constant(got[1].reshape(v.shape if axis is None else -1).astype(np.int64)))
+        )
+    if return_counts:
+        out.append(wrap(E.constant(got[2].astype(np.int64))))
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+def bincount(input: Tensor, weights: Any = None, minlength: int = 0) -> Tensor:
+    """How often each non-negative integer occurs in a 1-D int tensor (or the summed weights)."""
+    v = np.asarray(as_tensor_arg(input)._t._value)
+    if v.ndim != 1 or v.dtype.kind not in "iub":
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if v.size and v.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    w = None if weights is None else np.asarray(as_tensor_arg(weights)._t._value)
+    from tapeviz.engine.guard import check_elements
+
+    size = int(v.max()) + 1 if v.size else 0  # (this module's max is torch.max)
+    check_elements(size if size > int(minlength) else int(minlength), "torch.bincount")
+    counts = np.bincount(v, w, int(minlength))
+    return wrap(E.constant(counts if w is not None else counts.astype(np.int64)))
