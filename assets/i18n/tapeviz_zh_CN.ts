@@ -2750,8 +2750,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="230" />
-      <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime, pprint and tapeviz</source>
-      <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、sklearn、math、random、os、time、timeit、datetime、pprint 和 tapeviz</translation>
+      <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime, pprint, tqdm and tapeviz</source>
+      <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、sklearn、math、random、os、time、timeit、datetime、pprint、tqdm 和 tapeviz</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="235" />
@@ -3207,6 +3207,26 @@
       <location filename="../../tapeviz/sandbox/messages.py" line="407" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="408" />
+      <source>tapeviz downloads nothing: make the data in the script or take it from sklearn.datasets (make_circles, make_moons, load_digits, …)</source>
+      <translation>tapeviz 不下载任何内容：请在脚本中生成数据，或使用 sklearn.datasets（make_circles、make_moons、load_digits 等）</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="413" />
+      <source>helper_functions.py is a course's own file (downloaded with requests): paste the functions you need into the script; the Network view draws a 2-D model's decision boundary</source>
+      <translation>helper_functions.py 是课程自带的文件（用 requests 下载）：请把需要的函数粘贴到脚本中；网络视图会画出二维模型的决策边界</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="418" />
+      <source>torchmetrics is not available in tapeviz: compute the metric with torch ((y_pred == y).float().mean()) or sklearn.metrics</source>
+      <translation>tapeviz 中没有 torchmetrics：请用 torch 计算指标（(y_pred == y).float().mean()）或使用 sklearn.metrics</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="423" />
+      <source>torchinfo is not available in tapeviz: print(model) lists the layers and sum(p.numel() for p in model.parameters()) counts the parameters</source>
+      <translation>tapeviz 中没有 torchinfo：print(model) 会列出各层，sum(p.numel() for p in model.parameters()) 可统计参数数量</translation>
     </message>
   </context>
   <context>

@@ -230,7 +230,7 @@ TEMPLATES: dict[str, str] = {
     "hint_imports": QT_TRANSLATE_NOOP(
         "UserCode",
         "tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, "
-        "os, time, timeit, datetime, pprint and tapeviz",
+        "os, time, timeit, datetime, pprint, tqdm and tapeviz",
     ),
     "hint_public_api": QT_TRANSLATE_NOOP(
         "UserCode", "only the documented public API of tensors, tapes and optimizers is"
@@ -405,6 +405,26 @@ PHRASES: tuple[str, ...] = (
     QT_TRANSLATE_NOOP("UserCode", "killed"),
     QT_TRANSLATE_NOOP("UserCode", "CPU time limit"),
     QT_TRANSLATE_NOOP("UserCode", "the application is closing"),
+    QT_TRANSLATE_NOOP(
+        "UserCode",
+        "tapeviz downloads nothing: make the data in the script or take it from sklearn.datasets "
+        "(make_circles, make_moons, load_digits, …)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "UserCode",
+        "helper_functions.py is a course's own file (downloaded with requests): paste the functio"
+        "ns you need into the script; the Network view draws a 2-D model's decision boundary",
+    ),
+    QT_TRANSLATE_NOOP(
+        "UserCode",
+        "torchmetrics is not available in tapeviz: compute the metric with torch ((y_pred == y).f"
+        "loat().mean()) or sklearn.metrics",
+    ),
+    QT_TRANSLATE_NOOP(
+        "UserCode",
+        "torchinfo is not available in tapeviz: print(model) lists the layers and sum(p.numel() f"
+        "or p in model.parameters()) counts the parameters",
+    ),
 )
 _FORMATTER = string.Formatter()
 

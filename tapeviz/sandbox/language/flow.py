@@ -20,13 +20,14 @@ from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.builtins import BUILTINS
 from tapeviz.sandbox.runtime.classes import CELL, UserProperty, make_class
 from tapeviz.sandbox.runtime.frames import Frame, Return, Signature, UserFunction
+from tapeviz.sandbox.runtime.tqdm_ns import tqdm
 from tapeviz.tf.runtime import _Block as TFBlock
 from tapeviz.torch._autograd import no_grad as torch_grad_mode
 
 # Context managers a ``with`` may enter: tapes, torch's grad modes, tf.device / tf.init_scope
 # blocks (``_Block``), name scopes, and tapeviz's own generator-based managers.
 _CONTEXT_MANAGERS = (GradientTape, contextlib._GeneratorContextManager, torch_grad_mode, TFBlock,
-                     NameScope)  # fmt: skip
+                     NameScope, tqdm)  # fmt: skip
 
 
 def _yields(body: list[ast.stmt]) -> bool:

@@ -273,5 +273,25 @@ ELSEWHERE: dict[str, str] = {
         "tapeviz scripts have no access to files, the system or the clock",
     ),
     **dict.fromkeys(("display",), "display() is IPython's: use print(), or plt.show() for plots"),
+    **dict.fromkeys(
+        ("requests", "urllib", "wget"),
+        "tapeviz downloads nothing: make the data in the script or take it from sklearn.datasets "
+        "(make_circles, make_moons, load_digits, …)",
+    ),
+    **dict.fromkeys(
+        ("helper_functions",),
+        "helper_functions.py is a course's own file (downloaded with requests): paste the functio"
+        "ns you need into the script; the Network view draws a 2-D model's decision boundary",
+    ),
+    **dict.fromkeys(
+        ("torchmetrics",),
+        "torchmetrics is not available in tapeviz: compute the metric with torch ((y_pred == y).f"
+        "loat().mean()) or sklearn.metrics",
+    ),
+    **dict.fromkeys(
+        ("torchinfo", "torchsummary"),
+        "torchinfo is not available in tapeviz: print(model) lists the layers and sum(p.numel() f"
+        "or p in model.parameters()) counts the parameters",
+    ),
 }
 HELP = 'see Help → "Libraries in tapeviz" for what is there'

@@ -34,6 +34,7 @@ from tapeviz.sandbox.runtime.pprint_ns import PPRINT
 from tapeviz.sandbox.runtime.random_ns import RANDOM
 from tapeviz.sandbox.runtime.sklearn_ns import SKLEARN
 from tapeviz.sandbox.runtime.time_ns import DATETIME, TIME, TIMEIT
+from tapeviz.sandbox.runtime.tqdm_ns import TQDM
 
 # Classes a script may name (isinstance) but not construct.
 MARKERS = {cls: marker(cls) for cls in (Tensor, TensorShape, _engine.DType, Function)}
@@ -166,12 +167,13 @@ MODULES: dict[str, Namespace] = {
     "timeit": TIMEIT,
     "datetime": DATETIME,
     "pprint": PPRINT,  # the standard pretty printer, into the run's output
+    "tqdm": TQDM,  # progress bars that draw nothing (tapeviz shows progress itself)
 }
 if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
     MODULES["keras"] = TF.keras
 ALLOWED_IMPORTS = (
     "tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime, "
-    "pprint and tapeviz"
+    "pprint, tqdm and tapeviz"
 )
 # What a script has before its first line, as a notebook after its first cell's imports.
 PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}
