@@ -122,6 +122,12 @@ TEMPLATES: dict[str, str] = {
     ),
     "percent_star": QT_TRANSLATE_NOOP("UserCode", "% formatting with * widths is not available"),
     "with_manager": QT_TRANSLATE_NOOP("UserCode", "with cannot use {name}"),
+    "tapes_capped": QT_TRANSLATE_NOOP(
+        "UserCode",
+        "to stay within the memory limit the timeline keeps the first {kept} tapes ({mb} MB of "
+        "values); the run went on without keeping later ones (raise the limit in Preferences "
+        "to keep more)",
+    ),
     "decorator": QT_TRANSLATE_NOOP(
         "UserCode",
         "only @tf.function, @tf.custom_gradient, @property (and @x.setter), @staticmethod "

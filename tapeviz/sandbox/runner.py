@@ -28,6 +28,7 @@ from tapeviz.sandbox.result import RunResult, TapeInfo
 from tapeviz.sandbox.runtime.checks import CURRENT
 from tapeviz.sandbox.runtime.classes import is_user_instance
 from tapeviz.sandbox.runtime.frames import Frame
+from tapeviz.sandbox.runtime.kept_tapes import KeptTapes
 from tapeviz.sandbox.runtime.limits import (
     SNAPSHOT_FIRST_S,
     Budget,
@@ -215,25 +216,31 @@ def _running(budget: Budget, created: list[Any]) -> Iterator[Recorder]:
         core.STATE.entered[:], core.STATE.active[:] = saved_entered, saved_active
 
 
-def _tape_infos(budget: Budget, created: list[Any]) -> tuple[tuple[TapeInfo, ...], int]:
-    keep = created[: budget.limits.max_tapes]
+def _tape_infos(
+    budget: Budget, created: list[Any], finished_only: bool = False
+) -> tuple[tuple[TapeInfo, ...], int]:
+    if isinstance(created, KeptTapes):
+        keep, dropped = created.kept(finished_only)
+    else:
+        tapes = created[:-1] if finished_only else created
+        keep = tapes[: budget.limits.max_tapes]
+        dropped = len(tapes) - len(keep)
     infos = tuple(
         TapeInfo(t, tuple(budget.tape_names.get(id(t), ())), i) for i, t in enumerate(keep)
     )
-    return infos, len(created) - len(keep)
+    return infos, dropped
 
 
 def _so_far(
     budget: Budget, created: list[Any], module: dict[str, Any], started: float
 ) -> RunResult | None:
     """The run so far, as a result: its finished tapes (the newest may still record)."""
-    done = created[:-1]
-    if len(done) < 2:
+    if len(created) < 3:
         return None
-    tapes, dropped = _tape_infos(budget, done)
+    tapes, dropped = _tape_infos(budget, created, finished_only=True)
     plain = _plain(module)
     names = {**_attribute_names(plain), **plain}
-    count = len(done)
+    count = len(tapes) + dropped
     marks = tuple(m for m in budget.output_marks if m[1] <= count)
     output = "".join(budget.output)
     return RunResult(output, tapes, names, None, time.perf_counter() - started, None,
@@ -285,7 +292,7 @@ def run(
     if mode != "script":
         err = UserCodeError.of(say("unknown_mode", mode=repr(mode)), kind="value")
         return RunResult("", (), {}, None, 0.0, err)
-    created: list[Any] = []
+    created: list[Any] = KeptTapes(budget.limits.max_tapes)
     shifts: Mapping[int, int] = {}
     module: dict[str, Any] = {}
     value: Any = None

@@ -90,7 +90,8 @@ class Context:
         """
         started = time.perf_counter()
         try:
-            self.encoder.add_finished(created, self.max_tapes)
+            cap = getattr(created, "cap", self.max_tapes)  # (lowered when memory runs short)
+            self.encoder.add_finished(created, min(cap, self.max_tapes))
         except Exception:  # (the final answer encodes the run afresh and reports it)
             return
         if not self.stream or started < self._next_send:

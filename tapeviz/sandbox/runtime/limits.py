@@ -190,6 +190,7 @@ class Budget:
     tape_names: dict[int, list[str]] = field(default_factory=dict)  # id(tape) -> bound names
     # The run's tapes so far (the runner sets it); each write notes how many there were then.
     tapes: list[Any] | None = None
+    tapes_capped: bool = False  # the kept tapes were capped to stay within the memory limit
     # (offset in the output, tapes created) whenever output is written after a new tape: the
     # output from ``offset`` on was written once that many tapes existed (a line ↔ a step).
     output_marks: list[tuple[int, int]] = field(default_factory=list)
@@ -274,8 +275,10 @@ class Budget:
         tapes = self.tapes
         if tapes is not None and text:
             marks = self.output_marks
-            if not marks or marks[-1][1] != len(tapes):
-                marks.append((self.output_len, len(tapes)))
+            count = getattr(tapes, "total", None)
+            count = len(tapes) if count is None else count  # (tapes not kept count too)
+            if not marks or marks[-1][1] != count:
+                marks.append((self.output_len, count))
         self.output_len += len(text)
         if self.output_len > self.limits.max_output:
             keep = len(text) - (self.output_len - self.limits.max_output)
@@ -306,6 +309,8 @@ class Budget:
         """
         self.memory_checked = time.perf_counter()
         grown = (resident_bytes() - self.memory_start) // 2**20
+        if self.memory_start and not self.tapes_capped and 2 * grown > self.limits.max_memory_mb:
+            self._cap_tapes(grown)
         if not self.memory_start or grown <= self.limits.max_memory_mb:
             return
         if reclaim():
@@ -317,6 +322,23 @@ class Budget:
                     say("memory_grown", grown=f"{grown:,}", cap=f"{self.limits.max_memory_mb:,}"),
                 )
             )
+
+    def _cap_tapes(self, grown_mb: int) -> None:
+        """At half the memory limit: if the kept tapes hold most of it, keep no more of them.
+
+        The run goes on; the tapes after these are counted but not kept (see ``KeptTapes``).
+        """
+        from tapeviz.sandbox.runtime.kept_tapes import KeptTapes, held_bytes
+
+        tapes = self.tapes
+        if not isinstance(tapes, KeptTapes) or len(tapes) < 3:
+            return
+        self.tapes_capped = True  # (counting the tapes' bytes once is enough)
+        held = held_bytes(tapes[:-1])
+        if held < 0.4 * grown_mb * 2**20 or len(tapes) - 1 >= tapes.cap:
+            return
+        tapes.cap = len(tapes) - 1
+        self.note(str(say("tapes_capped", kept=f"{tapes.cap:,}", mb=f"{held >> 20:,}")))
 
     def check_size(self, count: int, what: str) -> None:
         """Refuse a container or array of more than ``max_elements`` elements."""
