@@ -2755,8 +2755,8 @@
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="236" />
-      <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime, pprint, tqdm and tapeviz</source>
-      <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、sklearn、math、random、os、time、timeit、datetime、pprint、tqdm 和 tapeviz</translation>
+      <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime, pathlib, pprint, tqdm and tapeviz</source>
+      <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、sklearn、math、random、os、time、timeit、datetime、pathlib、pprint、tqdm 和 tapeviz</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="241" />

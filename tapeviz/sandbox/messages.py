@@ -236,7 +236,7 @@ TEMPLATES: dict[str, str] = {
     "hint_imports": QT_TRANSLATE_NOOP(
         "UserCode",
         "tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, "
-        "os, time, timeit, datetime, pprint, tqdm and tapeviz",
+        "os, time, timeit, datetime, pathlib, pprint, tqdm and tapeviz",
     ),
     "hint_public_api": QT_TRANSLATE_NOOP(
         "UserCode", "only the documented public API of tensors, tapes and optimizers is"

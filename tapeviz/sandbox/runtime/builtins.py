@@ -233,7 +233,8 @@ def _make_builtins() -> dict[str, Any]:
     for exc in (
         Exception, ValueError, TypeError, RuntimeError, ZeroDivisionError, IndexError, KeyError,
         AssertionError, ArithmeticError, OverflowError, NameError, AttributeError,
-        StopIteration, NotImplementedError, LookupError,
+        StopIteration, NotImplementedError, LookupError, OSError, FileNotFoundError,
+        FileExistsError, IsADirectoryError, NotADirectoryError, KeyboardInterrupt,
     ):  # fmt: skip
         names[exc.__name__] = exc
         classes.EXCEPTIONS.append(exc)

@@ -269,7 +269,7 @@ ELSEWHERE: dict[str, str] = {
         "sklearn.datasets.load_digits (8×8 digits)",
     ),
     **dict.fromkeys(
-        ("sys", "pathlib", "subprocess", "shutil", "pickle", "json", "io"),
+        ("sys", "subprocess", "shutil", "pickle", "json", "io"),
         "tapeviz scripts have no access to files, the system or the clock",
     ),
     **dict.fromkeys(("display",), "display() is IPython's: use print(), or plt.show() for plots"),

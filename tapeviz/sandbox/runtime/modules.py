@@ -28,6 +28,7 @@ from tapeviz.sandbox.runtime import classes, hints
 from tapeviz.sandbox.runtime.checks import budget, check_text, counted
 from tapeviz.sandbox.runtime.numpy_ns import NUMPY
 from tapeviz.sandbox.runtime.os_ns import OS
+from tapeviz.sandbox.runtime.pathlib_ns import PATHLIB
 from tapeviz.sandbox.runtime.plotting.pyplot import MATPLOTLIB
 from tapeviz.sandbox.runtime.policy import allow_callables, marker, share
 from tapeviz.sandbox.runtime.pprint_ns import PPRINT
@@ -163,6 +164,7 @@ MODULES: dict[str, Namespace] = {
     "random": RANDOM,
     "matplotlib": MATPLOTLIB,
     "os": OS,  # the run's own folder (saving), nothing of the real system
+    "pathlib": PATHLIB,  # paths in the run's own folder
     "time": TIME,  # the clock only (tutorials time their loops)
     "timeit": TIMEIT,
     "datetime": DATETIME,
@@ -173,7 +175,7 @@ if "keras" in TF:  # Keras 3: `import keras` is the same Keras as tf.keras
     MODULES["keras"] = TF.keras
 ALLOWED_IMPORTS = (
     "tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime, "
-    "pprint, tqdm and tapeviz"
+    "pathlib, pprint, tqdm and tapeviz"
 )
 # What a script has before its first line, as a notebook after its first cell's imports.
 PRELUDE: dict[str, Namespace] = {"tf": TF, "np": NUMPY}

@@ -100,6 +100,7 @@ ATTRS: dict[type, frozenset[str]] = {
 PUBLIC_API: tuple[str, ...] = (
     "tapeviz.tf", "tapeviz.torch", "tapeviz.sklearn", "tapeviz.sandbox.runtime.plotting",
     "tapeviz.sandbox.runtime.numpy_poly", "tapeviz.sandbox.runtime.tqdm_ns",
+    "tapeviz.sandbox.runtime.pathlib_ns",
 )  # fmt: skip
 SETTABLE: dict[type, frozenset[str]] = {Optimizer: _names("learning_rate")}
 _OBJECT_ATTRS: dict[int, frozenset[str]] = {id(UnconnectedGradients): _names("NONE ZERO")}
