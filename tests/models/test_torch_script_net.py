@@ -126,6 +126,7 @@ loss_fn = nn.BCEWithLogitsLoss()
 optimizer = torch.optim.SGD(model_3.parameters(), lr=0.1)
 torch.manual_seed(42)
 first = model_3(X_train).squeeze().detach().numpy()
+tests = []
 for epoch in range(LOOPS):
     model_3.train()
     y_logits = model_3(X_train).squeeze()
@@ -139,6 +140,7 @@ for epoch in range(LOOPS):
         test_logits = model_3(X_test).squeeze()
         test_pred = torch.round(torch.sigmoid(test_logits))
         test_loss = loss_fn(test_logits, y_test)
+    tests.append(test_loss.item())
 last = model_3(X_train).squeeze().detach().numpy()
 """
 
@@ -163,6 +165,8 @@ def test_the_courses_subclassed_model_is_drawn_with_its_test_points(received: bo
     test_x = np.asarray(net.data.test_x)
     np.testing.assert_allclose(test_x, ns["X_test"].numpy(), rtol=1e-6)
     assert sorted(set(net.data.test_y.tolist())) == [-1.0, 1.0] and len(test_x) == 200
+    # the test loss after each step is the one the loop printed
+    np.testing.assert_allclose(net.history["val_loss"], ns["tests"], rtol=1e-5)
 
 
 @pytest.mark.parametrize(
@@ -241,3 +245,35 @@ def test_a_sigmoid_between_the_model_and_bce_is_the_output_activation() -> None:
     x = np.asarray(net.data.train_x)
     p = 1 / (1 + np.exp(-ns["first"]))
     np.testing.assert_allclose(net.spec.forward(net.row(0), x)[-1][:, 0], p, rtol=1e-4, atol=1e-6)
+
+
+_SIGMOID = (
+    ("nn.BCEWithLogitsLoss()", "nn.BCELoss()"),
+    ("y_logits = model_3(X_train).squeeze()", "y_logits = model_3(X_train).squeeze().sigmoid()"),
+    (
+        "test_logits = model_3(X_test).squeeze()",
+        "test_logits = model_3(X_test).squeeze().sigmoid()",
+    ),
+    ("torch.round(torch.sigmoid(y_logits))", "torch.round(y_logits)"),
+    ("torch.round(torch.sigmoid(test_logits))", "torch.round(test_logits)"),
+)
+_TWO_LOGITS = (
+    ("in_features=10, out_features=1)", "in_features=10, out_features=2)"),
+    ("nn.BCEWithLogitsLoss()", "nn.CrossEntropyLoss()"),
+    ("y = torch.from_numpy(y).type(torch.float)", "y = torch.from_numpy(y)"),
+    ("y_logits = model_3(X_train).squeeze()", "y_logits = model_3(X_train)"),
+    ("torch.round(torch.sigmoid(y_logits))", "y_logits.argmax(1)"),
+    ("test_logits = model_3(X_test).squeeze()", "test_logits = model_3(X_test)"),
+    ("torch.round(torch.sigmoid(test_logits))", "test_logits.argmax(1)"),
+)
+
+
+@pytest.mark.parametrize("changes", [_SIGMOID, _TWO_LOGITS])
+def test_the_test_loss_follows_the_loops_own_loss(changes: tuple[tuple[str, str], ...]) -> None:
+    code = COURSE.replace("LOOPS", "4").split("last = ")[0]
+    for old, new in changes:
+        assert old in code, old
+        code = code.replace(old, new)
+    net, ns = _net(code)
+    assert isinstance(net, ScriptNet), net
+    np.testing.assert_allclose(net.history["val_loss"], ns["tests"], rtol=1e-5)

@@ -212,5 +212,40 @@ def script_net_of(timeline: Any) -> ScriptNet | str | None:
         history = dict(epochs.history)
     else:  # the loop's loss at every step (the curve the Timeline draws)
         history = {"loss": np.asarray(timeline.loss[: timeline.steps], np.float64)}
+        if len(val_x):  # and its test loss after each step, as the course prints it
+            val_y = np.asarray(net.val_y, np.float64)[: len(val_x)]
+            history["val_loss"] = test_losses(spec, rows, stride, timeline.steps, val_x,
+                                              val_y, net.loss)  # fmt: skip
     return ScriptNet(config, data, spec, rows, stride, timeline.steps, starts, history, display,
                      label, kind, lr, net.loss, timeline.number)  # fmt: skip
+
+
+MAX_TEST_ROWS = 1000  # test losses computed per loop (evenly spaced; each step shows the nearest)
+
+
+def test_losses(
+    spec: NetSpec, rows: np.ndarray, stride: int, steps: int, x: np.ndarray, y: np.ndarray,
+    loss: str,
+) -> np.ndarray:  # fmt: skip
+    """A torch loop's loss on its test points after each step, with the loop's own loss."""
+    after = np.minimum((np.arange(steps) + 1) // stride, len(rows) - 1)  # the row after step k
+    wanted = np.unique(after)
+    if len(wanted) > MAX_TEST_ROWS:
+        wanted = np.unique(wanted[np.linspace(0, len(wanted) - 1, MAX_TEST_ROWS).astype(int)])
+    feats = np.asarray(x, np.float32)
+    values = np.array([_loss(spec.forward(rows[r], feats)[-1], y, loss) for r in wanted])
+    nearest = np.minimum(np.searchsorted(wanted, after), len(wanted) - 1)
+    return values[nearest] if len(values) else np.full(steps, np.nan)
+
+
+def _loss(out: np.ndarray, y: np.ndarray, loss: str) -> float:
+    """Torch's mean loss of the network's output ``out`` (n, 1) against the labels ``y``."""
+    z = out[:, 0].astype(np.float64)
+    if loss == "MSELoss":
+        return float(np.mean((z - y[:, 0]) ** 2))
+    t = y.argmax(1) if y.shape[1] == 2 else y[:, 0]  # (two classes: one-hot rows)
+    with np.errstate(divide="ignore", over="ignore"):
+        if loss == "BCEWithLogitsLoss":
+            return float(np.mean(np.maximum(z, 0) - z * t + np.log1p(np.exp(-np.abs(z)))))
+        logp, log1mp = np.maximum(np.log(z), -100), np.maximum(np.log1p(-z), -100)
+    return float(np.mean(-(t * logp + (1 - t) * log1mp)))
