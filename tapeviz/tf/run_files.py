@@ -127,8 +127,8 @@ def _size(config_json: str, arrays: Mapping[str, np.ndarray], extra: int) -> int
 def _refuse(shown: str, total: int, files: int) -> ResourceLimitError:
     if files > MAX_FILES:
         text = (
-            f"saving '{shown}' would make {files:,} files in the run's folder, more than the "
-            f"limit of {MAX_FILES:,}"
+            f"saving '{shown}' would make {files:,} files (or folders) in the run's folder, more "
+            f"than the limit of {MAX_FILES:,}"
         )
     else:
         text = (
@@ -229,7 +229,7 @@ def makedirs(path: Any, exist_ok: bool = False) -> None:
             raise FileExistsError(f"[Errno 17] File exists: '{fspath(path)}'")
         return
     if len(folder.dirs) + len(folder.files) > 2 * MAX_FILES:
-        raise _refuse(fspath(path), folder.size, len(folder.files) + MAX_FILES)
+        raise _refuse(fspath(path), folder.size, len(folder.dirs) + len(folder.files))
     for parent in (*reversed(list(_parents(key))), key):
         folder.dirs.setdefault(parent, None)
 

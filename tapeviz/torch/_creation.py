@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz.engine import diagnostics
+from tapeviz.engine.guard import check_elements, shape_size
 from tapeviz.engine.tensor import Tensor as _ETensor
 from tapeviz.engine.tensor import freeze
 from tapeviz.tf import run_state
@@ -238,6 +239,7 @@ def _shape(size: Sequence[Any]) -> tuple[int, ...]:
     if any(s < 0 for s in shape):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: "
                            f"{list(shape)}")  # fmt: skip
+    check_elements(shape_size(shape), "the new tensor")  # (np.zeros would not touch the pages)
     return shape
 
 
@@ -307,23 +309,27 @@ def arange(start: Any, end: Any = None, step: Any = 1, *, dtype: Any = None, dev
     ints = all(isinstance(v, int) for v in (start, end, step))
     want = D.as_torch(dtype) if dtype is not None else (D.int64 if ints else D.DEFAULT.value)
     n = max(0, int(np.ceil((float(end) - float(start)) / float(step))))
+    check_elements(max(int(n), 0), "torch.arange")
     return _leaf(start + step * np.arange(n), want, requires_grad)
 
 
 def linspace(start: Any, end: Any, steps: int, *, dtype: Any = None, device: Any = None,
              requires_grad: bool = False) -> Tensor:  # fmt: skip
     """``steps`` evenly spaced values from ``start`` to ``end``."""
+    check_elements(int(steps), "torch.linspace")
     return _leaf(np.linspace(float(start), float(end), int(steps)), _want(dtype), requires_grad)
 
 
 def logspace(start: Any, end: Any, steps: int, base: float = 10.0, *, dtype: Any = None) -> Tensor:
     """``base ** linspace(start, end, steps)``."""
+    check_elements(int(steps), "torch.logspace")
     return _leaf(base ** np.linspace(float(start), float(end), int(steps)), _want(dtype), False)
 
 
 def eye(n: int, m: int | None = None, *, dtype: Any = None, device: Any = None,
         requires_grad: bool = False) -> Tensor:  # fmt: skip
     """The identity matrix."""
+    check_elements(int(n) * int(n if m is None else m), "torch.eye")
     return _leaf(np.eye(int(n), None if m is None else int(m)), _want(dtype), requires_grad)
 
 
