@@ -277,3 +277,37 @@ def test_the_test_loss_follows_the_loops_own_loss(changes: tuple[tuple[str, str]
     net, ns = _net(code)
     assert isinstance(net, ScriptNet), net
     np.testing.assert_allclose(net.history["val_loss"], ns["tests"], rtol=1e-5)
+
+
+LOADERS = """import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+from sklearn.datasets import make_moons
+X, y = make_moons(300, noise=0.1, random_state=0)
+X, y = torch.tensor(X, dtype=torch.float32), torch.tensor(y, dtype=torch.float32)
+train = DataLoader(TensorDataset(X[:240], y[:240]), batch_size=32, shuffle=True)
+test = DataLoader(TensorDataset(X[240:], y[240:]), batch_size=20)
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(2, 8), nn.Tanh(), nn.Linear(8, 1))
+loss_fn = nn.BCEWithLogitsLoss()
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+for epoch in range(2):
+    for xb, yb in train:
+        loss = loss_fn(model(xb).squeeze(1), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    with torch.no_grad():
+        for xb, yb in test:
+            test_loss = loss_fn(model(xb).squeeze(1), yb)
+"""
+
+
+def test_a_data_loader_loop_shows_its_whole_data_set() -> None:
+    """The view draws the loader's whole data set (train and test), not the first batch."""
+    net, ns = _net(LOADERS)
+    assert isinstance(net, ScriptNet), net
+    assert net.steps == 16 and net.config.train.batch_size == 32  # 2 epochs of 8 batches
+    np.testing.assert_allclose(net.data.train_x, ns["X"][:240].numpy(), rtol=1e-6)
+    np.testing.assert_allclose(net.data.test_x, ns["X"][240:].numpy(), rtol=1e-6)
+    assert (net.data.train_y == 2 * ns["y"][:240].numpy() - 1).all()  # (±1 as Playground)

@@ -11,7 +11,8 @@ parameters give the weights of every step, so the view replays what the script c
 Only the latest model call and loss call are remembered, so a long loop costs nothing more.
 Once described, the model's first call without gradients on other 2-D points (the course's
 ``with torch.inference_mode(): test_logits = model(X_test)``) whose output a loss compares with
-labels gives the view its test points.
+labels gives the view its test points. A batch of a ``DataLoader`` over a ``TensorDataset(X,
+y)`` stands for its data set: the view shows all of X and y (train and test alike).
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ from tapeviz.torch.nn._net_chain import ACTIVATION_KINDS, chain_layers, how
 from tapeviz.torch.nn.containers import Sequential
 from tapeviz.torch.nn.layers import Dropout, Linear
 from tapeviz.torch.optim import optimizer as _optim
+from tapeviz.torch.utils import data as _data
+from tapeviz.torch.utils.data import TensorDataset
 
-__all__ = ["describe", "note_call", "note_loss", "note_optimizer", "on_backward"]
+__all__ = ["describe", "note_batch", "note_call", "note_loss", "note_optimizer", "on_backward"]
 
 
 _CALLS_KEPT = 64  # the latest Linear and activation calls, read when a subclassed model ends
@@ -51,7 +54,9 @@ class _State(threading.local):
     optimizers: list[weakref.ref[Any]] = []  # noqa: RUF012
     calls: deque[tuple[Any, Any, Any]] = deque()  # noqa: RUF012 ((module, input, output) of leaf calls)
     docs: dict[int, dict[str, Any]] = {}  # noqa: RUF012 (model id -> its description)
-    test: tuple[dict[str, Any], Any, np.ndarray] | None = None  # (doc, output, points)
+    test: tuple[dict[str, Any], Any, np.ndarray, Any] | None = None  # (doc, out, points, y)
+    batch: tuple[Any, Any, Any] | None = None  # (the latest batch's inputs, X, y of its set)
+    labels: Any = None  # the pending model call's data set labels (a DataLoader's), else None
 
 
 STATE = _State()
@@ -59,7 +64,8 @@ STATE = _State()
 
 def _fresh() -> dict[str, Any]:
     return {"model": None, "loss": None, "described": [], "optimizers": [],
-            "calls": deque(maxlen=_CALLS_KEPT), "docs": {}, "test": None}  # fmt: skip
+            "calls": deque(maxlen=_CALLS_KEPT), "docs": {}, "test": None,
+            "batch": None, "labels": None}  # fmt: skip
 
 
 run_state.register_attributes(__name__, STATE, _fresh)
@@ -91,9 +97,12 @@ def note_call(module: Any, args: tuple[Any, ...], result: Any) -> None:
     if not _autograd.GRAD.enabled:
         doc = STATE.docs.get(id(module))
         if doc is not None and not len(doc["val_x"]):  # a described model on test points?
-            x = _plane_points(args[0])
+            x, labels = _plane_points(args[0]), None
+            batch = STATE.batch
+            if batch is not None and batch[0] is args[0]:  # a test DataLoader's batch
+                x, labels = _plane_points(batch[1]), batch[2]
             if x is not None and not np.array_equal(x, doc["x"]):
-                STATE.test = (doc, result, x)
+                STATE.test = (doc, result, x, labels)
         return
     if kind is Linear or kind in ACTIVATION_KINDS:
         STATE.calls.append((module, args[0], result))
@@ -103,10 +112,30 @@ def note_call(module: Any, args: tuple[Any, ...], result: Any) -> None:
     x = _plane_points(args[0])
     if x is None:
         return
+    batch = STATE.batch
+    if batch is not None and batch[0] is args[0]:  # a batch: the view shows its whole data set
+        x = _plane_points(batch[1])
+        STATE.labels = batch[2]
+    else:
+        STATE.labels = None
+    if x is None:
+        return
     if isinstance(module, Sequential):
         STATE.model = (module, result, x, None)
     else:  # read now: later calls replace the ones this forward made
         STATE.model = (module, result, x, chain_layers(module, args[0], result, list(STATE.calls)))
+
+
+def note_batch(dataset: Any, batch: Any) -> None:
+    """Remember a DataLoader batch of a ``TensorDataset(X, y)`` whose X has two columns."""
+    if type(dataset) is not TensorDataset or len(dataset.tensors) != 2:
+        return
+    if not isinstance(batch, list | tuple) or len(batch) != 2:
+        return
+    x_all, y_all = dataset.tensors
+    shape = tuple(x_all.shape)
+    if len(shape) == 2 and shape[1] == 2 and 4 <= shape[0] <= MAX_POINTS:
+        STATE.batch = (batch[0], x_all, y_all)
 
 
 def note_loss(name: str, input: Any, target: Any, result: Any) -> None:
@@ -114,9 +143,9 @@ def note_loss(name: str, input: Any, target: Any, result: Any) -> None:
     if STATE.model is not None and _autograd.GRAD.enabled:
         STATE.loss = (result, name, input, target, name == "BCEWithLogitsLoss")
     elif STATE.test is not None:
-        doc, out, x = STATE.test
+        doc, out, x, labels = STATE.test
         STATE.test = None
-        _test_points(doc, how(input, out), x, target)
+        _test_points(doc, how(input, out), x, target if labels is None else labels)
 
 
 def _test_points(doc: dict[str, Any], link: str | None, x: np.ndarray, target: Any) -> None:
@@ -246,7 +275,10 @@ def on_backward(outputs: list[Any], tape: Any) -> None:
         return
     STATE.described.append(id(seq))
     try:
-        doc = describe(seq, x, loss[3], loss[1], loss[4], chain)
+        target = loss[3] if STATE.labels is None else STATE.labels
+        doc = describe(seq, x, target, loss[1], loss[4], chain)
+        if STATE.labels is not None and "layers" in doc:  # (a DataLoader's batches)
+            doc["batch_size"] = int(np.shape(_points(loss[2]))[0] or len(x))
         if link and "layers" in doc:  # torch.sigmoid(model(X)) into the loss
             last = doc["layers"][-1]
             if last["activation"] != "linear":
@@ -264,3 +296,4 @@ _module.CALL_NOTES.append(note_call)
 _losses.LOSS_NOTES.append(note_loss)
 _autograd.BACKWARD_NOTES.append(on_backward)
 _optim.CREATED_NOTES.append(note_optimizer)
+_data.BATCH_NOTES.append(note_batch)

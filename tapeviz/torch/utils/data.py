@@ -23,6 +23,9 @@ from tapeviz.torch._creation import tensor as _tensor
 from tapeviz.torch._shape import stack as _stack
 from tapeviz.torch._tensor import Tensor
 
+# Called with (dataset, batch) for every batch a DataLoader gives (nn._net_view registers one).
+BATCH_NOTES: list[Callable[[Any, Any], None]] = []
+
 __all__ = [
     "BatchSampler", "ConcatDataset", "DataLoader", "Dataset", "RandomSampler",
     "SequentialSampler", "Subset", "TensorDataset", "default_collate", "random_split",
@@ -317,6 +320,8 @@ class DataLoader:
             batch = _fast_batch(self.dataset, list(indices)) if fast else None
             if batch is None:
                 batch = self.collate_fn([self.dataset[i] for i in indices])
+            for note in BATCH_NOTES:  # (the Network view: which data set a batch came from)
+                note(self.dataset, batch)
             yield batch
 
     def __len__(self) -> int:
