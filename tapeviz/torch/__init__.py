@@ -15,9 +15,9 @@ from tapeviz.torch import _autograd as _ag
 from tapeviz.torch import _autograd_api as _api
 from tapeviz.torch import _creation as _c
 from tapeviz.torch import _dtypes as _d
+from tapeviz.torch import _flags, _legacy
 from tapeviz.torch import _format as _f
 from tapeviz.torch import _functional_ad as _fad
-from tapeviz.torch import _legacy
 from tapeviz.torch import _methods as _m
 from tapeviz.torch import _ops as _o
 from tapeviz.torch import _reduce as _r
@@ -135,12 +135,34 @@ def _zero() -> int:
     return 0
 
 
-cuda = _Namespace("torch.cuda", {"is_available": _false, "device_count": _zero})
+def _nothing(*args: object, **kwargs: object) -> None:
+    """Accepted and ignored: there is no GPU (torch ignores these without one too)."""
+
+
+def _none(*args: object, **kwargs: object) -> None:
+    return None
+
+
+cuda = _Namespace(
+    "torch.cuda",
+    {"is_available": _false, "device_count": _zero, "is_initialized": _false,
+     "manual_seed": _nothing, "manual_seed_all": _nothing, "seed": _nothing,
+     "seed_all": _nothing, "empty_cache": _nothing, "synchronize": _nothing},
+)  # fmt: skip
+mps = _Namespace("torch.mps", {"manual_seed": _nothing, "empty_cache": _nothing,
+                               "synchronize": _nothing, "device_count": _zero})  # fmt: skip
+# torch 2.6+: device = torch.accelerator.current_accelerator().type if ... .is_available()
+accelerator = _Namespace(
+    "torch.accelerator",
+    {"is_available": _false, "current_accelerator": _none, "device_count": _zero},
+)  # fmt: skip
 backends = _Namespace(
     "torch.backends",
     {"mps": _Namespace("torch.backends.mps", {"is_available": _false, "is_built": _false}),
-     "cudnn": _Namespace("torch.backends.cudnn", {"is_available": _false})},
+     "cudnn": _flags.CUDNN},
 )  # fmt: skip
+use_deterministic_algorithms = _flags.use_deterministic_algorithms
+are_deterministic_algorithms_enabled = _flags.are_deterministic_algorithms_enabled
 
 # -- saving: the run's own folder, data only (tapeviz.torch.serialization) --------------------
 save, load = _serialization.save, _serialization.load

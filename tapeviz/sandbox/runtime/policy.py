@@ -40,6 +40,7 @@ from tapeviz.sandbox.runtime import classes, hints
 from tapeviz.sandbox.runtime import private_names as private
 from tapeviz.sandbox.runtime.classes import Super, UserProperty, is_user_class, is_user_instance
 from tapeviz.sandbox.runtime.methods import CHECKED_METHODS, Checked, no_check, wrapper
+from tapeviz.torch._flags import CudnnFlags
 
 
 def _names(*groups: str) -> frozenset[str]:
@@ -102,7 +103,10 @@ PUBLIC_API: tuple[str, ...] = (
     "tapeviz.sandbox.runtime.numpy_poly", "tapeviz.sandbox.runtime.tqdm_ns",
     "tapeviz.sandbox.runtime.pathlib_ns",
 )  # fmt: skip
-SETTABLE: dict[type, frozenset[str]] = {Optimizer: _names("learning_rate")}
+SETTABLE: dict[type, frozenset[str]] = {
+    Optimizer: _names("learning_rate"),
+    CudnnFlags: _names("enabled benchmark deterministic allow_tf32"),  # (no GPU: no effect)
+}
 _OBJECT_ATTRS: dict[int, frozenset[str]] = {id(UnconnectedGradients): _names("NONE ZERO")}
 _CACHE: dict[type, tuple[frozenset[str], bool]] = {}
 # A script's classes end with its run (and may gain attributes): a weak cache, cleared on writes.
