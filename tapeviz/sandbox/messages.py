@@ -36,6 +36,9 @@ TEMPLATES: dict[str, str] = {
     ),
     "output": QT_TRANSLATE_NOOP("UserCode", "more than {cap} characters printed"),
     "print_output": QT_TRANSLATE_NOOP("UserCode", "print() would write more than {cap} characters"),
+    "repr_output": QT_TRANSLATE_NOOP(
+        "UserCode", "a __repr__ returned more than {cap} characters (the output limit)"
+    ),
     "tf_print_output": QT_TRANSLATE_NOOP(
         "UserCode", "tf.print would print more than {cap} characters"
     ),

@@ -25,6 +25,7 @@ import fnmatch
 import json
 import os
 import posixpath
+import re
 import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
@@ -55,6 +56,7 @@ __all__ = [
 
 MAX_BYTES = 64 * 2**20
 MAX_FILES = 10_000
+MAX_PATH = 4096  # characters in a path (the usual PATH_MAX)
 
 
 class StoredFile(NamedTuple):
@@ -105,9 +107,17 @@ def fspath(path: Any) -> str:
     raise TypeError(f"expected str, bytes or os.PathLike object, not {type(path).__name__}")
 
 
+def check_length(text: str) -> None:
+    """Refuse a path longer than the system's (4,096 characters), as the OS does."""
+    if len(text) > MAX_PATH:
+        raise OSError(36, f"File name too long: '{text[:40]}…' (a path has at most {MAX_PATH:,} "
+                          "characters)")  # fmt: skip
+
+
 def normpath(path: Any) -> str:
     """Where ``path`` is in the run's folder: an absolute, normalised name (``..`` stops at /)."""
     text = fspath(path).replace("\\", "/")
+    check_length(text)
     if not text:
         raise FileNotFoundError("[Errno 2] No such file or directory: ''")
     return posixpath.normpath(posixpath.join("/", text)).replace("//", "/")
@@ -278,7 +288,8 @@ def glob(pattern: Any) -> list[str]:
     folder = _STATE.folder
     depth = key.count("/")
     names = (k for k in (*folder.files, *folder.dirs) if k != "/" and k.count("/") == depth)
-    hits = sorted(k for k in names if fnmatch.fnmatchcase(k, key))
+    match = re.compile(fnmatch.translate(key)).match  # (fnmatch's own cache outlives the run)
+    hits = sorted(k for k in names if match(k))
     if text.startswith("/"):
         return hits
     base = normpath(".")

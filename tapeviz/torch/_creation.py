@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz.engine import diagnostics
-from tapeviz.engine.guard import check_elements, shape_size
+from tapeviz.engine.guard import check_elements, checkpoint, shape_size
 from tapeviz.engine.tensor import Tensor as _ETensor
 from tapeviz.engine.tensor import freeze
 from tapeviz.tf import run_state
@@ -23,13 +23,15 @@ from tapeviz.torch._tensor import Tensor
 
 
 class _Random(threading.local):
+    """The default generator's numbers and seed (private: scripts get a Generator view)."""
+
     def __init__(self) -> None:
-        self.generator: CPUNumbers | None = None
-        self.seed: int | None = None
+        self._numbers: CPUNumbers | None = None
+        self._seed: int | None = None
 
 
 RANDOM = _Random()
-run_state.register_attributes(__name__, RANDOM, lambda: {"generator": None, "seed": None})
+run_state.register_attributes(__name__, RANDOM, lambda: {"_numbers": None, "_seed": None})
 
 
 class _Warned(threading.local):
@@ -46,10 +48,10 @@ def _rng(generator: Any = None) -> CPUNumbers:
         if type(generator) is not Generator:
             raise TypeError(f"generator must be a torch.Generator, not {type(generator).__name__}")
         return generator._numbers
-    if RANDOM.generator is None:
-        RANDOM.seed = int(np.random.SeedSequence().entropy % 2**63)
-        RANDOM.generator = CPUNumbers(RANDOM.seed)
-    return RANDOM.generator
+    if RANDOM._numbers is None:
+        RANDOM._seed = int(np.random.SeedSequence().entropy % 2**63)
+        RANDOM._numbers = CPUNumbers(RANDOM._seed)
+    return RANDOM._numbers
 
 
 _DEFAULT_SEED = 67280421310721  # a new torch.Generator's seed, as torch's
@@ -68,7 +70,13 @@ class Generator:
     def manual_seed(self, seed: int) -> Generator:
         """Seed this generator; returns it (``torch.Generator().manual_seed(42)``)."""
         self._seed = int(seed) % 2**64
-        self._numbers = CPUNumbers(self._seed)
+        numbers = getattr(self, "_numbers", None)
+        if numbers is None:
+            self._numbers = CPUNumbers(self._seed)
+        else:  # (the default generator's view reseeds the default numbers)
+            numbers.reseed(self._seed)
+            if numbers is RANDOM._numbers:
+                RANDOM._seed = self._seed
         return self
 
     def seed(self) -> int:
@@ -83,27 +91,35 @@ class Generator:
         return "<torch._C.Generator object>"
 
 
-def manual_seed(seed: int) -> Any:
-    """Seed the random numbers: the same seed gives the same numbers."""
-    RANDOM.seed = int(seed)
-    if RANDOM.generator is None:
-        RANDOM.generator = CPUNumbers(RANDOM.seed)
+def manual_seed(seed: int) -> Generator:
+    """Seed the random numbers: the same seed gives the same numbers; returns the generator."""
+    RANDOM._seed = int(seed)
+    if RANDOM._numbers is None:
+        RANDOM._numbers = CPUNumbers(RANDOM._seed)
     else:
-        RANDOM.generator.reseed(RANDOM.seed)
-    return RANDOM
+        RANDOM._numbers.reseed(RANDOM._seed)
+    return default_generator()
+
+
+def default_generator() -> Generator:
+    """``torch.default_generator``: a Generator over the default numbers."""
+    view = Generator.__new__(Generator)
+    view.device = "cpu"
+    view._numbers, view._seed = _rng(), int(RANDOM._seed or 0)
+    return view
 
 
 def seed() -> int:
     """Seed from the OS's entropy; returns the seed."""
-    RANDOM.generator = None
+    RANDOM._numbers = None
     _rng()
-    return int(RANDOM.seed or 0)
+    return int(RANDOM._seed or 0)
 
 
 def initial_seed() -> int:
     """The seed in use."""
     _rng()
-    return int(RANDOM.seed or 0)
+    return int(RANDOM._seed or 0)
 
 
 def _leaf(value: np.ndarray, dtype: D.dtype, requires_grad: bool) -> Tensor:
@@ -386,6 +402,8 @@ def normal(
     s = np.asarray(std._t._value) if isinstance(std, Tensor) else std
     shape = _shape((size,)) if size is not None else np.broadcast(m, s).shape
     want = mean.dtype if isinstance(mean, Tensor) and dtype is None else _want(dtype)
+    every = np.broadcast_shapes(shape, np.shape(m), np.shape(s))
+    check_elements(shape_size(every), "torch.normal")
     if isinstance(mean, Tensor) or isinstance(std, Tensor):  # torch: normal_(0, 1)·std + mean
         z = _rng(generator).normal(shape, want._engine.np, 0.0, 1.0)
         return _leaf(z * s + m, want, requires_grad)
@@ -407,8 +425,26 @@ def multinomial(
     """Indices drawn with probabilities proportional to ``input``'s rows."""
     w = np.asarray(input._t._value, np.float64)
     rows = w.reshape(-1, w.shape[-1])
+    k = int(num_samples)
+    check_elements(len(rows) * k, "torch.multinomial")
+    if not replacement and k > w.shape[-1]:
+        raise RuntimeError(
+            "cannot sample n_sample > prob_dist.size(-1) samples without replacement"
+        )
     side = _rng(generator).side_stream()  # (torch's draws here are not reproduced)
-    out = [side.choice(len(r), int(num_samples), replace=replacement, p=r / r.sum()) for r in rows]
+    if replacement:  # every row at once: row i's cumulative weights shifted by i, one search
+        cdf = np.cumsum(rows, axis=1)
+        cdf = cdf / cdf[:, -1:] + np.arange(len(rows))[:, None]
+        u = side.random((len(rows), k)) + np.arange(len(rows))[:, None]
+        flat = np.searchsorted(cdf.ravel(), u.ravel(), side="right")
+        out = flat.reshape(len(rows), k) - np.arange(len(rows))[:, None] * rows.shape[1]
+        out = np.minimum(out, rows.shape[1] - 1)
+    else:
+        out = []
+        for i, r in enumerate(rows):
+            if not i & 1023:
+                checkpoint()
+            out.append(side.choice(len(r), k, replace=False, p=r / r.sum()))
     return _leaf(np.array(out).reshape(*w.shape[:-1], int(num_samples)), D.int64, False)
 
 

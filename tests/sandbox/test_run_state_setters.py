@@ -148,12 +148,18 @@ SETTERS.update({
                                       "torch.get_default_dtype()"),
     "torch.set_printoptions": Setter("torch.set_printoptions(precision=2)",
                                      "torch.tensor([1.23456])"),
+    # no GPU: torch ignores these without one (the CPU's seed is torch.manual_seed's)
+    "torch.cuda.seed": Setter("torch.cuda.seed()", None, NO_GETTER),
 })  # fmt: skip
 HEADER = "import matplotlib\nimport matplotlib.pyplot as plt\nimport torch\nimport random\n"
 RANDOM_SEEDED = f"random.random() == {random.Random(3).random()!r}"
 SETTERS["random.seed"] = Setter("random.seed(3)", RANDOM_SEEDED)
 OTHERS = {
     "torch seeded": Setter("torch.manual_seed(3)", "torch.initial_seed() == 3"),
+    "cudnn flags set": Setter("torch.backends.cudnn.deterministic = True",
+                              "torch.backends.cudnn.deterministic"),
+    "deterministic algorithms": Setter("torch.use_deterministic_algorithms(True)",
+                                       "torch.are_deterministic_algorithms_enabled()"),
     "global generator reseeded": Setter(
         "tf.random.get_global_generator().reset_from_seed(7)", GENERATOR),
     "rcParams assigned": Setter(
@@ -237,6 +243,7 @@ CHANGING = {
     "plt.rcParams['image.cmap']", "tf.keras.layers.Dense(1).name, tf.keras.Sequential().name",
     "plt.figure().number", "torch.get_default_dtype()", "torch.tensor([1.23456])",
     "torch.initial_seed() == 3", TORCH_GRAD, RANDOM_SEEDED, "np.array([1.23456789])",
+    "torch.backends.cudnn.deterministic", "torch.are_deterministic_algorithms_enabled()",
     "np.geterr()",
 }  # fmt: skip
 

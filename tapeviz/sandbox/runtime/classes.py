@@ -32,7 +32,7 @@ from typing import Any
 
 from tapeviz.engine.custom import CustomGradientFunction
 from tapeviz.engine.function import Function
-from tapeviz.sandbox.errors import refused
+from tapeviz.sandbox.errors import limit_hit, refused
 from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.checks import CURRENT
 from tapeviz.sandbox.runtime.private_names import (
@@ -157,7 +157,16 @@ class ReprMethod(Method):
         budget = getattr(getattr(self.function, "closure", None), "budget", None)
         if budget is None or budget.tripped is not None or CURRENT.budget is not budget:
             return lambda: f"<{type(instance).__name__} object>"  # (no run of its own active)
-        return BoundMethod(self.function, instance)
+        bound = BoundMethod(self.function, instance)
+
+        def checked() -> Any:  # (a list of 30 reprs of 10 M characters is 300 M: refuse one)
+            text = bound()
+            cap = budget.limits.max_output
+            if isinstance(text, str) and len(text) > cap:
+                raise budget.trip(limit_hit("output", say("repr_output", cap=f"{cap:,}")))
+            return text
+
+        return checked
 
 
 class CheckedBoundMethod(BoundMethod):

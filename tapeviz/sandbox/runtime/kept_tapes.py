@@ -29,12 +29,16 @@ class KeptTapes(list):  # type: ignore[type-arg]
         self.total = 0
 
     def append(self, tape: Any) -> None:
-        """Add a new tape; past the cap it replaces the last one if that one has finished."""
+        """Add a new tape; past the cap, the finished tapes after the kept ones are let go.
+
+        Only tapes still recording stay there (an outer tape around each step's inner one).
+        """
         self.total += 1
-        if len(self) > self.cap and _finished(self[-1]):
-            self[-1] = tape
-        else:
-            super().append(tape)
+        if len(self) > self.cap:
+            recording = [t for t in self[self.cap :] if not _finished(t)]
+            del self[self.cap :]
+            self.extend(recording)
+        super().append(tape)
 
     def kept(self, finished_only: bool = False) -> tuple[list[Any], int]:
         """The tapes kept in the result and how many counted ones are not.

@@ -32,6 +32,8 @@ class Path:
 
     def __init__(self, *parts: Any) -> None:
         texts = [run_files.fspath(p) for p in parts]
+        if sum(map(len, texts)) + len(texts) > run_files.MAX_PATH:  # (before joining them)
+            run_files.check_length("/".join(t[:64] for t in texts[:64]) + " " * run_files.MAX_PATH)
         joined = posixpath.join(*texts) if texts else "."
         self._text = posixpath.normpath(joined) if joined else "."
 

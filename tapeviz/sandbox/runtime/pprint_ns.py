@@ -31,7 +31,9 @@ def pformat(
 ) -> str:
     """The pretty-printed text of ``object`` (lines of at most ``width`` where it can)."""
     cap = budget().limits.max_output
-    if 2 * text_size(object, cap) > cap:  # (line breaks and indents add to repr's size)
+    size = text_size(object, cap)
+    # (line breaks add to repr's size, and every element's line may carry the indent)
+    if 2 * size > cap or max(int(indent), 0) * size > cap:
         raise budget().trip(limit_hit("output", say("print_output", cap=f"{cap:,}")))
     text = _pprint.pformat(object, int(indent), int(width), depth, compact=bool(compact),
                            sort_dicts=bool(sort_dicts),

@@ -29,7 +29,7 @@ RESERVED_PRIVATE = (
     "_opt_called", "_hooks", "_nodes", "_node", "_kind", "_signatures", "_stack", "_t",
     "_batched", "_build_shapes", "_compile_loss", "_dtypes", "_graph_inputs", "_graph_outputs",
     "_get_closed_form_lr", "_not_called", "_series", "_rng", "_name", "_names", "_paused",
-    "_schedulers", "_legacy_dtype",
+    "_schedulers", "_legacy_dtype", "_numbers",
 )  # fmt: skip
 
 

@@ -8,7 +8,7 @@ scripts touch (``update``, ``set_description``, ``set_postfix``, ``close``, ``n`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from tapeviz.engine.namespace import Namespace
@@ -27,29 +27,60 @@ class tqdm:  # noqa: N801 (tqdm's own name)
         self, iterable: Iterable[Any] | None = None, desc: Any = None, total: Any = None,
         *args: Any, **kwargs: Any,
     ) -> None:  # fmt: skip
-        self.iterable = iterable
-        self.desc = "" if desc is None else str(desc)
-        if total is None and iterable is not None:
+        self._bar_items = iterable
+        self._bar_desc = _text(desc, "tqdm(desc=...)")
+        self._bar_len: int | None = None  # (the iterable's own length only: never ``total``)
+        if iterable is not None:
             try:
-                total = len(iterable)  # type: ignore[arg-type]
+                self._bar_len = len(iterable)  # type: ignore[arg-type]
             except (TypeError, OverflowError):
-                total = None
-        self.total = total
-        self.n = 0
-        self.postfix: dict[str, Any] = {}
-        self.disable = bool(kwargs.get("disable", False))
+                self._bar_len = None
+        if total is None:
+            total = self._bar_len
+        self._bar_total = total if isinstance(total, int | float) else None
+        self._bar_n = 0
+        self._bar_postfix: dict[str, Any] = {}
+
+    @property
+    def iterable(self) -> Any:
+        """What the bar wraps."""
+        return self._bar_items
+
+    @property
+    def total(self) -> Any:
+        """How many steps the bar expects (None: unknown)."""
+        return self._bar_total
+
+    @property
+    def n(self) -> int:
+        """How many steps are done."""
+        return self._bar_n
+
+    @property
+    def desc(self) -> str:
+        """The bar's name."""
+        return self._bar_desc
+
+    @property
+    def postfix(self) -> dict[str, Any]:
+        """The values shown after the bar."""
+        return dict(self._bar_postfix)
 
     def __iter__(self) -> Iterator[Any]:
-        if self.iterable is None:
+        if self._bar_items is None:
             raise TypeError("'tqdm' object is not iterable (it was made without an iterable)")
-        for item in self.iterable:
+        for item in self._bar_items:
             yield item
-            self.n += 1
+            self._bar_n += 1
 
     def __len__(self) -> int:
-        if self.total is None:
+        # A given total is a length only for a bar without items (it cannot be iterated): a
+        # bar over items is as long as they are, whatever total says.
+        if self._bar_items is None and isinstance(self._bar_total, int):
+            return self._bar_total
+        if self._bar_len is None:
             raise TypeError("object of type 'tqdm' has no len()")
-        return int(self.total)
+        return self._bar_len
 
     def __enter__(self) -> tqdm:
         return self
@@ -57,14 +88,16 @@ class tqdm:  # noqa: N801 (tqdm's own name)
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def update(self, n: int = 1) -> bool:
+    def update(self, n: Any = 1) -> bool:
         """Count ``n`` more steps done."""
-        self.n += n
+        if not isinstance(n, int | float) or isinstance(n, bool):
+            raise TypeError("tqdm.update(n): n must be a number")
+        self._bar_n += int(n)
         return True
 
     def set_description(self, desc: Any = None, refresh: bool = True) -> None:
         """Name the bar (``Epoch 3``)."""
-        self.desc = "" if desc is None else str(desc)
+        self._bar_desc = _text(desc, "set_description()")
 
     def set_description_str(self, desc: Any = None, refresh: bool = True) -> None:
         """Name the bar (no separator)."""
@@ -72,33 +105,44 @@ class tqdm:  # noqa: N801 (tqdm's own name)
 
     def set_postfix(self, ordered_dict: Any = None, refresh: bool = True, **kwargs: Any) -> None:
         """Values shown after the bar (``loss=0.31``)."""
-        self.postfix = {**dict(ordered_dict or {}), **kwargs}
+        if ordered_dict is not None and not isinstance(ordered_dict, Mapping):
+            raise TypeError("set_postfix() takes a dict (or keyword values)")
+        check_text(ordered_dict, "set_postfix()")
+        check_text(kwargs, "set_postfix()")
+        self._bar_postfix = {**{str(k): v for k, v in (ordered_dict or {}).items()}, **kwargs}
 
-    def set_postfix_str(self, s: str = "", refresh: bool = True) -> None:
+    def set_postfix_str(self, s: Any = "", refresh: bool = True) -> None:
         """Text shown after the bar."""
-        self.postfix = {"": str(s)}
+        self._bar_postfix = {"": _text(s, "set_postfix_str()")}
 
     def refresh(self) -> None:
         """Redraw (nothing to draw)."""
 
     def reset(self, total: Any = None) -> None:
         """Start counting again."""
-        self.n = 0
-        if total is not None:
-            self.total = total
+        self._bar_n = 0
+        if isinstance(total, int | float):
+            self._bar_total = total
 
     def close(self) -> None:
         """Finish the bar."""
 
     @staticmethod
-    def write(s: Any, file: Any = None, end: str = "\n", nolock: bool = False) -> None:
+    def write(s: Any, file: Any = None, end: Any = "\n", nolock: bool = False) -> None:
         """Print a line (beside the bar, in tqdm)."""
-        check_text(s, "tqdm.write()")
-        text = str(s) + str(end)
+        text = _text(s, "tqdm.write()") + _text(end, "tqdm.write()")
         cap = budget().limits.max_output
         if len(text) > cap:
             raise budget().trip(limit_hit("output", say("print_output", cap=f"{cap:,}")))
         budget().write(without_addresses(text))
+
+
+def _text(value: Any, what: str) -> str:
+    """``str(value)`` with its size checked first ("" for None)."""
+    if value is None:
+        return ""
+    check_text(value, what)
+    return str(value)
 
 
 def trange(*args: Any, **kwargs: Any) -> tqdm:
