@@ -77,7 +77,12 @@ def _pending(a: Any) -> bool:
 
 def apply(name: str, fn: Callable[..., Any], inputs: list[Any], *args: Any, **kw: Any) -> Tensor:
     """Run engine ``fn(*args, **kw)`` for ``inputs``, recording node ``name``; wrap the result."""
-    if any(_pending(a) for a in args):
+    pending = False
+    for a in args:  # (a loop, not any() over a generator: this runs for every op)
+        if type(a) is _Cast or (type(a) is list and _pending(a)):
+            pending = True
+            break
+    if pending:
         inner = fn
 
         def fn(*xs: Any, **k: Any) -> Any:
