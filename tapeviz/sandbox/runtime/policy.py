@@ -200,7 +200,9 @@ def allows(obj: Any, name: str) -> bool:
     class's, its own ``__dict__``'s, its parameters' and children's) cost ~40 µs to build.
     """
     tp = type(obj)
-    if id(obj) in _OBJECT_ATTRS or tp is Namespace or isinstance(obj, type):
+    if tp is Namespace and id(obj) not in _OBJECT_ATTRS:  # (its names are fixed: ask it)
+        return isinstance(name, str) and not name.startswith("_") and name in obj
+    if id(obj) in _OBJECT_ATTRS or isinstance(obj, type):
         return name in allowed_attrs(obj)
     names, own_names = _CACHE.get(tp) or _type_info(tp)
     if name in names:
