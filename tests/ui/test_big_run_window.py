@@ -47,7 +47,9 @@ def test_loops_and_rows_are_made_off_the_ui_thread(
     window.editor.setPlainText(LOOP.format(steps=300))
     window.run_code()
     _ran(qtbot, window)
-    assert threads == [False]  # once, in the pool
+    # in the pool, every time: once for the result (and once per streamed snapshot if the
+    # run outlasted the first one's 80 ms — on a loaded machine it does)
+    assert threads and not any(threads), threads
     assert window.timeline.timeline is not None and window.timeline.timeline.steps == 300
     assert window.tape_list.count() == 300
     assert window.tape_list.text(299) == "t — 1 ops"  # (y = x * x: one op)
