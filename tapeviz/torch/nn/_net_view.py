@@ -56,7 +56,8 @@ class _State(threading.local):
     docs: dict[int, dict[str, Any]] = {}  # noqa: RUF012 (model id -> its description)
     test: tuple[dict[str, Any], Any, np.ndarray, Any] | None = None  # (doc, out, points, y)
     batch: tuple[Any, Any, Any] | None = None  # (the latest batch's inputs, X, y of its set)
-    labels: Any = None  # the pending model call's data set labels (a DataLoader's), else None
+    # the pending model call's DataLoader: (its data set's labels, the batch's rows), else None
+    loader: tuple[Any, int] | None = None
 
 
 STATE = _State()
@@ -65,7 +66,7 @@ STATE = _State()
 def _fresh() -> dict[str, Any]:
     return {"model": None, "loss": None, "described": [], "optimizers": [],
             "calls": deque(maxlen=_CALLS_KEPT), "docs": {}, "test": None,
-            "batch": None, "labels": None}  # fmt: skip
+            "batch": None, "loader": None}  # fmt: skip
 
 
 run_state.register_attributes(__name__, STATE, _fresh)
@@ -114,10 +115,10 @@ def note_call(module: Any, args: tuple[Any, ...], result: Any) -> None:
         return
     batch = STATE.batch
     if batch is not None and batch[0] is args[0]:  # a batch: the view shows its whole data set
+        STATE.loader = (batch[2], len(x))
         x = _plane_points(batch[1])
-        STATE.labels = batch[2]
     else:
-        STATE.labels = None
+        STATE.loader = None
     if x is None:
         return
     if isinstance(module, Sequential):
@@ -245,22 +246,9 @@ def describe(
     }  # fmt: skip
 
 
-def _link(a: Any, b: Any) -> str | None:
-    """How the loss's input ``a`` came from the model's output ``b`` (None: not from it).
-
-    "" as it is or reshaped (``model(X).squeeze()``), "sigmoid" through ``torch.sigmoid``.
-    """
-    if a is b:
-        return ""
-    va, vb = _points(a), _points(b)
-    if va is None or vb is None or va.size != vb.size:
-        return None
-    va, vb = va.reshape(-1), vb.reshape(-1)
-    if np.array_equal(va, vb):
-        return ""
-    with np.errstate(over="ignore"):
-        squashed = 1.0 / (1.0 + np.exp(-vb.astype(np.float64)))
-    return "sigmoid" if np.allclose(va, squashed, rtol=1e-5, atol=1e-7) else None
+# How the loss's input may come from the model's output: as it is or reshaped
+# (``model(X).squeeze()``, ""), or through ``torch.sigmoid`` into a BCELoss ("sigmoid").
+_LINKS = {"linear": "", "sigmoid": "sigmoid"}
 
 
 def on_backward(outputs: list[Any], tape: Any) -> None:
@@ -270,15 +258,15 @@ def on_backward(outputs: list[Any], tape: Any) -> None:
         return
     seq, out, x, chain = model
     STATE.model = STATE.loss = None
-    link = _link(loss[2], out)
+    link = _LINKS.get(how(loss[2], out))
     if link is None:
         return
     STATE.described.append(id(seq))
     try:
-        target = loss[3] if STATE.labels is None else STATE.labels
-        doc = describe(seq, x, target, loss[1], loss[4], chain)
-        if STATE.labels is not None and "layers" in doc:  # (a DataLoader's batches)
-            doc["batch_size"] = int(np.shape(_points(loss[2]))[0] or len(x))
+        loader = STATE.loader
+        doc = describe(seq, x, loss[3] if loader is None else loader[0], loss[1], loss[4], chain)
+        if loader is not None and "layers" in doc:  # (a DataLoader's batches)
+            doc["batch_size"] = loader[1]
         if link and "layers" in doc:  # torch.sigmoid(model(X)) into the loss
             last = doc["layers"][-1]
             if last["activation"] != "linear":
