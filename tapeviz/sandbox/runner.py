@@ -185,7 +185,7 @@ def _alias(module: Mapping[str, Any]) -> str:
 
 
 @contextlib.contextmanager
-def _running(budget: Budget, created: list[Any]) -> Iterator[Recorder]:
+def _running(budget: Budget, created: KeptTapes) -> Iterator[Recorder]:
     """Route prints, warnings and new tapes into ``budget``; restore everything afterwards.
 
     The run starts from the default state (:mod:`tapeviz.tf.run_state`: Keras' floatx and layer
@@ -217,14 +217,9 @@ def _running(budget: Budget, created: list[Any]) -> Iterator[Recorder]:
 
 
 def _tape_infos(
-    budget: Budget, created: list[Any], finished_only: bool = False
+    budget: Budget, created: KeptTapes, finished_only: bool = False
 ) -> tuple[tuple[TapeInfo, ...], int]:
-    if isinstance(created, KeptTapes):
-        keep, dropped = created.kept(finished_only)
-    else:
-        tapes = created[:-1] if finished_only else created
-        keep = tapes[: budget.limits.max_tapes]
-        dropped = len(tapes) - len(keep)
+    keep, dropped = created.kept(finished_only)
     infos = tuple(
         TapeInfo(t, tuple(budget.tape_names.get(id(t), ())), i) for i, t in enumerate(keep)
     )
@@ -232,7 +227,7 @@ def _tape_infos(
 
 
 def _so_far(
-    budget: Budget, created: list[Any], module: dict[str, Any], started: float
+    budget: Budget, created: KeptTapes, module: dict[str, Any], started: float
 ) -> RunResult | None:
     """The run so far, as a result: its finished tapes (the newest may still record)."""
     if len(created) < 3:
@@ -249,7 +244,7 @@ def _so_far(
 
 def _send_so_far(
     budget: Budget,
-    created: list[Any],
+    created: KeptTapes,
     module: dict[str, Any],
     started: float,
     send: Callable[[RunResult], None],
@@ -259,7 +254,7 @@ def _send_so_far(
         send(result)
 
 
-Ticks = Callable[[list[Any], Callable[[], RunResult | None]], None]
+Ticks = Callable[[KeptTapes, Callable[[], RunResult | None]], None]
 
 
 def run(
@@ -292,7 +287,7 @@ def run(
     if mode != "script":
         err = UserCodeError.of(say("unknown_mode", mode=repr(mode)), kind="value")
         return RunResult("", (), {}, None, 0.0, err)
-    created: list[Any] = KeptTapes(budget.limits.max_tapes)
+    created = KeptTapes(budget.limits.max_tapes)
     shifts: Mapping[int, int] = {}
     module: dict[str, Any] = {}
     value: Any = None
@@ -360,7 +355,7 @@ def run(
 
 def run_expression(text: str, table: Sequence[VariableSpec], budget: Budget, started: float) -> Any:
     """Expression mode of :func:`tapeviz.sandbox.run`: evaluate on a tape, take the gradients."""
-    created: list[Any] = []
+    created = KeptTapes(budget.limits.max_tapes)
     env: dict[str, Any] = {}
     value = None
     grads: dict[str, Any] = {}

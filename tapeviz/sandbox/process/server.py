@@ -34,6 +34,7 @@ from typing import Any
 from tapeviz.sandbox.process import kept, results, results_decode, wire
 from tapeviz.sandbox.process.encoder import Encoder
 from tapeviz.sandbox.process.wire import Frame, ProtocolError, Writer
+from tapeviz.sandbox.runtime.kept_tapes import KeptTapes
 
 Handler = Callable[[Any, Frame, "Context"], tuple[Any, Writer]]
 HANDLERS: dict[str, Handler] = {}
@@ -68,7 +69,6 @@ class Context:
         self.encoder = Encoder()  # a run's finished tapes, encoded while it runs
         self.stream = False  # the window asked for snapshots
         self._began = self._next_send = 0.0
-        self.max_tapes = 0
 
     def progress(self, fraction: float) -> None:
         """Report progress (at most every 50 ms)."""
@@ -81,7 +81,7 @@ class Context:
         """Whether the window asked this request to stop."""
         return self.cancel.cancelled
 
-    def tick(self, created: list[Any], so_far: Callable[[], Any]) -> None:
+    def tick(self, created: KeptTapes, so_far: Callable[[], Any]) -> None:
         """A run's checkpoint: its finished tapes encoded now; sent too when the run streams.
 
         A streamed run is sent at 3x its age (0.1 s, 0.3 s, 0.9 s, ...; ``took``: the seconds
@@ -90,8 +90,7 @@ class Context:
         """
         started = time.perf_counter()
         try:
-            cap = getattr(created, "cap", self.max_tapes)  # (lowered when memory runs short)
-            self.encoder.add_finished(created, min(cap, self.max_tapes))
+            self.encoder.add_finished(created, created.cap)  # (max_tapes, or less: memory)
         except Exception:  # (the final answer encodes the run afresh and reports it)
             return
         if not self.stream or started < self._next_send:
@@ -152,7 +151,6 @@ def run_handler(args: Any, frame: Frame, ctx: Context) -> tuple[Any, Writer]:
     ctx._began = time.perf_counter()
     ctx._next_send = ctx._began + SEND_FIRST_S
     limits = _limits(args.get("limits"))
-    ctx.max_tapes = limits.max_tapes
     result = run(
         source,
         mode=mode,

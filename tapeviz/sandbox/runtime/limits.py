@@ -15,6 +15,7 @@ from typing import Any
 
 from tapeviz.sandbox.errors import Stop, limit_hit
 from tapeviz.sandbox.messages import say
+from tapeviz.sandbox.runtime.kept_tapes import KeptTapes, held_bytes
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,7 @@ class Budget:
     notes: list[str] = field(default_factory=list)  # advice shown beside the output
     tape_names: dict[int, list[str]] = field(default_factory=dict)  # id(tape) -> bound names
     # The run's tapes so far (the runner sets it); each write notes how many there were then.
-    tapes: list[Any] | None = None
+    tapes: KeptTapes | None = None
     tapes_capped: bool = False  # the kept tapes were capped to stay within the memory limit
     # (offset in the output, tapes created) whenever output is written after a new tape: the
     # output from ``offset`` on was written once that many tapes existed (a line ↔ a step).
@@ -275,10 +276,8 @@ class Budget:
         tapes = self.tapes
         if tapes is not None and text:
             marks = self.output_marks
-            count = getattr(tapes, "total", None)
-            count = len(tapes) if count is None else count  # (tapes not kept count too)
-            if not marks or marks[-1][1] != count:
-                marks.append((self.output_len, count))
+            if not marks or marks[-1][1] != tapes.total:  # (tapes not kept count too)
+                marks.append((self.output_len, tapes.total))
         self.output_len += len(text)
         if self.output_len > self.limits.max_output:
             keep = len(text) - (self.output_len - self.limits.max_output)
@@ -328,10 +327,8 @@ class Budget:
 
         The run goes on; the tapes after these are counted but not kept (see ``KeptTapes``).
         """
-        from tapeviz.sandbox.runtime.kept_tapes import KeptTapes, held_bytes
-
         tapes = self.tapes
-        if not isinstance(tapes, KeptTapes) or len(tapes) < 3:
+        if tapes is None or len(tapes) < 3:
             return
         self.tapes_capped = True  # (counting the tapes' bytes once is enough)
         held = held_bytes(tapes[:-1])
