@@ -88,6 +88,7 @@ rand, randn, randint, randperm, normal = _c.rand, _c.randn, _c.randint, _c.randp
 bernoulli, multinomial = _c.bernoulli, _c.multinomial
 manual_seed, seed, initial_seed = _c.manual_seed, _c.seed, _c.initial_seed
 Generator = _c.Generator
+default_generator = _c.DEFAULT_GENERATOR
 globals().update(_legacy.LEGACY_TYPES)  # torch.FloatTensor, torch.LongTensor, ...
 
 
@@ -139,10 +140,6 @@ def _nothing(*args: object, **kwargs: object) -> None:
     """Accepted and ignored: there is no GPU (torch ignores these without one too)."""
 
 
-def _none(*args: object, **kwargs: object) -> None:
-    return None
-
-
 cuda = _Namespace(
     "torch.cuda",
     {"is_available": _false, "device_count": _zero, "is_initialized": _false,
@@ -154,7 +151,7 @@ mps = _Namespace("torch.mps", {"manual_seed": _nothing, "empty_cache": _nothing,
 # torch 2.6+: device = torch.accelerator.current_accelerator().type if ... .is_available()
 accelerator = _Namespace(
     "torch.accelerator",
-    {"is_available": _false, "current_accelerator": _none, "device_count": _zero},
+    {"is_available": _false, "current_accelerator": _nothing, "device_count": _zero},
 )  # fmt: skip
 backends = _Namespace(
     "torch.backends",

@@ -50,11 +50,8 @@ class CPUNumbers:
     """torch's CPU generator: an mt19937 stream and the transforms torch applies to it."""
 
     def __init__(self, seed: int) -> None:
+        """A stream started from ``seed`` (its low 32 bits), as ``manual_seed`` starts one."""
         self._bits = np.random.MT19937(0)
-        self.reseed(seed)
-
-    def reseed(self, seed: int) -> None:
-        """Restart the stream from ``seed`` (its low 32 bits), as ``manual_seed`` does."""
         state = {"key": _key(int(seed)), "pos": 624}
         self._bits.state = {"bit_generator": "MT19937", "state": state}
         self._next_normal: float | None = None

@@ -45,7 +45,7 @@ run_state.register_attributes(__name__ + ".warned", _WARNED, lambda: {"not_writa
 def _rng(generator: Any = None) -> CPUNumbers:
     """The numbers of ``generator`` (a :class:`Generator`), else ``torch.manual_seed``'s."""
     if generator is not None:
-        if type(generator) is not Generator:
+        if not isinstance(generator, Generator):
             raise TypeError(f"generator must be a torch.Generator, not {type(generator).__name__}")
         return generator._numbers
     if RANDOM._numbers is None:
@@ -70,13 +70,7 @@ class Generator:
     def manual_seed(self, seed: int) -> Generator:
         """Seed this generator; returns it (``torch.Generator().manual_seed(42)``)."""
         self._seed = int(seed) % 2**64
-        numbers = getattr(self, "_numbers", None)
-        if numbers is None:
-            self._numbers = CPUNumbers(self._seed)
-        else:  # (the default generator's view reseeds the default numbers)
-            numbers.reseed(self._seed)
-            if numbers is RANDOM._numbers:
-                RANDOM._seed = self._seed
+        self._numbers = CPUNumbers(self._seed)
         return self
 
     def seed(self) -> int:
@@ -91,22 +85,34 @@ class Generator:
         return "<torch._C.Generator object>"
 
 
+class _DefaultGenerator(Generator):
+    """``torch.default_generator``: the numbers ``torch.manual_seed`` seeds, as a Generator."""
+
+    def __init__(self) -> None:
+        self.device = "cpu"
+
+    @property
+    def _numbers(self) -> CPUNumbers:  # (the run's own: run_state gives every run fresh ones)
+        return _rng()
+
+    @property
+    def _seed(self) -> int:
+        _rng()
+        return int(RANDOM._seed or 0)
+
+    def manual_seed(self, seed: int) -> Generator:
+        """Seed the default numbers (``torch.manual_seed``); returns this generator."""
+        RANDOM._seed = int(seed)
+        RANDOM._numbers = CPUNumbers(RANDOM._seed)
+        return self
+
+
+DEFAULT_GENERATOR = _DefaultGenerator()
+
+
 def manual_seed(seed: int) -> Generator:
     """Seed the random numbers: the same seed gives the same numbers; returns the generator."""
-    RANDOM._seed = int(seed)
-    if RANDOM._numbers is None:
-        RANDOM._numbers = CPUNumbers(RANDOM._seed)
-    else:
-        RANDOM._numbers.reseed(RANDOM._seed)
-    return default_generator()
-
-
-def default_generator() -> Generator:
-    """``torch.default_generator``: a Generator over the default numbers."""
-    view = Generator.__new__(Generator)
-    view.device = "cpu"
-    view._numbers, view._seed = _rng(), int(RANDOM._seed or 0)
-    return view
+    return DEFAULT_GENERATOR.manual_seed(seed)
 
 
 def seed() -> int:

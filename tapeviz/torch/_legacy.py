@@ -20,21 +20,20 @@ __all__ = ["LEGACY_TYPES"]
 class _LegacyType(type):
     """The metaclass of the legacy types: call to make, isinstance to check the dtype."""
 
-    _dtype: D.dtype
+    _legacy_dtype: str  # (the dtype's name: "int64" for LongTensor)
 
     def __instancecheck__(cls, obj: Any) -> bool:
-        return isinstance(obj, Tensor) and obj.dtype is cls._dtype
+        return isinstance(obj, Tensor) and obj.dtype is D.as_torch(cls._legacy_dtype)
 
     def __call__(cls, *args: Any) -> Tensor:
-        return Tensor(*args, dtype=cls._dtype)
+        return Tensor(*args, dtype=D.as_torch(cls._legacy_dtype))
 
     def __repr__(cls) -> str:
         return f"<class 'torch.{cls.__name__}'>"
 
 
 LEGACY_TYPES: dict[str, type] = {
-    name: _LegacyType(name, (), {
-        "_dtype": getattr(D, "bool_" if dt == "bool" else dt), "_legacy_dtype": dt,
-        "__doc__": f"torch's legacy {dt} tensor type."})
+    name: _LegacyType(name, (), {"_legacy_dtype": dt,
+                                 "__doc__": f"torch's legacy {dt} tensor type."})
     for dt, name in _LEGACY.items()
 }  # fmt: skip

@@ -156,7 +156,7 @@ class Tensor(metaclass=_TensorType):
         if dtype is None:
             return type_name(self)
         name = legacy_dtype_name(dtype)
-        return self.to(dtype if name is None else getattr(D, "bool_" if name == "bool" else name))
+        return self.to(dtype if name is None else D.as_torch(name))
 
     def is_floating_point(self) -> bool:
         """Whether the dtype is a float dtype."""

@@ -129,3 +129,13 @@ def test_sizes_are_checked_before_anything_is_drawn() -> None:
     for code in ("torch.rand(10**10)", "torch.randperm(10**9)", "torch.randint(0, 3, (10**10,))"):
         r = run("import torch\n" + code)
         assert r.error is not None and "size limit" in r.error.message, code
+
+
+def test_the_default_generator_is_what_manual_seed_returns() -> None:
+    """``torch.default_generator``: seeding it seeds ``torch.rand``; passing it is passing none."""
+    lines = _out(
+        "print(torch.manual_seed(0) is torch.default_generator)\n"
+        "torch.default_generator.manual_seed(42)\nprint(torch.rand(1), torch.initial_seed())\n"
+        "torch.manual_seed(42)\nprint(torch.randperm(10, generator=torch.default_generator))"
+    )
+    assert lines == ["True", "tensor([0.8823]) 42", "tensor([2, 6, 1, 8, 4, 5, 0, 9, 3, 7])"]
