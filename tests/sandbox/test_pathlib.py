@@ -7,18 +7,17 @@ pathlib's documented behaviour: ``/`` joins, ``name``/``stem``/``suffix``/``suff
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tapeviz.sandbox import run
 
-
-def _out(code: str) -> list[str]:
-    r = run("import torch\nfrom torch import nn\nfrom pathlib import Path\n" + code)
-    assert r.error is None, r.error
-    return r.output.splitlines()
+PREFIX = "import torch\nfrom torch import nn\nfrom pathlib import Path\n"  # (every script)
+Lines = Callable[[str], list[str]]  # (the lines_of fixture: tests/conftest.py)
 
 
-def test_the_courses_save_and_load_cell() -> None:
-    assert _out(
-        'MODEL_PATH = Path("models")\nMODEL_PATH.mkdir(parents=True, exist_ok=True)\n'
+def test_the_courses_save_and_load_cell(lines_of: Lines) -> None:
+    assert lines_of(
+        PREFIX + 'MODEL_PATH = Path("models")\nMODEL_PATH.mkdir(parents=True, exist_ok=True)\n'
         'MODEL_SAVE_PATH = MODEL_PATH / "01_pytorch_workflow_model_0.pth"\n'
         'print(f"Saving model to: {MODEL_SAVE_PATH}")\n'
         "m = nn.Linear(1, 1)\ntorch.save(obj=m.state_dict(), f=MODEL_SAVE_PATH)\n"
@@ -28,9 +27,9 @@ def test_the_courses_save_and_load_cell() -> None:
     ) == ["Saving model to: models/01_pytorch_workflow_model_0.pth", "True True", "True"]
 
 
-def test_pure_path_parts_as_pathlib_documents() -> None:
-    assert _out(
-        'p = Path("data") / "set" / "model.tar.gz"\n'
+def test_pure_path_parts_as_pathlib_documents(lines_of: Lines) -> None:
+    assert lines_of(
+        PREFIX + 'p = Path("data") / "set" / "model.tar.gz"\n'
         "print(repr(p), p.name, p.stem, p.suffix, p.suffixes)\n"
         'print(p.parent, p.parts, p.with_suffix(".pt"), p.with_name("x.pth"))\n'
         'print(Path("a") == Path("a/"), "b" / Path("c"), Path("a").joinpath("b", "c"))'
@@ -41,9 +40,11 @@ def test_pure_path_parts_as_pathlib_documents() -> None:
     ]
 
 
-def test_the_folder_is_the_runs_own_and_mkdir_follows_pathlib() -> None:
-    assert _out(
-        'print(Path("/etc/passwd").exists(), Path("x").is_dir())\n'
+def test_the_folder_is_the_runs_own_and_mkdir_follows_pathlib(
+    lines_of: Lines,
+) -> None:
+    assert lines_of(
+        PREFIX + 'print(Path("/etc/passwd").exists(), Path("x").is_dir())\n'
         'Path("d").mkdir()\nprint(Path("d").is_dir())\n'
         "try:\n    Path('d').mkdir()\nexcept FileExistsError:\n    print('exists')\n"
         "try:\n    Path('e/f').mkdir()\nexcept FileNotFoundError:\n    print('no parent')\n"

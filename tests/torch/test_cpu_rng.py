@@ -10,17 +10,16 @@ torch itself is never a test dependency.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
 from tapeviz.sandbox import run
 from tapeviz.torch._cpu_rng import CPUNumbers
 
-
-def _out(code: str) -> list[str]:
-    r = run("import torch\nfrom torch import nn\n" + code)
-    assert r.error is None, r.error
-    return r.output.splitlines()
+PREFIX = "import torch\nfrom torch import nn\n"  # (every script here starts so)
+Lines = Callable[[str], list[str]]  # (the lines_of fixture: tests/conftest.py)
 
 
 @pytest.mark.parametrize(
@@ -41,8 +40,8 @@ def _out(code: str) -> list[str]:
          "0.7645385265350342 0.8300079107284546"),
     ],
 )  # fmt: skip
-def test_seeded_numbers_are_torchs(code: str, printed: str) -> None:
-    got = _out(code)[-1]
+def test_seeded_numbers_are_torchs(code: str, printed: str, lines_of: Lines) -> None:
+    got = lines_of(PREFIX + code)[-1]
     if printed[0].isdigit():  # full float32 digits: compare as numbers
         np.testing.assert_allclose([float(v) for v in got.split()],
                                    [float(v) for v in printed.split()], rtol=1e-6)  # fmt: skip
@@ -50,17 +49,23 @@ def test_seeded_numbers_are_torchs(code: str, printed: str) -> None:
         assert got == printed
 
 
-def test_sixteen_or_more_normals_take_torchs_block_path() -> None:
-    lines = _out("torch.manual_seed(0)\nprint(torch.randn(4, 4))")
+def test_sixteen_or_more_normals_take_torchs_block_path(
+    lines_of: Lines,
+) -> None:
+    lines = lines_of(PREFIX + "torch.manual_seed(0)\nprint(torch.randn(4, 4))")
     assert lines[0] == "tensor([[-1.1258, -1.1524, -0.2506, -0.4339],"
     assert lines[1] == "        [ 0.8487,  0.6920, -0.3160, -2.1152],"
-    big = _out("torch.manual_seed(42)\nprint(torch.randn(20)[:4])")
+    big = lines_of(PREFIX + "torch.manual_seed(42)\nprint(torch.randn(20)[:4])")
     assert big == ["tensor([ 1.9269,  1.4873,  0.9007, -2.1055])"]
 
 
-def test_the_courses_circle_model_starts_from_torchs_weights() -> None:
+def test_the_courses_circle_model_starts_from_torchs_weights(
+    lines_of: Lines,
+) -> None:
     """ "PyTorch for Deep Learning" 02: ``nn.Linear(2, 5)`` after ``torch.manual_seed(42)``."""
-    lines = _out("torch.manual_seed(42)\nl = nn.Linear(2, 5)\nprint(l.weight)\nprint(l.bias)")
+    lines = lines_of(
+        PREFIX + "torch.manual_seed(42)\nl = nn.Linear(2, 5)\nprint(l.weight)\nprint(l.bias)"
+    )
     assert lines[1:6] == [
         "tensor([[ 0.5406,  0.5869],", "        [-0.1657,  0.6496],",
         "        [-0.1549,  0.1427],", "        [-0.3443,  0.4153],",
@@ -69,17 +74,20 @@ def test_the_courses_circle_model_starts_from_torchs_weights() -> None:
     assert lines[7] == "tensor([0.6146, 0.1323, 0.5224, 0.0958, 0.3410], requires_grad=True)"
 
 
-def test_a_new_generator_and_the_seeded_global_give_the_same_stream() -> None:
-    lines = _out(
-        "g = torch.Generator().manual_seed(42)\nprint(torch.rand(3, generator=g))\n"
+def test_a_new_generator_and_the_seeded_global_give_the_same_stream(
+    lines_of: Lines,
+) -> None:
+    lines = lines_of(
+        PREFIX + "g = torch.Generator().manual_seed(42)\nprint(torch.rand(3, generator=g))\n"
         "print(torch.Generator().initial_seed())"
     )
     assert lines == ["tensor([0.8823, 0.9150, 0.3829])", "67280421310721"]
 
 
-def test_the_cached_normal_is_cleared_by_a_new_seed() -> None:
-    lines = _out(
-        "torch.manual_seed(42)\na = torch.randn(1)\ntorch.manual_seed(42)\nb = torch.randn(1)\n"
+def test_the_cached_normal_is_cleared_by_a_new_seed(lines_of: Lines) -> None:
+    lines = lines_of(
+        PREFIX
+        + "torch.manual_seed(42)\na = torch.randn(1)\ntorch.manual_seed(42)\nb = torch.randn(1)\n"
         "print(a.item() == b.item(), torch.randn(1).item() == 0.12880940735340118)"
     )
     assert lines == ["True True"]
@@ -109,10 +117,10 @@ def test_a_partial_normal_block_redraws_the_tail() -> None:
     np.testing.assert_array_equal(a[2:], tail)
 
 
-def test_a_shuffling_data_loader_draws_as_torch_does() -> None:
+def test_a_shuffling_data_loader_draws_as_torch_does(lines_of: Lines) -> None:
     """Per pass: the workers' base seed, then RandomSampler's seed for a new generator."""
-    lines = _out(
-        "from torch.utils.data import DataLoader\ntorch.manual_seed(5)\n"
+    lines = lines_of(
+        PREFIX + "from torch.utils.data import DataLoader\ntorch.manual_seed(5)\n"
         "for _ in range(2):\n    print(next(iter(DataLoader(list(range(8)), batch_size=8, "
         "shuffle=True))).tolist())\nprint(torch.rand(1).item())"
     )
@@ -131,10 +139,12 @@ def test_sizes_are_checked_before_anything_is_drawn() -> None:
         assert r.error is not None and "size limit" in r.error.message, code
 
 
-def test_the_default_generator_is_what_manual_seed_returns() -> None:
+def test_the_default_generator_is_what_manual_seed_returns(
+    lines_of: Lines,
+) -> None:
     """``torch.default_generator``: seeding it seeds ``torch.rand``; passing it is passing none."""
-    lines = _out(
-        "print(torch.manual_seed(0) is torch.default_generator)\n"
+    lines = lines_of(
+        PREFIX + "print(torch.manual_seed(0) is torch.default_generator)\n"
         "torch.default_generator.manual_seed(42)\nprint(torch.rand(1), torch.initial_seed())\n"
         "torch.manual_seed(42)\nprint(torch.randperm(10, generator=torch.default_generator))"
     )

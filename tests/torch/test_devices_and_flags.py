@@ -8,26 +8,26 @@ GPU), ``torch.backends.cudnn.deterministic``/``benchmark`` and
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tapeviz.sandbox import run
 
-
-def _out(code: str) -> list[str]:
-    r = run("import torch\n" + code)
-    assert r.error is None, r.error
-    return r.output.splitlines()
+PREFIX = "import torch\n"  # (every script here starts so)
+Lines = Callable[[str], list[str]]  # (the lines_of fixture: tests/conftest.py)
 
 
-def test_the_quickstarts_device_line_picks_the_cpu() -> None:
-    assert _out(
-        "device = torch.accelerator.current_accelerator().type if "
+def test_the_quickstarts_device_line_picks_the_cpu(lines_of: Lines) -> None:
+    assert lines_of(
+        PREFIX + "device = torch.accelerator.current_accelerator().type if "
         'torch.accelerator.is_available() else "cpu"\nprint(f"Using {device} device")\n'
         "print(torch.accelerator.device_count(), torch.cuda.is_available())"
     ) == ["Using cpu device", "0 False"]
 
 
-def test_seed_fixing_lines_are_accepted_and_read_back() -> None:
-    assert _out(
-        "torch.manual_seed(42)\ntorch.cuda.manual_seed(42)\ntorch.cuda.manual_seed_all(42)\n"
+def test_seed_fixing_lines_are_accepted_and_read_back(lines_of: Lines) -> None:
+    assert lines_of(
+        PREFIX
+        + "torch.manual_seed(42)\ntorch.cuda.manual_seed(42)\ntorch.cuda.manual_seed_all(42)\n"
         "torch.mps.manual_seed(42)\ntorch.backends.cudnn.deterministic = True\n"
         "torch.backends.cudnn.benchmark = False\ntorch.use_deterministic_algorithms(True)\n"
         "print(torch.backends.cudnn.deterministic, torch.backends.cudnn.benchmark,\n"
@@ -36,10 +36,16 @@ def test_seed_fixing_lines_are_accepted_and_read_back() -> None:
     ) == ["True False True False", "tensor([0.8823])"]
 
 
-def test_the_flags_start_from_torchs_defaults_in_every_run() -> None:
-    _out("torch.backends.cudnn.deterministic = True\ntorch.use_deterministic_algorithms(True)")
-    assert _out(
-        "print(torch.backends.cudnn.deterministic, torch.are_deterministic_algorithms_enabled())"
+def test_the_flags_start_from_torchs_defaults_in_every_run(
+    lines_of: Lines,
+) -> None:
+    lines_of(
+        PREFIX
+        + "torch.backends.cudnn.deterministic = True\ntorch.use_deterministic_algorithms(True)"
+    )
+    assert lines_of(
+        PREFIX
+        + "print(torch.backends.cudnn.deterministic, torch.are_deterministic_algorithms_enabled())"
     ) == ["False False"]
     r = run("import torch\ntorch.backends.cudnn.anything = 1")
     assert r.error is not None and "cannot set 'anything'" in r.error.message

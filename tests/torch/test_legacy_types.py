@@ -6,18 +6,17 @@ The course's notebook 02 writes ``torch.from_numpy(y_blob).type(torch.LongTensor
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tapeviz.sandbox import run
 
-
-def _out(code: str) -> list[str]:
-    r = run("import torch\nimport numpy as np\n" + code)
-    assert r.error is None, r.error
-    return r.output.splitlines()
+PREFIX = "import torch\nimport numpy as np\n"  # (every script here starts so)
+Lines = Callable[[str], list[str]]  # (the lines_of fixture: tests/conftest.py)
 
 
-def test_a_legacy_type_casts_makes_and_checks() -> None:
-    assert _out(
-        "y = torch.from_numpy(np.array([3, 2])).type(torch.LongTensor)\n"
+def test_a_legacy_type_casts_makes_and_checks(lines_of: Lines) -> None:
+    assert lines_of(
+        PREFIX + "y = torch.from_numpy(np.array([3, 2])).type(torch.LongTensor)\n"
         "print(y, y.dtype, y.type())\n"
         "a = torch.FloatTensor([1, 2])\n"
         "print(a, isinstance(a, torch.FloatTensor), isinstance(a, torch.LongTensor))\n"
@@ -36,6 +35,6 @@ def test_a_wrong_type_name_and_private_fields_are_refused() -> None:
     assert r.error is not None
 
 
-def test_torch_has_a_version() -> None:
-    (line,) = _out("print(torch.__version__)")
+def test_torch_has_a_version(lines_of: Lines) -> None:
+    (line,) = lines_of(PREFIX + "print(torch.__version__)")
     assert line.split(".")[0] == "2"

@@ -6,18 +6,17 @@ binary problem from a multi-class one; it runs here and leaves a filled contour 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tapeviz.sandbox import run
 
-
-def _out(code: str) -> list[str]:
-    r = run("import torch\n" + code)
-    assert r.error is None, r.error
-    return r.output.splitlines()
+PREFIX = "import torch\n"  # (every script here starts so)
+Lines = Callable[[str], list[str]]  # (the lines_of fixture: tests/conftest.py)
 
 
-def test_unique_as_documented() -> None:
-    assert _out(
-        "print(torch.unique(torch.tensor([1, 3, 2, 3], dtype=torch.long)))\n"
+def test_unique_as_documented(lines_of: Lines) -> None:
+    assert lines_of(
+        PREFIX + "print(torch.unique(torch.tensor([1, 3, 2, 3], dtype=torch.long)))\n"
         "out, inv = torch.unique(torch.tensor([1, 3, 2, 3]), sorted=True, return_inverse=True)\n"
         "print(out, inv)\n"
         "out, inv = torch.unique(torch.tensor([[1, 3], [2, 3]]), return_inverse=True)\n"
@@ -31,9 +30,11 @@ def test_unique_as_documented() -> None:
     ]
 
 
-def test_sort_gives_values_with_a_gradient_and_indices() -> None:
-    assert _out(
-        "x = torch.tensor([3., 1., 2.], requires_grad=True)\n"
+def test_sort_gives_values_with_a_gradient_and_indices(
+    lines_of: Lines,
+) -> None:
+    assert lines_of(
+        PREFIX + "x = torch.tensor([3., 1., 2.], requires_grad=True)\n"
         "s = torch.sort(x, descending=True)\n"
         "print(s.values, s.indices)\n"
         "(s.values * torch.tensor([1., 10., 100.])).sum().backward()\n"
@@ -44,8 +45,8 @@ def test_sort_gives_values_with_a_gradient_and_indices() -> None:
     ]
 
 
-def test_bincount_as_documented_and_its_size_checked() -> None:
-    assert _out("print(torch.bincount(torch.tensor([4, 3, 6, 3, 4])))") == [
+def test_bincount_as_documented_and_its_size_checked(lines_of: Lines) -> None:
+    assert lines_of(PREFIX + "print(torch.bincount(torch.tensor([4, 3, 6, 3, 4])))") == [
         "tensor([0, 0, 0, 2, 2, 0, 1])"
     ]
     r = run("import torch\ntorch.bincount(torch.tensor([10**10]))")
