@@ -184,14 +184,15 @@ def bench_playground(quick: bool) -> tuple[float, float, float]:
     t.reset()
     rounds, number = (5, 200) if quick else (15, 1000)
     t.train_steps(number)  # warm up
-    variables = t.spec.variables(t.flat)
     feats, labels = t.arrays("train")
     xb, yb = constant(feats[:10]), constant(labels[:10])
 
-    def engine_only() -> None:
+    def engine_only() -> None:  # what a training step records: one [W; b] tensor per layer
+        sources = [constant(v) for v in t.spec.layout.layer_views(t.flat)]
         with GradientTape() as tape:
-            loss = t.spec.taped_loss(variables, xb, yb)
-        tape.gradient(loss, variables)
+            tape.watch(sources)
+            loss = t.spec.taped_loss(sources, xb, yb, fused=True)
+        tape.gradient(loss, sources)
 
     peer = autograd_gradient(t)
     check(np.allclose(np.concatenate([g.ravel() for g in peer()]), want, rtol=1e-4, atol=1e-7),

@@ -153,6 +153,8 @@ class BackwardPass:
                     args = (inputs[0]._value, inputs[1]._value)
                 elif n == 1:
                     args = (inputs[0]._value,)
+                elif n == 3:
+                    args = (inputs[0]._value, inputs[1]._value, inputs[2]._value)
                 else:
                     args = tuple([x._value for x in inputs])
             params = rec.params
@@ -169,6 +171,8 @@ class BackwardPass:
                     c = rule(g, ans, args[0], args[1])
                 elif n == 1:
                     c = rule(g, ans, args[0])
+                elif n == 3:
+                    c = rule(g, ans, args[0], args[1], args[2])
                 else:
                     c = rule(g, ans, *args)
                 if c is None:

@@ -24,7 +24,8 @@ FLOAT_ONLY: frozenset[Primitive] = frozenset(
     {
         P.sqrt_p, P.rsqrt_p, P.exp_p, P.log_p, P.log1p_p, P.expm1_p, P.sin_p, P.cos_p,
         P.tan_p, P.tanh_p, P.sigmoid_p, P.softplus_p, P.leaky_relu_p, P.floor_p,
-        P.divide_no_nan_p, P.norm_p,
+        P.divide_no_nan_p, P.norm_p, P.dense_linear_p, P.dense_relu_p,
+        P.dense_tanh_p, P.dense_sigmoid_p, P.square_loss_p, P.hinge_loss_p,
     }
 ) | FLOAT_ONLY_NN | FLOAT_ONLY_LINALG | FLOAT_ONLY_DECOMP | FLOAT_ONLY_CONV  # fmt: skip
 FLOAT_ONLY |= FLOAT_ONLY_NCHW  # torch's layout (impl_nchw.py)
@@ -187,13 +188,41 @@ IMPL[P.reduce_sum_p] = _reduce_sum
 def _reduce_mean(x: Any, *, axis: Any = None, keepdims: bool = False) -> Any:
     arr = np.asarray(x)
     total = np.add.reduce(arr, axis=axis, dtype=arr.dtype, keepdims=keepdims)
-    n = max(1, arr.size // max(1, np.size(total)))
+    n = max(1, arr.size if axis is None else arr.size // max(1, np.size(total)))
     if arr.dtype.kind in "iu":  # TensorFlow's integer mean is an integer division
         return total // n
     return total / n
 
 
 IMPL[P.reduce_mean_p] = _reduce_mean
+
+
+# The fused ops (tapeviz/engine/fused.py): the kernels of the ops they fuse, in their order.
+def _dense(f: Callable[[Any], Any] | None) -> Callable[..., Any]:
+    """The kernel of ``f(a @ W + w₀)`` for ``b = [W; w₀]``: matmul's, add's, then f's."""
+    if f is None:
+        return lambda a, b: _matmul(a, b[:-1]) + b[-1]
+    return lambda a, b: f(_matmul(a, b[:-1]) + b[-1])
+
+
+IMPL[P.dense_linear_p] = _dense(None)
+IMPL[P.dense_relu_p] = _dense(_relu)
+IMPL[P.dense_tanh_p] = _dense(np.tanh)
+IMPL[P.dense_sigmoid_p] = _dense(_sigmoid)
+
+
+def _square_loss(a: Any, b: Any) -> Any:
+    """``mean(square(a − b)) · ½``, each op's kernel (the ½ in the operands' dtype)."""
+    return _reduce_mean(_square(a - b)) * a.dtype.type(0.5)
+
+
+def _hinge_loss(a: Any, b: Any) -> Any:
+    """``mean(relu(1 − b · a))``, each op's kernel (the 1 in the operands' dtype)."""
+    return _reduce_mean(_relu(a.dtype.type(1.0) - b * a))
+
+
+IMPL[P.square_loss_p] = _square_loss
+IMPL[P.hinge_loss_p] = _hinge_loss
 
 
 def _reduce_max(x: Any, *, axis: Any = None, keepdims: bool = False) -> Any:

@@ -12,9 +12,17 @@ def flatten(structure: Any) -> list[Any]:
     """Leaves of ``structure`` in order (dict values in insertion order)."""
     if not isinstance(structure, _CONTAINERS):
         return [structure]
-    if type(structure) is list and not any(isinstance(s, _CONTAINERS) for s in structure):
+    if type(structure) is list and _flat(structure):
         return list(structure)
     return list(_leaves(structure))
+
+
+def _flat(items: list[Any]) -> bool:
+    """Whether no item of ``items`` is a container (a loop: no generator on this hot path)."""
+    for s in items:  # noqa: SIM110  (all() of a generator is slower here)
+        if isinstance(s, _CONTAINERS):
+            return False
+    return True
 
 
 def _leaves(s: Any) -> Iterator[Any]:
@@ -32,8 +40,7 @@ def pack_as(structure: Any, leaves: list[Any]) -> Any:
     """Rebuild ``structure`` with ``leaves`` in place of its leaves."""
     if not isinstance(structure, _CONTAINERS):
         return leaves[0]
-    flat = type(structure) is list and len(structure) == len(leaves)
-    if flat and not any(isinstance(s, _CONTAINERS) for s in structure):
+    if type(structure) is list and len(structure) == len(leaves) and _flat(structure):
         return list(leaves)  # a flat list: the leaves
     return _pack(structure, iter(leaves))
 

@@ -204,3 +204,14 @@ adaptive_avg_pool_nchw_p = _p("adaptive_avg_pool_nchw", "adaptive_avg_pool(a)", 
 
 # A function with its own gradient (tf.custom_gradient).
 custom_gradient_p = _p("custom_gradient", "f(a, …) with its own gradient", "IdentityN")
+
+# Fused ops (fused.py): a dense layer f(a · W + w₀) whose kernel and bias come as one matrix
+# b = [W; w₀] (the bias its last row), one op per activation f, and a batch's mean loss: the
+# Network view trains with them (the same floats as the ops they fuse, bit for bit); the tapes it
+# shows record the unfused ops with the kernel and bias apart (models/network).
+dense_linear_p = _p("dense_linear", "a · b[:−1] + b[−1]", "Dense")
+dense_relu_p = _p("dense_relu", "max(a · b[:−1] + b[−1], 0)", "Dense")
+dense_tanh_p = _p("dense_tanh", "tanh(a · b[:−1] + b[−1])", "Dense")
+dense_sigmoid_p = _p("dense_sigmoid", "1 / (1 + exp(−(a · b[:−1] + b[−1])))", "Dense")
+square_loss_p = _p("square_loss", "mean((a − b)²) / 2", "SquareLoss")
+hinge_loss_p = _p("hinge_loss", "mean(max(1 − b · a, 0))", "HingeLoss")

@@ -237,6 +237,7 @@ defvjp(P.stop_gradient_p, None, text=("gradient stopped",))
 from tapeviz.engine import (  # noqa: E402, F401  (they fill VJP and RULE_TEXT)
     vjp_conv,
     vjp_decomp,
+    vjp_fused,
     vjp_linalg,
     vjp_nchw,
     vjp_nn,

@@ -165,6 +165,19 @@ CHECKS: dict[str, Callable[[], None]] = {
         order=2),
     "adaptive_avg_pool_nchw": lambda: check(lambda x: bind(
         P.adaptive_avg_pool_nchw_p, x, output_size=(2, 3)), normal(1, 2, 5, 4), order=2),
+    # the fused ops (more in tests/engine/test_fused.py): x (4, 3) through [W; b] (4, 2)
+    "dense_linear": lambda: check(lambda x, w: bind(P.dense_linear_p, x, w),
+                                  normal(4, 3), normal(4, 2), order=2),
+    "dense_relu": lambda: check(lambda x, w: bind(P.dense_relu_p, x, w),
+                                np.abs(normal(4, 3)) + 0.5, np.abs(normal(4, 2)) + 0.1),
+    "dense_tanh": lambda: check(lambda x, w: bind(P.dense_tanh_p, x, w),
+                                normal(4, 3), normal(4, 2), order=2),
+    "dense_sigmoid": lambda: check(lambda x, w: bind(P.dense_sigmoid_p, x, w),
+                                   normal(4, 3), normal(4, 2), order=2),
+    "square_loss": lambda: check(lambda o, y: bind(P.square_loss_p, o, y),
+                                 normal(5, 1), normal(5, 1, seed=3), order=2),
+    "hinge_loss": lambda: check(lambda o, y: bind(P.hinge_loss_p, o, y),
+                                away(5, 1, gap=0.6) * 0.5, np.sign(normal(5, 1, seed=4))),
 }  # fmt: skip
 
 

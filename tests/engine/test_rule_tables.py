@@ -30,6 +30,10 @@ def _b(*values: bool) -> tv.Tensor:
     return tv.constant(np.asarray(values, dtype=bool))
 
 
+def _m(rows: int, cols: int) -> tv.Tensor:
+    return tv.constant(np.ones((rows, cols)))
+
+
 def _img() -> tv.Tensor:
     return tv.constant(np.ones((1, 1, 1, 1)))
 
@@ -177,6 +181,13 @@ CALLS: dict[str, Callable[[], Any]] = {
                                   divisor_override=None),
     "adaptive_avg_pool_nchw": lambda: bind(P.adaptive_avg_pool_nchw_p, _img(),
                                            output_size=(1, 1)),
+    # the fused ops (tapeviz/engine/fused.py)
+    "dense_linear": lambda: bind(P.dense_linear_p, _m(1, 1), _m(2, 1)),
+    "dense_relu": lambda: bind(P.dense_relu_p, _m(1, 1), _m(2, 1)),
+    "dense_tanh": lambda: bind(P.dense_tanh_p, _m(1, 1), _m(2, 1)),
+    "dense_sigmoid": lambda: bind(P.dense_sigmoid_p, _m(1, 1), _m(2, 1)),
+    "square_loss": lambda: bind(P.square_loss_p, _f(1.0), _f(2.0)),
+    "hinge_loss": lambda: bind(P.hinge_loss_p, _f(1.0), _f(2.0)),
 }  # fmt: skip
 
 

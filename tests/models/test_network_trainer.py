@@ -102,6 +102,38 @@ def test_record_step_gradient_is_what_training_applied(opt: OptimizerConfig) -> 
         assert np.array_equal(got, applied[k])
 
 
+@pytest.mark.parametrize(
+    ("dataset", "act", "loss", "reg", "hidden"),
+    [
+        ("circle", "relu", "square", "L2", (3,)),
+        ("xor", "sigmoid", "hinge", "L1", (4, 2)),
+        ("gauss", "linear", "square", "none", ()),
+        ("moons", "relu", "hinge", "L2", (5, 5)),
+        ("plane", "tanh", "square", "L1", (2,)),  # regression: a linear output
+    ],
+)
+def test_training_steps_are_the_shown_tapes_bit_for_bit(
+    dataset: str, act: str, loss: str, reg: str, hidden: tuple[int, ...]
+) -> None:
+    """Training records fused ops; record_step the unfused ones: the same floats, every kind."""
+    config = NetworkConfig(
+        DataConfig(dataset, points=80, noise=0.2),
+        NetConfig(("x1", "x2", "x1x2"), hidden, act, reg, 0.01, loss, weight_seed=5),
+        TrainConfig(batch_size=9),
+    )
+    t = make(config)
+    applied, losses = [], []
+    for _ in range(12):
+        losses.append(t.train_step())
+        applied.append(t.last_gradient)
+    for k in (0, 5, 11):
+        tape = t.record_step(k)
+        assert [r.name for r in tape.records[:2]] == ["matmul", "add"]  # the shown ops
+        got = np.concatenate([np.asarray(g).ravel() for g in tape.gradient_calls[0].results])
+        assert np.array_equal(got, applied[k]), (k, np.abs(got - applied[k]).max())
+        assert float(np.asarray(tape.records[-1].outputs[0])) == losses[k]
+
+
 def test_the_recorded_step_names_layers_and_parameters_as_keras() -> None:
     tape = make().record_step(0)
     scopes = [rec.scope for rec in tape.records]

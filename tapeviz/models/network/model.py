@@ -9,6 +9,7 @@ displayed losses match what the tape computes for the same rows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -17,9 +18,10 @@ import numpy as np
 from tapeviz import engine as E
 from tapeviz.engine import primitives as P
 from tapeviz.engine.dtypes import float32
+from tapeviz.engine.fused import dense, mean_loss
 from tapeviz.engine.impl_rules import IMPL
 from tapeviz.engine.state import NameScope
-from tapeviz.engine.tensor import Tensor, Variable
+from tapeviz.engine.tensor import Tensor, TensorLike, Variable
 from tapeviz.models.network.config import NetConfig, NetworkConfig
 
 Weights = tuple[tuple[np.ndarray, np.ndarray], ...]  # per layer: (W (n_in, n_out), b (n_out,))
@@ -96,6 +98,21 @@ class Layout:
         flat.setflags(write=False)
         return flat
 
+    @cached_property
+    def _layer_spans(self) -> tuple[tuple[int, int, tuple[int, int]], ...]:
+        o, sizes = self.offsets, self.sizes
+        return tuple(
+            (o[2 * i], o[2 * i + 2], (sizes[i] + 1, sizes[i + 1])) for i in range(len(sizes) - 1)
+        )
+
+    def layer_views(self, flat: np.ndarray) -> list[np.ndarray]:
+        """Each layer's kernel and bias as one ``(n_in + 1, n_out)`` view ``[W; b]`` of ``flat``.
+
+        The bias follows its kernel's rows in ``flat``, so ``[W; b]`` is a view, its rows the
+        kernel's and its last row the bias.
+        """
+        return [flat[a:b].reshape(s) for a, b, s in self._layer_spans]
+
     def views(self, flat: np.ndarray) -> list[np.ndarray]:
         """The parameters as (read-only) views of ``flat``, in flat-vector order."""
         return [flat[a:b].reshape(s) for a, b, s in self._spans]
@@ -139,15 +156,25 @@ class NetSpec:
                 out.append(Variable(views[2 * i + 1], name="bias", dtype=dtype))
         return out
 
-    def assign(self, variables: list[Variable], flat: np.ndarray) -> None:
-        """Set ``variables`` to the views of ``flat`` (no copy)."""
-        for v, view in zip(variables, self.layout.views(flat), strict=True):
-            v.assign(Tensor(view, v.dtype), read_value=False)
-
     # -- the taped loss ------------------------------------------------------------------
-    def taped_loss(self, variables: list[Variable], x: Tensor, y: Tensor) -> Tensor:
-        """The batch loss (data + regularisation) with engine ops, recorded by active tapes."""
+    def taped_loss(
+        self, variables: Sequence[TensorLike], x: Tensor, y: Tensor, fused: bool = False
+    ) -> Tensor:
+        """The batch loss (data + regularisation) with engine ops, recorded by active tapes.
+
+        ``variables`` are ``[W₀, b₀, W₁, b₁, …]``: each layer records matmul, add and its
+        activation, the loss its ops. ``fused``: one ``[Wᵢ; bᵢ]`` matrix per layer
+        (:meth:`Layout.layer_views`), each layer one op and the loss one (training's own
+        steps, the same floats).
+        """
         a: Tensor = x
+        if fused:
+            for wb, act in zip(variables, self.activations, strict=True):
+                a = dense(a, wb, act)
+            loss = mean_loss(a, y, self.loss)
+            if self.regularization == "none":
+                return loss
+            return E.add(loss, self.taped_penalty([wb[:-1] for wb in variables]))
         for i, name in enumerate(self.names):
             with NameScope(name):
                 a = E.add(E.matmul(a, variables[2 * i]), variables[2 * i + 1])
@@ -156,7 +183,7 @@ class NetSpec:
                     a = act(a)
         loss = self.taped_data_loss(a, y)
         if self.regularization != "none":
-            loss = E.add(loss, self.taped_penalty(variables))
+            loss = E.add(loss, self.taped_penalty(variables[0::2]))
         return loss
 
     def taped_data_loss(self, out: Tensor, y: Tensor) -> Tensor:
@@ -165,9 +192,8 @@ class NetSpec:
             return E.multiply(E.reduce_mean(E.square(E.subtract(out, y))), 0.5)
         return E.reduce_mean(E.relu(E.subtract(1.0, E.multiply(y, out))))
 
-    def taped_penalty(self, variables: list[Variable]) -> Tensor:
-        """``rate·½Σw²`` (L2) or ``rate·Σ|w|`` (L1) over the kernels, biases left out."""
-        kernels = variables[0::2]
+    def taped_penalty(self, kernels: Sequence[TensorLike]) -> Tensor:
+        """``rate·½Σw²`` (L2) or ``rate·Σ|w|`` (L1) over the ``kernels`` (biases left out)."""
         each = E.square if self.regularization == "L2" else E.abs
         total = E.reduce_sum(each(kernels[0]))
         for w in kernels[1:]:

@@ -42,12 +42,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from tapeviz.engine.dtypes import float32
 from tapeviz.engine.optimizer_base import Optimizer
 from tapeviz.engine.tape import GradientTape
-from tapeviz.engine.tensor import Tensor, Variable, constant
+from tapeviz.engine.tensor import Tensor, constant
 from tapeviz.models.network.config import NetConfig, NetworkConfig
 from tapeviz.models.network.datasets import Dataset, plane
 from tapeviz.models.network.features import feature_columns
@@ -126,7 +128,6 @@ class Trainer:
         size = config.train.batch_size
         self._slices = [(s, min(s + size, len(ty))) for s in range(0, len(ty), size)]
         self._batches = [(constant(tx[a:b]), constant(ty[a:b])) for a, b in self._slices]
-        self._variables = self.spec.variables(self._initial_flat)
         self._snapshot_bytes = snapshot_bytes
         self._grid: dict[int, np.ndarray] = {}
         self.reset()
@@ -207,25 +208,35 @@ class Trainer:
 
     # -- training ------------------------------------------------------------------------
     def _gradient(
-        self, variables: list[Variable], batch: tuple[Tensor, Tensor], persistent: bool = False
+        self, flat: np.ndarray, batch: tuple[Tensor, Tensor], shown: bool = False
     ) -> tuple[GradientTape, float, np.ndarray]:
-        """Record the loss of ``batch`` on a tape; its value and the flat gradient."""
-        with GradientTape(persistent=persistent) as tape:
-            loss = self.spec.taped_loss(variables, batch[0], batch[1])
-        grads = tape.gradient(loss, variables)
-        flat = np.concatenate([g._value.ravel() for g in grads])
-        return tape, float(loss._value), flat
+        """Record the loss of ``batch`` at weights ``flat`` on a tape; its value, flat gradient.
+
+        Training's own tapes (never shown) watch each layer's ``[W; b]`` view as a tensor and
+        record a layer as one fused op; a ``shown`` tape (:meth:`record_step`, persistent)
+        reads Variables named as Keras names them and records each layer's ops. The numbers
+        are the same, bit for bit.
+        """
+        if shown:
+            sources: list[Any] = self.spec.variables(flat)
+        else:
+            sources = [Tensor(v, float32) for v in self.spec.layout.layer_views(flat)]
+        with GradientTape(persistent=shown) as tape:
+            if not shown:
+                tape.watch(sources)
+            loss = self.spec.taped_loss(sources, batch[0], batch[1], fused=not shown)
+        grads = tape.gradient(loss, sources)
+        flat_grad = np.concatenate([g._value.ravel() for g in grads])
+        return tape, float(loss._value), flat_grad
 
     def _advance(
-        self, opt: Optimizer, epoch: int, variables: list[Variable], flat: np.ndarray,
-        slots: Slots, k: int,
-    ) -> tuple[float, np.ndarray, np.ndarray, Slots, int]:  # fmt: skip
+        self, opt: Optimizer, epoch: int, flat: np.ndarray, slots: Slots, k: int
+    ) -> tuple[float, np.ndarray, np.ndarray, Slots, int]:
         """Step k from ``flat`` and ``slots``: (loss, gradient, new weights, new slots, epoch)."""
         e = k // len(self._batches)
         if e != epoch:
             opt.learning_rate = self.learning_rate_at(e)
-        self.spec.assign(variables, flat)
-        _, loss, grad = self._gradient(variables, self._batches[k % len(self._batches)])
+        _, loss, grad = self._gradient(flat, self._batches[k % len(self._batches)])
         slots = dict(slots)  # the rule replaces slot arrays; the old dict stays as it was
         new = np.asarray(opt.update(flat, grad, slots, k), dtype=np.float32)
         return loss, grad, new, slots, e
@@ -236,7 +247,7 @@ class Trainer:
             return math.nan
         k = self.step
         loss, grad, new, slots, self._opt_epoch = self._advance(
-            self._opt, self._opt_epoch, self._variables, self._flat, self._slots, k
+            self._opt, self._opt_epoch, self._flat, self._slots, k
         )
         if not (math.isfinite(loss) and np.isfinite(new).all()):
             self.diverged_at = k
@@ -282,7 +293,6 @@ class Trainer:
         new[index] = np.float32(value)
         new.setflags(write=False)
         self._flat = new
-        self.spec.assign(self._variables, new)
         self.snapshots.put(self.step, new, self._slots, pin=True)
         self.diverged_at = None
 
@@ -322,9 +332,8 @@ class Trainer:
         if s0 == step:
             return flat
         opt, epoch = self._optimizer(), -1
-        variables = self.spec.variables(flat)
         for k in range(s0, step):
-            _, _, flat, slots, epoch = self._advance(opt, epoch, variables, flat, slots, k)
+            _, _, flat, slots, epoch = self._advance(opt, epoch, flat, slots, k)
         flat.setflags(write=False)
         return flat
 
@@ -343,10 +352,8 @@ class Trainer:
         The tape reads fresh Variables holding :meth:`weights_at` ``(step)`` and the step's batch;
         ``tape.gradient_calls[0].results`` are the gradients training applied, bit for bit.
         """
-        flat = self.flat_at(step)
-        variables = self.spec.variables(flat)
         batch = self._batches[int(step) % len(self._batches)]
-        tape, _, _ = self._gradient(variables, batch, persistent=True)
+        tape, _, _ = self._gradient(self.flat_at(step), batch, shown=True)
         return tape
 
     # -- the network's outputs -----------------------------------------------------------

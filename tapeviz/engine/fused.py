@@ -1,0 +1,97 @@
+"""Fused ops: a dense layer's matmul, add and activation, and a batch loss, each one recorded op.
+
+The Network view's trainer records each training step with them: one record and one backward
+step per layer (and one for the loss) instead of three (four), for the same floats bit for bit
+(the kernels are the unfused ops' own, run in the same order, and the rules chain the unfused
+ops' rules). The tapes a lecturer
+sees and steps (``Trainer.record_step``) record the unfused ops. Not part of the TensorFlow or
+torch surface a script sees.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numpy import ndarray
+
+from tapeviz.engine import primitives as P
+from tapeviz.engine import tensor as _tensor
+from tapeviz.engine.core import _EMPTY, STATE, OpRecord, _new_record, bind, read_variable, record
+from tapeviz.engine.errors import EngineError
+from tapeviz.engine.guard import GUARD
+from tapeviz.engine.impl_rules import IMPL
+from tapeviz.engine.primitives import Primitive
+from tapeviz.engine.tensor import Tensor, Variable
+
+__all__ = ["DENSE", "LOSSES", "dense", "mean_loss"]
+
+DENSE = {
+    "linear": P.dense_linear_p,
+    "relu": P.dense_relu_p,
+    "tanh": P.dense_tanh_p,
+    "sigmoid": P.dense_sigmoid_p,
+}
+LOSSES = {"square": P.square_loss_p, "hinge": P.hinge_loss_p}
+_new = object.__new__
+
+
+def dense(x: Any, weights: Any, activation: str) -> Tensor:
+    """``f(x @ W + w₀)`` as one op, ``weights = [W; w₀]`` (the bias as the last row).
+
+    ``f`` is a name in :data:`DENSE`. A layer's kernel and bias as one matrix are one view of
+    the Network view's flat weights (kernel rows, then the bias), and one tensor to watch.
+    """
+    if type(weights) is Variable:
+        weights = read_variable(weights)
+    prim = DENSE[activation]
+    if type(x) is Tensor and type(weights) is Tensor and GUARD.max_elements is None:
+        dt = x.dtype
+        if dt.is_floating and weights.dtype is dt:
+            try:
+                out = IMPL[prim](x._value, weights._value)
+            except (ValueError, TypeError, IndexError, EngineError):  # bind() says what is wrong
+                return bind(prim, x, weights)
+            if type(out) is ndarray and out.dtype is dt.np:
+                out.setflags(write=False)
+                return _recorded(prim, (x, weights), out)
+    return bind(prim, x, weights)
+
+
+def mean_loss(out: Any, labels: Any, kind: str) -> Tensor:
+    """``mean(½(out − labels)²)`` (``kind`` square) or ``mean(relu(1 − labels·out))`` (hinge)."""
+    prim = LOSSES[kind]
+    if type(out) is Tensor and type(labels) is Tensor and GUARD.max_elements is None:
+        dt = out.dtype
+        if dt.is_floating and labels.dtype is dt:
+            try:
+                value = IMPL[prim](out._value, labels._value)
+            except (ValueError, TypeError, EngineError):  # bind() says what is wrong
+                return bind(prim, out, labels)
+            if type(value) is dt.scalar:  # the mean of an array: a numpy scalar of dt
+                return _recorded(prim, (out, labels), value)
+    return bind(prim, out, labels)
+
+
+def _recorded(prim: Primitive, xs: tuple[Tensor, ...], value: Any) -> Tensor:
+    """The result tensor of ``prim`` on ``xs``, recorded on the active tapes as bind() would."""
+    t = _new(Tensor)
+    t._value = value
+    t.dtype = xs[0].dtype
+    t.id = next(_tensor._ids)
+    t.name = None
+    active = STATE.active
+    if len(active) == 1:  # one tape records: record()'s work inline, the same OpRecord
+        r = active[0]
+        tracked = r._tracked
+        watched = False
+        for x in xs:
+            if x.id in tracked:
+                watched = True
+                tracked[t.id] = None
+                break
+        recs = r.records
+        fields = (len(recs), prim, xs, (t,), _EMPTY, watched, r._scope)
+        recs.append(_new_record(OpRecord, fields))
+    elif active:
+        record(active, prim, xs, t)
+    return t
