@@ -294,3 +294,36 @@ def test_the_training_thread_offers_the_gil_while_it_strokes_the_links(
     assert not image.isNull()
     # Qt's strokes keep the GIL: without these the UI thread waited ~28 ms for an 8x6 net
     assert len(offered) == len(spec.links) // diagram_paint.YIELD_EVERY
+
+
+def test_slow_links_are_drawn_less_often_and_the_maps_share_one_grid(
+    qtbot: QtBot, panel: NetworkPanel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Links that take 40 ms are drawn at most every 0.4 s (10 % of the thread's time); the
+    neurons' maps are the output grid's every other point, which is the maps' own grid."""
+    import itertools
+    import time
+
+    from tapeviz.ui.network import trainer_thread as tt
+
+    thread = panel.thread
+    drawn: list[float] = []
+    real = thread.link_renderer
+    assert real is not None
+
+    def slow(spec: object, weights: object) -> object:
+        drawn.append(time.perf_counter())
+        time.sleep(0.04)
+        return real(spec, weights)
+
+    monkeypatch.setattr(thread, "link_renderer", slow)
+    panel.play()
+    qtbot.waitUntil(lambda: len(drawn) >= 3, timeout=20_000)
+    panel.pause()
+    settle(qtbot, panel)
+    gaps = [b - a for a, b in itertools.pairwise(drawn)]
+    assert min(gaps) >= 0.04 / tt.LINKS_SHARE * 0.95, gaps
+    t = thread.trainers[0]
+    frame = thread._frame_now()
+    np.testing.assert_allclose(frame.layers[1], t.grid_outputs(tt.GRID)[1], rtol=1e-5, atol=1e-6)
+    assert frame.runs[0].output.shape == (tt.OUTPUT_GRID,) * 2 == (2 * tt.GRID - 1,) * 2

@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from tapeviz.ui import MainWindow
 from tapeviz.ui.network.script_mode import SCRIPT
+from tapeviz.ui.network.trainer_thread import OUTPUT_GRID
 
 FIT = """import numpy as np
 import tensorflow as tf
@@ -64,7 +65,7 @@ def test_the_fit_is_drawn_step_by_step_with_the_timeline(qtbot: QtBot, window: M
     net.reset()
     assert net.script_k == 0 and w.timeline.k == 0
     output = net.frame.runs[0].output
-    assert output.shape == (100, 100) and -1 <= output.min() <= output.max() <= 1
+    assert output.shape == (OUTPUT_GRID,) * 2 and -1 <= output.min() <= output.max() <= 1
 
 
 def test_a_setting_hands_the_network_to_playground(qtbot: QtBot, window: MainWindow) -> None:

@@ -10,7 +10,9 @@ tape, a refusal) go to an event list. :meth:`take` hands both to the UI thread's
 Nothing here imports Qt: the thread never touches a widget, and the application's garbage
 collection stays in the UI thread (:func:`tapeviz.ui.workers.collect_in_ui_thread`). While
 training it also draws the diagram's links for its frames through ``link_renderer`` (given by
-the panel; painting a QImage is allowed in any thread), at most every :data:`LINKS_EVERY_S`.
+the panel; painting a QImage is allowed in any thread), at most every :data:`LINKS_EVERY_S`
+and no more often than keeps them within :data:`LINKS_SHARE` of its time (stroking a big
+network's links antialiased takes tens of ms: drawn ten times a second they halved the frames).
 """
 
 from __future__ import annotations
@@ -40,10 +42,11 @@ REST_S = 0.003  # ... and a rest after each chunk: the UI thread gets the GIL at
 HOLD_S = 0.03  # the longest the thread waits while the UI thread draws a frame
 FRAME_S = 0.016  # a frame at most this often (chunks end every ~7 ms: a frame every ~28-33 ms)
 GRID = 50  # a neuron's heat map: GRID × GRID points of the input plane
-OUTPUT_GRID = 100  # the output's (drawn large)
+OUTPUT_GRID = 2 * GRID - 1  # the output's (drawn large): every other point is GRID's
 CURVATURE_EPOCHS = 10  # λmax again after this many epochs (while playing) ...
 CURVATURE_SHARE = 0.2  # ... taking at most this share of the thread's time
-LINKS_EVERY_S = 0.1  # the links drawn for a frame at most this often
+LINKS_EVERY_S = 0.1  # the links drawn for a frame at most this often ...
+LINKS_SHARE = 0.1  # ... and taking at most this share of the thread's time
 SWITCH_S = 0.001  # the GIL switch interval while the thread trains (as the thread pool's)
 Command = Callable[[], None]
 
@@ -82,6 +85,7 @@ class TrainingThread:
         self.link_renderer: Callable[[Any, Any], Any] | None = None
         self.link_spec: Any = None
         self._links_at = 0.0
+        self._links_every = LINKS_EVERY_S
 
     # -- the UI thread's side ----------------------------------------------------------------
     def start(self) -> None:
@@ -359,9 +363,12 @@ class TrainingThread:
         runs, layers = [], ()
         for k, t in enumerate(self.trainers):
             # (a diverged run keeps its last finite weights)
-            if k == 0:
-                layers = tuple(t.grid_outputs(self.res))
-            output = t.grid_outputs(OUTPUT_GRID)[-1][0]
+            big = t.grid_outputs(OUTPUT_GRID)
+            if k == 0:  # the neurons' maps: the big grid's every other point (one forward)
+                shared = 2 * self.res - 1 == OUTPUT_GRID
+                small = big if shared else t.grid_outputs(self.res)
+                layers = tuple(np.ascontiguousarray(a[:, ::2, ::2]) if shared else a for a in small)
+            output = big[-1][0]
             epochs, train, test = self._history(k)
             opt = self.config.train.optimizers[k]
             weights = copy_weights(t.weights)
@@ -375,8 +382,10 @@ class TrainingThread:
             self._rate = (now, steps, rate)
         links, spec = None, self.link_spec
         if (self._play.is_set() and runs and spec is not None and self.link_renderer is not None
-                and now - self._links_at >= LINKS_EVERY_S):  # fmt: skip
+                and now - self._links_at >= self._links_every):  # fmt: skip
             links, self._links_at = self.link_renderer(spec, runs[0].weights), now
+            took = time.perf_counter() - now
+            self._links_every = max(LINKS_EVERY_S, took / LINKS_SHARE)
         return Frame(
             self.generation, tuple(runs), layers, self._play.is_set(), self._curvature,
             self._curvature_epoch, self._start_curvature, rate, links, spec,
