@@ -1203,23 +1203,29 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/data_controls.py" line="123" />
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="180" />
       <source>New points from a new seed</source>
       <translation>用新的种子生成新的数据点</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/data_controls.py" line="137" />
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="141" />
       <source>Training data: %1 %</source>
       <translation>训练数据:%1 %</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/data_controls.py" line="140" />
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="143" />
       <source>Noise: %1</source>
       <translation>噪声:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/data_controls.py" line="143" />
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="144" />
       <source>Batch size: %1</source>
       <translation>批大小:%1</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/network/data_controls.py" line="167" />
+      <source>Your script's own points: noise and new points belong to Playground's data sets</source>
+      <translation>这是你脚本自己的数据点:噪声和重新生成只适用于 Playground 的数据集</translation>
     </message>
     <message>
       <location filename="../../tapeviz/ui/network/documents.py" line="44" />

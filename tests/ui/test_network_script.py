@@ -83,6 +83,26 @@ def test_a_setting_hands_the_network_to_playground(qtbot: QtBot, window: MainWin
     assert net.top.export_actions["code"].isEnabled()
 
 
+def test_the_data_column_shows_the_scripts_split_and_batch(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """Batch 40 (past the slider's 30) on every point: said as the script has them, and
+    Playground's noise and new points are off until a setting hands the network over."""
+    w, net = window, window.network
+    _run(qtbot, w, FIT.replace("batch_size=24, validation_split=0.2", "batch_size=40"))
+    qtbot.waitUntil(lambda: net.script is not None, timeout=WAIT_MS)
+    data = net.data_controls
+    assert data.batch_label.text() == "Batch size: 40"
+    assert data.ratio_label.text() == "Training data: 100 %"
+    assert data.noise_label.text() == "Noise: —"
+    assert not data.noise.isEnabled() and not data.regen.isEnabled()
+    assert "own points" in data.regen.toolTip()
+    w.show_view("network")
+    net.change_layers(+1)  # Playground takes the network: its own settings, all live
+    assert net.script is None and data.noise.isEnabled() and data.regen.isEnabled()
+    assert data.batch_label.text() == f"Batch size: {data.batch.value()}"
+
+
 def test_a_demo_leaves_and_a_run_without_a_fit_too(qtbot: QtBot, window: MainWindow) -> None:
     w, net = window, window.network
     _run(qtbot, w, FIT)

@@ -124,6 +124,7 @@ class DataControls(QWidget):
         self.regen.clicked.connect(self.regenerate)
         box.addWidget(self.regen)
         box.addStretch(1)
+        self.script: tuple[int, int] | None = None  # a script's (training %, batch size)
         self._texts()
 
     def _slider(self, name: str, low: int, high: int, page: int) -> QSlider:
@@ -134,16 +135,16 @@ class DataControls(QWidget):
         return s
 
     def _texts(self) -> None:
+        ratio, noise, batch = (str(s.value()) for s in (self.ratio, self.noise, self.batch))
+        if self.script is not None:  # a script's own split and batch, past the sliders' ranges
+            ratio, noise, batch = (str(self.script[0]), "—", str(self.script[1]))
         self.ratio_label.setText(translate("NetworkPanel", "Training data: %1 %").replace(
-            "%1", str(self.ratio.value())))  # fmt: skip
-        self.noise_label.setText(
-            translate("NetworkPanel", "Noise: %1").replace("%1", str(self.noise.value()))
-        )
-        self.batch_label.setText(
-            translate("NetworkPanel", "Batch size: %1").replace("%1", str(self.batch.value()))
-        )
+            "%1", ratio))  # fmt: skip
+        self.noise_label.setText(translate("NetworkPanel", "Noise: %1").replace("%1", noise))
+        self.batch_label.setText(translate("NetworkPanel", "Batch size: %1").replace("%1", batch))
 
     def _on_ratio_changed(self, value: int) -> None:
+        self.script = None  # (the panel hands a script's network to Playground)
         self._texts()
         self.ratioChanged.emit(value / 100)
 
@@ -152,11 +153,31 @@ class DataControls(QWidget):
         self.noiseChanged.emit(value / 100)
 
     def _on_batch_changed(self, value: int) -> None:
+        self.script = None
         self._texts()
         self.batchChanged.emit(value)
 
+    def show_script(self, data: DataConfig, batch: int, train: int, test: int) -> None:
+        """A script's own points: its split and batch as they are (the sliders near them).
+
+        Noise and new points belong to Playground's data sets, so those two are off.
+        """
+        self.show_config(data, batch)
+        self.script = (round(100 * train / max(1, train + test)), batch)
+        own = translate("NetworkPanel", "Your script's own points: noise and new points belong "
+                        "to Playground's data sets")  # fmt: skip
+        for w in (self.noise, self.regen):
+            w.setEnabled(False)
+            w.setToolTip(own)
+        self._texts()
+
     def show_config(self, data: DataConfig, batch: int) -> None:
         """Show ``data``'s settings and the batch size (no signals)."""
+        self.script = None
+        self.noise.setEnabled(True)
+        self.noise.setToolTip("")
+        self.regen.setEnabled(True)
+        self.regen.setToolTip(translate("NetworkPanel", "New points from a new seed"))
         self.group.setExclusive(False)  # (data of one's own: no generator's button is down)
         for name, b in self.buttons.items():
             b.setChecked(name == data.dataset)

@@ -159,7 +159,12 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         self.timer.start()
 
     def _show_config(self, c: NetworkConfig) -> None:
-        self.data_controls.show_config(c.data, c.train.batch_size)
+        net = self.script
+        if net is not None:  # its split and batch as the script has them
+            n_train, n_test = len(net.data.train_y), len(net.data.test_y)
+            self.data_controls.show_script(c.data, c.train.batch_size, n_train, n_test)
+        else:
+            self.data_controls.show_config(c.data, c.train.batch_size)
         self.top.show_config(c)
 
     def toggle_feature(self, name: str) -> bool:
