@@ -11,6 +11,7 @@ from pytestqt.qtbot import QtBot
 
 from tapeviz.models.network.config import FEATURES
 from tapeviz.ui import workers
+from tapeviz.ui.network.frames import Frame
 from tapeviz.ui.network.panel import NetworkPanel
 
 WAIT_MS = 20_000
@@ -210,13 +211,28 @@ def test_a_race_starts_equal_and_overlays_its_curves(qtbot: QtBot, panel: Networ
     assert len(panel.output.maps) == 1 and len(panel.output.plot.curves) == 1
 
 
-def test_a_diverged_run_is_explained_with_the_curvature(qtbot: QtBot, panel: NetworkPanel) -> None:
+def test_a_diverged_run_is_explained_with_the_curvature(
+    qtbot: QtBot, panel: NetworkPanel, monkeypatch: pytest.MonkeyPatch
+) -> None:
     panel.change(lambda c: c.with_data(dataset="plane").with_net(activation="relu"))
     panel.top.lr.setValue(10.0)
     panel.top.lr.valueChanged.emit(10.0)
     settle(qtbot, panel)
     assert panel.config.train.learning_rate == 10.0
     assert "⚠" in panel.top.curvature.text()  # lr > 2/λmax
+    thread, made, stops = panel.thread, [], []
+    clear, frame_now = thread._play.clear, thread._frame_now
+
+    def make(stopping: bool = False) -> Frame:
+        made.append(frame_now(stopping))
+        return made[-1]
+
+    def stop() -> None:  # the last frame is made before the window can see the stop
+        stops.append(bool(made) and made[-1].runs[0].diverged_at is not None)
+        clear()
+
+    monkeypatch.setattr(thread, "_frame_now", make)
+    monkeypatch.setattr(thread._play, "clear", stop)
     panel.play()
     qtbot.waitUntil(lambda: panel.frame.runs[0].diverged_at is not None, timeout=WAIT_MS)
     settle(qtbot, panel)
@@ -224,6 +240,7 @@ def test_a_diverged_run_is_explained_with_the_curvature(qtbot: QtBot, panel: Net
     assert "Diverged at step" in note and "λmax" in note
     assert np.isfinite(panel.frame.runs[0].output).all()  # the last finite weights shown
     assert not panel.playing
+    assert stops == [True]
 
 
 def test_state_round_trip_and_a_hostile_doc(qtbot: QtBot, panel: NetworkPanel) -> None:

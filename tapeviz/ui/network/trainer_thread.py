@@ -190,8 +190,8 @@ class TrainingThread:
                     self._train_chunk()
                     continue
                 if self._play.is_set():  # every run diverged: nothing left to play
-                    self._play.clear()
-                    self._publish(force=True)
+                    self._publish(force=True, stopping=True)  # (before the window sees the
+                    self._play.clear()  # stop: it stops its timer once the thread is idle)
                 try:
                     command = self._inbox.get(timeout=0.5)
                 except queue.Empty:
@@ -359,7 +359,7 @@ class TrainingThread:
         self._seen[k] = len(history)
         return epochs.view(), train.view(), test.view()
 
-    def _frame_now(self) -> Frame:
+    def _frame_now(self, stopping: bool = False) -> Frame:
         runs, layers = [], ()
         for k, t in enumerate(self.trainers):
             # (a diverged run keeps its last finite weights)
@@ -381,22 +381,23 @@ class TrainingThread:
             rate = (steps - before) / (now - then) if steps >= before and then else 0.0
             self._rate = (now, steps, rate)
         links, spec = None, self.link_spec
-        if (self._play.is_set() and runs and spec is not None and self.link_renderer is not None
+        playing = self._play.is_set() and not stopping
+        if (playing and runs and spec is not None and self.link_renderer is not None
                 and now - self._links_at >= self._links_every):  # fmt: skip
             links, self._links_at = self.link_renderer(spec, runs[0].weights), now
             took = time.perf_counter() - now
             self._links_every = max(LINKS_EVERY_S, took / LINKS_SHARE)
         return Frame(
-            self.generation, tuple(runs), layers, self._play.is_set(), self._curvature,
+            self.generation, tuple(runs), layers, playing, self._curvature,
             self._curvature_epoch, self._start_curvature, rate, links, spec,
         )  # fmt: skip
 
-    def _publish(self, force: bool = False) -> None:
+    def _publish(self, force: bool = False, stopping: bool = False) -> None:
         if not self.trainers:
             return
         if not force and time.perf_counter() - self._published < FRAME_S:
             return
-        frame = self._frame_now()
+        frame = self._frame_now(stopping)
         with self._lock:
             self._frame = frame
             self._published = time.perf_counter()
