@@ -213,7 +213,7 @@
   <context>
     <name>ExpressionPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/graph/expression_panel.py" line="49" />
+      <location filename="../../tapeviz/ui/graph/expression_panel.py" line="50" />
       <source>a function of the variables, e.g. a*x**2 + b*x + c</source>
       <translation>关于变量的函数,例如 a*x**2 + b*x + c</translation>
     </message>
@@ -864,7 +864,7 @@
   <context>
     <name>Messages</name>
     <message>
-      <location filename="../../tapeviz/ui/messages.py" line="45" />
+      <location filename="../../tapeviz/ui/messages.py" line="50" />
       <source>line %1: %2</source>
       <translation>第 %1 行:%2</translation>
     </message>
@@ -1844,37 +1844,37 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="256" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="257" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="265" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="266" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="292" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="293" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="300" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="301" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="310" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="311" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="341" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="342" />
       <source>the %1 tape(s) recorded until then are kept.</source>
       <translation>保留了此前记录的 %1 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="349" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="350" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -3243,6 +3243,91 @@
       <location filename="../../tapeviz/sandbox/messages.py" line="432" />
       <source>torchinfo is not available in tapeviz: print(model) lists the layers and sum(p.numel() for p in model.parameters()) counts the parameters</source>
       <translation>tapeviz 中没有 torchinfo：print(model) 会列出各层，sum(p.numel() for p in model.parameters()) 可统计参数数量</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="14" />
+      <source>line {line}: {command} is an IPython command; tapeviz skipped it</source>
+      <translation>第 {line} 行:{command} 是 IPython 命令,tapeviz 跳过了它</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="17" />
+      <source>^ was read as ** (power); in Python code write x**2</source>
+      <translation>^ 被读作 **(乘方);在 Python 代码中请写 x**2</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="20" />
+      <source>{old} was read as {new}</source>
+      <translation>{old} 被读作 {new}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="21" />
+      <source>the expression has shape {shape}: gradients are of its sum</source>
+      <translation>表达式的形状是 {shape}:梯度是对它的总和求的</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="24" />
+      <source>line {line}: ^ is bitwise xor in Python ({a} ^ {b} = {value}); for a power write {a}**{b}</source>
+      <translation>第 {line} 行:在 Python 中 ^ 是按位异或({a} ^ {b} = {value});乘方请写 {a}**{b}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="28" />
+      <source>line {line}: tape.gradient gave None: {target} was computed outside the `with tape:` block, so the tape never recorded it</source>
+      <translation>第 {line} 行:tape.gradient 返回了 None:{target} 是在 `with tape:` 代码块之外计算的,所以 tape 从未记录它</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="33" />
+      <source>line {line}: tape.gradient gave None: {source} was not watched ({why})</source>
+      <translation>第 {line} 行:tape.gradient 返回了 None:{source} 没有被监视({why})</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="36" />
+      <source>line {line}: tape.gradient gave None: {target} does not depend on {source}</source>
+      <translation>第 {line} 行:tape.gradient 返回了 None:{target} 不依赖于 {source}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="39" />
+      <source>legend(): no series has a label (plot(..., label='loss'))</source>
+      <translation>legend():没有任何曲线带标签(plot(..., label='loss'))</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="42" />
+      <source>plt.style.use({style}): the Plots tab follows tapeviz's theme (View → Dark theme)</source>
+      <translation>plt.style.use({style}):图表标签页跟随 tapeviz 的主题(视图 → 深色主题)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="46" />
+      <source>savefig({name}) wrote no file: the figure is in the Plots tab, export it from there as PNG or SVG</source>
+      <translation>savefig({name}) 没有写入文件:图在图表标签页中,可从那里导出为 PNG 或 SVG</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="55" />
+      <source>the target</source>
+      <translation>目标</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="56" />
+      <source>the source</source>
+      <translation>源</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="57" />
+      <source>a source</source>
+      <translation>某个源</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="58" />
+      <source>the tape was created with watch_accessed_variables=False</source>
+      <translation>创建 tape 时使用了 watch_accessed_variables=False</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="59" />
+      <source>it is not trainable</source>
+      <translation>它不可训练</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="60" />
+      <source>constants are not watched unless you call tape.watch(x)</source>
+      <translation>常量不会被监视,除非调用 tape.watch(x)</translation>
     </message>
   </context>
   <context>

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from tapeviz.sandbox import note_texts as _note_texts  # noqa: F401  (registers the notes)
 from tapeviz.sandbox.errors import UserCodeError
 from tapeviz.sandbox.result import RunResult, TapeInfo
 from tapeviz.sandbox.runtime.limits import CancelToken, Limits

@@ -513,6 +513,19 @@ def checked(code: object, fields: object) -> Message | None:
     return Message(code, tuple(pairs))
 
 
+class Note(str):
+    """A note beside a run's output: its English text, and the :class:`Message` it says."""
+
+    msg: Message | None
+
+    def __new__(cls, message: Message | str) -> Note:
+        """The note of ``message`` (a plain string: a note without a code)."""
+        is_message = isinstance(message, Message)
+        note = super().__new__(cls, message.text if is_message else message)
+        note.msg = message if is_message else None
+        return note
+
+
 class MessageError(ValueError):
     """A ValueError tapeviz worded: ``msg`` is its :class:`Message` (``str()`` is English)."""
 

@@ -374,9 +374,7 @@ def run_expression(text: str, table: Sequence[VariableSpec], budget: Budget, sta
             result = tape.gradient(value, [env[n] for n in sources])
             grads = dict(zip(sources, result, strict=True))
             if np.ndim(value._value):
-                budget.note(
-                    f"the expression has shape {tuple(value.shape)}: gradients are of its sum"
-                )
+                budget.note(say("note_shape", shape=tuple(value.shape)))
     except Invalid as exc:
         error = exc.error
     except BaseException as exc:

@@ -113,7 +113,8 @@ def ui_sources() -> list[Path]:
     descent = package / "models" / "descent"  # headless sentences, translated
     extra = [descent / "divergence.py", descent / "optimizer_config.py", descent / "messages.py",
              package / "models" / "timeline" / "divergence.py",
-             package / "sandbox" / "messages.py"]  # fmt: skip
+             package / "sandbox" / "messages.py",
+             package / "sandbox" / "note_texts.py"]  # fmt: skip
     return sorted(Path(__file__).parent.rglob("*.py")) + extra
 
 

@@ -26,6 +26,11 @@ def translated(message: Message | str | None) -> str:
     return message
 
 
+def note_text(note: str) -> str:
+    """A run's note in the interface language (a note without a code as it is)."""
+    return translated(getattr(note, "msg", None) or note)
+
+
 def error_message(err: UserCodeError) -> str:
     """An error's message in the interface language (Python's own words kept)."""
     return translated(err.msg or err.message)

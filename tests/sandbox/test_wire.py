@@ -373,3 +373,25 @@ def test_a_decoded_loop_keeps_no_view_of_the_answer_it_came_in() -> None:
     assert not any(_holds_buffer(a, buffer) for a in kept)
     again = _decode(data).tapes  # type: ignore[attr-defined]
     assert [t.tape.pretty() for t in tapes] == [t.tape.pretty() for t in again]
+
+
+def test_notes_cross_as_messages_and_a_forged_one_is_only_text() -> None:
+    """A worded note comes back as its message (the window translates it); an unknown code,
+    wrong fields or a non-string are plain text or nothing, never an error."""
+    source = SOURCE.replace("persistent=True", "watch_accessed_variables=False")
+    back = _decode(_frame_bytes(source))
+    (note,) = back.notes  # type: ignore[attr-defined]
+    assert note.msg is not None and note.msg.code == "note_unwatched"
+    assert note == note.msg.text and "watch_accessed_variables=False" in note
+    doc, blobs = _doc_and_blobs()
+    doc["notes"] = [
+        {"text": "forged", "code": "note_unwatched", "fields": [["line", "1"]]},  # fields missing
+        {"text": "kept as text", "code": "no_such_code", "fields": []},
+        {"code": "note_caret", "fields": [], "text": 5},
+        ["not", "a", "note"],
+        "plain",
+    ]
+    notes = _decode(_encode(doc, blobs)).notes  # type: ignore[attr-defined]
+    caret = "^ was read as ** (power); in Python code write x**2"  # its template, not "text"
+    assert [str(n) for n in notes] == ["forged", "kept as text", caret, "", "plain"]
+    assert [n.msg is not None for n in notes] == [False, False, True, False, False]

@@ -183,3 +183,20 @@ def test_the_network_views_play_button_speaks_chinese_both_ways(chinese: MainWin
     top.set_playing(False)
     assert top.play.text() == "播放"
     chinese.network.shutdown()
+
+
+def test_a_runs_notes_are_said_in_chinese(qtbot: QtBot, chinese: MainWindow) -> None:
+    """Notes cross the process wall as codes and fields: the status line says them in Chinese,
+    the code in them as it is."""
+    from tapeviz.models.session.file import Session
+
+    source = (
+        "import tensorflow as tf\nx = tf.constant(3.0)\n"
+        "with tf.GradientTape() as tape:\n    y = x * x\nprint(tape.gradient(y, x))\n"
+    )
+    chinese.apply_session(Session(source=source, mode="script"))
+    qtbot.waitUntil(lambda: chinese._cancel is None and chinese.last_result is not None)
+    note = chinese.last_result.notes[0]
+    assert note.startswith("line 5: tape.gradient gave None: x was not watched")  # English
+    status = chinese.statusBar().currentMessage()
+    assert "第 5 行:tape.gradient 返回了 None:x 没有被监视(常量不会被监视" in status, status

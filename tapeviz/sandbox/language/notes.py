@@ -7,16 +7,14 @@ from typing import Any
 from tapeviz.engine import nest
 from tapeviz.engine.tape import GradientTape
 from tapeviz.engine.tensor import TensorLike, Variable
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.limits import Budget
 
 
 def xor(budget: Budget, a: Any, b: Any, line: int | None) -> None:
     """``2 ^ 3`` is legal Python (xor, = 1); a lecturer almost surely meant a power."""
     if type(a) is int and type(b) is int:
-        budget.note(
-            f"line {line}: ^ is bitwise xor in Python ({a} ^ {b} = {a ^ b}); "
-            f"for a power write {a}**{b}"
-        )
+        budget.note(say("note_xor", line=line, a=a, b=b, value=a ^ b))
 
 
 def after_gradient(
@@ -39,10 +37,7 @@ def after_gradient(
     target_text = texts[0] if texts else "the target"
     source_text = texts[1] if len(texts) > 1 else "the source"
     if target.id not in produced and target.id not in tape._tracked:
-        budget.note(
-            f"line {line}: tape.gradient gave None: {target_text} was computed outside the "
-            "`with tape:` block, so the tape never recorded it"
-        )
+        budget.note(say("note_outside", line=line, target=target_text))
         return
     unwatched = [s for s in sources if s.id not in tape._tracked]
     if unwatched:
@@ -53,8 +48,6 @@ def after_gradient(
             why = "it is not trainable"
         else:
             why = "constants are not watched unless you call tape.watch(x)"
-        budget.note(f"line {line}: tape.gradient gave None: {what} was not watched ({why})")
+        budget.note(say("note_unwatched", line=line, source=what, why=why))
         return
-    budget.note(
-        f"line {line}: tape.gradient gave None: {target_text} does not depend on {source_text}"
-    )
+    budget.note(say("note_independent", line=line, target=target_text, source=source_text))

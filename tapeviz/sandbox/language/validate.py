@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from tapeviz.sandbox.errors import UserCodeError
 from tapeviz.sandbox.language.parsing import parse_text
-from tapeviz.sandbox.messages import Message, say
+from tapeviz.sandbox.messages import Message, Note, say
 
 _STATEMENTS: tuple[type[ast.AST], ...] = (
     ast.Module,
@@ -204,7 +204,7 @@ def without_magics(source: str) -> tuple[str, tuple[str, ...]]:
     for i in _magic_lines(source):
         if i < len(lines):
             command = lines[i].strip()
-            notes.append(f"line {i + 1}: {command[:60]} is an IPython command; tapeviz skipped it")
+            notes.append(Note(say("note_ipython", line=i + 1, command=command[:60])))
             lines[i] = ""
     return "\n".join(lines), tuple(notes)
 
@@ -371,9 +371,9 @@ def normalize_expression(text: str) -> tuple[str, tuple[str, ...]]:
     notes = []
     if "^" in text:
         text = text.replace("^", "**")
-        notes.append("^ was read as ** (power); in Python code write x**2")
+        notes.append(Note(say("note_caret")))
     for old, new in _REPLACEMENTS:
         if old in text:
             text = text.replace(old, new)
-            notes.append(f"{old} was read as {new}")
+            notes.append(Note(say("note_read_as", old=old, new=new)))
     return text, tuple(notes)

@@ -17,7 +17,7 @@ import numpy as np
 
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.sandbox.errors import UserCodeError
-from tapeviz.sandbox.messages import checked
+from tapeviz.sandbox.messages import Note, checked
 from tapeviz.sandbox.process import fit_columns, grad_notes, plots, results
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, TensorTable
@@ -37,6 +37,19 @@ from tapeviz.sandbox.process.wire import (
     write,
 )  # fmt: skip
 from tapeviz.sandbox.result import RunResult
+
+
+def _note(item: Any) -> Note:
+    """A note received: its text, said in the window's language if it is a known message."""
+    if isinstance(item, str):
+        return Note(item[:5000])
+    if not isinstance(item, dict):
+        return Note("")
+    message = checked(item.get("code"), item.get("fields"))
+    if message is not None:
+        return Note(message)
+    words = item.get("text")
+    return Note(words[:5000] if isinstance(words, str) else "")
 
 
 def _error(doc: Any) -> UserCodeError | None:
@@ -334,7 +347,7 @@ def _decode(frame: Frame, pool: Any) -> RunResult:
         value,
         elapsed if math.isfinite(elapsed) else 0.0,
         _error(need(doc, "error", (dict, type(None)))),
-        tuple(items(doc, "notes", lambda s: s[:5000] if isinstance(s, str) else "", 1000)),
+        tuple(items(doc, "notes", _note, 1000)),
         gradients,
         dropped,
         marks,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tapeviz.sandbox.errors import Stop, limit_hit
-from tapeviz.sandbox.messages import say
+from tapeviz.sandbox.messages import Message, Note, say
 from tapeviz.sandbox.runtime.kept_tapes import KeptTapes, held_bytes
 
 
@@ -204,10 +204,11 @@ class Budget:
     next_snapshot: float = 0.0
     snapshot_every: float | None = None  # a fixed gap between snapshots (None: 3x the age)
 
-    def note(self, text: str) -> None:
-        """Add a note for the user once."""
-        if text not in self.notes:
-            self.notes.append(text)
+    def note(self, text: Message | str) -> None:
+        """Add a note for the user once (a :class:`Message`: said in the window's language)."""
+        note = text if isinstance(text, Note) else Note(text)
+        if note not in self.notes:
+            self.notes.append(note)
 
     def check(self, line: int | None = None) -> None:
         """Called every few steps: cancellation, step count and wall time.
@@ -335,7 +336,7 @@ class Budget:
         if held < 0.4 * grown_mb * 2**20 or len(tapes) - 1 >= tapes.cap:
             return
         tapes.cap = len(tapes) - 1
-        self.note(str(say("tapes_capped", kept=f"{tapes.cap:,}", mb=f"{held >> 20:,}")))
+        self.note(say("tapes_capped", kept=f"{tapes.cap:,}", mb=f"{held >> 20:,}"))
 
     def check_size(self, count: int, what: str) -> None:
         """Refuse a container or array of more than ``max_elements`` elements."""

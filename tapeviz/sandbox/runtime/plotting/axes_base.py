@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from tapeviz.sandbox import figures as F
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.plotting import styles
 from tapeviz.sandbox.runtime.plotting.artists import Artist
 from tapeviz.sandbox.runtime.plotting.recorder import not_available, number, numbers, recorder, text
@@ -222,7 +223,7 @@ class AxesBase:
             place = F.LEGEND_PLACES[place]
         self._legend = place if place in F.LEGEND_PLACES else "best"
         if not any(a.get_label() and not a.get_label().startswith("_") for a in self._series):
-            recorder().note("legend", "legend(): no series has a label (plot(..., label='loss'))")
+            recorder().note("legend", say("note_legend"))
 
     def set_aspect(self, aspect: Any, **kw: Any) -> None:
         """``'equal'`` (one unit the same length on both axes) or ``'auto'``."""

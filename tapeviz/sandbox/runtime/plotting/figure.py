@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tapeviz.sandbox import figures as F
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.plotting.artists import Artist, Colorbar
 from tapeviz.sandbox.runtime.plotting.axes import Axes
 from tapeviz.sandbox.runtime.plotting.recorder import not_available, number, recorder, text
@@ -112,8 +113,7 @@ class Figure:
         self._saved.append(name)
         rec = recorder()
         rec.keep(self)
-        rec.note("savefig", f"savefig({name!r}) wrote no file: the figure is in the Plots tab, "
-                            "export it from there as PNG or SVG")  # fmt: skip
+        rec.note("savefig", say("note_savefig", name=repr(name)))
 
     def colorbar(self, mappable: Any = None, ax: Any = None, label: Any = "", **kw: Any) -> Any:
         """A colorbar for an image, contour or coloured scatter (beside its axes)."""

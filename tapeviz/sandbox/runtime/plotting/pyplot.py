@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from tapeviz.engine.namespace import Namespace
+from tapeviz.sandbox.messages import say
 from tapeviz.sandbox.runtime.plotting import recorder as R
 from tapeviz.sandbox.runtime.plotting.axes import Axes
 from tapeviz.sandbox.runtime.plotting.colormaps import CM, Colormap, colormap_names, get_cmap
@@ -219,8 +220,7 @@ def rcdefaults() -> None:
 
 def style_use(style: Any) -> None:
     """``plt.style.use(...)``: accepted; the Plots tab follows tapeviz's light or dark theme."""
-    recorder().note("style", f"plt.style.use({text(style)[:40]!r}): the Plots tab follows "
-                             "tapeviz's theme (View → Dark theme)")  # fmt: skip
+    recorder().note("style", say("note_style", style=repr(text(style)[:40])))
 
 
 STYLE = Namespace(

@@ -18,6 +18,7 @@ import numpy as np
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox import figures as F
 from tapeviz.sandbox.errors import limit_hit, refused
+from tapeviz.sandbox.messages import Message
 from tapeviz.sandbox.runtime.checks import budget, nested_size
 from tapeviz.sandbox.runtime.plotting.styles import CYCLE
 from tapeviz.torch import Tensor as TorchTensor
@@ -128,7 +129,7 @@ class Recorder:
                           "plot fewer points (every n-th one: x[::10])")
             )  # fmt: skip
 
-    def note(self, key: str, text: str) -> None:
+    def note(self, key: str, text: Message | str) -> None:
         """A note for the user, once per run."""
         if key not in self.noted:
             self.noted.add(key)
