@@ -43,33 +43,29 @@ def dense(x: Any, weights: Any, activation: str) -> Tensor:
     """
     if type(weights) is Variable:
         weights = read_variable(weights)
-    prim = DENSE[activation]
-    if type(x) is Tensor and type(weights) is Tensor and GUARD.max_elements is None:
-        dt = x.dtype
-        if dt.is_floating and weights.dtype is dt:
-            try:
-                out = IMPL[prim](x._value, weights._value)
-            except (ValueError, TypeError, IndexError, EngineError):  # bind() says what is wrong
-                return bind(prim, x, weights)
-            if type(out) is ndarray and out.dtype is dt.np:
-                out.setflags(write=False)
-                return _recorded(prim, (x, weights), out)
-    return bind(prim, x, weights)
+    return _binary(DENSE[activation], x, weights)
 
 
 def mean_loss(out: Any, labels: Any, kind: str) -> Tensor:
     """``mean(½(out − labels)²)`` (``kind`` square) or ``mean(relu(1 − labels·out))`` (hinge)."""
-    prim = LOSSES[kind]
-    if type(out) is Tensor and type(labels) is Tensor and GUARD.max_elements is None:
-        dt = out.dtype
-        if dt.is_floating and labels.dtype is dt:
+    return _binary(LOSSES[kind], out, labels)
+
+
+def _binary(prim: Primitive, a: Any, b: Any) -> Tensor:
+    """``prim`` of two float tensors of one dtype, recorded as bind() would (else bind())."""
+    if type(a) is Tensor and type(b) is Tensor and GUARD.max_elements is None:
+        dt = a.dtype
+        if dt.is_floating and b.dtype is dt:
             try:
-                value = IMPL[prim](out._value, labels._value)
-            except (ValueError, TypeError, EngineError):  # bind() says what is wrong
-                return bind(prim, out, labels)
-            if type(value) is dt.scalar:  # the mean of an array: a numpy scalar of dt
-                return _recorded(prim, (out, labels), value)
-    return bind(prim, out, labels)
+                out = IMPL[prim](a._value, b._value)
+            except (ValueError, TypeError, IndexError, EngineError):  # bind() says what is wrong
+                return bind(prim, a, b)
+            if type(out) is ndarray and out.dtype is dt.np:
+                out.setflags(write=False)
+                return _recorded(prim, (a, b), out)
+            if type(out) is dt.scalar:  # a loss: the mean of an array
+                return _recorded(prim, (a, b), out)
+    return bind(prim, a, b)
 
 
 def _recorded(prim: Primitive, xs: tuple[Tensor, ...], value: Any) -> Tensor:
