@@ -344,3 +344,26 @@ def test_slow_links_are_drawn_less_often_and_the_maps_share_one_grid(
     frame = thread._frame_now()
     np.testing.assert_allclose(frame.layers[1], t.grid_outputs(tt.GRID)[1], rtol=1e-5, atol=1e-6)
     assert frame.runs[0].output.shape == (tt.OUTPUT_GRID,) * 2 == (2 * tt.GRID - 1,) * 2
+
+
+def test_a_frame_paints_the_output_map_once(qtbot: QtBot, panel: NetworkPanel) -> None:
+    """The diagram's repaint paints the map's pending update with it: no second paint."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Count(QObject):
+        paints = 0
+
+        def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                Count.paints += 1
+            return False
+
+    counter = Count()
+    panel.output.maps[0].installEventFilter(counter)
+    shown: list[int] = []
+    panel.frameShown.connect(shown.append)
+    panel.play()
+    qtbot.waitUntil(lambda: len(shown) >= 12, timeout=20_000)
+    panel.pause()
+    settle(qtbot, panel)
+    assert len(shown) <= Count.paints <= len(shown) + 4, (Count.paints, len(shown))  # (was 2x)

@@ -29,6 +29,7 @@ class OutputMap(QWidget):
         self.setObjectName("networkOutputMap")
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.minimum = minimum
+        self.stale = False  # changed since last painted (an update is pending)
         self.theme, self.scale = LIGHT, 1.0
         self.table = colour_table(LIGHT)
         self.grid: np.ndarray | None = None
@@ -59,6 +60,7 @@ class OutputMap(QWidget):
     def set_data(self, data: Any) -> None:
         """The data set (its points and plane)."""
         self.data = data
+        self.stale = True
         self.update()
 
     def set_output(self, grid: np.ndarray | None) -> None:
@@ -74,6 +76,7 @@ class OutputMap(QWidget):
     def set_title(self, title: str, colour: str = "", note: str = "") -> None:
         """A title (and its colour) above the map and a note over it (a diverged run)."""
         self.title, self.title_colour, self.note = title, colour, note
+        self.stale = True
         self.update()
 
     def _make_image(self) -> None:
@@ -82,6 +85,7 @@ class OutputMap(QWidget):
             self.image = QImage()
         else:
             self.image = heat_image(g, self.table, self.discretize)
+        self.stale = True
         self.update()
 
     def plot_rect(self) -> QRectF:
@@ -93,6 +97,7 @@ class OutputMap(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Qt override: the map, the points, the frame, the title and the note."""
+        self.stale = False
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
