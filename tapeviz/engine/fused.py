@@ -3,9 +3,8 @@
 The Network view's trainer records each training step with them: one record and one backward
 step per layer (and one for the loss) instead of three (four), for the same floats bit for bit
 (the kernels are the unfused ops' own, run in the same order, and the rules chain the unfused
-ops' rules). The tapes a lecturer
-sees and steps (``Trainer.record_step``) record the unfused ops. Not part of the TensorFlow or
-torch surface a script sees.
+ops' rules). The tapes a lecturer sees and steps (``Trainer.record_step``) record the unfused
+ops. Not part of the TensorFlow or torch surface a script sees.
 """
 
 from __future__ import annotations
@@ -15,8 +14,7 @@ from typing import Any
 from numpy import ndarray
 
 from tapeviz.engine import primitives as P
-from tapeviz.engine import tensor as _tensor
-from tapeviz.engine.core import _EMPTY, STATE, OpRecord, _new_record, bind, read_variable, record
+from tapeviz.engine.core import STATE, bind, read_variable, record
 from tapeviz.engine.errors import EngineError
 from tapeviz.engine.guard import GUARD
 from tapeviz.engine.impl_rules import IMPL
@@ -32,7 +30,6 @@ DENSE = {
     "sigmoid": P.dense_sigmoid_p,
 }
 LOSSES = {"square": P.square_loss_p, "hinge": P.hinge_loss_p}
-_new = object.__new__
 
 
 def dense(x: Any, weights: Any, activation: str) -> Tensor:
@@ -69,25 +66,9 @@ def _binary(prim: Primitive, a: Any, b: Any) -> Tensor:
 
 
 def _recorded(prim: Primitive, xs: tuple[Tensor, ...], value: Any) -> Tensor:
-    """The result tensor of ``prim`` on ``xs``, recorded on the active tapes as bind() would."""
-    t = _new(Tensor)
-    t._value = value
-    t.dtype = xs[0].dtype
-    t.id = next(_tensor._ids)
-    t.name = None
+    """The result tensor of ``prim`` on ``xs``, recorded on the active tapes as bind() records."""
+    t = Tensor(value, xs[0].dtype)
     active = STATE.active
-    if len(active) == 1:  # one tape records: record()'s work inline, the same OpRecord
-        r = active[0]
-        tracked = r._tracked
-        watched = False
-        for x in xs:
-            if x.id in tracked:
-                watched = True
-                tracked[t.id] = None
-                break
-        recs = r.records
-        fields = (len(recs), prim, xs, (t,), _EMPTY, watched, r._scope)
-        recs.append(_new_record(OpRecord, fields))
-    elif active:
+    if active:
         record(active, prim, xs, t)
     return t

@@ -201,13 +201,7 @@ class GradientTape(Recorder):
             return [sources], [sources.id] if sources.id in self._tracked else []
         flat = nest.flatten(sources)
         ids: list[int] = []
-        tracked = self._tracked
         for s in flat:
-            ts = type(s)
-            if (ts is Tensor or ts is Variable) and s.dtype.is_floating:  # the common case
-                if s.id in tracked and s.id not in ids:
-                    ids.append(s.id)
-                continue
             if not isinstance(s, TensorLike):
                 raise EngineTypeError(
                     f"{what}: sources must be tensors or variables, got {describe(s)}", what
