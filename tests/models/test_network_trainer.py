@@ -321,3 +321,16 @@ def test_resume_goes_on_from_a_saved_epoch_and_reset_goes_back_to_zero() -> None
     assert (other.epoch, other.step, other.first_step) == (0, 0, 0)
     with pytest.raises(ValueError):
         other.resume(-1)
+
+
+def test_every_other_point_of_the_output_grid_is_the_neurons_grid() -> None:
+    from tapeviz.models.network.datasets import every_other
+
+    t = make()
+    t.train_steps(30)
+    small, big = t.grid_outputs(50), t.grid_outputs(99)
+    maps = every_other(big)
+    assert [m.shape for m in maps] == [m.shape for m in small]
+    assert all(m.flags.c_contiguous for m in maps)
+    for a, b in zip(maps, small, strict=True):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

@@ -31,7 +31,7 @@ added on each side.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -181,6 +181,15 @@ def plane(data: Dataset, res: int) -> tuple[np.ndarray, np.ndarray]:
     """The ``res × res`` grid over ``data``'s plane as (x₁, x₂) meshes, row 0 at the top."""
     (x0, x1), (y0, y1) = data.x_range, data.y_range
     return np.meshgrid(np.linspace(x0, x1, res), np.linspace(y1, y0, res))
+
+
+def every_other(maps: Sequence[np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Maps (k, 2r − 1, 2r − 1) over :func:`plane`'s grid at its every other point: (k, r, r).
+
+    ``linspace(lo, hi, 2r − 1)[::2]`` is ``linspace(lo, hi, r)`` (to rounding), so one forward
+    over the output's grid gives every neuron's smaller map too.
+    """
+    return tuple(np.ascontiguousarray(m[:, ::2, ::2]) for m in maps)
 
 
 def make_dataset(cfg: DataConfig) -> Dataset:

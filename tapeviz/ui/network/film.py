@@ -17,9 +17,10 @@ import numpy as np
 from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtWidgets import QFileDialog
 
+from tapeviz.models.network.datasets import every_other
 from tapeviz.ui.network.frames import Frame, RunFrame, copy_weights
 from tapeviz.ui.network.script_mode import frame_at
-from tapeviz.ui.network.trainer_thread import GRID, OUTPUT_GRID
+from tapeviz.ui.network.trainer_thread import OUTPUT_GRID
 from tapeviz.ui.plots import export as plots
 
 translate = QCoreApplication.translate
@@ -32,8 +33,9 @@ def playground_frame(thread: Any, epoch: int, generation: int) -> Frame:
     for k, t in enumerate(thread.trainers):
         step = max(min(epoch * t.steps_per_epoch, t.step), t.first_step)
         flat = t.flat_at(step)
+        maps = t.grid_outputs(OUTPUT_GRID, flat)
         if k == 0:
-            layers = tuple(t.grid_outputs(GRID, flat))
+            layers = every_other(maps)
         history = [h for h in t.history if h.epoch <= epoch]
         opt = thread.config.train.optimizers[k]
         diverged = t.diverged_at if t.diverged_at is not None and t.diverged_at <= step else None
@@ -42,7 +44,7 @@ def playground_frame(thread: Any, epoch: int, generation: int) -> Frame:
             np.array([h.epoch for h in history], np.float64),
             np.array([h.train_loss for h in history], np.float64),
             np.array([h.test_loss for h in history], np.float64),
-            copy_weights(t.spec.layout.weights(flat)), t.grid_outputs(OUTPUT_GRID, flat)[-1][0],
+            copy_weights(t.spec.layout.weights(flat)), maps[-1][0],
             diverged, opt.learning_rate,
         ))  # fmt: skip
     return Frame(generation, tuple(runs), layers, False)

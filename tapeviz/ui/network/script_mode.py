@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QCoreApplication, QTimer
 
-from tapeviz.models.network.datasets import plane
+from tapeviz.models.network.datasets import every_other, plane
 from tapeviz.models.network.features import feature_grids
 from tapeviz.models.network.script_net import ScriptNet, script_net_of
 from tapeviz.ui.network.frames import Built, Frame, RunFrame
@@ -41,8 +41,8 @@ def _grid_layers(net: ScriptNet, flat: np.ndarray, res: int) -> list[np.ndarray]
 def frame_at(net: ScriptNet, k: int, generation: int, playing: bool) -> Frame:
     """The picture of the fit before step ``k``: neurons, output, weights, loss so far."""
     flat = net.row(k)
-    layers = _grid_layers(net, flat, GRID)
-    output = _grid_layers(net, flat, OUTPUT_GRID)[-1][0]
+    maps = _grid_layers(net, flat, OUTPUT_GRID)
+    layers, output = every_other(maps), maps[-1][0]  # (one forward for both)
     e = net.epoch_of(k)
     nan = np.full(len(net.starts), np.nan)
     train = np.asarray(net.history.get("loss", nan), np.float64)[:e]
@@ -50,7 +50,7 @@ def frame_at(net: ScriptNet, k: int, generation: int, playing: bool) -> Frame:
     run = RunFrame(0, net.label, net.kind, e, min(int(k), net.steps),
                    np.arange(1, e + 1, dtype=np.float64), train, test,
                    net.spec.layout.weights(flat), output, None, net.learning_rate)  # fmt: skip
-    return Frame(generation, (run,), tuple(layers), playing)
+    return Frame(generation, (run,), layers, playing)
 
 
 def built_of(net: ScriptNet, generation: int) -> Built:

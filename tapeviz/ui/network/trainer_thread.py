@@ -42,7 +42,7 @@ REST_S = 0.003  # ... and a rest after each chunk: the UI thread gets the GIL at
 HOLD_S = 0.03  # the longest the thread waits while the UI thread draws a frame
 FRAME_S = 0.016  # a frame at most this often (chunks end every ~7 ms: a frame every ~28-33 ms)
 GRID = 50  # a neuron's heat map: GRID × GRID points of the input plane
-OUTPUT_GRID = 2 * GRID - 1  # the output's (drawn large): every other point is GRID's
+OUTPUT_GRID = 2 * GRID - 1  # the output's (drawn large): its every other point is GRID's
 CURVATURE_EPOCHS = 10  # λmax again after this many epochs (while playing) ...
 CURVATURE_SHARE = 0.2  # ... taking at most this share of the thread's time
 LINKS_EVERY_S = 0.1  # the links drawn for a frame at most this often ...
@@ -54,8 +54,7 @@ Command = Callable[[], None]
 class TrainingThread:
     """The trainers of the Network view and the thread that trains them (see the module)."""
 
-    def __init__(self, res: int = GRID) -> None:
-        self.res = res
+    def __init__(self) -> None:
         self.generation = 0
         self.config: Any = None
         self.data: Any = None
@@ -344,7 +343,7 @@ class TrainingThread:
         from tapeviz.models.network.datasets import plane
         from tapeviz.models.network.features import feature_grids
 
-        return feature_grids(*plane(self.data, self.res))
+        return feature_grids(*plane(self.data, GRID))
 
     def _history(self, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         t, (epochs, train, test) = self.trainers[k], self._series[k]
@@ -360,15 +359,15 @@ class TrainingThread:
         return epochs.view(), train.view(), test.view()
 
     def _frame_now(self, stopping: bool = False) -> Frame:
+        from tapeviz.models.network.datasets import every_other
+
         runs, layers = [], ()
         for k, t in enumerate(self.trainers):
             # (a diverged run keeps its last finite weights)
-            big = t.grid_outputs(OUTPUT_GRID)
-            if k == 0:  # the neurons' maps: the big grid's every other point (one forward)
-                shared = 2 * self.res - 1 == OUTPUT_GRID
-                small = big if shared else t.grid_outputs(self.res)
-                layers = tuple(np.ascontiguousarray(a[:, ::2, ::2]) if shared else a for a in small)
-            output = big[-1][0]
+            maps = t.grid_outputs(OUTPUT_GRID)
+            if k == 0:
+                layers = every_other(maps)  # the neurons' (GRID × GRID)
+            output = maps[-1][0]
             epochs, train, test = self._history(k)
             opt = self.config.train.optimizers[k]
             weights = copy_weights(t.weights)
