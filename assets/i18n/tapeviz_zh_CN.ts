@@ -864,7 +864,7 @@
   <context>
     <name>Messages</name>
     <message>
-      <location filename="../../tapeviz/ui/messages.py" line="50" />
+      <location filename="../../tapeviz/ui/messages.py" line="47" />
       <source>line %1: %2</source>
       <translation>第 %1 行:%2</translation>
     </message>
@@ -1414,7 +1414,7 @@
       <translation>动画导出为 MP4…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/film.py" line="129" />
+      <location filename="../../tapeviz/ui/network/film.py" line="131" />
       <location filename="../../tapeviz/ui/studio/export.py" line="78" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="167" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="77" />
@@ -1423,7 +1423,7 @@
       <translation>导出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/film.py" line="148" />
+      <location filename="../../tapeviz/ui/network/film.py" line="150" />
       <location filename="../../tapeviz/ui/plots/export.py" line="357" />
       <location filename="../../tapeviz/ui/studio/studio.py" line="332" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="50" />
@@ -1431,7 +1431,7 @@
       <translation>导出失败:{error}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/film.py" line="151" />
+      <location filename="../../tapeviz/ui/network/film.py" line="153" />
       <location filename="../../tapeviz/ui/plots/export.py" line="372" />
       <location filename="../../tapeviz/ui/studio/export.py" line="94" />
       <location filename="../../tapeviz/ui/timeline/export.py" line="54" />

@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication
 
 from tapeviz.models.descent.messages import ProblemError
 from tapeviz.sandbox import UserCodeError
-from tapeviz.sandbox.messages import CONTEXT, Message, render
+from tapeviz.sandbox.messages import CONTEXT, Message, Note, render
 
 
 def _translate(text: str) -> str:
@@ -18,17 +18,14 @@ def _translate(text: str) -> str:
 
 
 def translated(message: Message | str | None) -> str:
-    """A message in the interface language ('' for None; plain text as it is)."""
+    """A message in the interface language ('' for None; a note by its message; text as it is)."""
     if message is None:
         return ""
+    if isinstance(message, Note) and message.msg is not None:
+        message = message.msg
     if isinstance(message, Message):
         return render(message, _translate)
     return message
-
-
-def note_text(note: str) -> str:
-    """A run's note in the interface language (a note without a code as it is)."""
-    return translated(getattr(note, "msg", None) or note)
 
 
 def error_message(err: UserCodeError) -> str:

@@ -12,7 +12,7 @@ from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox import Limits, RunResult, VariableSpec
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui.graph.view import GraphView
-from tapeviz.ui.messages import note_text
+from tapeviz.ui.messages import translated
 from tapeviz.ui.theme import font
 
 DEBOUNCE_MS = 300
@@ -101,6 +101,6 @@ class ExpressionPanel(QWidget):
             self.edit.setStyleSheet("")
             self.model.set_tapes(result.tapes, names_of(result))
             self.view.set_dimmed(False)
-        self.notes.setText("  ".join(note_text(n) for n in result.notes))
+        self.notes.setText("  ".join(translated(n) for n in result.notes))
         self.evaluated.emit(result)
         return result

@@ -60,8 +60,7 @@ class OutputMap(QWidget):
     def set_data(self, data: Any) -> None:
         """The data set (its points and plane)."""
         self.data = data
-        self.stale = True
-        self.update()
+        self._changed()
 
     def set_output(self, grid: np.ndarray | None) -> None:
         """The output neuron over the plane (res × res, row 0 at the top); None: blank."""
@@ -76,8 +75,7 @@ class OutputMap(QWidget):
     def set_title(self, title: str, colour: str = "", note: str = "") -> None:
         """A title (and its colour) above the map and a note over it (a diverged run)."""
         self.title, self.title_colour, self.note = title, colour, note
-        self.stale = True
-        self.update()
+        self._changed()
 
     def _make_image(self) -> None:
         g = self.grid
@@ -85,7 +83,10 @@ class OutputMap(QWidget):
             self.image = QImage()
         else:
             self.image = heat_image(g, self.table, self.discretize)
-        self.stale = True
+        self._changed()
+
+    def _changed(self) -> None:
+        self.stale = True  # (until painted: the panel's frame repaint may already have)
         self.update()
 
     def plot_rect(self) -> QRectF:

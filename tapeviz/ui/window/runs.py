@@ -20,7 +20,7 @@ from tapeviz.models.descent.problem import Problem
 from tapeviz.sandbox import CancelToken, Limits, RunResult
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui import workers
-from tapeviz.ui.messages import note_text
+from tapeviz.ui.messages import translated
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.error_text import describe, unknown_name
 from tapeviz.ui.window.variables_table import VariablesTable
@@ -351,7 +351,7 @@ class RunController(QObject):
                 .replace("%1", f"{result.elapsed * 1e3:.0f}")
                 .replace("%2", str(len(result.tapes)))
             )
-            notes = [note_text(n) for n in result.notes[:3]]  # what tapeviz read differently
+            notes = [translated(n) for n in result.notes[:3]]  # what tapeviz read differently
             self.status("  ".join([ran, *notes]))
         if studio and not self.pending:  # edited meanwhile: the queued run starts the studio
             self.start_studio(self.submitted)
