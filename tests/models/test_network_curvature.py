@@ -7,6 +7,7 @@ import autograd.numpy as anp
 import numpy as np
 import pytest
 
+import tapeviz.models.network.curvature as curvature
 from tapeviz.models.network.config import DataConfig, NetConfig, NetworkConfig, TrainConfig
 from tapeviz.models.network.curvature import hessian_vector_product, lambda_max
 from tapeviz.models.network.datasets import make_dataset
@@ -66,3 +67,23 @@ def test_lambda_max_is_deterministic() -> None:
     t = Trainer(config, make_dataset(config.data), initial_weights(config.net))
     t.train_steps(50)
     assert lambda_max(t) == lambda_max(t) > 0
+
+
+def test_lambda_max_calls_between_before_each_iteration() -> None:
+    """A training thread lets the window draw there; the estimate is unchanged by it."""
+    config = NetworkConfig()
+    t = Trainer(config, make_dataset(config.data), initial_weights(config.net))
+    t.train_steps(50)
+    calls: list[int] = []
+    products: list[int] = []
+    real = curvature.hessian_vector_product
+
+    def counted(*args: object) -> np.ndarray:
+        products.append(len(calls))
+        return real(*args)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(curvature, "hessian_vector_product", counted)
+        lam = lambda_max(t, between=lambda: calls.append(1))
+    assert lam == lambda_max(t)
+    assert products == list(range(1, len(products) + 1)) and len(calls) == len(products) > 1

@@ -328,10 +328,10 @@ def test_slow_links_are_drawn_less_often_and_the_maps_share_one_grid(
     real = thread.link_renderer
     assert real is not None
 
-    def slow(spec: object, weights: object) -> object:
+    def slow(spec: object, weights: object, pause: object) -> object:
         drawn.append(time.perf_counter())
         time.sleep(0.04)
-        return real(spec, weights)
+        return real(spec, weights, pause)
 
     monkeypatch.setattr(thread, "link_renderer", slow)
     panel.play()

@@ -14,6 +14,7 @@ function, evaluated more precisely), from a deterministic start vector.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -57,13 +58,19 @@ def hessian_vector_product(
     )
 
 
-def lambda_max(trainer: Trainer, iterations: int = 30, tol: float = 1e-3) -> float:
+def lambda_max(
+    trainer: Trainer,
+    iterations: int = 30,
+    tol: float = 1e-3,
+    between: Callable[[], None] | None = None,
+) -> float:
     """The largest |eigenvalue| of the loss Hessian at the current weights (power iteration).
 
     Each iteration sets ``v ← Hv/‖Hv‖`` and estimates ``|λ|`` as ``‖Hv‖`` (v of unit length),
     which converges to the largest magnitude even when ±λ are both eigenvalues; it stops when two
     estimates agree within ``tol`` (relative) or after ``iterations``. nan if the loss or the
-    weights are not finite; 0 for a loss with no curvature.
+    weights are not finite; 0 for a loss with no curvature. ``between`` is called before each
+    iteration (a training thread lets the window draw there).
     """
     n = trainer.spec.layout.size
     if not np.isfinite(trainer.flat).all():
@@ -72,6 +79,8 @@ def lambda_max(trainer: Trainer, iterations: int = 30, tol: float = 1e-3) -> flo
     v /= np.linalg.norm(v)
     lam = math.nan
     for _ in range(max(1, int(iterations))):
+        if between is not None:
+            between()
         hv = hessian_vector_product(trainer, v)
         norm = float(np.linalg.norm(hv))
         if not math.isfinite(norm):

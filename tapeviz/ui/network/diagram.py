@@ -27,7 +27,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QToolTip, QWidget
 
 from tapeviz.models.network.config import FEATURE_LABELS, FEATURES, MAX_LAYERS, MAX_NEURONS
-from tapeviz.ui.network.atlas import neuron_atlas
+from tapeviz.ui.network.atlas import NeuronAtlas
 from tapeviz.ui.network.diagram_paint import DIMMED, LinkLayer, paint_diagram, weight_of
 from tapeviz.ui.network.geometry import GAP, Geometry, layout
 from tapeviz.ui.network.heat import colour_table, scaled_for_display
@@ -57,10 +57,9 @@ class NetworkDiagram(QWidget):
         self.hidden: tuple[int, ...] = (4, 2)
         self.weights: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
         self._feature_grids: dict[str, np.ndarray] = {}
-        self._layer_grids: tuple[np.ndarray, ...] = ()
-        self._version = 0  # bumped by new grids: the atlas is made again
-        self._atlas_key: tuple[object, ...] = ()
-        self._atlas: list[tuple[QRectF, QImage]] = []
+        self.layer_grids: tuple[np.ndarray, ...] = ()
+        self.inputs_version = self.layers_version = 0  # bumped by new grids (new heat maps)
+        self.atlas_ = NeuronAtlas(DIMMED)
         self.geometry_ = Geometry()
         self.links = LinkLayer()  # the links drawn once per new weights (or layout)
         self.training = False  # while training, the thread draws the links
@@ -93,54 +92,55 @@ class NetworkDiagram(QWidget):
     def set_shape(self, features: Sequence[str], hidden: Sequence[int]) -> None:
         """The network's inputs and hidden layer sizes (the heat maps follow with a frame)."""
         self.features, self.hidden = tuple(features), tuple(hidden)
-        self.weights, self._layer_grids = (), ()
+        self.weights, self.layer_grids = (), ()
         self.editor.hide()
         self._rebuild_column_buttons()
         self._relayout()
-        self._make_images()
+        self._make_images(inputs=True)
 
     def set_feature_grids(self, grids: dict[str, np.ndarray]) -> None:
         """Every input feature over the input plane (they change with the data set only)."""
         self._feature_grids = {k: scaled_for_display(v) for k, v in grids.items()}
-        self._make_images()
+        self._make_images(inputs=True)
 
     def set_frame(
-        self, layers: Sequence[np.ndarray], weights: Any, links: Any = None, spec: Any = None
+        self,
+        layers: Sequence[np.ndarray],
+        weights: Any,
+        links: Any = None,
+        spec: Any = None,
+        atlas: Any = None,
+        atlas_spec: Any = None,
     ) -> None:
-        """The neurons' grids (inputs first), the weights, the links the thread drew for them."""
-        self._layer_grids = tuple(layers)
+        """The neurons' grids (inputs first), the weights, what the thread drew for them.
+
+        ``links`` and ``atlas``: the links' image and the layers' strips the training thread
+        made for the diagram's ``spec`` and ``atlas_spec`` (None: made here when painted).
+        """
+        self.layer_grids = tuple(layers)
         self.weights = weights
         self.links.offer(spec, links, weights)
         self._make_images()
+        self.atlas_.offer(atlas_spec, atlas, self.layers_version)
 
-    def _make_images(self) -> None:
-        """New grids to show: the atlas is made again when next painted."""
-        self._version += 1
+    def _make_images(self, inputs: bool = False) -> None:
+        """New grids to show (``inputs``: the inputs' too): the strips are made again."""
+        self.layers_version += 1
+        self.inputs_version += inputs
         self.update()
 
-    def squares(self) -> list[tuple[list[QRectF], np.ndarray | None, list[bool]]]:
-        """Per column: the neurons' squares, their grids (k, res, res) and which are on."""
+    def input_column(self) -> tuple[list[QRectF], np.ndarray | None, list[bool]] | None:
+        """The inputs' squares, their grids (k, res, res) and which are on; None: no layout."""
         cols = self.geometry_.columns
         if not cols:
-            return []
+            return None
         feats = self._feature_grids
         inputs = np.stack([feats[f] for f in FEATURES]) if len(feats) == len(FEATURES) else None
-        out = [(cols[0], inputs, [f in self.features for f in FEATURES])]
-        grids = self._layer_grids
-        for c, rects in enumerate(cols[1:], start=1):
-            layer = grids[c] if c < len(grids) and len(grids[c]) == len(rects) else None
-            out.append((rects, layer, [True] * len(rects)))
-        return out
+        return cols[0], inputs, [f in self.features for f in FEATURES]
 
     def atlas(self) -> list[tuple[QRectF, QImage]]:
         """Every neuron's heat map: one opaque strip per column (made when needed)."""
-        ratio = self.devicePixelRatioF()
-        key = (id(self.geometry_), ratio, self.theme.name, self._version, self.background())
-        if key != self._atlas_key:
-            self._atlas_key = key
-            self._atlas = neuron_atlas(ratio, self.squares(), self.table, self.background(),
-                                       DIMMED)  # fmt: skip
-        return self._atlas
+        return self.atlas_.get(self)
 
     def background(self) -> str:
         """The colour behind the diagram (the window's)."""
@@ -151,7 +151,7 @@ class NetworkDiagram(QWidget):
         """Theme colours and the presenter scale (neurons, lines and buttons grow)."""
         self.theme, self.scale = theme, float(scale)
         self.table = colour_table(theme)
-        self._make_images()
+        self._make_images(inputs=True)
         self._relayout()
 
     def _rebuild_column_buttons(self) -> None:

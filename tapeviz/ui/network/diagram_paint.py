@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QPainter, QPainterPath, QPen
 
 from tapeviz.models.network.config import FEATURE_LABELS, FEATURES
-from tapeviz.ui.network.heat import value_colour
+from tapeviz.ui.network.heat import indices, value_colour
 
 MAX_WIDTH = 9.0  # px of the widest link at presenter scale 1
 DIMMED = 0.28  # how much of its colour an input switched off keeps
@@ -59,13 +61,14 @@ def offer_gil() -> None:
     time.sleep(0)
 
 
-def render_links(spec: LinkSpec, weights: Any) -> QImage:
+def render_links(spec: LinkSpec, weights: Any, pause: Callable[[], None] | None = None) -> QImage:
     """The links of ``spec`` for ``weights`` as an image (any thread may call it).
 
     One path per link, thin ones first (one path of many curves strokes several times slower).
     An 8×6 network's ~400 links take ~16 ms, the GIL held through each stroke: the training
-    thread that calls it yields every :data:`YIELD_EVERY` links, or the UI thread waited up to
-    28 ms for it.
+    thread that calls it pauses (``pause``, by default :func:`offer_gil`; the training thread
+    also waits there while the window draws) every :data:`YIELD_EVERY` links, or the UI thread
+    waited up to 28 ms for it.
     """
     w_px = max(1, round(spec.size[0] * spec.ratio))
     h_px = max(1, round(spec.size[1] * spec.ratio))
@@ -82,7 +85,7 @@ def render_links(spec: LinkSpec, weights: Any) -> QImage:
     pens: dict[tuple[int, float], QPen] = {}
     for k, (width, sign, link) in enumerate(sorted(drawn, key=lambda item: item[0])):
         if k % YIELD_EVERY == YIELD_EVERY - 1:
-            offer_gil()  # Qt's strokes keep the GIL: let the UI thread in (~1 ms apart)
+            (pause or offer_gil)()  # Qt's strokes keep the GIL: let the UI thread in (~1 ms apart)
         pen = pens.get((sign, width))
         if pen is None:
             colour = QColor(spec.colours[{-1: 0, 1: 1, 0: 2}[sign]])
@@ -171,12 +174,27 @@ def paint_diagram(d: Any, p: QPainter) -> None:
     p.drawRects(off + [rect for rects in geo.columns[1:] for rect in rects])
     for r, rect in enumerate(inputs):
         _feature_label(d, p, rect, FEATURES[r], FEATURES[r] in d.features)
-    for k, (layer, j, rect) in enumerate(geo.biases):
-        v = d.weight(layer, -1, j)
-        hovered = d.hover == ("bias", k)
-        p.setPen(QPen(QColor(theme.text) if hovered else edge, (2 if hovered else 1) * s))
-        p.setBrush(value_colour(d.table, v) if math.isfinite(v) else muted)
-        p.drawRect(rect)
+    _paint_biases(d, p, edge, muted)
+
+
+def _paint_biases(d: Any, p: QPainter, edge: QColor, muted: QColor) -> None:
+    """Each bias a square in its value's colour, the hovered one with a bold outline."""
+    biases = d.geometry_.biases
+    if not biases:
+        return
+    values = np.array([d.weight(layer, -1, j) for layer, j, _ in biases], np.float64)
+    colours = d.table[indices(values)].tolist()  # (one lookup for all: ~50 a frame)
+    finite = np.isfinite(values).tolist()
+    hovered = d.hover[1] if d.hover and d.hover[0] == "bias" else -1
+    p.setPen(QPen(edge, d.scale))
+    for k, (_, _, rect) in enumerate(biases):
+        if k != hovered:
+            p.setBrush(QColor.fromRgba(colours[k]) if finite[k] else muted)
+            p.drawRect(rect)
+    if 0 <= hovered < len(biases):
+        p.setPen(QPen(QColor(d.theme.text), 2 * d.scale))
+        p.setBrush(QColor.fromRgba(colours[hovered]) if finite[hovered] else muted)
+        p.drawRect(biases[hovered][2])
 
 
 def _link_pen(d: Any, sign: int, width: float, muted: QColor, alpha: int) -> QPen:

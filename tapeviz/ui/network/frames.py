@@ -76,6 +76,8 @@ class Frame:
     steps_per_s: float = 0.0
     links: Any = None  # the first run's links drawn by the thread (a QImage), or None
     links_spec: Any = None  # what they were drawn for (the diagram's LinkSpec)
+    atlas: Any = None  # the layers' heat maps made by the thread (strips), or None
+    atlas_spec: Any = None  # what they were made for (the diagram's AtlasSpec)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ each run in its ``PALETTE`` colour, training solid and test dashed, so the curve
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 
@@ -24,6 +25,31 @@ translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel"
 
 
 PLAY_INTERVAL_S = 0.1  # the curves redrawn at most 10 times a second while training
+STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)  # an axis's end grows through these × 10ᵏ
+
+
+def nice_ceiling(v: float) -> float:
+    """The smallest of ``STEPS`` × 10ᵏ not below ``v`` (1 for no positive finite ``v``)."""
+    if not (v > 0 and math.isfinite(v)):
+        return 1.0
+    k = math.floor(math.log10(v))
+    ends = (m / 10.0**-k if k < 0 else m * 10.0**k for m in STEPS)  # (0.15, not 1.5 × 0.1)
+    return next(e for e in ends if e >= v * (1 - 1e-9))
+
+
+def sticky_range(values: Sequence[np.ndarray], floor: float) -> tuple[float, float]:
+    """An axis's range for ``values``: from ``floor`` (lower if a value is) to a nice ceiling.
+
+    The ends move only when the data cross them, so while a run trains the axes keep their
+    ticks (pyqtgraph lays an axis out again, ~3-5 ms, whenever its range moves).
+    """
+    finite = [v[np.isfinite(v)] for v in values if v.size]
+    finite = [v for v in finite if v.size]
+    if not finite:
+        return floor, floor + 1.0
+    lo, hi = min(float(v.min()) for v in finite), max(float(v.max()) for v in finite)
+    bottom = floor if lo >= floor else floor - nice_ceiling(floor - lo)
+    return bottom, bottom + nice_ceiling(hi - bottom)
 
 
 class LossPlot(pg.PlotWidget):
@@ -38,6 +64,9 @@ class LossPlot(pg.PlotWidget):
         item.setClipToView(True)
         item.setDownsampling(auto=True, mode="peak")
         self.getViewBox().setMouseEnabled(x=False, y=False)
+        self.getViewBox().disableAutoRange()  # sticky ranges: see :func:`sticky_range`
+        self.ranges: tuple[tuple[float, float], tuple[float, float]] = ((0.0, 1.0), (0.0, 1.0))
+        self.setRange(xRange=self.ranges[0], yRange=self.ranges[1], padding=0.02)
         self.setLabel("bottom", translate("NetworkPanel", "epoch"))
         self.theme, self.scale = LIGHT, 1.0
         self.curves: list[tuple[pg.PlotDataItem, pg.PlotDataItem]] = []
@@ -81,16 +110,25 @@ class LossPlot(pg.PlotWidget):
             self.curves = [(self.plot(), self.plot()) for _ in runs]
             self._runs = len(runs)
             self._pens()
+        losses = []
         for (train, test), run in zip(self.curves, runs, strict=True):
-            x = run.epochs
-            train.setData(x, _finite(run.train_loss))
-            test.setData(x, _finite(run.test_loss))
+            x, a, b = run.epochs, _finite(run.train_loss), _finite(run.test_loss)
+            train.setData(x, a)
+            test.setData(x, b)
+            losses += [a, b]
+        self._set_ranges(sticky_range([r.epochs for r in runs], 0.0), sticky_range(losses, 0.0))
+
+    def _set_ranges(self, x: tuple[float, float], y: tuple[float, float]) -> None:
+        if (x, y) != self.ranges:
+            self.ranges = (x, y)
+            self.setRange(xRange=x, yRange=y, padding=0.02)
 
     def clear_runs(self) -> None:
         """No curves (a new network before its first frame)."""
         for train, test in self.curves:
             train.setData([], [])
             test.setData([], [])
+        self._set_ranges((0.0, 1.0), (0.0, 1.0))
 
 
 def _finite(values: np.ndarray) -> np.ndarray:

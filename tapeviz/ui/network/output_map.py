@@ -93,8 +93,9 @@ class OutputMap(QWidget):
         """The square the map fills."""
         m = self.fontMetrics()
         top = m.height() + 4 if self.title else 2
-        side = max(10.0, min(self.width() - 4.0, self.height() - top - 2.0))
-        return QRectF((self.width() - side) / 2, top, side, side)
+        side = float(max(10, min(self.width() - 4, self.height() - top - 2)))
+        # whole pixels: the points' image at a fractional place would be resampled every paint
+        return QRectF((self.width() - side) // 2, top, side, side)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Qt override: the map, the points, the frame, the title and the note."""

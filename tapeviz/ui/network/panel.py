@@ -28,6 +28,7 @@ from tapeviz.models.network.config import NetworkConfig
 from tapeviz.models.network.state import NetworkState
 from tapeviz.ui.network import edits, text, wiring
 from tapeviz.ui.network.appearance import PanelAppearance
+from tapeviz.ui.network.atlas import layer_strips
 from tapeviz.ui.network.controls import TopBar
 from tapeviz.ui.network.data_controls import DataControls
 from tapeviz.ui.network.diagram import NetworkDiagram
@@ -65,6 +66,7 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         self.frame: Frame | None = None
         self.thread = TrainingThread()
         self.thread.link_renderer = render_links
+        self.thread.atlas_renderer = layer_strips
         weakref.finalize(self, self.thread.close, 0.0)  # the thread ends with the panel
         self._started = False  # the first network is built when the tab is first shown
         self._want_tape = False
@@ -335,6 +337,7 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         elif frame is not None and self.isVisible():
             self.repaint_frame()
         self.thread.link_spec = self.diagram.links.spec  # (the thread draws for the newest)
+        self.thread.atlas_spec = self.diagram.atlas_.spec
 
     def _on_built(self, built: Built) -> None:
         if self.script is not None and built.generation > 0:
@@ -378,7 +381,8 @@ class NetworkPanel(ScriptMode, PanelDocuments, PanelAppearance, QWidget):
         self.top.epoch.setToolTip(text.speed(frame, first))
         self.top.set_curvature(frame.curvature, first.learning_rate)
         self.diagram.training = frame.playing and self.thread.playing
-        self.diagram.set_frame(frame.layers, first.weights, frame.links, frame.links_spec)
+        self.diagram.set_frame(frame.layers, first.weights, frame.links, frame.links_spec,
+                               frame.atlas, frame.atlas_spec)  # fmt: skip
         notes = [text.divergence(r, frame.start_curvature) for r in runs]
         self.output.show_runs(runs, notes, frame.playing and self.thread.playing)
         if any(notes):

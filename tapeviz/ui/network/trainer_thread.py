@@ -12,7 +12,8 @@ collection stays in the UI thread (:func:`tapeviz.ui.workers.collect_in_ui_threa
 training it also draws the diagram's links for its frames through ``link_renderer`` (given by
 the panel; painting a QImage is allowed in any thread), at most every :data:`LINKS_EVERY_S`
 and no more often than keeps them within :data:`LINKS_SHARE` of its time (stroking a big
-network's links antialiased takes tens of ms: drawn ten times a second they halved the frames).
+network's links antialiased takes tens of ms: drawn ten times a second they halved the frames),
+and makes every frame's heat-map strips through ``atlas_renderer``.
 """
 
 from __future__ import annotations
@@ -79,10 +80,13 @@ class TrainingThread:
         self._done = 0
         self._thread: threading.Thread | None = None
         self.closed = False
-        # (spec, weights) -> image: draws the links for a frame; the spec is the UI's, replaced
-        # (never changed) when the diagram's layout changes
-        self.link_renderer: Callable[[Any, Any], Any] | None = None
+        # (spec, weights, pause) -> image: draws the links for a frame (calling pause now and
+        # then); the spec is the UI's, replaced (never changed) when the diagram's layout changes
+        self.link_renderer: Callable[[Any, Any, Callable[[], None]], Any] | None = None
         self.link_spec: Any = None
+        # (spec, layers) -> the layers' heat-map strips for a frame (the same kind of spec)
+        self.atlas_renderer: Callable[[Any, Any], Any] | None = None
+        self.atlas_spec: Any = None
         self._links_at = 0.0
         self._links_every = LINKS_EVERY_S
 
@@ -138,6 +142,23 @@ class TrainingThread:
     def release(self) -> None:
         """The frame is drawn: training goes on."""
         self._free.set()
+
+    def _let_ui_draw(self) -> None:
+        """While the UI thread draws a frame (:meth:`hold`), wait (at most HOLD_S).
+
+        Called between the pieces of a frame, of the links' strokes and of a curvature: with
+        both threads running Python the window's draw took twice as long (each wait for the
+        GIL up to the switch interval).
+        """
+        if not self._free.is_set():
+            self._free.wait(HOLD_S)
+
+    def _offer_gil(self) -> None:
+        """Between the links' strokes: wait while the window draws, else offer it the GIL."""
+        if self._free.is_set():
+            time.sleep(0)
+        else:
+            self._free.wait(HOLD_S)
 
     def take(self) -> tuple[Frame | None, list[Any]]:
         """The newest frame not yet taken (or None) and the events since the last call."""
@@ -229,8 +250,7 @@ class TrainingThread:
         started = time.perf_counter()
         live = [t for t in self.trainers if t.diverged_at is None]
         while self._play.is_set() and time.perf_counter() - started < CHUNK_S and live:
-            if not self._free.is_set():
-                self._free.wait(HOLD_S)
+            self._let_ui_draw()
             for t in live:
                 t.train_step()
             live = [t for t in live if t.diverged_at is None]
@@ -323,7 +343,7 @@ class TrainingThread:
 
         started = time.perf_counter()
         try:
-            lam = float(lambda_max(self.trainers[0]))
+            lam = float(lambda_max(self.trainers[0], between=self._let_ui_draw))
         except (ValueError, FloatingPointError, ArithmeticError):
             lam = float("nan")
         self._curvature = lam if np.isfinite(lam) else None
@@ -364,6 +384,7 @@ class TrainingThread:
         runs, layers = [], ()
         for k, t in enumerate(self.trainers):
             # (a diverged run keeps its last finite weights)
+            self._let_ui_draw()
             maps = t.grid_outputs(OUTPUT_GRID)
             if k == 0:
                 layers = every_other(maps)  # the neurons' (GRID × GRID)
@@ -383,12 +404,18 @@ class TrainingThread:
         playing = self._play.is_set() and not stopping
         if (playing and runs and spec is not None and self.link_renderer is not None
                 and now - self._links_at >= self._links_every):  # fmt: skip
-            links, self._links_at = self.link_renderer(spec, runs[0].weights), now
+            links = self.link_renderer(spec, runs[0].weights, self._offer_gil)
+            self._links_at = now
             took = time.perf_counter() - now
             self._links_every = max(LINKS_EVERY_S, took / LINKS_SHARE)
+        atlas_spec = self.atlas_spec
+        atlas = None
+        if runs and atlas_spec is not None and self.atlas_renderer is not None:
+            self._let_ui_draw()
+            atlas = self.atlas_renderer(atlas_spec, layers)  # (~2 ms the UI thread saves)
         return Frame(
             self.generation, tuple(runs), layers, playing, self._curvature,
-            self._curvature_epoch, self._start_curvature, rate, links, spec,
+            self._curvature_epoch, self._start_curvature, rate, links, spec, atlas, atlas_spec,
         )  # fmt: skip
 
     def _publish(self, force: bool = False, stopping: bool = False) -> None:
