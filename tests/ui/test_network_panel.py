@@ -307,10 +307,15 @@ def test_the_training_thread_offers_the_gil_while_it_strokes_the_links(
     assert spec is not None and len(spec.links) > 300
     offered: list[None] = []
     monkeypatch.setattr(diagram_paint, "offer_gil", lambda: offered.append(None))
+    monkeypatch.setattr(diagram_paint, "PAUSE_S", 0.0)  # (a pause before every stroke)
     image = diagram_paint.render_links(spec, weights_of(panel))
     assert not image.isNull()
     # Qt's strokes keep the GIL: without these the UI thread waited ~28 ms for an 8x6 net
-    assert len(offered) == len(spec.links) // diagram_paint.YIELD_EVERY
+    assert len(offered) == len(spec.links)
+    offered.clear()
+    monkeypatch.setattr(diagram_paint, "PAUSE_S", 60.0)  # (never in a minute)
+    diagram_paint.render_links(spec, weights_of(panel))
+    assert offered == []
 
 
 def test_slow_links_are_drawn_less_often_and_the_maps_share_one_grid(

@@ -53,7 +53,7 @@ class LinkSpec:
     background: QColor  # the image is opaque (it draws as a plain copy)
 
 
-YIELD_EVERY = 24  # links stroked between two offers of the GIL (~1 ms)
+PAUSE_S = 0.001  # the longest the links are stroked between two offers of the GIL
 
 
 def offer_gil() -> None:
@@ -65,10 +65,10 @@ def render_links(spec: LinkSpec, weights: Any, pause: Callable[[], None] | None 
     """The links of ``spec`` for ``weights`` as an image (any thread may call it).
 
     One path per link, thin ones first (one path of many curves strokes several times slower).
-    An 8×6 network's ~400 links take ~16 ms, the GIL held through each stroke: the training
-    thread that calls it pauses (``pause``, by default :func:`offer_gil`; the training thread
-    also waits there while the window draws) every :data:`YIELD_EVERY` links, or the UI thread
-    waited up to 28 ms for it.
+    An 8×6 network's ~400 links take 16-60 ms (wide strokes cost more), the GIL held through
+    each stroke: the caller pauses (``pause``, by default :func:`offer_gil`; the training
+    thread also waits there while the window draws) once :data:`PAUSE_S` has passed since the
+    last pause, or the UI thread waited up to 28 ms for it (every 24 links: up to 9 ms).
     """
     w_px = max(1, round(spec.size[0] * spec.ratio))
     h_px = max(1, round(spec.size[1] * spec.ratio))
@@ -83,9 +83,11 @@ def render_links(spec: LinkSpec, weights: Any, pause: Callable[[], None] | None 
         sign = 0 if not math.isfinite(w) else (1 if w >= 0 else -1)
         drawn.append((link_width(w, spec.scale), sign, link))
     pens: dict[tuple[int, float], QPen] = {}
-    for k, (width, sign, link) in enumerate(sorted(drawn, key=lambda item: item[0])):
-        if k % YIELD_EVERY == YIELD_EVERY - 1:
-            (pause or offer_gil)()  # Qt's strokes keep the GIL: let the UI thread in (~1 ms apart)
+    paused = time.perf_counter()
+    for width, sign, link in sorted(drawn, key=lambda item: item[0]):
+        if time.perf_counter() - paused >= PAUSE_S:
+            (pause or offer_gil)()  # Qt's strokes keep the GIL: let the UI thread in
+            paused = time.perf_counter()
         pen = pens.get((sign, width))
         if pen is None:
             colour = QColor(spec.colours[{-1: 0, 1: 1, 0: 2}[sign]])
