@@ -872,22 +872,22 @@
   <context>
     <name>NetworkDiagram</name>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="72" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="71" />
       <source>Add a hidden layer</source>
       <translation>增加一个隐藏层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="74" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="73" />
       <source>Remove the last hidden layer</source>
       <translation>删除最后一个隐藏层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="79" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="78" />
       <source>Features</source>
       <translation>特征</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="80" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="79" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
@@ -1233,7 +1233,7 @@
       <translation>尚无可导出的内容：网络正在构建中。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/loss_plot.py" line="41" />
+      <location filename="../../tapeviz/ui/network/loss_plot.py" line="70" />
       <source>epoch</source>
       <translation>轮次</translation>
     </message>
@@ -1642,32 +1642,37 @@
       <translation>新起点 ({x}, {y}):正在计算…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/text.py" line="12" />
+      <location filename="../../tapeviz/ui/studio/text.py" line="13" />
       <source>batched replay</source>
       <translation>批量回放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/text.py" line="13" />
+      <location filename="../../tapeviz/ui/studio/text.py" line="14" />
       <source>replay</source>
       <translation>回放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/text.py" line="14" />
+      <location filename="../../tapeviz/ui/studio/text.py" line="15" />
       <source>a fresh tape every step</source>
       <translation>每步一条新磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/text.py" line="23" />
+      <location filename="../../tapeviz/ui/studio/text.py" line="24" />
       <source>%n run(s) of {steps} steps computed in {seconds} s ({method}).</source>
       <translation>已计算 %n 个运行,每个 {steps} 步,用时 {seconds} 秒({method})。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/text.py" line="31" />
+      <location filename="../../tapeviz/ui/studio/text.py" line="32" />
       <source>The loss axis is linear: log scale needs positive losses.</source>
       <translation>损失轴为线性刻度:对数刻度需要正的损失值。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/studio/text.py" line="48" />
+      <location filename="../../tapeviz/ui/studio/text.py" line="37" />
+      <source>Note: {notes}.</source>
+      <translation>注意:{notes}。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/studio/text.py" line="52" />
       <source>Run {index} ({title}): {explanation}</source>
       <translation>运行 {index}({title}):{explanation}</translation>
     </message>
@@ -3300,32 +3305,42 @@
       <translation>savefig({name}) 没有写入文件:图在图表标签页中,可从那里导出为 PNG 或 SVG</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/note_texts.py" line="55" />
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="51" />
+      <source>{name} gets no gradient: the loss does not depend on it</source>
+      <translation>{name} 没有梯度:损失不依赖于它</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="54" />
+      <source>re-traced every step ({why})</source>
+      <translation>每一步都重新追踪({why})</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="59" />
       <source>the target</source>
       <translation>目标</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/note_texts.py" line="56" />
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="60" />
       <source>the source</source>
       <translation>源</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/note_texts.py" line="57" />
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="61" />
       <source>a source</source>
       <translation>某个源</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/note_texts.py" line="58" />
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="62" />
       <source>the tape was created with watch_accessed_variables=False</source>
       <translation>创建 tape 时使用了 watch_accessed_variables=False</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/note_texts.py" line="59" />
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="63" />
       <source>it is not trainable</source>
       <translation>它不可训练</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/note_texts.py" line="60" />
+      <location filename="../../tapeviz/sandbox/note_texts.py" line="64" />
       <source>constants are not watched unless you call tape.watch(x)</source>
       <translation>常量不会被监视,除非调用 tape.watch(x)</translation>
     </message>

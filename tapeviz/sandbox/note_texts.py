@@ -48,6 +48,10 @@ TEMPLATES: dict[str, str] = {
         "savefig({name}) wrote no file: the figure is in the Plots tab, export it from there as "
         "PNG or SVG",
     ),
+    "note_no_gradient": QT_TRANSLATE_NOOP(
+        "UserCode", "{name} gets no gradient: the loss does not depend on it"
+    ),
+    "note_retraced": QT_TRANSLATE_NOOP("UserCode", "re-traced every step ({why})"),
 }
 
 # Words a note's field may hold (translated with it).

@@ -66,6 +66,8 @@ def test_control_flow_in_loss_is_traced_every_step() -> None:
         6,
     )
     assert race.method == "eager" and "if" in race.notes[0]
+    note = race.notes[0]  # (a message: the studio says it in the interface language)
+    assert note.startswith("re-traced every step (") and note.msg.code == "note_retraced"
     x = race.runs[0].param("x")
     assert x[1] == pytest.approx(1.5 - 0.1 * 6.0)  # 2x² branch: slope 4x
     assert x[2] == pytest.approx(x[1] - 0.1 * 2 * x[1])  # x² branch after crossing 1

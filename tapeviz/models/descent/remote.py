@@ -209,7 +209,7 @@ def _race_doc(race: Race, writer: Writer) -> dict[str, Any]:
         "steps": race.steps,
         "method": race.method,
         "elapsed": race.elapsed,
-        "notes": list(race.notes),
+        "notes": [results.note_doc(n) for n in race.notes],
     }
 
 
@@ -217,7 +217,7 @@ def _race(doc: Any, frame: Frame, problem: Problem) -> Race:
     runs = [_history(h, frame) for h in need(doc, "runs", list)]
     if not runs:
         raise ProtocolError("a race without runs")
-    notes = tuple(text({"n": n}, "n", 5000) for n in need(doc, "notes", list))
+    notes = tuple(results_decode.decode_note(n) for n in need(doc, "notes", list)[:100])
     race = Race(
         problem,
         runs,

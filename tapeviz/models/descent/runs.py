@@ -35,6 +35,7 @@ from tapeviz.models.descent.optimizer_config import MAX_RUNS, RunConfig
 from tapeviz.models.descent.problem import Loss, Problem
 from tapeviz.models.descent.replay import Replay, ReplayError
 from tapeviz.sandbox import RunResult
+from tapeviz.sandbox.messages import Note, say
 
 MAX_STEPS = 200_000
 METHODS = ("auto", "eager", "replay", "batched")
@@ -194,7 +195,7 @@ def compute_race(
     notes: list[str] = []
     for name, g in zip(loss_fn.names, trace.grads, strict=True):
         if g is None:
-            notes.append(f"{name} gets no gradient: the loss does not depend on it")
+            notes.append(Note(say("note_no_gradient", name=name)))
     replay, method = _choose(loss_fn, trace, method, len(runs), notes)
     shapes = tuple(tuple(np.shape(v)) for v in start)
     dtypes = {np.asarray(v).dtype for v in start}
@@ -252,7 +253,7 @@ def _choose(
     if refusal is not None:
         if method != "auto":
             raise problem_error("replay_refused", why=refusal)
-        notes.append(f"re-traced every step ({refusal})")
+        notes.append(Note(say("note_retraced", why=refusal)))
         return None, "eager"
     assert replay is not None
     if method == "batched" and not replay.batchable:

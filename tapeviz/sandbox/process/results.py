@@ -51,7 +51,7 @@ def _error_doc(err: UserCodeError | None) -> Any:
     }
 
 
-def _note_doc(note: str) -> Any:
+def note_doc(note: str) -> Any:
     """A note as its text, and its code and fields if tapeviz worded it (the window's language)."""
     msg = getattr(note, "msg", None)
     if msg is None:
@@ -197,7 +197,7 @@ def _encode(result: RunResult, writer: Writer, policy: Policy | None, enc: Encod
         "output": result.output,
         "elapsed": result.elapsed,
         "error": _error_doc(result.error),
-        "notes": [_note_doc(n) for n in result.notes],
+        "notes": [note_doc(n) for n in result.notes],
         "dropped": result.dropped_tapes,
         "output_marks": _marks_doc(result.output_marks, writer),
         "records": records,

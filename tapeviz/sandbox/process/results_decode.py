@@ -39,7 +39,7 @@ from tapeviz.sandbox.process.wire import (
 from tapeviz.sandbox.result import RunResult
 
 
-def _note(item: Any) -> Note:
+def decode_note(item: Any) -> Note:
     """A note received: its text, said in the window's language if it is a known message."""
     if isinstance(item, str):
         return Note(item[:5000])
@@ -347,7 +347,7 @@ def _decode(frame: Frame, pool: Any) -> RunResult:
         value,
         elapsed if math.isfinite(elapsed) else 0.0,
         _error(need(doc, "error", (dict, type(None)))),
-        tuple(items(doc, "notes", _note, 1000)),
+        tuple(items(doc, "notes", decode_note, 1000)),
         gradients,
         dropped,
         marks,

@@ -6,6 +6,7 @@ from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
 
 from tapeviz.models.descent.divergence import ADVICE, REASONS
 from tapeviz.models.descent.runs import Race
+from tapeviz.ui.messages import translated
 
 translate = QCoreApplication.translate  # lupdate reads translate("OptimizationStudio", "…")
 METHODS = {
@@ -31,6 +32,9 @@ def summary(race: Race, linear_instead_of_log: bool) -> str:
         text += " " + translate(
             "OptimizationStudio", "The loss axis is linear: log scale needs positive losses."
         )
+    if race.notes:  # (a variable that gets no gradient, a loss re-traced every step)
+        said = "; ".join(translated(n) for n in race.notes)
+        text += " " + translate("OptimizationStudio", "Note: {notes}.").format(notes=said)
     diverged = [i for i, h in enumerate(race.runs) if h.divergence is not None]
     if diverged:
         text += " " + explanation(race, diverged[0])
