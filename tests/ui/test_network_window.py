@@ -213,9 +213,16 @@ def test_a_network_drawn_too_small_says_how_to_give_it_room(
     from tapeviz.ui.network.text import cramped
 
     window.resize(1366, 768)
-    window.set_font_scale(1.5)
     window.show_view("network")
     net = window.network
+    settle(qtbot, net)
+    qtbot.wait(50)
+    assert net.message.full != cramped()  # Playground's 4-2 at scale 1: readable
+    window.set_font_scale(1.5)  # the room's scale: neurons ~24 px, less than 20 px × 1.5
+    qtbot.waitUntil(lambda: net.message.full == cramped(), timeout=WAIT_MS)
+    window.set_font_scale(1.0)
+    qtbot.waitUntil(lambda: net.message.full != cramped(), timeout=WAIT_MS)
+    window.set_font_scale(1.5)
     net.set_config(net.config.with_net(hidden=(8, 8, 8, 8, 8, 8)))
     settle(qtbot, net)
     qtbot.waitUntil(lambda: net.message.full == cramped(), timeout=WAIT_MS)

@@ -8,10 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QTimer
+
 from tapeviz.ui.network import text
 from tapeviz.ui.theme import Theme
 
-SMALL_NEURON = 20.0  # px: a neuron's heat map smaller than this is hard to read on a projector
+SMALL_NEURON = 20.0  # px × the presenter scale: a neuron's heat map smaller is hard to read
 
 
 class PanelAppearance:
@@ -36,6 +38,7 @@ class PanelAppearance:
         self.data_controls.restyle(theme, scale)
         self.diagram.restyle(theme, scale)
         self.output.restyle(theme, scale)
+        QTimer.singleShot(0, self, self._say_if_cramped)  # type: ignore[call-overload]
 
     def set_theme(self, theme: Theme) -> None:
         """Light or dark colours (the window's presenter calls it)."""
@@ -59,7 +62,7 @@ class PanelAppearance:
         """Neurons too small to read (the docks take the width): the message line says why."""
         size = self.diagram.geometry_.size
         beside = self.width() < 0.9 * self.window().width()  # the editor's docks take room
-        small = 0 < size < SMALL_NEURON and beside and self.isVisible()
+        small = 0 < size < SMALL_NEURON * max(1.0, self.scale) and beside and self.isVisible()
         tip = text.cramped()
         if small and not self.message.full:
             self.show_message(tip)
