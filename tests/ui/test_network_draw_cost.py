@@ -21,7 +21,7 @@ from tapeviz.ui.network import trainer_thread as tt
 from tapeviz.ui.network.heat import indices
 from tapeviz.ui.network.loss_plot import nice_ceiling, sticky_range
 from tapeviz.ui.network.panel import NetworkPanel
-from tests.ui.test_network_panel import panel, settle
+from tests.ui.test_network_panel import panel, play_for, settle
 
 __all__ = ["panel"]  # (the fixture, shared with the panel's tests)
 
@@ -42,12 +42,7 @@ def test_the_thread_makes_the_layers_heat_maps_and_the_window_copies_them(
                         lambda *a: made_here.append(1) or real(*a))  # fmt: skip
     monkeypatch.setattr(panel.thread, "atlas_renderer",
                         lambda *a: made_there.append(1) or real(*a))  # fmt: skip
-    shown: list[int] = []
-    panel.frameShown.connect(shown.append)
-    panel.play()
-    qtbot.waitUntil(lambda: len(shown) >= 8, timeout=20_000)
-    panel.pause()
-    settle(qtbot, panel)
+    shown = play_for(qtbot, panel, 8)
     assert made_here == [] and len(made_there) >= len(shown)
     d = panel.diagram
     strips = d.atlas()
@@ -119,12 +114,7 @@ def test_the_loss_axes_keep_their_ticks_while_the_curves_grow(
     plot = panel.output.plot
     moved: list[object] = []
     plot.getViewBox().sigRangeChanged.connect(lambda *_a: moved.append(1))
-    drawn: list[int] = []
-    panel.frameShown.connect(drawn.append)
-    panel.play()
-    qtbot.waitUntil(lambda: len(drawn) >= 40 and drawn[-1] >= 60, timeout=30_000)
-    panel.pause()
-    settle(qtbot, panel)
+    play_for(qtbot, panel, 40, epoch=60)
     (x0, x1), (y0, y1) = plot.getViewBox().viewRange()
     run = panel.frame.runs[0]
     assert x0 <= 0 and run.epochs[-1] <= x1  # every point inside

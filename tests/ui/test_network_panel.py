@@ -52,6 +52,20 @@ def epochs(qtbot: QtBot, panel: NetworkPanel, n: int) -> None:
     settle(qtbot, panel)
 
 
+def play_for(qtbot: QtBot, panel: NetworkPanel, frames: int, epoch: int = 0) -> list[int]:
+    """Play until ``frames`` frames were shown (the last at ``epoch`` or later), then pause.
+
+    The epochs of the frames shown.
+    """
+    shown: list[int] = []
+    panel.frameShown.connect(shown.append)
+    panel.play()
+    qtbot.waitUntil(lambda: len(shown) >= frames and shown[-1] >= epoch, timeout=30_000)
+    panel.pause()
+    settle(qtbot, panel)
+    return shown
+
+
 def tick_gaps(qtbot: QtBot, ms: int) -> np.ndarray:
     """The gaps (ms) between the ticks of a 5 ms timer over ``ms`` of the event loop."""
     ticks: list[float] = []
@@ -365,10 +379,5 @@ def test_a_frame_paints_the_output_map_once(qtbot: QtBot, panel: NetworkPanel) -
 
     counter = Count()
     panel.output.maps[0].installEventFilter(counter)
-    shown: list[int] = []
-    panel.frameShown.connect(shown.append)
-    panel.play()
-    qtbot.waitUntil(lambda: len(shown) >= 12, timeout=20_000)
-    panel.pause()
-    settle(qtbot, panel)
+    shown = play_for(qtbot, panel, 12)
     assert len(shown) <= Count.paints <= len(shown) + 4, (Count.paints, len(shown))  # (was 2x)
