@@ -266,3 +266,19 @@ def test_optimizer_configs_validate() -> None:
             OptimizerConfig("Adam", bad)
     with pytest.raises(ValueError, match="unknown optimizer"):
         OptimizerConfig("LBFGS")
+
+
+def test_a_races_notes_cross_the_wall_as_messages_and_hostile_ones_say_nothing() -> None:
+    from tapeviz.models.descent.remote import _race, _race_doc
+    from tapeviz.sandbox.process import wire
+
+    problem = Problem("x**2", [V("x", 1.0), V("y", 2.0)])
+    race = compute_race(problem, [RunConfig(OptimizerConfig("SGD", {"learning_rate": 0.1}))], 5)
+    (note,) = race.notes
+    assert note == "y gets no gradient: the loss does not depend on it"
+    writer = wire.Writer()
+    doc = _race_doc(race, writer)
+    doc["notes"] += [5, None, {"code": "nope"}, {"code": "note_no_gradient"}, {"text": "kept"}]
+    frame = wire.loopback(*wire.encode(doc, writer))
+    got = _race(frame.doc, frame, problem).notes
+    assert got == (note, "kept") and got[0].msg == note.msg  # (a code with missing fields: text)

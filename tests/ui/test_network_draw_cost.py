@@ -7,6 +7,7 @@ biases are painted in their values' colours.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 
@@ -18,8 +19,10 @@ from pytestqt.qtbot import QtBot
 from tapeviz.models.network.config import FEATURES
 from tapeviz.ui.network import atlas as atlas_module
 from tapeviz.ui.network import trainer_thread as tt
+from tapeviz.ui.network.diagram import NetworkDiagram
+from tapeviz.ui.network.frames import RunFrame
 from tapeviz.ui.network.heat import indices
-from tapeviz.ui.network.loss_plot import nice_ceiling, sticky_range
+from tapeviz.ui.network.loss_plot import LossPlot, nice_ceiling, sticky_range
 from tapeviz.ui.network.panel import NetworkPanel
 from tests.ui.test_network_panel import panel, play_for, settle
 
@@ -101,26 +104,109 @@ def test_nice_ceilings_and_sticky_ranges() -> None:
     assert [nice_ceiling(v) for v in (0.07, 0.1, 0.11, 0.7, 2.5, 7, 130, 0, -1, np.nan)] == [
         0.08, 0.1, 0.15, 0.8, 3.0, 8.0, 150.0, 1.0, 1.0, 1.0,
     ]  # fmt: skip
+    assert nice_ceiling(1e-310) == 1e-310 and nice_ceiling(1e307) == 1e307  # (no 10ᵏ overflow)
     assert sticky_range([np.array([0.0, 3.0, 41.0])], 0.0) == (0.0, 50.0)
     assert sticky_range([np.array([0.69, 0.4]), np.array([np.nan, np.inf])], 0.0) == (0.0, 0.8)
     assert sticky_range([np.array([-0.35, 2.0])], 0.0) == pytest.approx((-0.4, 2.6))
     assert sticky_range([np.array([np.nan]), np.array([])], 0.0) == (0.0, 1.0)
 
 
-def test_the_loss_axes_keep_their_ticks_while_the_curves_grow(
-    qtbot: QtBot, panel: NetworkPanel
-) -> None:
-    """pyqtgraph lays an axis out again (3-5 ms) whenever its range moves: not every frame."""
-    plot = panel.output.plot
+def run_frame(epochs: int, runs: int = 1) -> tuple[RunFrame, ...]:
+    """``runs`` runs after ``epochs`` epochs: losses falling from 0.7, the test loss above."""
+    e = np.arange(epochs + 1, dtype=np.float64)
+    train = 0.7 * np.exp(-e / 20)
+    test = [train + 0.05 * (k + 1) for k in range(runs)]
+    out = np.zeros((3, 3))
+    return tuple(
+        RunFrame(k, "SGD", "SGD", epochs, 10 * epochs, e, train, test[k], (), out, None, 0.03)
+        for k in range(runs)
+    )
+
+
+def test_the_loss_axes_keep_their_ticks_while_the_curves_grow(qtbot: QtBot) -> None:
+    """pyqtgraph lays an axis out again (3-5 ms) whenever its range moves: not every redraw."""
+    plot = LossPlot()
+    qtbot.addWidget(plot)
     moved: list[object] = []
     plot.getViewBox().sigRangeChanged.connect(lambda *_a: moved.append(1))
-    play_for(qtbot, panel, 40, epoch=60)
-    (x0, x1), (y0, y1) = plot.getViewBox().viewRange()
+    for epochs in range(1, 201):  # 200 redraws as training goes on (a race of two)
+        runs = run_frame(epochs, runs=2)
+        plot.show_runs(runs)
+        (x0, x1), (y0, y1) = plot.ranges
+        assert x0 <= 0 and epochs <= x1 and y0 <= 0 and y1 >= 0.8  # every point inside
+    assert 0 < len(moved) <= 20, len(moved)  # (auto-range: a move per redraw, 200)
+    plot.show_runs(run_frame(3))  # a new network: the axes shrink back to its data
+    assert plot.ranges == ((0.0, 3.0), (0.0, 0.8))
+
+
+def test_the_loss_axes_hold_every_point_of_a_trained_network(
+    qtbot: QtBot, panel: NetworkPanel
+) -> None:
+    play_for(qtbot, panel, 20, epoch=30)
+    (x0, x1), (y0, y1) = panel.output.plot.getViewBox().viewRange()
     run = panel.frame.runs[0]
-    assert x0 <= 0 and run.epochs[-1] <= x1  # every point inside
+    assert x0 <= 0 and run.epochs[-1] <= x1
     losses = np.concatenate([run.train_loss, run.test_loss])
     assert y0 <= np.nanmin(losses) and np.nanmax(losses) <= y1
-    assert 0 < len(moved) <= 12, len(moved)  # (a move per frame before: ~40)
+
+
+def test_the_heat_maps_follow_every_new_layout(qtbot: QtBot) -> None:
+    """A layout made between two paints gets its own strips (an old one's id may be reused)."""
+    d = NetworkDiagram()
+    qtbot.addWidget(d)
+    d.resize(700, 420)
+    d.show()
+    qtbot.waitExposed(d)
+    rng = np.random.default_rng(3)
+    for k in range(120):
+        hidden = tuple(int(n) for n in rng.integers(1, 9, size=rng.integers(0, 7)))
+        d.set_shape(("x1", "x2"), hidden)
+        d.resize(700 + k % 3 * 37, 420 - k % 2 * 23)  # (a second layout before the paint)
+        d._relayout()
+        strips = d.atlas()
+        columns = d.geometry_.columns
+        assert len(strips) == len(columns), (k, hidden)
+        ratio = d.devicePixelRatioF()
+        for (rect, _), squares in zip(strips, columns, strict=True):
+            for sq in squares:  # each square covered to its edges, from whole device pixels
+                assert rect.left() * ratio == math.floor(rect.left() * ratio + 1e-6)
+                assert rect.left() <= sq.left() + 1e-6 and sq.right() <= rect.right() + 1e-6
+                assert rect.top() <= sq.top() + 1e-6 and sq.bottom() <= rect.bottom() + 1e-6
+
+
+def test_a_layout_at_a_reused_address_gets_its_own_strips_and_links(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CPython may give a new layout the address of one just freed: an id is no key.
+
+    Every object is given one id here (the worst case of reuse); the strips and the links
+    must still follow the layout drawn.
+    """
+    from tapeviz.ui.network import diagram_paint
+
+    for module in (atlas_module, diagram_paint):
+        monkeypatch.setattr(module, "id", lambda _obj: 1, raising=False)
+    d = NetworkDiagram()
+    qtbot.addWidget(d)
+    d.resize(700, 420)
+    d.set_shape(("x1", "x2"), (4, 2))
+    assert len(d.atlas()) == 4 and d.links.get(d) is not None
+    spec = d.links.spec
+    d.set_shape(("x1", "x2"), (3,))
+    assert len(d.atlas()) == len(d.geometry_.columns) == 3  # inputs, 3 neurons, the output
+    d.links.get(d)
+    assert d.links.spec is not spec and len(d.links.spec.links) == len(d.geometry_.links)
+
+
+def test_the_output_map_sits_on_whole_device_pixels(qtbot: QtBot, panel: NetworkPanel) -> None:
+    m = panel.output.maps[0]
+    ratio = m.devicePixelRatioF()
+    for w, h in ((301, 299), (333, 250), (287, 341)):
+        m.resize(w, h)
+        r = m.plot_rect()
+        for v in (r.left(), r.top(), r.width()):
+            assert (v * ratio).is_integer(), (w, h, r)
+        assert r.width() == r.height() and r.right() <= w and r.bottom() <= h
 
 
 def test_each_bias_is_painted_in_its_values_colour(qtbot: QtBot, panel: NetworkPanel) -> None:

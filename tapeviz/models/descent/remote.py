@@ -217,7 +217,8 @@ def _race(doc: Any, frame: Frame, problem: Problem) -> Race:
     runs = [_history(h, frame) for h in need(doc, "runs", list)]
     if not runs:
         raise ProtocolError("a race without runs")
-    notes = tuple(results_decode.decode_note(n) for n in need(doc, "notes", list)[:100])
+    said = (results_decode.decode_note(n) for n in need(doc, "notes", list)[:100])
+    notes = tuple(n for n in said if n)  # (an unreadable note says nothing)
     race = Race(
         problem,
         runs,

@@ -10,6 +10,7 @@ inputs' strip is made again only when the inputs change (:class:`NeuronAtlas`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,12 +22,22 @@ from PySide6.QtGui import QColor, QImage
 from tapeviz.ui.network.heat import indices
 
 
-def _resampled(grids: np.ndarray, n: int) -> np.ndarray:
-    """(k, rows, cols) grids at n × n each, nearest sample."""
+def _resampled(grids: np.ndarray, height: int, width: int) -> np.ndarray:
+    """(k, rows, cols) grids at height × width each, nearest sample."""
     rows, cols = grids.shape[-2:]
-    iy = (np.arange(n) * rows // max(n, 1)).clip(0, rows - 1)
-    ix = (np.arange(n) * cols // max(n, 1)).clip(0, cols - 1)
+    iy = (np.arange(height) * rows // max(height, 1)).clip(0, rows - 1)
+    ix = (np.arange(width) * cols // max(width, 1)).clip(0, cols - 1)
     return grids[:, iy][:, :, ix]
+
+
+def _down(x: float) -> int:
+    """The device pixel ``x`` falls in (a hair of float error is not a pixel)."""
+    return math.floor(x + 1e-6)
+
+
+def _up(x: float) -> int:
+    """The first device pixel wholly past ``x``."""
+    return math.ceil(x - 1e-6)
 
 
 def neuron_atlas(
@@ -50,22 +61,23 @@ def neuron_atlas(
     for squares, grids, on in columns:
         if not len(squares):
             continue
-        # the strip starts on a device pixel: an image at a fractional place is resampled
-        # (~100 µs a strip with smooth transforms on), at a whole one it is a plain copy (~3 µs)
-        top = round(squares[0].top() * ratio) / ratio
-        left = round(squares[0].left() * ratio) / ratio
-        n = max(1, round(squares[0].width() * ratio))
-        h = max(n, round((squares[-1].bottom() - top) * ratio))
+        # whole device pixels, covering each square to its edges (its outline is drawn over
+        # them): an image at a fractional place is resampled (~100 µs a strip with smooth
+        # transforms on), at a whole one it is a plain copy (~3 µs)
+        x0, y0 = _down(squares[0].left() * ratio), _down(squares[0].top() * ratio)
+        n = max(1, _up(squares[0].right() * ratio) - x0)
+        rows = [(_down(r.top() * ratio) - y0, _up(r.bottom() * ratio) - y0) for r in squares]
+        h = max(n, rows[-1][1])
         out = np.full((h, n), fill, np.uint32)
         if grids is not None and grids.ndim == 3 and len(grids) == len(squares):
-            pixels = table[indices(_resampled(grids, n))]  # (k, n, n) ARGB
-            for k, rect in enumerate(squares):
-                y0 = min(max(round((rect.top() - top) * ratio), 0), h - 1)
-                block = pixels[k, : h - y0]
-                out[y0 : y0 + len(block)] = block if on[k] else _mixed(block, back, dim)
+            tall = max(b - a for a, b in rows)
+            pixels = table[indices(_resampled(grids, tall, n))]  # (k, tall, n) ARGB
+            for k, (a, b) in enumerate(rows):
+                block = pixels[k, : b - a]
+                out[a:b] = block if on[k] else _mixed(block, back, dim)
         image = QImage(out.data, n, h, 4 * n, QImage.Format.Format_RGB32).copy()
         image.setDevicePixelRatio(ratio)
-        strips.append((QRectF(left, top, n / ratio, h / ratio), image))
+        strips.append((QRectF(x0 / ratio, y0 / ratio, n / ratio, h / ratio), image))
     return strips
 
 
@@ -112,6 +124,7 @@ class NeuronAtlas:
         self.dim = dim  # how much of its colour an input switched off keeps
         self.spec: AtlasSpec | None = None
         self._key: tuple[Any, ...] = ()
+        self._geometry: Any = None  # the layout the spec is for (kept: a new one may reuse its id)
         self._inputs_key: tuple[Any, ...] = ()
         self._inputs: Strips = []
         self._layers: Strips = []
@@ -125,12 +138,12 @@ class NeuronAtlas:
     def get(self, d: Any) -> Strips:
         """Every strip of diagram ``d`` (made here if none fits)."""
         ratio, background = d.devicePixelRatioF(), d.background()
-        key = (id(d.geometry_), ratio, d.theme.name, background)
-        if key != self._key or self.spec is None:
-            self._key, self._inputs_key, self._version = key, (), -1
+        key = (ratio, d.theme.name, background)
+        if key != self._key or self._geometry is not d.geometry_ or self.spec is None:
+            self._key, self._geometry, self._inputs_key, self._version = key, d.geometry_, (), -1
             columns = tuple(tuple(c) for c in d.geometry_.columns[1:])
             self.spec = AtlasSpec(columns, ratio, d.table, background)
-        inputs_key = (key, d.features, d.inputs_version)
+        inputs_key = (self.spec, d.features, d.inputs_version)
         if inputs_key != self._inputs_key:
             self._inputs_key = inputs_key
             column = d.input_column()

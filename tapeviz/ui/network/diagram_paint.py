@@ -122,6 +122,7 @@ class LinkLayer:
     def __init__(self) -> None:
         self.image = QImage()
         self.key: tuple[Any, ...] = ()
+        self.geometry: Any = None  # the layout drawn (kept: a new one may reuse an old id)
         self.weights: Any = None  # the weights the image shows
         self.spec: LinkSpec | None = None
 
@@ -133,10 +134,9 @@ class LinkLayer:
     def get(self, d: Any) -> QImage:
         """The links of diagram ``d`` for its weights (drawn here if none fits)."""
         ratio = d.devicePixelRatioF()
-        key = (id(d.geometry_), d.width(), d.height(), ratio, d.theme.name, d.scale,
-               d.background())  # fmt: skip
-        if key != self.key or self.spec is None:
-            self.key = key
+        key = (d.width(), d.height(), ratio, d.theme.name, d.scale, d.background())
+        if key != self.key or self.geometry is not d.geometry_ or self.spec is None:
+            self.key, self.geometry = key, d.geometry_
             neg, pos = value_colour(d.table, -1.0), value_colour(d.table, 1.0)
             self.spec = LinkSpec(tuple(d.geometry_.links), (d.width(), d.height()), ratio,
                                  d.scale, (neg, pos, QColor(d.theme.muted)),

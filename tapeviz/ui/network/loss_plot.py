@@ -33,6 +33,8 @@ def nice_ceiling(v: float) -> float:
     if not (v > 0 and math.isfinite(v)):
         return 1.0
     k = math.floor(math.log10(v))
+    if not -300 < k < 300:  # (10ᵏ would under- or overflow: the value itself)
+        return v
     ends = (m / 10.0**-k if k < 0 else m * 10.0**k for m in STEPS)  # (0.15, not 1.5 × 0.1)
     return next(e for e in ends if e >= v * (1 - 1e-9))
 
@@ -95,8 +97,8 @@ class LossPlot(pg.PlotWidget):
     def show_runs(self, runs: Sequence[RunFrame], playing: bool = False) -> None:
         """Draw every run's losses so far (curves made or dropped to match the runs).
 
-        While training, at most every ``PLAY_INTERVAL_S`` (each redraw lays the axes out again,
-        ~3 ms; the curves grow an epoch at a time); a paused frame is always drawn.
+        While training, at most every ``PLAY_INTERVAL_S`` (the curves grow an epoch at a time;
+        the axes move only when the data cross their nice ends); a paused frame is always drawn.
         """
         now = time.perf_counter()
         same = len(runs) == len(self.curves)
@@ -122,13 +124,6 @@ class LossPlot(pg.PlotWidget):
         if (x, y) != self.ranges:
             self.ranges = (x, y)
             self.setRange(xRange=x, yRange=y, padding=0.02)
-
-    def clear_runs(self) -> None:
-        """No curves (a new network before its first frame)."""
-        for train, test in self.curves:
-            train.setData([], [])
-            test.setData([], [])
-        self._set_ranges((0.0, 1.0), (0.0, 1.0))
 
 
 def _finite(values: np.ndarray) -> np.ndarray:

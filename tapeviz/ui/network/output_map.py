@@ -93,9 +93,11 @@ class OutputMap(QWidget):
         """The square the map fills."""
         m = self.fontMetrics()
         top = m.height() + 4 if self.title else 2
-        side = float(max(10, min(self.width() - 4, self.height() - top - 2)))
-        # whole pixels: the points' image at a fractional place would be resampled every paint
-        return QRectF((self.width() - side) // 2, top, side, side)
+        r = self.devicePixelRatioF()
+        # whole device pixels: the points' image at a fractional place would be resampled
+        side = math.floor(max(10, min(self.width() - 4, self.height() - top - 2)) * r) / r
+        left = round((self.width() - side) / 2 * r) / r
+        return QRectF(left, round(top * r) / r, side, side)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Qt override: the map, the points, the frame, the title and the note."""
