@@ -222,3 +222,48 @@ def test_each_bias_is_painted_in_its_values_colour(qtbot: QtBot, panel: NetworkP
         assert got == want, (layer, j, hex(got), hex(want))
         checked += 1
     assert checked == len(d.geometry_.biases) > 0
+
+
+def test_a_frame_repaints_the_neurons_and_links_not_the_buttons(
+    qtbot: QtBot, panel: NetworkPanel
+) -> None:
+    from PySide6.QtCore import QEvent, QObject
+
+    class Count(QObject):
+        paints = 0
+
+        def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                Count.paints += 1
+            return False
+
+    d = panel.diagram
+    area = d.frame_rect()  # the layers' squares and biases, and every link
+    geo = d.geometry_
+    for r in [r for col in geo.columns[1:] for r in col] + [b[2] for b in geo.biases]:
+        assert area.contains(r.toAlignedRect())
+    for x, y in d.geometry_.samples.reshape(-1, 2):
+        assert area.contains(round(x), round(y))
+    assert not area.contains(d.geometry_.columns[0][-1].toAlignedRect())  # (inputs: static)
+    counter = Count()
+    buttons = [d.add_layer, d.remove_layer, *[b for trio in d.column_buttons for b in trio]]
+    for b in buttons:
+        b.installEventFilter(counter)
+    shown = play_for(qtbot, panel, 10)
+    assert len(shown) >= 10 and Count.paints <= len(buttons), Count.paints  # (was every frame)
+
+
+def test_the_curvature_readout_changes_only_when_its_words_do(
+    qtbot: QtBot, panel: NetworkPanel, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every frame says 2/λmax; re-setting a style sheet re-polishes the label (and repaints)."""
+    top = panel.top
+    styled: list[str] = []
+    real = top.curvature.setStyleSheet
+    monkeypatch.setattr(top.curvature, "setStyleSheet", lambda s: (styled.append(s), real(s)))
+    for _ in range(5):
+        top.set_curvature(4.0, 0.03)  # 2/λmax = 0.5: under it
+    assert top.curvature.text() == "2/λmax = 0.5" and len(styled) <= 1
+    top.set_curvature(4.0, 0.9)  # over it: the warning colour and ⚠
+    assert top.curvature.text().endswith("⚠") and panel.theme.warning in styled[-1]
+    assert top.lr.limit == 0.5

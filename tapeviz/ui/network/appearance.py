@@ -75,7 +75,7 @@ class PanelAppearance:
         The labels and the loss curves repaint on the next turn, only when they changed (the
         curves' axes cost ~5 ms a paint; they change at most 10 times a second in training).
         """
-        self.diagram.repaint()  # (Qt paints every widget with a pending update with it)
+        self.diagram.repaint(self.diagram.frame_rect())  # (and every pending update with it)
         for m in self.output.maps:
             if m.isVisible() and m.stale:  # not painted with the diagram
                 m.repaint()

@@ -56,8 +56,10 @@ class CurvatureLrControl(LearningRateControl):
 
     def set_limit(self, limit: float | None) -> None:
         """Mark ``limit`` (2/λmax) on the scale; None: no mark."""
-        self.limit = limit if limit is not None and math.isfinite(limit) and limit > 0 else None
-        self.update()
+        limit = limit if limit is not None and math.isfinite(limit) and limit > 0 else None
+        if limit != self.limit:  # (every frame says it: repainted only when it moves)
+            self.limit = limit
+            self.update()
 
     def paintEvent(self, event: QPaintEvent) -> None:
         """Qt override: the scale, then a mark at 2/λmax (over the limit is shaded)."""
@@ -317,10 +319,8 @@ class TopBar(QWidget):
     def set_curvature(self, lam: float | None, lr: float) -> None:
         """``2/λmax = 1.7`` beside the learning rate (a warning colour when lr is over it)."""
         if lam is None or not math.isfinite(lam) or lam <= 0:
-            self.curvature.setText(translate("NetworkPanel", "2/λmax = …"))
-            self.curvature.setStyleSheet("")
             self.lr.set_limit(None)
-            return
+            return self._say_curvature(translate("NetworkPanel", "2/λmax = …"), "")
         limit = 2.0 / lam
         self.lr.set_limit(limit)
         text = translate("NetworkPanel", "2/λmax = %1").replace("%1", f"{limit:.3g}")
@@ -330,9 +330,15 @@ class TopBar(QWidget):
             self.curvature.setToolTip(translate(
                 "NetworkPanel", "The learning rate is above 2/λmax: the steps overshoot along "
                 "the steepest direction and can diverge"))  # fmt: skip
-        self.curvature.setText(text)
         colour = self.theme.warning if over else self.theme.text
-        self.curvature.setStyleSheet(f"color: {colour};")
+        self._say_curvature(text, f"color: {colour};")
+
+    def _say_curvature(self, text: str, style: str) -> None:
+        """Set the label only when it changes (every frame says it; a style sheet re-polishes)."""
+        if self.curvature.text() != text:
+            self.curvature.setText(text)
+        if self.curvature.styleSheet() != style:
+            self.curvature.setStyleSheet(style)
 
     def restyle(self, theme: Theme, scale: float) -> None:
         """Theme colours and the presenter scale."""

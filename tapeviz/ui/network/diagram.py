@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QImage,
     QMouseEvent,
@@ -28,7 +28,13 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QToolButton, QToolTip, QWidge
 
 from tapeviz.models.network.config import FEATURE_LABELS, FEATURES, MAX_LAYERS, MAX_NEURONS
 from tapeviz.ui.network.atlas import NeuronAtlas
-from tapeviz.ui.network.diagram_paint import DIMMED, LinkLayer, paint_diagram, weight_of
+from tapeviz.ui.network.diagram_paint import (
+    DIMMED,
+    MAX_WIDTH,
+    LinkLayer,
+    paint_diagram,
+    weight_of,
+)
 from tapeviz.ui.network.geometry import GAP, Geometry, layout
 from tapeviz.ui.network.heat import colour_table, scaled_for_display
 from tapeviz.ui.network.weight_editor import WeightEditor, layer_name
@@ -127,7 +133,10 @@ class NetworkDiagram(QWidget):
         """New grids to show (``inputs``: the inputs' too): the strips are made again."""
         self.layers_version += 1
         self.inputs_version += inputs
-        self.update()
+        if inputs:  # (a new shape, theme or data set: everything)
+            self.update()
+        else:  # a new frame: the neurons and links only
+            self.update(self.frame_rect())
 
     def input_column(self) -> tuple[list[QRectF], np.ndarray | None, list[bool]] | None:
         """The inputs' squares, their grids (k, res, res) and which are on; None: no layout."""
@@ -137,6 +146,28 @@ class NetworkDiagram(QWidget):
         feats = self._feature_grids
         inputs = np.stack([feats[f] for f in FEATURES]) if len(feats) == len(FEATURES) else None
         return cols[0], inputs, [f in self.features for f in FEATURES]
+
+    def frame_rect(self) -> QRect:
+        """What a new frame changes: the layers' neurons and biases, and the links.
+
+        The inputs' squares, the header's and the footer's buttons and labels lie outside it
+        (a frame need not repaint them: ~0.4 ms).
+        """
+        geo = self.geometry_
+        squares = [r for col in geo.columns[1:] for r in col] + [r for _, _, r in geo.biases]
+        if not squares:
+            return self.rect()
+        m = 2.0 * self.scale + 1  # (the outlines' half width, and a pixel)
+        box = squares[0]
+        for r in squares[1:]:
+            box = box.united(r)
+        box = box.adjusted(-m, -m, m, m)
+        if len(geo.samples):  # the links' curves, as wide as the widest is drawn
+            points = geo.samples.reshape(-1, 2)
+            (x0, y0), (x1, y1) = points.min(0), points.max(0)
+            w = MAX_WIDTH * self.scale / 2 + 1
+            box = box.united(QRectF(x0 - w, y0 - w, x1 - x0 + 2 * w, y1 - y0 + 2 * w))
+        return box.toAlignedRect().intersected(self.rect())
 
     def atlas(self) -> list[tuple[QRectF, QImage]]:
         """Every neuron's heat map: one opaque strip per column (made when needed)."""
