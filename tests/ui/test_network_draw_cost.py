@@ -24,7 +24,7 @@ from tapeviz.ui.network.frames import RunFrame
 from tapeviz.ui.network.heat import indices
 from tapeviz.ui.network.loss_plot import LossPlot, nice_ceiling, sticky_range
 from tapeviz.ui.network.panel import NetworkPanel
-from tests.ui.test_network_panel import panel, play_for, settle
+from tests.ui.test_network_panel import PaintCount, panel, play_for, settle
 
 __all__ = ["panel"]  # (the fixture, shared with the panel's tests)
 
@@ -227,16 +227,6 @@ def test_each_bias_is_painted_in_its_values_colour(qtbot: QtBot, panel: NetworkP
 def test_a_frame_repaints_the_neurons_and_links_not_the_buttons(
     qtbot: QtBot, panel: NetworkPanel
 ) -> None:
-    from PySide6.QtCore import QEvent, QObject
-
-    class Count(QObject):
-        paints = 0
-
-        def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint:
-                Count.paints += 1
-            return False
-
     d = panel.diagram
     area = d.frame_rect()  # the layers' squares and biases, and every link
     geo = d.geometry_
@@ -245,12 +235,10 @@ def test_a_frame_repaints_the_neurons_and_links_not_the_buttons(
     for x, y in d.geometry_.samples.reshape(-1, 2):
         assert area.contains(round(x), round(y))
     assert not area.contains(d.geometry_.columns[0][-1].toAlignedRect())  # (inputs: static)
-    counter = Count()
     buttons = [d.add_layer, d.remove_layer, *[b for trio in d.column_buttons for b in trio]]
-    for b in buttons:
-        b.installEventFilter(counter)
+    counter = PaintCount(*buttons)
     shown = play_for(qtbot, panel, 10)
-    assert len(shown) >= 10 and Count.paints <= len(buttons), Count.paints  # (was every frame)
+    assert len(shown) >= 10 and counter.paints <= len(buttons), counter.paints  # (every frame)
 
 
 def test_the_curvature_readout_changes_only_when_its_words_do(
