@@ -62,6 +62,25 @@ class Geometry:
         best = int(np.argmin(np.minimum(seg, d.min(axis=1))))
         return best if seg[best] <= tolerance else None
 
+    def frame_box(self, outline: float, link: float) -> QRectF:
+        """What a new frame changes: the layers' squares and biases, and the links' curves.
+
+        The squares and biases grow by ``outline``, the curves by ``link`` (half the widest
+        stroke); the inputs' squares stay as they are. Empty without layers.
+        """
+        boxes = [(r.left(), r.top(), r.right(), r.bottom())
+                 for r in [r for col in self.columns[1:] for r in col]
+                 + [r for _, _, r in self.biases]]  # fmt: skip
+        if not boxes:
+            return QRectF()
+        lo = np.min(boxes, axis=0)[:2] - outline
+        hi = np.max(boxes, axis=0)[2:] + outline
+        if len(self.samples):
+            points = self.samples.reshape(-1, 2)
+            lo = np.minimum(lo, points.min(0) - link)
+            hi = np.maximum(hi, points.max(0) + link)
+        return QRectF(float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1]))
+
     def neuron_at(self, x: float, y: float) -> tuple[int, int] | None:
         """(column, row) of the neuron square under (x, y)."""
         for c, rects in enumerate(self.columns):
