@@ -98,7 +98,10 @@ def run_isolated(
         part = wire_result(frame)
         kept = part.doc.get("kept")  # this run's token: an older run's values are gone
         pool.values_token = kept if isinstance(kept, str) else None
-        result = results_decode.decode(part, pool)
+        try:
+            result = results_decode.decode(part, pool)
+        except ProtocolError as exc:  # (a small answer the worker sent without reading it)
+            result = results_decode.refused(str(exc), part.doc)
     except WorkerFailure as exc:
         err = failure_error(exc, limits)
         return RunResult("", (), {}, None, time.perf_counter() - started, err)

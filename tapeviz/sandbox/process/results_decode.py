@@ -17,7 +17,7 @@ import numpy as np
 
 from tapeviz.engine.primitives import PRIMITIVES
 from tapeviz.sandbox.errors import UserCodeError
-from tapeviz.sandbox.messages import Note, checked
+from tapeviz.sandbox.messages import Note, checked, say
 from tapeviz.sandbox.process import fit_columns, grad_notes, plots, results
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process.remote import CALL_PARTS, CallColumns, TensorTable
@@ -33,10 +33,21 @@ from tapeviz.sandbox.process.wire import (
     items,
     need,
     read,
+    rising,
+    span,
     text,
+    total,
     write,
 )  # fmt: skip
 from tapeviz.sandbox.result import RunResult
+
+_ITEMSIZE = np.array([np.dtype(name).itemsize for name in DTYPE_CODES], np.int64)
+
+
+def _within(column: np.ndarray, lo: int, stop: int) -> bool:
+    """Whether every value of a non-empty integer column is in ``range(lo, stop)``."""
+    low, high = span(column)
+    return low >= lo and high < stop
 
 
 def decode_note(item: Any) -> Note:
@@ -81,20 +92,17 @@ def _table(doc: Any, frame: Frame, pool: Any = None) -> TensorTable:
     data = frame.blob(need(doc, "data", int))
     if not (len(codes) == len(kinds) == len(ndims) == n):
         raise ProtocolError("the tensor table's columns differ in length")
-    if n and ndims.max() > MAX_RANK:
-        raise ProtocolError(
-            f"a tensor of {int(ndims.max())} dimensions (the window shows at most {MAX_RANK})"
-        )
-    if n and (
-        codes.max() >= len(DTYPE_CODES)
-        or kinds.max() > 2
-        or ndims.max() > 32
-        or min(codes.min(), kinds.min(), ndims.min()) < 0
-    ):
-        raise ProtocolError("bad dtype, kind or rank in the tensor table")
-    if int(ndims.sum()) != len(dims) or (len(dims) and dims.min() < 0):
+    if n:
+        (c_lo, c_hi), (k_lo, k_hi), (r_lo, r_hi) = span(codes), span(kinds), span(ndims)
+        if r_hi > MAX_RANK:
+            raise ProtocolError(
+                f"a tensor of {r_hi} dimensions (the window shows at most {MAX_RANK})"
+            )
+        if c_hi >= len(DTYPE_CODES) or k_hi > 2 or min(c_lo, k_lo, r_lo) < 0:
+            raise ProtocolError("bad dtype, kind or rank in the tensor table")
+    if total(ndims) != len(dims) or (len(dims) and span(dims)[0] < 0):
         raise ProtocolError("bad shapes in the tensor table")
-    itemsize = np.array([np.dtype(name).itemsize for name in DTYPE_CODES], np.int64)[codes]
+    itemsize = _ITEMSIZE[codes]
     # Element counts per row: products of each row's dims (empty product 1 for scalars).
     counts = np.ones(n, np.float64)
     if len(dims):
@@ -110,8 +118,8 @@ def _table(doc: Any, frame: Frame, pool: Any = None) -> TensorTable:
     texts = need(doc, "name_list", list)
     if len(rows) != len(index) or len(rows) > n or len(texts) > len(rows):
         raise ProtocolError("the tensor names' columns do not match")
-    if len(rows) and (rows.min() < 0 or rows.max() >= n or index.min() < 0
-                      or index.max() >= len(texts)):  # fmt: skip
+    if len(rows) and (span(rows)[0] < 0 or span(rows)[1] >= n or span(index)[0] < 0
+                      or span(index)[1] >= len(texts)):  # fmt: skip
         raise ProtocolError("a bad tensor name")
     if not all(isinstance(v, str) and len(v) <= 1000 for v in texts):
         raise ProtocolError("a bad tensor name")
@@ -137,23 +145,23 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
     m = len(cols["id"])
     if any(len(cols[k]) != m for k in ("prim", "watched", "param", "nin", "nout")):
         raise ProtocolError("the record columns differ in length")
-    if m and (cols["prim"].min() < 0 or cols["prim"].max() >= len(prims)):
+    if m and not _within(cols["prim"], 0, len(prims)):
         raise ProtocolError("a record's primitive is out of range")
-    if m and (cols["param"].min() < 0 or cols["param"].max() >= len(params)):
+    if m and not _within(cols["param"], 0, len(params)):
         raise ProtocolError("a record's params are out of range")
     for k, n in (("in", "nin"), ("out", "nout")):
-        if (m and cols[n].min() < 0) or int(cols[n].sum()) != len(cols[k]):
+        if (m and span(cols[n])[0] < 0) or total(cols[n]) != len(cols[k]):
             raise ProtocolError("the record inputs or outputs do not add up")
-        if len(cols[k]) and (cols[k].min() < 0 or cols[k].max() >= n_rows):
+        if len(cols[k]) and not _within(cols[k], 0, n_rows):
             raise ProtocolError("a record refers to a missing tensor")
-    if m and cols["nout"].min() < 1:
+    if m and span(cols["nout"])[0] < 1:
         raise ProtocolError("a record without an output")
     labels = None
     if "label_names" in doc:  # a framework's own op names (torch's grad_fn names)
         label_names = items(doc, "label_names", lambda s: s if isinstance(s, str) else None,
                             10_000)  # fmt: skip
         column = frame.ints(need(doc, "label", dict))
-        if len(column) != m or (m and (column.min() < -1 or column.max() >= len(label_names))):
+        if len(column) != m or (m and not _within(column, -1, len(label_names))):
             raise ProtocolError("the record labels are out of range")
         labels = (label_names, column)
     scopes = None
@@ -161,7 +169,7 @@ def _records(doc: Any, frame: Frame, n_rows: int) -> dict[str, Any]:
         scope_names = items(doc, "scope_names", lambda s: s if isinstance(s, str) else None,
                             100_000)  # fmt: skip
         column = frame.ints(need(doc, "scope", dict))
-        if len(column) != m or (m and (column.min() < -1 or column.max() >= len(scope_names))):
+        if len(column) != m or (m and not _within(column, -1, len(scope_names))):
             raise ProtocolError("the record scopes are out of range")
         parts = [tuple(p for p in name.split("/") if p) for name in scope_names]
         scopes = (parts, column)
@@ -192,11 +200,11 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     count = len(flags)
     if not (len(start) == count + 1 and len(index) == len(n_watched) == len(names) == count):
         raise ProtocolError("the tape columns differ in length")
-    if count and (start[0] != 0 or start[-1] != recs["count"] or np.any(np.diff(start) < 0)):
+    if count and (start[0] != 0 or start[-1] != recs["count"] or not rising(start)):
         raise ProtocolError("the tapes' records are out of range")
-    if (count and n_watched.min() < 0) or int(n_watched.sum()) != len(watched):
+    if (count and span(n_watched)[0] < 0) or total(n_watched) != len(watched):
         raise ProtocolError("the tapes' watched tensors do not add up")
-    if len(watched) and (watched.min() < 0 or watched.max() >= n):
+    if len(watched) and not _within(watched, 0, n):
         raise ProtocolError("a tape watches a missing tensor")
     calls = _calls(doc, frame, n, count)
     recs["calls"] = calls
@@ -209,7 +217,7 @@ def _tapes(doc: Any, frame: Frame, table: TensorTable, recs: dict[str, Any]) -> 
     w_off = np.zeros(count + 1, np.int64)
     np.cumsum(n_watched, out=w_off[1:])
     w_off = compact(w_off)
-    if count and (names.min() < 0 or names.max() >= len(name_sets)):
+    if count and not _within(names, 0, len(name_sets)):
         raise ProtocolError("bad tape names")
     return RemoteTapes(table, recs, flags, index, names, name_sets, watched, w_off,
                        fits=fit_columns.decode(doc, frame, count),
@@ -226,19 +234,19 @@ def _calls(doc: Any, frame: Frame, n_rows: int, n_tapes: int) -> CallColumns:
     m = len(tape)
     if not (len(kind) == m and all(len(c) == m for c in sizes)):
         raise ProtocolError("the gradient calls' columns differ in length")
-    if m and (tape.min() < 0 or tape.max() >= n_tapes or np.any(np.diff(tape) < 0)):
+    if m and (not _within(tape, 0, n_tapes) or not rising(tape)):
         raise ProtocolError("a gradient call of a missing tape")
-    if m and (kind.min() < 0 or kind.max() >= len(kinds)):
+    if m and not _within(kind, 0, len(kinds)):
         raise ProtocolError("a gradient call of an unknown kind")
     offsets = []
     for c, values in zip(sizes, flat, strict=True):
-        if (m and c.min() < 0) or int(c.sum()) != len(values):
+        if (m and span(c)[0] < 0) or total(c) != len(values):
             raise ProtocolError("the gradient calls' parts do not add up")
         off = np.zeros(m + 1, np.int64)
         np.cumsum(c, out=off[1:])
         offsets.append(off)
     results = flat[2]
-    if len(results) and (results.min() < -1 or results.max() >= n_rows):
+    if len(results) and not _within(results, -1, n_rows):
         raise ProtocolError("a reference to a missing tensor")
     names = [k if isinstance(k, str) and len(k) < 40 else "gradient" for k in kinds]
     (t_off, s_off, r_off), (targets, sources, results) = offsets, flat
@@ -289,12 +297,10 @@ def _marks(doc: Any, frame: Frame, output: str, tapes: int) -> tuple[tuple[int, 
     if len(offsets) != len(counts) or len(offsets) > len(output) + 1:
         raise ProtocolError("the output marks' columns differ in length")
     if len(offsets) and (
-        offsets.min() < 0
-        or offsets.max() > len(output)
-        or counts.min() < 0
-        or counts.max() > tapes
-        or np.any(np.diff(offsets) <= 0)
-        or np.any(np.diff(counts) < 0)
+        not _within(offsets, 0, len(output) + 1)
+        or not _within(counts, 0, tapes + 1)
+        or not rising(offsets, strictly=True)
+        or not rising(counts)
     ):
         raise ProtocolError("bad output marks")
     return tuple(zip(offsets.tolist(), counts.tolist(), strict=True))
@@ -353,6 +359,18 @@ def _decode(frame: Frame, pool: Any) -> RunResult:
         marks,
         plots.decode(need(doc, "figures", list), frame),
     )
+
+
+def refused(why: str, doc: Any) -> RunResult:
+    """A run whose answer cannot be read: the user's error says why; what it printed is kept.
+
+    The worker sends this instead of an answer it read and refused; the window makes it when
+    it cannot read a small one the worker sent without reading it (``server.WINDOW_REFUSES``).
+    """
+    error = UserCodeError.of(say("answer_refused", why=why[:500]), kind="limit", limit="answer")
+    output = doc.get("output") if isinstance(doc, dict) else None
+    output = output if isinstance(output, str) and len(output) <= MAX_TEXT else ""
+    return RunResult(output, (), {}, None, 0.0, error)
 
 
 def round_trip(result: RunResult) -> RunResult:

@@ -44,6 +44,12 @@ HANDLERS: dict[str, Handler] = {}
 Check = Callable[[Frame, Any, Frame], object]  # (answer, request args, request frame)
 Refusal = Callable[[Any, str, Any], tuple[Any, Writer]]
 CHECKS: dict[str, tuple[Check, Refusal]] = {}
+# Ops whose window side makes the same refusal itself (with the same function) when it cannot
+# read a small answer: the worker's own reading (a whole decode, ~0.3-0.9 ms) is then needed
+# only for an answer past the window's frame caps' reach, so a small cell's live re-run does
+# not pay it. ``SMALL_ANSWER``: bytes of JSON and blobs together.
+WINDOW_REFUSES = ("run",)
+SMALL_ANSWER = 4 << 20
 TICK_S = 0.03  # seconds of a run between two batches of its finished tapes encoded
 SEND_FIRST_S = 0.08  # a streamed run's first snapshot, seconds after it started
 SESSION: dict[str, Any] = {}  # what this worker keeps between requests (compiled programs)
@@ -182,25 +188,24 @@ def _check_run(answer: Frame, args: Any, request: Frame) -> object:
 
 
 def _refuse_run(args: Any, why: str, refused: Any) -> tuple[Any, Writer]:
-    """A run whose result the window would refuse: the user's error says what was too big.
-
-    What the script printed is kept (the same text the refused answer held, already limited).
-    """
-    from tapeviz.sandbox.errors import UserCodeError
-    from tapeviz.sandbox.messages import say
-    from tapeviz.sandbox.result import RunResult
-
-    error = UserCodeError.of(say("answer_refused", why=why), kind="limit", limit="answer")
+    """A run whose result the window would refuse: the user's error says what was too big."""
     writer = Writer()
-    output = refused.get("output") if isinstance(refused, dict) else None
-    output = output if isinstance(output, str) and len(output) <= results.MAX_TEXT else ""
-    return results.encode(RunResult(output, (), {}, None, 0.0, error), writer), writer
+    return results.encode(results_decode.refused(why, refused), writer), writer
 
 
 HANDLERS["run"] = run_handler
 CHECKS["run"] = (_check_run, _refuse_run)
 HANDLERS["ping"] = lambda args, frame, ctx: ({"pong": True}, Writer())
 HANDLERS["value"] = kept.value_handler
+
+
+def _window_refuses(op: Any, body: bytes, blobs: wire.Blobs) -> bool:
+    """Whether the window itself refuses this answer if it cannot read it (see WINDOW_REFUSES)."""
+    if op not in WINDOW_REFUSES or len(blobs) > 10_000:
+        return False
+    return len(body) + sum(len(b) if isinstance(b, bytes) else b.nbytes for b in blobs) < (
+        SMALL_ANSWER
+    )
 
 
 def _where(path: str | None) -> Any:
@@ -309,7 +314,7 @@ def serve(stdin: Any, stdout: Any, where: Any = None) -> None:
             current.clear()
             answer = wire.encode({"id": rid, "ok": True, "result": out}, writer)
             check = CHECKS.get(doc.get("op"))  # type: ignore[arg-type]
-            if check is not None:
+            if check is not None and not _window_refuses(doc.get("op"), *answer):
                 try:
                     check[0](wire.loopback(*answer), args, frame)
                 except ProtocolError as exc:

@@ -9,6 +9,7 @@ crashed worker can make a request fail, never run code in the window or crash it
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import os
@@ -26,6 +27,7 @@ MAX_JSON = 256 * 2**20  # bytes of JSON in one frame
 MAX_BLOBS = 1_000_000
 MAX_BYTES = 4 * 2**30  # every blob of one frame together
 MAX_RANK = 32  # dimensions of one array (numpy 2 allows 64)
+SMALL_SHARED = 1 << 16  # bytes of blobs below which a received frame's parts are not copied
 _HEAD = struct.Struct("<II")
 _BLOB = struct.Struct("<Q")
 
@@ -57,7 +59,9 @@ class Writer:
 
     def __init__(self) -> None:
         self.blobs: list[bytes | memoryview] = []
-        self._ints: dict[str, list[np.ndarray]] = {"int64": [], "int32": []}
+        # Per pack: its parts (short columns merged into one Python list, made an array once
+        # by finish(): a small result's ~30 columns cost one numpy conversion, not 30).
+        self._ints: dict[str, list[Any]] = {"int64": [], "int32": []}
         self._n_ints = {"int64": 0, "int32": 0}
 
     def ints(self, values: Any) -> dict[str, Any]:
@@ -69,10 +73,17 @@ class Writer:
         the window, which keeps the received frame.
         """
         kind = type(values)
+        if not len(values) and (kind is list or kind is np.ndarray):  # (many columns are empty)
+            if not self._ints["int32"]:
+                self._ints["int32"].append([])  # (the pack exists, as empty as the column)
+            n = self._n_ints["int32"]
+            return {"$i": [n, n, 4]}
         if (kind is list or (kind is np.ndarray and values.ndim == 1)) and len(values) < 256:
-            small = values.tolist() if type(values) is np.ndarray else values
+            small = values.tolist() if kind is np.ndarray else values
+            if small and type(small[0]) is not int:  # (bools, numpy integers: as ints)
+                small = np.asarray(small, dtype=np.int64).tolist()
             fits = not small or (min(small) >= _INT32_MIN and max(small) <= _INT32_MAX)
-            arr = np.array(small, np.int32 if fits else np.int64).reshape(-1)  # (no reductions)
+            arr: Any = small
         else:
             arr = np.asarray(values, dtype=np.int64).reshape(-1)
             fits = not len(arr) or (arr.min() >= _INT32_MIN and arr.max() <= _INT32_MAX)
@@ -80,7 +91,14 @@ class Writer:
                 arr = arr.astype(np.int32)
         pack = "int32" if fits else "int64"
         start = self._n_ints[pack]
-        self._ints[pack].append(arr)
+        parts = self._ints[pack]
+        if type(arr) is list:
+            if parts and type(parts[-1]) is list:
+                parts[-1].extend(arr)
+            else:
+                parts.append(list(arr))
+        else:
+            parts.append(arr)
         self._n_ints[pack] += len(arr)
         return {
             "$i": [start, self._n_ints[pack], 4] if pack == "int32" else [start, start + len(arr)]
@@ -90,7 +108,7 @@ class Writer:
         """Add the packed integers to the frame (``write`` calls it)."""
         if isinstance(doc, dict):
             for pack, key in (("int64", "$ints"), ("int32", "$ints32")):
-                parts = self._ints[pack]
+                parts = [np.array(p, pack) if type(p) is list else p for p in self._ints[pack]]
                 if parts:
                     packed = np.concatenate(parts) if len(parts) > 1 else parts[0]
                     doc[key] = self.array(packed)["$a"][0]
@@ -175,7 +193,10 @@ class Frame:
         # copied unless it is at least half the buffer, so what a result keeps never holds
         # the buffer alive for more than twice its own bytes (a loop's columns kept the whole
         # 17 MB answer of a 100,000-tape run for 1 MB of values).
-        self._shared = sum(len(b) for b in blobs) if blobs and type(blobs[0]) is memoryview else 0
+        # A small buffer (under SMALL_SHARED) is kept whole: copying its ~30 columns one by one
+        # would cost more than the bytes it holds.
+        shared = sum(len(b) for b in blobs) if blobs and type(blobs[0]) is memoryview else 0
+        self._shared = shared if shared >= SMALL_SHARED else 0
         if ints is None:
             d = doc if isinstance(doc, dict) else {}
             ints = (d.get("$ints"), d.get("$ints32"))
@@ -190,8 +211,8 @@ class Frame:
 
         ``{"$i": [a, b, 4]}``: an int32 view.
         """
-        got = ref.get("$i") if isinstance(ref, dict) else None
-        if not (isinstance(got, list) and (len(got) == 2 or (len(got) == 3 and got[2] == 4))):
+        got = ref.get("$i") if type(ref) is dict else None
+        if type(got) is not list or not (len(got) == 2 or (len(got) == 3 and got[2] == 4)):
             raise ProtocolError("expected packed integers")
         a, b = got[0], got[1]
         width = 8 if len(got) == 2 else 4
@@ -208,7 +229,7 @@ class Frame:
             packed = self._packs[width] = self._view({"$a": [index, name, [count]]})
         if type(a) is not int or type(b) is not int or not 0 <= a <= b <= len(packed):
             raise ProtocolError("packed integers out of range")
-        return self._own(packed[a:b])
+        return self._own(packed[a:b]) if self._shared else packed[a:b]
 
     def array(self, ref: Any, dtype: str | None = None, ndim: int | None = None) -> np.ndarray:
         """The array an ``{"$a": ...}`` stand-in refers to (read-only), checked."""
@@ -356,6 +377,30 @@ class Inbox:
 
 
 # -- checked reading of a decoded document ------------------------------------------------
+def span(column: np.ndarray) -> tuple[int, int]:
+    """``(min, max)`` of a non-empty integer column (short ones in Python: ~10x numpy's cost)."""
+    if len(column) < 64:
+        values = column.tolist()
+        return min(values), max(values)
+    return int(column.min()), int(column.max())
+
+
+def rising(column: np.ndarray, strictly: bool = False) -> bool:
+    """Whether an integer column never falls (``strictly``: always rises)."""
+    if len(column) < 64:
+        v = column.tolist()
+        if strictly:
+            return all(a < b for a, b in itertools.pairwise(v))
+        return all(a <= b for a, b in itertools.pairwise(v))
+    step = np.diff(column)
+    return bool(np.all(step > 0)) if strictly else bool(np.all(step >= 0))
+
+
+def total(column: np.ndarray) -> int:
+    """The sum of an integer column, exact (short ones in Python)."""
+    return sum(column.tolist()) if len(column) < 64 else int(column.sum())
+
+
 def need(doc: Any, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
     """``doc[key]`` if it has the expected type, else :class:`ProtocolError`."""
     if not isinstance(doc, dict):
