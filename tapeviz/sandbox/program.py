@@ -7,11 +7,13 @@ The worker keeps the last scripts' programs between runs, so a live re-run of un
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.language.expr import Fn
 from tapeviz.sandbox.language.pasted import readable
 from tapeviz.sandbox.language.stmt import Compiler, backward_title, naming_tapes
 from tapeviz.sandbox.language.validate import Invalid, parse, validate, without_magics
@@ -29,10 +31,16 @@ class Program:
     notes: tuple[str, ...]  # what reading the text noted (magics skipped, characters read)
 
 
-def compile_program(source: str, note: Callable[[str], None] = lambda text: None) -> Program:
+def compile_program(
+    source: str,
+    note: Callable[[str], None] = lambda text: None,
+    statements: Statements | None = None,
+) -> Program:
     """Parse, check and compile ``source`` (raises :class:`Invalid` with the user's error).
 
     ``note`` hears what reading the text noted as it is noted (an error may follow).
+    ``statements``: a session's statements checked and compiled before, reused where the same
+    text stands at the same place (a keystroke re-checks and re-compiles one statement).
     """
     notes: list[str] = []
     shifts: Mapping[int, int] = {}
@@ -40,6 +48,7 @@ def compile_program(source: str, note: Callable[[str], None] = lambda text: None
     for text in skipped:
         note(text)
     notes += skipped
+    parsed = source
     try:
         tree = parse(source)
     except Invalid:  # pasted: prompts, look-alike characters? (else the error stands)
@@ -48,17 +57,25 @@ def compile_program(source: str, note: Callable[[str], None] = lambda text: None
             raise
         try:
             tree = parse(readable_source)
+            parsed = readable_source
         except Invalid as exc:
             raise Invalid(_shifted(exc.error, shifts)) from None
         for text in fixed:
             note(text)
         notes += fixed
     try:
-        validate(tree)
         body = tree.body  # type: ignore[attr-defined]
-        last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
         compiler = Compiler()
-        code = compiler.block(body)
+        if statements is None or len(source) > KEPT_CHARS:
+            validate(tree)
+            last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
+            code = compiler.block(body)
+        else:
+            lines = _LINES.split(parsed)  # (the parser's line ends only, not str.splitlines')
+            for node in body:  # (every check before any compile, as validate(tree) does)
+                statements.check(node, tree, lines)
+            last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
+            code = statements.block(body, lines, compiler)
         tail = compiler.expr(last.value) if last is not None else None
     except Invalid as exc:
         raise Invalid(_shifted(exc.error, shifts)) from None
@@ -74,7 +91,58 @@ def _shifted(error: UserCodeError, shifts: Mapping[int, int]) -> UserCodeError:
     return replace(error, col=error.col + moved) if error.col and moved else error
 
 
+_LINES = re.compile(r"\r\n|\r|\n")
 KEPT_CHARS = 200_000  # a longer script is compiled each run (a worker keeps no huge programs)
+
+
+class Statements:
+    """Top-level statements checked and compiled, by their place and text (a session's).
+
+    A top-level statement compiles alone (the module scope resolves every name at run time),
+    so one with the same text at the same line and column is the same closure. Only checks
+    that passed are kept; any refusal is made by checking the whole tree again, so the error
+    the user sees is the one a fresh compile reports.
+    """
+
+    def __init__(self, size: int = 4000) -> None:
+        self.size = size
+        self._kept: dict[tuple[int, int, str], Fn] = {}
+        self._checked: dict[tuple[int, int, str], None] = {}
+
+    @staticmethod
+    def _key(node: ast.stmt, lines: list[str]) -> tuple[int, int, str]:
+        end = node.end_lineno or node.lineno
+        return node.lineno, node.col_offset, "\n".join(lines[node.lineno - 1 : end])
+
+    def check(self, node: ast.stmt, tree: ast.AST, lines: list[str]) -> None:
+        """Validate ``node`` unless its text at its place passed before (whole-tree errors)."""
+        key = self._key(node, lines)
+        if key in self._checked:
+            return
+        try:
+            validate(node)
+        except Invalid:
+            validate(tree)  # the first refusal in the whole text's order
+            raise
+        self._remember(self._checked, key, None)
+
+    def block(self, body: list[ast.stmt], lines: list[str], compiler: Compiler) -> Fn:
+        """``compiler.block(body)`` (checked), reusing the statements compiled before."""
+        stmts = []
+        for node in body:
+            key = self._key(node, lines)
+            fn = self._kept.get(key)
+            if fn is None:
+                fn = compiler.stmt(node)
+                self._remember(self._kept, key, fn)
+            stmts.append((fn, node.lineno, node.col_offset + 1))
+        return compiler.sequence(stmts)
+
+    def _remember(self, kept: dict[Any, Any], key: Any, value: Any) -> None:
+        kept.pop(key, None)
+        kept[key] = value  # (the most recent last)
+        while len(kept) > self.size:
+            del kept[next(iter(kept))]
 
 
 class Programs:
@@ -83,6 +151,7 @@ class Programs:
     def __init__(self, size: int = 8) -> None:
         self.size = size
         self._kept: dict[str, Program] = {}
+        self.statements = Statements()  # what an edited text shares with the texts before
 
     def get(self, source: str) -> Program | None:
         """The program compiled from exactly ``source`` (None: not kept)."""

@@ -304,7 +304,8 @@ def run(
         with _running(budget, created) as plots:
             program = programs.get(source) if programs is not None else None
             if program is None:
-                program = compile_program(source, budget.note)
+                kept = programs.statements if programs is not None else None
+                program = compile_program(source, budget.note, kept)
                 if programs is not None:
                     programs.put(source, program)
             else:

@@ -89,3 +89,76 @@ def test_a_huge_script_is_not_kept() -> None:
     programs.put(big, compile_program("x = 1"))
     programs.put("y = 2", compile_program("y = 2"))
     assert programs.get(big) is None and programs.get("y = 2") is not None
+
+
+# -- a keystroke: the statements an edited text shares with the texts before ----------------
+def _fns(programs: Programs) -> list[object]:
+    return list(programs.statements._kept.values())
+
+
+@pytest.mark.parametrize("name", SHORT)
+def test_an_edited_seed_runs_as_its_text_compiled_afresh(name: str) -> None:
+    source, programs = program(name), Programs()
+    run(source, programs=programs)
+    kept = len(programs.statements._kept)
+    edited = source.replace("\n", "\nedited_ = 1\n", 1)  # one line more after the first
+    again = run(edited + "\nprint('edited')\n", programs=programs)
+    fresh = run(edited + "\nprint('edited')\n")
+    assert again.error is None and again.output == fresh.output
+    assert [t.tape.pretty() for t in again.tapes] == [t.tape.pretty() for t in fresh.tapes]
+    assert len(programs.statements._kept) > kept  # (the moved statements: compiled anew)
+
+
+def test_a_changed_statement_is_compiled_again_the_others_are_reused() -> None:
+    programs = Programs()
+    first = "a = 2\nb = a * 3\nprint(a, b)\n"
+    assert run(first, programs=programs).output == "2 6\n"
+    before = _fns(programs)
+    edited = "a = 2\nb = a * 4\nprint(a, b)\n"
+    assert run(edited, programs=programs).output == "2 8\n"
+    after = _fns(programs)
+    assert len(before) == 2 and after[:2] == before and len(after) == 3  # "b = a * 4": new
+
+
+def test_a_statement_moved_to_another_line_reports_its_new_line() -> None:
+    programs = Programs()
+    text = "x = 1\ny = 1 / 0\n"
+    assert run(text, programs=programs).error.line == 2  # type: ignore[union-attr]
+    moved = run("x = 1\n\n\ny = 1 / 0\n", programs=programs)
+    assert moved.error is not None and moved.error.line == 4
+    shifted = run("x = 1\n   # a comment\ny = 1 / 0 ;z = 2\n", programs=programs)
+    assert shifted.error is not None and shifted.error.line == 3
+
+
+def test_a_refused_text_gives_the_error_a_fresh_compile_gives() -> None:
+    programs = Programs()
+    run("import numpy as np\nx = np.ones(2)\n", programs=programs)  # (statements kept)
+    for text in (
+        "import numpy as np\nx = np.ones(2)\ny = x.__globals__\n",
+        "import numpy as np\ndef f():\n    return x.__code__\nasync def g(): pass\n",
+        "x = 1\ny = [a.__mro__ for a in ()]\nq = __import__\nz = x.__globals__\n",
+        "import numpy as np\nx = np.ones(2)\nx.__y__\n",  # (the last expression)
+    ):
+        kept, fresh = run(text, programs=programs), run(text)
+        assert kept.error is not None and fresh.error is not None
+        assert (kept.error.message, kept.error.line, kept.error.col) == (
+            fresh.error.message, fresh.error.line, fresh.error.col,
+        )  # fmt: skip
+
+
+def test_the_same_text_at_another_column_or_line_end_is_another_statement() -> None:
+    programs = Programs()
+    assert run("a = 1; b = 2\nprint(a, b)\n", programs=programs).output == "1 2\n"
+    assert run("a = 1; b = 3\nprint(a, b)\n", programs=programs).output == "1 3\n"
+    assert run("a = 1\rb = 4\r\nprint(a, b)\n", programs=programs).output == "1 4\n"
+    assert run("a = 1\rb = 5\r\nprint(a, b)\n", programs=programs).output == "1 5\n"
+
+
+def test_the_kept_statements_are_bounded() -> None:
+    from tapeviz.sandbox.program import Statements
+
+    programs = Programs()
+    programs.statements = Statements(size=5)
+    for k in range(20):
+        run(f"x{k} = {k}\nprint(x{k})\n", programs=programs)
+    assert len(programs.statements._kept) <= 5 and len(programs.statements._checked) <= 5

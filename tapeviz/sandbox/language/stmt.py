@@ -71,7 +71,10 @@ class Compiler(FlowCompiler):
 
     def block(self, body: list[ast.stmt]) -> Fn:
         """A statement list; each statement costs one step and is checked against the limits."""
-        stmts = [(self.stmt(s), s.lineno, s.col_offset + 1) for s in body]
+        return self.sequence([(self.stmt(s), s.lineno, s.col_offset + 1) for s in body])
+
+    def sequence(self, stmts: list[tuple[Fn, int, int]]) -> Fn:
+        """Compiled statements (closure, line, column) run as :meth:`block` runs them."""
 
         def run(frame: Frame) -> Any:
             budget = frame.budget
