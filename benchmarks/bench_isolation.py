@@ -13,6 +13,10 @@ through the pipe, the answer validated and decoded into RemoteTapes).
 - I2: every seed block of ``assets/seeds`` as a whole program (as bench_sandbox's S1), run again
   unchanged (a live re-run: the worker keeps its compiled program), isolated vs in-process.
   Target (issue 32): ≤ 1.3x for every block.
+- I2k: the same blocks as typed: each run's text is the last one with one statement more at its
+  end (a keystroke in the editor), isolated (the worker re-checks and re-compiles only that
+  statement) vs in-process (the text compiled afresh, as without the wall). No target of its
+  own: issue 32 asks that a keystroke in a small cell cost about the in-process time.
 - I3: a 10,000-tape script (the seed's normalised regression, 10,000 epochs): the cost of
   getting its results to this process after the script ends (what is left of the worker-side
   encoding, the pipe, validation and decoding), = isolated time minus the worker's own run
@@ -25,6 +29,7 @@ Each result is checked once first: output and tapes must equal the in-process ru
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import statistics
 import sys
@@ -75,6 +80,26 @@ def check(name: str, source: str, pool: Pool) -> None:
         sys.exit(1)
 
 
+def keystrokes(blocks: dict[str, str], repeats: int, pool: Pool) -> tuple[float, float]:
+    """I2k: each short block re-run as typed; the worst ratio and added seconds."""
+    count = itertools.count()
+
+    def typed(source: str) -> str:  # the text after one more keystroke at its end
+        return f"{source}\nk_ = {next(count)}\n"
+
+    worst = added = 0.0
+    for name, source in blocks.items():
+        if "_2_" in name and name.startswith("003_2"):  # (the training loops: not small cells)
+            continue
+        run_isolated(source, limits=LIMITS, pool=pool)  # the session has seen the text
+        a = best_of(lambda s=source: run(typed(s), limits=LIMITS), repeats)
+        b = best_of(lambda s=source: run_isolated(typed(s), limits=LIMITS, pool=pool), repeats)
+        worst, added = max(worst, b / a), max(added, b - a)
+        print(f"I2k {name:39s} in-process {a * 1e3:8.2f} ms  isolated {b * 1e3:8.2f} ms  "
+              f"{b / a:5.2f}x")  # fmt: skip
+    return worst, added
+
+
 def main() -> int:
     """Print I1-I3 with their ratios and targets."""
     parser = argparse.ArgumentParser()
@@ -105,6 +130,11 @@ def main() -> int:
         print(
             f"RESULT I2 worst ratio {worst:.2f}x (worst added time {added * 1e3:.2f} ms); "
             f"target <= 1.3x: {'PASS' if worst <= 1.3 else 'MISS'}"
+        )
+        typed_worst, typed_added = keystrokes(programs(quick), repeats, pool)
+        print(
+            f"RESULT I2k a keystroke's re-run: worst ratio {typed_worst:.2f}x (worst added time "
+            f"{typed_added * 1e3:.2f} ms)"
         )
         source = next(s for n, s in programs(False).items() if n.endswith("normalized"))
         costs, totals, streamed = [], [], []
