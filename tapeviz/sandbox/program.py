@@ -72,10 +72,7 @@ def compile_program(
             code = compiler.block(body)
         else:
             lines = _LINES.split(parsed)  # (the parser's line ends only, not str.splitlines')
-            for node in body:  # (every check before any compile, as validate(tree) does)
-                statements.check(node, tree, lines)
-            last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
-            code = statements.block(body, lines, compiler)
+            code, last = statements.block(tree, lines, compiler)  # type: ignore[arg-type]
         tail = compiler.expr(last.value) if last is not None else None
     except Invalid as exc:
         raise Invalid(_shifted(exc.error, shifts)) from None
@@ -96,53 +93,60 @@ KEPT_CHARS = 200_000  # a longer script is compiled each run (a worker keeps no 
 
 
 class Statements:
-    """Top-level statements checked and compiled, by their place and text (a session's).
+    """The statements of the last two texts compiled, checked and compiled, by place and text.
 
     A top-level statement compiles alone (the module scope resolves every name at run time),
-    so one with the same text at the same line and column is the same closure. Only checks
-    that passed are kept; any refusal is made by checking the whole tree again, so the error
-    the user sees is the one a fresh compile reports.
+    so one with the same text (decorators included) at the same line and column is the same
+    closure. A keystroke's text shares all but a statement or two with the text before, so
+    only the last two texts' statements are kept (memory: at most two texts' worth). Only
+    checks that passed are kept; any refusal is made by checking the whole tree again, so the
+    error the user sees is the one a fresh compile reports.
     """
 
-    def __init__(self, size: int = 4000) -> None:
-        self.size = size
-        self._kept: dict[tuple[int, int, str], Fn] = {}
-        self._checked: dict[tuple[int, int, str], None] = {}
+    def __init__(self) -> None:
+        # key -> its closure (None: checked, not compiled: a statement after one that failed)
+        self._before: dict[tuple[int, int, str], Fn | None] = {}
+        self._last: dict[tuple[int, int, str], Fn | None] = {}
 
     @staticmethod
     def _key(node: ast.stmt, lines: list[str]) -> tuple[int, int, str]:
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
         end = node.end_lineno or node.lineno
-        return node.lineno, node.col_offset, "\n".join(lines[node.lineno - 1 : end])
+        return node.lineno, node.col_offset, "\n".join(lines[first - 1 : end])
 
-    def check(self, node: ast.stmt, tree: ast.AST, lines: list[str]) -> None:
-        """Validate ``node`` unless its text at its place passed before (whole-tree errors)."""
-        key = self._key(node, lines)
-        if key in self._checked:
-            return
+    def block(
+        self, tree: ast.Module, lines: list[str], compiler: Compiler
+    ) -> tuple[Fn, ast.Expr | None]:
+        """``tree``'s statements checked and compiled (kept ones reused), its last expression.
+
+        The last bare expression is taken out of the body checked, not compiled (the run's value).
+        """
+        body = tree.body
+        keys = [self._key(node, lines) for node in body]
+        now: dict[tuple[int, int, str], Fn | None] = {}
         try:
-            validate(node)
-        except Invalid:
-            validate(tree)  # the first refusal in the whole text's order
-            raise
-        self._remember(self._checked, key, None)
-
-    def block(self, body: list[ast.stmt], lines: list[str], compiler: Compiler) -> Fn:
-        """``compiler.block(body)`` (checked), reusing the statements compiled before."""
-        stmts = []
-        for node in body:
-            key = self._key(node, lines)
-            fn = self._kept.get(key)
-            if fn is None:
-                fn = compiler.stmt(node)
-                self._remember(self._kept, key, fn)
-            stmts.append((fn, node.lineno, node.col_offset + 1))
-        return compiler.sequence(stmts)
-
-    def _remember(self, kept: dict[Any, Any], key: Any, value: Any) -> None:
-        kept.pop(key, None)
-        kept[key] = value  # (the most recent last)
-        while len(kept) > self.size:
-            del kept[next(iter(kept))]
+            for node, key in zip(body, keys, strict=True):  # (every check before any compile)
+                if key in self._last:
+                    now[key] = self._last[key]
+                elif key in self._before:
+                    now[key] = self._before[key]
+                else:
+                    try:
+                        validate(node)
+                    except Invalid:
+                        validate(tree)  # the first refusal in the whole text's order
+                        raise
+                    now[key] = None
+            last = body.pop() if body and isinstance(body[-1], ast.Expr) else None
+            stmts = []
+            for node, key in zip(body, keys, strict=False):  # (the last expression: popped)
+                fn = now[key]
+                if fn is None:
+                    fn = now[key] = compiler.stmt(node)
+                stmts.append((fn, node.lineno, node.col_offset + 1))
+        finally:
+            self._before, self._last = self._last, now
+        return compiler.sequence(stmts), last
 
 
 class Programs:

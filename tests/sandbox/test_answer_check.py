@@ -110,3 +110,15 @@ def test_the_windows_refusal_is_the_one_the_worker_sends() -> None:
         assert getattr(made.error, field) == getattr(sent.error, field), field
     assert why in made.error.message
     assert results_decode.refused(why, {"output": 5}).output == ""  # (not text: nothing kept)
+
+
+def test_a_failure_to_read_an_answer_is_an_error_never_a_raise(
+    pool: Pool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(frame: object, pool: object = None) -> None:
+        raise ValueError("a bug in reading")
+
+    monkeypatch.setattr(results_decode, "decode", broken)
+    result = run_isolated("print('x')", pool=pool)
+    assert result.error is not None and result.error.kind == "internal"
+    assert "a bug in reading" in result.error.message and pool.values_token is None

@@ -93,20 +93,23 @@ def test_a_huge_script_is_not_kept() -> None:
 
 # -- a keystroke: the statements an edited text shares with the texts before ----------------
 def _fns(programs: Programs) -> list[object]:
-    return list(programs.statements._kept.values())
+    """The closures kept for the last text compiled."""
+    return [fn for fn in programs.statements._last.values() if fn is not None]
 
 
 @pytest.mark.parametrize("name", SHORT)
 def test_an_edited_seed_runs_as_its_text_compiled_afresh(name: str) -> None:
     source, programs = program(name), Programs()
     run(source, programs=programs)
-    kept = len(programs.statements._kept)
-    edited = source.replace("\n", "\nedited_ = 1\n", 1)  # one line more after the first
-    again = run(edited + "\nprint('edited')\n", programs=programs)
-    fresh = run(edited + "\nprint('edited')\n")
-    assert again.error is None and again.output == fresh.output
-    assert [t.tape.pretty() for t in again.tapes] == [t.tape.pretty() for t in fresh.tapes]
-    assert len(programs.statements._kept) > kept  # (the moved statements: compiled anew)
+    before = set(map(id, _fns(programs)))
+    typed = source + "\nedited_ = 1\nprint('edited')\n"  # typing at its end
+    moved = "edited_ = 1\n" + source  # every statement a line lower
+    for edited in (typed, moved):
+        again, fresh = run(edited, programs=programs), run(edited)
+        assert again.error is None and again.output == fresh.output
+        assert [t.tape.pretty() for t in again.tapes] == [t.tape.pretty() for t in fresh.tapes]
+        after = set(map(id, _fns(programs)))
+        assert before <= after if edited is typed else not before & after
 
 
 def test_a_changed_statement_is_compiled_again_the_others_are_reused() -> None:
@@ -117,7 +120,10 @@ def test_a_changed_statement_is_compiled_again_the_others_are_reused() -> None:
     edited = "a = 2\nb = a * 4\nprint(a, b)\n"
     assert run(edited, programs=programs).output == "2 8\n"
     after = _fns(programs)
-    assert len(before) == 2 and after[:2] == before and len(after) == 3  # "b = a * 4": new
+    assert len(before) == len(after) == 2 and after[0] is before[0] and after[1] is not before[1]
+    back = "a = 2\nb = a * 3\nprint(b)\n"  # "b = a * 3" again: the text before's, still kept
+    assert run(back, programs=programs).output == "6\n"
+    assert _fns(programs) == before
 
 
 def test_a_statement_moved_to_another_line_reports_its_new_line() -> None:
@@ -154,11 +160,43 @@ def test_the_same_text_at_another_column_or_line_end_is_another_statement() -> N
     assert run("a = 1\rb = 5\r\nprint(a, b)\n", programs=programs).output == "1 5\n"
 
 
-def test_the_kept_statements_are_bounded() -> None:
-    from tapeviz.sandbox.program import Statements
-
+def test_only_the_last_two_texts_statements_are_kept() -> None:
     programs = Programs()
-    programs.statements = Statements(size=5)
     for k in range(20):
         run(f"x{k} = {k}\nprint(x{k})\n", programs=programs)
-    assert len(programs.statements._kept) <= 5 and len(programs.statements._checked) <= 5
+    kept = programs.statements
+    assert [k[2] for k in kept._last] == ["x19 = 19", "print(x19)"]
+    assert [k[2] for k in kept._before] == ["x18 = 18", "print(x18)"]
+    body = "".join(f"    y{k} = {k}\n" for k in range(300))
+    for k in range(30):  # typing inside a long function: the old versions are not kept
+        run(f"def f():\n{body}    return {k}\nprint(f())\n", programs=programs)
+    assert len(kept._last) == len(kept._before) == 2
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "shown"),
+    [
+        ("\n", "@tf.function\n", "Function"),  # a decorator typed above an unchanged def
+        ("@tf.function\n", "@staticmethod\n", "StaticMethod"),
+        ("@staticmethod\n", "\n", "function"),  # one deleted
+        ("@staticmethod\n", "@(staticmethod)\n", "StaticMethod"),
+    ],
+)
+def test_a_decorator_changed_above_an_unchanged_def_is_compiled_again(
+    before: str, after: str, shown: str
+) -> None:
+    programs = Programs()
+    text = "import tensorflow as tf\n{}def f(x):\n    return x\nprint(type(f).__name__)\n"
+    run(text.format(before), programs=programs)
+    again, fresh = run(text.format(after), programs=programs), run(text.format(after))
+    assert again.error is None and again.output == fresh.output == f"{shown}\n"
+
+
+def test_a_changed_decorator_is_checked_after_a_text_that_did_not_compile() -> None:
+    programs = Programs()
+    run("import nosuchmod\n@staticmethod\ndef f():\n    return 1\n", programs=programs)
+    text = "x = 0\n@(print('kw', dict(__class__=1)) or staticmethod)\ndef f():\n    return 1\n"
+    kept, fresh = run(text, programs=programs), run(text)
+    assert kept.output == fresh.output == ""
+    assert kept.error is not None and fresh.error is not None
+    assert kept.error.message == fresh.error.message and "__class__" in kept.error.message

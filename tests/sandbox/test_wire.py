@@ -353,6 +353,22 @@ def test_small_parts_of_a_received_buffer_are_copied_big_ones_stay_views() -> No
     assert not any(a.flags.writeable for a in (got_big, got_small, ints))
 
 
+def test_a_big_text_with_small_blobs_is_not_kept_alive_by_them() -> None:
+    """The frame's size counts its JSON too: a 2 MB printed text with a few columns."""
+    writer = wire.Writer()
+    doc = {"output": "€" * 1_000_000, "i": writer.ints([3, 1, 2]),
+           "a": writer.array(np.arange(10, dtype=np.float32))}  # fmt: skip
+    buf = io.BytesIO()
+    wire.write(buf, doc, writer)
+    frame = wire._parse(bytearray(buf.getvalue()))
+    assert sum(len(b) for b in frame.blobs) < wire.SMALL_SHARED
+    buffer = frame.blobs[0].obj
+    kept = [frame.ints(frame.doc["i"]), frame.array(frame.doc["a"])]
+    kept.append(frame.part(frame.doc).ints(frame.doc["i"]))  # (a part: the same frame's size)
+    assert not any(_holds_buffer(a, buffer) for a in kept)
+    assert kept[0].tolist() == [3, 1, 2] and not kept[0].flags.writeable
+
+
 def test_a_small_received_frame_is_read_in_place() -> None:
     """Under SMALL_SHARED bytes, copying each column would cost more than keeping the frame."""
     writer = wire.Writer()

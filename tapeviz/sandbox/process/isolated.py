@@ -101,7 +101,14 @@ def run_isolated(
         try:
             result = results_decode.decode(part, pool)
         except ProtocolError as exc:  # (a small answer the worker sent without reading it)
+            pool.values_token = None
             result = results_decode.refused(str(exc), part.doc)
+        except Exception as exc:  # a bug of ours in reading it: the user's error, never a raise
+            pool.values_token = None
+            err = UserCodeError(
+                f"internal error: {type(exc).__name__}: {exc}"[:2000], kind="internal"
+            )
+            result = RunResult("", (), {}, None, time.perf_counter() - started, err)
     except WorkerFailure as exc:
         err = failure_error(exc, limits)
         return RunResult("", (), {}, None, time.perf_counter() - started, err)

@@ -185,18 +185,22 @@ def send(stream: BinaryIO, body: bytes, blobs: Blobs) -> None:
 class Frame:
     """A received frame: the JSON document and the blobs it refers to."""
 
-    def __init__(self, doc: Any, blobs: list[bytes], ints: Any = None) -> None:
+    def __init__(
+        self, doc: Any, blobs: list[bytes], ints: Any = None, size: int | None = None
+    ) -> None:
         self.doc = doc
         self.blobs = blobs
         self._packs: dict[int, np.ndarray] = {}
-        # Blobs that are views of one received buffer (:func:`_parse`): a part read from it is
-        # copied unless it is at least half the buffer, so what a result keeps never holds
-        # the buffer alive for more than twice its own bytes (a loop's columns kept the whole
-        # 17 MB answer of a 100,000-tape run for 1 MB of values).
+        # Blobs that are views of one received buffer of ``size`` bytes (:func:`_parse`): a
+        # part read from it is copied unless it is at least half the buffer, so what a result
+        # keeps never holds the buffer alive for more than twice its own bytes (a loop's
+        # columns kept the whole 17 MB answer of a 100,000-tape run for 1 MB of values).
         # A small buffer (under SMALL_SHARED) is kept whole: copying its ~30 columns one by one
         # would cost more than the bytes it holds.
-        shared = sum(len(b) for b in blobs) if blobs and type(blobs[0]) is memoryview else 0
-        self._shared = shared if shared >= SMALL_SHARED else 0
+        if size is None:
+            size = sum(len(b) for b in blobs) if blobs and type(blobs[0]) is memoryview else 0
+        self._size = size
+        self._shared = size if size >= SMALL_SHARED else 0
         if ints is None:
             d = doc if isinstance(doc, dict) else {}
             ints = (d.get("$ints"), d.get("$ints32"))
@@ -204,7 +208,7 @@ class Frame:
 
     def part(self, doc: Any) -> Frame:
         """A frame for a part of this one's document (same blobs and packed integers)."""
-        return Frame(doc, self.blobs, self._ints_blobs)
+        return Frame(doc, self.blobs, self._ints_blobs, self._size)
 
     def ints(self, ref: Any) -> np.ndarray:
         """The packed integers a ``{"$i": [a, b]}`` stand-in refers to (an int64 view).
@@ -315,7 +319,7 @@ def _parse(data: bytearray) -> Frame:
         doc = json.loads(bytes(body).decode("utf-8"))
     except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"the message is not valid JSON ({type(exc).__name__})") from None
-    return Frame(doc, blobs)  # type: ignore[arg-type]  # (memoryviews read as bytes do)
+    return Frame(doc, blobs, size=len(data))  # type: ignore[arg-type]  # (views read as bytes)
 
 
 class Inbox:
