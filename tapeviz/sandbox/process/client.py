@@ -33,6 +33,9 @@ STOP_GRACE = 0.3  # seconds a cancelled request may take to stop itself before t
 WALL_GRACE = 2.0  # seconds past a request's own time limit before the kill
 SNAPSHOT_TIME = 10.0  # seconds one snapshot may add to a request's deadline, at most
 START_TIMEOUT = 60.0
+# Seconds after the last idle worker is taken before a spare joins it: a new worker's start
+# takes a core for ~1 s, which slowed the run that took the worker on a 2-core machine.
+SPARE_DELAY_S = 1.0
 SIGNALS = {
     signal.SIGSEGV: "segmentation fault",
     signal.SIGBUS: "bus error",
@@ -360,8 +363,20 @@ class Pool:
             self._busy.append(w)
             spare = len(self._idle) < self.spares
         if spare:
-            threading.Thread(target=self.warm, daemon=True).start()
+            timer = threading.Timer(SPARE_DELAY_S, self._replenish)
+            timer.daemon = True
+            timer.start()
         return w
+
+    def _replenish(self) -> None:
+        """Start the spare a worker taken ``SPARE_DELAY_S`` ago needs, if it still needs one.
+
+        One beside the workers there are (busy or back idle): what starting it when the worker
+        was taken gave, without taking a core from the run that took it.
+        """
+        with self._lock:
+            if not self._closed and len(self._idle) + len(self._busy) < self.spares + 1:
+                self._idle.append(Worker(self.handlers, self.memory_mb))
 
     def _release(self, w: Worker) -> None:
         with self._lock:
