@@ -42,3 +42,18 @@ def check(ok: bool, what: str) -> None:
     """Abort the benchmark (exit 1) when a workload computed a wrong answer."""
     if not ok:
         sys.exit(f"CORRECTNESS FAILURE: {what}; benchmark aborted")
+
+
+def settled(pool: Any, timeout: float = 60.0) -> None:
+    """Wait until the pool's spare worker has started: its start is not what a figure measures.
+
+    A spare joins a second after the last idle worker is taken (``client.SPARE_DELAY_S``), and
+    its start takes a core for about a second.
+    """
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with pool._lock:
+            idle = list(pool._idle)
+        if len(idle) > pool.spares and all(w.wait_ready(timeout) for w in idle):
+            return
+        time.sleep(0.05)

@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import best_of
+from _common import best_of, settled
 
 from tapeviz.sandbox import Limits, run
 from tapeviz.sandbox.process.client import Pool
@@ -110,7 +110,7 @@ def main() -> int:
     pool.warm()
     pool._idle[0].wait_ready()
     run_isolated("1", pool=pool)
-    time.sleep(0.5)  # the spare worker finishes starting: not what I1 measures
+    settled(pool)  # the spare worker has started: not what the figures measure
     try:
         here = best_of(lambda: run("1"), repeats * 3)
         there = best_of(lambda: run_isolated("1", pool=pool), repeats * 3)

@@ -43,7 +43,7 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
-from _common import best_of, check  # benchmarks/_common.py, beside this script
+from _common import best_of, check, settled  # benchmarks/_common.py, beside this script
 from PySide6.QtWidgets import QApplication
 
 from tapeviz.models.timeline.timeline import timelines_of
@@ -223,7 +223,7 @@ def main() -> int:
     pool.warm()
     pool._idle[0].wait_ready()
     run_isolated("1", pool=pool)
-    time.sleep(0.5)  # the spare worker finishes starting: not what T1 measures
+    settled(pool)  # the spare worker has started: not what the figures measure
     try:
         ready = bench_ready(pool, repeats, source, epochs)
     finally:
