@@ -428,3 +428,11 @@ def test_notes_cross_as_messages_and_a_forged_one_is_only_text() -> None:
     caret = "^ was read as ** (power); in Python code write x**2"  # its template, not "text"
     assert [str(n) for n in notes] == ["forged", "kept as text", caret, "", "plain"]
     assert [n.msg is not None for n in notes] == [False, False, True, False, False]
+
+
+def test_a_column_total_is_exact_where_an_int64_sum_would_wrap() -> None:
+    """Counts a hostile worker chose so their int64 sum wraps round to a small length."""
+    wraps = np.array([2**62] * 4 + [5] + [0] * 59, np.int64)  # int64 sum: 5
+    assert int(wraps.sum()) == 5 and wire.total(wraps) == 2**64 + 5
+    assert wire.total(np.arange(100, dtype=np.int32)) == 4950
+    assert wire.total(np.array([3, -1], np.int64)) == 2

@@ -401,8 +401,17 @@ def rising(column: np.ndarray, strictly: bool = False) -> bool:
 
 
 def total(column: np.ndarray) -> int:
-    """The sum of an integer column, exact (short ones in Python)."""
-    return sum(column.tolist()) if len(column) < 64 else int(column.sum())
+    """The sum of an integer column, exact: numpy's int64 sum only where it cannot overflow.
+
+    A hostile worker could send counts whose int64 sum wraps round to the length it claims.
+    """
+    n = len(column)
+    if n < 64:
+        return sum(column.tolist())
+    low, high = span(column)
+    if max(high, -low) <= (2**63 - 1) // n:
+        return int(column.sum(dtype=np.int64))
+    return sum(column.tolist())
 
 
 def need(doc: Any, key: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
