@@ -21,9 +21,13 @@ Workloads (tapeviz always records on a ``GradientTape`` and calls ``tape.gradien
 - W3: the seed SGD loop minimising x² - 2x + 1 from x = 0 (lr 0.01); µs per step.
   Guard (issue 17): ≤ 3x micrograd (fresh graph per step, manual update).
 - W5: second derivative of x³ at x = 3 through nested tapes; µs per computation. Target: < 60 µs.
-- W6: a Keras ``Dense(10)`` layer on a (100, 10) float32 batch, forward and backward (gradients of
-  a mean-squared loss for kernel and bias) on a GradientTape, against the same forward and
-  hand-written backward in raw numpy; µs per step (no target: the price of the tape and layer).
+- W6 (issue 32): the seed's step recorded on 10,000 tapes (forward only), as the tape records
+  it (columns) against the same tapes with every op made a record object (what a tape kept
+  before): ``_recording.py``. Target: ≥ 1.5x faster.
+- W8 (W6 before issue 32 took the name): a Keras ``Dense(10)`` layer on a (100, 10) float32
+  batch, forward and backward (gradients of a mean-squared loss for kernel and bias) on a
+  GradientTape, against the same forward and hand-written backward in raw numpy; µs per step
+  (no target: the price of the tape and layer).
 - W7: the seed SGD loop written as PyTorch code on ``tapeviz.torch`` (``loss.backward();
   opt.step(); opt.zero_grad()`` with ``torch.optim.SGD``), against micrograd's loop (and real
   torch if installed); µs per step (no target yet: the price of torch's semantics on our tape).
@@ -43,6 +47,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from typing import Any
 
+import _recording  # benchmarks/_recording.py: W6
 import autograd
 import autograd.numpy as anp
 import numpy as np
@@ -304,7 +309,7 @@ def bench_second_derivative(calls: int, reps: int) -> Row:
 
 
 def dense_runners() -> dict[str, Callable[[], Any]]:
-    """W6: Dense(10) on a (100, 10) batch, loss and gradients; tapeviz.tf vs raw numpy."""
+    """W8: Dense(10) on a (100, 10) batch, loss and gradients; tapeviz.tf vs raw numpy."""
     import tapeviz.tf as tf
 
     rng = np.random.default_rng(0)
@@ -328,16 +333,16 @@ def dense_runners() -> dict[str, Callable[[], Any]]:
         return loss, (x_np.T @ g, g.sum(axis=0))
 
     (tl, (tk, tb)), (nl, (nk, nb)) = tapeviz_step(), numpy_step()
-    check(np.isclose(float(tl), nl, rtol=1e-5), "W6 loss")
-    check(np.allclose(tk.numpy(), nk, rtol=1e-4, atol=1e-6), "W6 kernel gradient")
-    check(np.allclose(tb.numpy(), nb, rtol=1e-4, atol=1e-6), "W6 bias gradient")
+    check(np.isclose(float(tl), nl, rtol=1e-5), "W8 loss")
+    check(np.allclose(tk.numpy(), nk, rtol=1e-4, atol=1e-6), "W8 kernel gradient")
+    check(np.allclose(tb.numpy(), nb, rtol=1e-4, atol=1e-6), "W8 bias gradient")
     return {"tapeviz": tapeviz_step, "numpy fwd": numpy_step}
 
 
 def bench_dense(calls: int, reps: int) -> Row:
     runners = {name: (lambda fn=fn: [fn() for _ in range(calls)])
                for name, fn in dense_runners().items()}  # fmt: skip
-    return measure(Row("W6", "W6 Dense(10) on (100,10), fwd+bwd", "µs/step"), runners, calls, reps)
+    return measure(Row("W8", "W8 Dense(10) on (100,10), fwd+bwd", "µs/step"), runners, calls, reps)
 
 
 def fmt(v: float | None, width: int = 0) -> str:
@@ -385,7 +390,7 @@ def main() -> None:
           f"{' (--quick)' if quick else ''}; gc enabled except the 'tv gc-off' column")  # fmt: skip
     print("W1b and W2: micrograd has no sin/exp/tanh (and no vectors), so it has no figure there.")
     print(
-        "'numpy fwd' runs the same maths in raw numpy: W2 forward only, W6 with a hand-written "
+        "'numpy fwd' runs the same maths in raw numpy: W2 forward only, W8 with a hand-written "
         "backward."
     )
     rows: list[Row] = []
@@ -412,13 +417,20 @@ def main() -> None:
             print(result_line(r, "torch", 0.8) if torch else result_line(r, "numpy fwd", 8.0))
         elif r.key.startswith("W7"):
             print(result_line(r, "micrograd", None, " — tapeviz.torch: torch's semantics"))
-        elif r.key.startswith("W6"):
+        elif r.key.startswith("W8"):
             print(result_line(r, "numpy fwd", None, " — numpy: the same maths, backward by hand"))
         else:  # W5 has an absolute target
             us = r.us["tapeviz"]
             verdict = "PASS" if us < 60 else "MISS"
             print(f"RESULT {r.key:<11} tapeviz {us:.2f} {r.unit} (target < 60 {r.unit}) {verdict}"
                   f"; autograd ratio {fmt(ratio(r, 'autograd'))}")  # fmt: skip
+    w6 = _recording.report(2_000 if quick else 10_000, 1 if quick else 4)
+    print()
+    for key, target in GUARDS.items():  # the guards' last lines: the largest size measured
+        r = [row for row in rows if row.key.startswith(key) and "micrograd" in row.us][-1]
+        x = r.us["tapeviz"] / r.us["micrograd"]
+        print(f"{key}: figure={x:.2f}x target={target:g}x {'PASS' if x <= target else 'MISS'}")
+    print(w6)
 
 
 if __name__ == "__main__":

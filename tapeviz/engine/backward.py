@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.guard import checkpoint
+from tapeviz.engine.records import _EMPTY, FLAT, Rows
 from tapeviz.engine.tensor import Tensor, TensorLike, freeze
 from tapeviz.engine.vjp_rules import VJP, Rule, Variadic
 
@@ -126,20 +128,39 @@ class BackwardPass:
         index = 0
         contribs: list[Contribution] = []
         hooked: list[int] = []
-        for rec in reversed(self.records):
-            if not rec.watched:
-                continue
-            out = rec.outputs[0]
-            g = get(out.id)
-            if g is None:
-                continue
-            rules = vjp[rec.primitive]
+        records = self.records
+        if type(records) is Rows:  # ops kept as columns are read from them: no record made
+            flat, empty = records._flat, _EMPTY
+            ops: Iterable[Any] = chain(range(records._stop - FLAT, -1, -FLAT),
+                                       reversed(records._recs[: records._n]))  # fmt: skip
+        else:
+            ops = reversed(records)
+        for op in ops:
+            if type(op) is int:  # the first of an op's FLAT slots in the columns
+                if not flat[op + 4]:  # (primitive, first input, second or None, output, watched)
+                    continue
+                out = flat[op + 3]
+                g = get(out.id)
+                if g is None:
+                    continue
+                rules = vjp[flat[op]]
+                second = flat[op + 2]
+                inputs = (flat[op + 1],) if second is None else (flat[op + 1], second)
+                params = empty
+            else:  # an OpRecord: (id, primitive, inputs, outputs, params, watched, scope)
+                if not op[5]:
+                    continue
+                out = op[3][0]
+                g = get(out.id)
+                if g is None:
+                    continue
+                rules = vjp[op[1]]
+                inputs, params = op[2], op[4]
             if rules is None:
                 continue
             if hooks is not None and out.id in hooks:  # its adjoint is complete: hooks see it
                 g = adj[out.id] = _hooked(hooks[out.id], g)
                 hooked.append(out.id)
-            inputs = rec.inputs
             n = len(inputs)
             # A fixed table has a rule (or None) for its first len(rules) inputs; a Variadic
             # rule covers every input.
@@ -157,7 +178,6 @@ class BackwardPass:
                     args = (inputs[0]._value, inputs[1]._value, inputs[2]._value)
                 else:
                     args = tuple([x._value for x in inputs])
-            params = rec.params
             for i in _POSITIONS[n] if n < 8 else range(n):  # no range object per record
                 xid = inputs[i].id
                 if xid not in reach or i >= covered:
@@ -183,6 +203,7 @@ class BackwardPass:
                 if detail:
                     contribs.append(new(Contribution, (i, xid, c, before, after)))
             if detail:
+                rec = records[op // FLAT + records._n] if type(op) is int else op  # type: ignore[union-attr]
                 yield new(BackwardStep, (index, rec, g, tuple(contribs)))
                 contribs = []
             index += 1

@@ -5,7 +5,8 @@ dtype, scalars or arrays of one shape. For those operands the result is no large
 (no size check), its dtype is the operands' dtype, float maths raises nothing (it warns), and a
 Python number only needs converting to that dtype. Everything else (broadcasting, mixed dtypes,
 integers, big arrays, errors) goes to :func:`tapeviz.engine.core.bind`, the one general path.
-Both record exactly the same :class:`~tapeviz.engine.core.OpRecord` on the active tapes.
+Both record the same op: the general path an :class:`~tapeviz.engine.core.OpRecord`, this
+one the same fields as columns, which become that record when something reads it.
 """
 
 from __future__ import annotations
@@ -17,11 +18,8 @@ from numpy import ndarray
 
 from tapeviz.engine import tensor as _tensor
 from tapeviz.engine.core import (
-    _EMPTY,
     NUMBERS,
     STATE,
-    OpRecord,
-    _new_record,
     bind,
     number,
     read_variable,
@@ -129,15 +127,13 @@ def binary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
         t.name = None
         active = STATE.active
         if active:
-            if len(active) == 1:  # one tape records: record()'s work inline, the same OpRecord
+            if len(active) == 1:  # one tape records: record()'s work inline, as columns
                 r = active[0]
                 tracked = r._tracked
                 watched = x.id in tracked or y.id in tracked
                 if watched:
                     tracked[t.id] = None
-                recs = r.records
-                fields = (len(recs), prim, (x, y), (t,), _EMPTY, watched, r._scope)
-                recs.append(_new_record(OpRecord, fields))
+                r._flat += (prim, x, y, t, watched, r._scope)  # (columns: core.Recorder)
             else:
                 record(active, prim, (x, y), t)
         return t
@@ -175,15 +171,13 @@ def unary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
         t.name = None
         active = STATE.active
         if active:
-            if len(active) == 1:  # one tape records: record()'s work inline, the same OpRecord
+            if len(active) == 1:  # one tape records: record()'s work inline, as columns
                 r = active[0]
                 tracked = r._tracked
                 watched = x.id in tracked
                 if watched:
                     tracked[t.id] = None
-                recs = r.records
-                fields = (len(recs), prim, (x,), (t,), _EMPTY, watched, r._scope)
-                recs.append(_new_record(OpRecord, fields))
+                r._flat += (prim, x, None, t, watched, r._scope)
             else:
                 record(active, prim, (x,), t)
         return t

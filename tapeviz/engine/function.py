@@ -170,7 +170,7 @@ class Function:
 
     def _run(self, args: tuple[Any, ...], kwargs: dict[str, Any], key: Any) -> Any:
         rec = _TraceRecorder()
-        log = TraceLog(new_id(), rec.records)
+        log = TraceLog(new_id(), rec)
         created: list[Any] = []
         state = STATE
         outer = state.new_variables

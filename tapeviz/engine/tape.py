@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from tapeviz.engine import core, diagnostics, nest, numeric, ops
 from tapeviz.engine.backward import as_tensor_result, run_backward
-from tapeviz.engine.core import OpRecord, Recorder
+from tapeviz.engine.core import FLAT, OpRecord, Recorder
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, describe
 from tapeviz.engine.jacobians import diagonal_blocks, full_jacobians
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, to_array
@@ -107,13 +107,13 @@ class GradientTape(Recorder):
         return self._persistent
 
     def __enter__(self) -> GradientTape:
-        if self.recording:
+        if core.STATE.active and self.recording:
             raise ValueError(
                 "Tape is still recording, This can happen if you try to re-enter an "
                 "already-active tape."
             )
         if not self._alive:
-            if self.records or self._watched or self._watched_other:
+            if self._recs or self._flat or self._watched or self._watched_other:
                 self._reset_records()  # a used non-persistent tape records anew, as in TF
             self._alive = True
         core.push(self)
@@ -193,8 +193,10 @@ class GradientTape(Recorder):
             self._paused = True
             core.STATE.active[:] = [r for r in core.STATE.active if r is not self]
 
-    def _records_now(self) -> list[OpRecord]:
-        return self.records[:] if core.STATE.active and self.recording else self.records
+    def _records_now(self) -> Sequence[OpRecord]:
+        """The records as now (a copy if more may come), made only for the walk if columns."""
+        rows = self.rows()
+        return rows[:] if type(rows) is list and core.STATE.active and self.recording else rows
 
     def _sources(self, sources: Any, what: str) -> tuple[list[TensorLike], list[int]]:
         if type(sources) is Variable and sources.dtype.is_floating:  # the common call
@@ -265,7 +267,7 @@ class GradientTape(Recorder):
             self._consume()
             taping = core.is_taping()
         else:  # what the three calls above give when nothing records
-            records = self.records
+            records = self.rows()
             if not self._persistent:
                 self._alive = False
             taping = False
@@ -317,14 +319,20 @@ class GradientTape(Recorder):
         for i in self._watched:
             if i not in source_ids:
                 return None
-        records = self.records
-        scanned = self._scanned
-        if scanned < len(records):  # records added since the last call (persistent tapes)
-            for rec in records[scanned:] if scanned else records:
+        recs, flat = self._recs, self._flat
+        scanned, count = self._scanned, len(recs) + len(flat) // FLAT
+        if scanned < count:  # records added since the last call (persistent tapes)
+            for rec in recs[scanned:] if scanned else recs:
                 if rec.watched and rec.primitive in DEAD_ENDS:
                     self._dead_end = True
                     break
-            self._scanned = len(records)
+            first = (scanned - len(recs)) * FLAT if scanned > len(recs) else 0
+            if not DEAD_ENDS.isdisjoint(flat[first::FLAT]):  # columns: primitive, ..., watched
+                for i in range(first, len(flat), FLAT):
+                    if flat[i + 4] and flat[i] in DEAD_ENDS:
+                        self._dead_end = True
+                        break
+            self._scanned = count
         return None if self._dead_end else self._tracked
 
     @staticmethod
@@ -396,5 +404,5 @@ class GradientTape(Recorder):
     def __repr__(self) -> str:
         return (
             f"<GradientTape persistent={self._persistent} "
-            f"watch_accessed_variables={self.watch_accessed_variables} ops={len(self.records)}>"
+            f"watch_accessed_variables={self.watch_accessed_variables} ops={self.op_count()}>"
         )

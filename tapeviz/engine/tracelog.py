@@ -21,14 +21,19 @@ _NUMPY = (np.ndarray, np.generic)
 class TraceLog:
     """The effects, literals and value reads of one tf.function call, in order."""
 
-    __slots__ = ("events", "literals", "opaque", "records", "start")
+    __slots__ = ("events", "literals", "opaque", "recorder", "start")
 
-    def __init__(self, start: int, records: list[Any]) -> None:
+    def __init__(self, start: int, recorder: Any) -> None:
         self.start = start  # tensors with smaller ids existed before the call (captured)
-        self.records = records  # the call's recorder's records (events are placed among them)
+        self.recorder = recorder  # the call's recorder (events are placed among its records)
         self.events: list[tuple[int, str, Any, tuple[Any, ...], dict[str, Any]]] = []
         self.literals: set[int] = set()
         self.opaque = False
+
+    @property
+    def records(self) -> list[Any]:
+        """The call's records so far."""
+        return self.recorder.records  # type: ignore[no-any-return]
 
 
 def touch() -> None:
@@ -52,4 +57,4 @@ def event(kind: str, target: Any, args: tuple[Any, ...], kwargs: dict[str, Any])
     if any(isinstance(a, _NUMPY) for a in args):
         touch()
     for log in STATE.trace_logs:
-        log.events.append((len(log.records), kind, target, args, kwargs))
+        log.events.append((log.recorder.op_count(), kind, target, args, kwargs))

@@ -140,7 +140,7 @@ def record(
     if rec.busy:  # an op inside an op (rare): a recorder of its own
         rec = _OpRecorder()
     rec.busy = True
-    rec.records = records = []
+    rec.records = []
     rec._tracked = {n[3]: None for n in nexts}
     core.push(rec)
     try:
@@ -148,7 +148,7 @@ def record(
     finally:
         core.pop(rec)
         rec.busy = False
-    return out, Node(name, records, nexts, holes)
+    return out, Node(name, rec.records, nexts, holes)
 
 
 # -- the backward pass -----------------------------------------------------------------------
