@@ -177,8 +177,23 @@ class CodeEditor(QPlainTextEdit):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Qt override: Return keeps the indentation (one level more after ':'), Tab indents.
 
-        Tab inserts spaces; Backspace in the indentation removes one level.
+        Tab inserts spaces; Backspace in the indentation removes one level. After any key the
+        view scrolls back to the first column if the caret is visible there.
         """
+        self._key(event)
+        self._prefer_left()
+
+    def _prefer_left(self) -> None:
+        """Scroll to the first column when the caret would still be visible there.
+
+        Qt scrolls only as far as the caret needs: after a line wider than the editor, Return
+        left every line with its first letters hidden (``x =`` showed as ``ĸ =``).
+        """
+        bar = self.horizontalScrollBar()
+        if bar.value() and self.cursorRect().right() + bar.value() < self.viewport().width():
+            bar.setValue(0)
+
+    def _key(self, event: QKeyEvent) -> None:
         key, mods = event.key(), event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
         plain = mods == Qt.KeyboardModifier.NoModifier
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and plain:
