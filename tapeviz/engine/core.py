@@ -84,13 +84,14 @@ class Recorder:
     _watched: dict[int, TensorLike]  # float tensors and variables: their gradients can be taken
     _watched_other: dict[int, TensorLike]  # integer and bool ones: watched, no gradient
 
+    _scanned = 0  # records checked for ops that may end a gradient path
+    _dead_end = False  # one of them is watched
+
     def _reset_records(self) -> None:
         self._recs, self._flat = [], []
-        self._tracked = {}
-        self._watched = {}
-        self._watched_other = {}
-        self._scanned = 0  # records checked for ops that may end a gradient path
-        self._dead_end = False  # one of them is watched
+        self._tracked, self._watched, self._watched_other = {}, {}, {}
+        if self._scanned:
+            self._scanned, self._dead_end = 0, False
 
 
 def push(rec: Recorder) -> None:

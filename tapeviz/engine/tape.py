@@ -85,18 +85,20 @@ def _unconnected(value: Any) -> UnconnectedGradients:
 class GradientTape(Recorder):
     """Record operations for automatic differentiation (TensorFlow 2 semantics)."""
 
+    # TensorFlow's tape exists: made when the tape is first entered, gone once a non-persistent
+    # tape has given its gradients (entering it again starts a new one).
+    _alive = False
+    _paused = False  # (stop_recording, or consumed inside its block)
+    # torch's register_hook: tensor id -> a function of its adjoint (see BackwardPass), and what
+    # each gave (the window's walk gives these values back: replayed())
+    grad_hooks: dict[int, Any] | None = None
+    hooked: dict[int, Any] | None = None
+    # (Defaults above live on the class: a loop makes a tape per step, each set only if used.)
+
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
-        super().__init__(watch_accessed_variables=watch_accessed_variables)
+        Recorder.__init__(self, watch_accessed_variables)
         self._persistent = bool(persistent)
-        # TensorFlow's tape exists: made when the tape is first entered, gone once a
-        # non-persistent tape has given its gradients (entering it again starts a new one).
-        self._alive = False
-        self._paused = False
         self.gradient_calls: list[GradientCall] = []
-        # torch's register_hook: tensor id -> a function of its adjoint (see BackwardPass), and
-        # what each gave (the window's walk gives these values back: replayed())
-        self.grad_hooks: dict[int, Any] | None = None
-        self.hooked: dict[int, Any] | None = None
         created = core.STATE.created
         if created is not None:
             created.append(self)
@@ -121,7 +123,8 @@ class GradientTape(Recorder):
 
     def __exit__(self, *exc: object) -> bool:
         core.pop(self)
-        self._paused = False
+        if self._paused:
+            self._paused = False
         return False
 
     @property
