@@ -130,8 +130,8 @@ class BackwardPass:
         hooked: list[int] = []
         records = self.records
         if type(records) is Rows:  # ops kept as columns are read from them: no record made
-            flat, empty = records._flat, _EMPTY
-            ops: Iterable[Any] = chain(range(records._stop - FLAT, -1, -FLAT),
+            flat, empty = records._pending, _EMPTY
+            ops: Iterable[Any] = chain(range(records._size - FLAT, -1, -FLAT),
                                        reversed(records._recs[: records._n]))  # fmt: skip
         else:
             ops = reversed(records)

@@ -53,31 +53,35 @@ class Recorder:
     # reads ``records``. gradient() walks them through ``rows()`` without making any, so a
     # loop's tapes hold 6 references per op instead of three tuples (recording ~1.4x faster:
     # the garbage collector had every one of those tuples to scan).
-    _flat: list[Any]
+    _pending: list[Any]
 
     @property
     def records(self) -> list[OpRecord]:
-        """The recorded ops, in order (those recorded as columns become records now)."""
-        if self._flat:
-            self._materialize()
+        """The recorded ops, in order (those recorded as columns become records now).
+
+        The list holds the ops recorded so far: an op recorded later joins it the next time
+        ``records`` is read (read it again rather than keep it while the tape records).
+        """
+        if self._pending:
+            self._make()
         return self._recs
 
     @records.setter
     def records(self, value: list[OpRecord]) -> None:
         self._recs = value
-        self._flat = []
+        self._pending = []
 
     def rows(self) -> Sequence[OpRecord]:
         """The recorded ops as now, making no records to keep (what the backward walk reads)."""
-        return Rows(self._recs, self._flat) if self._flat else self._recs
+        return Rows(self._recs, self._pending) if self._pending else self._recs
 
     def op_count(self) -> int:
         """How many ops are recorded."""
-        return len(self._recs) + len(self._flat) // FLAT
+        return len(self._recs) + len(self._pending) // FLAT
 
-    def _materialize(self) -> None:
-        recs, flat = self._recs, self._flat
-        self._flat = []
+    def _make(self) -> None:
+        recs, flat = self._recs, self._pending
+        self._pending = []
         recs.extend(rows_of(flat, 0, len(flat), len(recs)))
 
     _tracked: dict[int, None]
@@ -88,7 +92,7 @@ class Recorder:
     _dead_end = False  # one of them is watched
 
     def _reset_records(self) -> None:
-        self._recs, self._flat = [], []
+        self._recs, self._pending = [], []
         self._tracked, self._watched, self._watched_other = {}, {}, {}
         if self._scanned:
             self._scanned, self._dead_end = 0, False

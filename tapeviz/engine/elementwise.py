@@ -133,7 +133,7 @@ def binary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
                 watched = x.id in tracked or y.id in tracked
                 if watched:
                     tracked[t.id] = None
-                r._flat += (prim, x, y, t, watched, r._scope)  # (columns: core.Recorder)
+                r._pending += (prim, x, y, t, watched, r._scope)  # (columns: core.Recorder)
             else:
                 record(active, prim, (x, y), t)
         return t
@@ -177,7 +177,7 @@ def unary(prim: Primitive, name: str, doc: str) -> Callable[..., Tensor]:
                 watched = x.id in tracked
                 if watched:
                     tracked[t.id] = None
-                r._flat += (prim, x, None, t, watched, r._scope)
+                r._pending += (prim, x, None, t, watched, r._scope)
             else:
                 record(active, prim, (x,), t)
         return t

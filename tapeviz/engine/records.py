@@ -61,7 +61,7 @@ class OpRecord(NamedTuple):
         return self.outputs[0]
 
 
-FLAT = 6  # slots per op recorded as columns (see Recorder._flat)
+FLAT = 6  # slots per op recorded as columns (see Recorder._pending)
 
 
 def rows_of(flat: list[Any], start: int, stop: int, first_id: int) -> Iterator[OpRecord]:
@@ -77,20 +77,20 @@ def rows_of(flat: list[Any], start: int, stop: int, first_id: int) -> Iterator[O
 class Rows(Sequence[OpRecord]):
     """A recorder's ops at one moment, the ones recorded as columns made as they are read."""
 
-    __slots__ = ("_flat", "_n", "_recs", "_stop")
+    __slots__ = ("_n", "_pending", "_recs", "_size")
 
     def __init__(self, recs: list[OpRecord], flat: list[Any]) -> None:
-        self._recs, self._flat = recs, flat
-        self._n, self._stop = len(recs), len(flat)  # (both lists may grow afterwards)
+        self._recs, self._pending = recs, flat
+        self._n, self._size = len(recs), len(flat)  # (both lists may grow afterwards)
 
     def __len__(self) -> int:
-        return self._n + self._stop // FLAT
+        return self._n + self._size // FLAT
 
     def __iter__(self) -> Iterator[OpRecord]:
         recs = self._recs
         for i in range(self._n):
             yield recs[i]
-        yield from rows_of(self._flat, 0, self._stop, self._n)
+        yield from rows_of(self._pending, 0, self._size, self._n)
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
@@ -103,4 +103,4 @@ class Rows(Sequence[OpRecord]):
         if index < self._n:
             return self._recs[index]
         at = (index - self._n) * FLAT
-        return next(rows_of(self._flat, at, at + FLAT, index))
+        return next(rows_of(self._pending, at, at + FLAT, index))

@@ -115,7 +115,7 @@ class GradientTape(Recorder):
                 "already-active tape."
             )
         if not self._alive:
-            if self._recs or self._flat or self._watched or self._watched_other:
+            if self._recs or self._pending or self._watched or self._watched_other:
                 self._reset_records()  # a used non-persistent tape records anew, as in TF
             self._alive = True
         core.push(self)
@@ -196,9 +196,12 @@ class GradientTape(Recorder):
             self._paused = True
             core.STATE.active[:] = [r for r in core.STATE.active if r is not self]
 
-    def _records_now(self) -> Sequence[OpRecord]:
-        """The records as now (a copy if more may come), made only for the walk if columns."""
-        rows = self.rows()
+    def _records_now(self, made: bool = False) -> Sequence[OpRecord]:
+        """The records as now (a copy if more may come), made only for the walk if columns.
+
+        ``made``: make every record now (a Jacobian walks them once per target element).
+        """
+        rows = self.records if made else self.rows()
         return rows[:] if type(rows) is list and core.STATE.active and self.recording else rows
 
     def _sources(self, sources: Any, what: str) -> tuple[list[TensorLike], list[int]]:
@@ -322,7 +325,7 @@ class GradientTape(Recorder):
         for i in self._watched:
             if i not in source_ids:
                 return None
-        recs, flat = self._recs, self._flat
+        recs, flat = self._recs, self._pending
         scanned, count = self._scanned, len(recs) + len(flat) // FLAT
         if scanned < count:  # records added since the last call (persistent tapes)
             for rec in recs[scanned:] if scanned else recs:
@@ -358,7 +361,7 @@ class GradientTape(Recorder):
         if not isinstance(target, TensorLike):
             raise EngineTypeError(f"jacobian: the target must be a tensor, got {describe(target)}")
         flat, source_ids = self._sources(sources, "jacobian")
-        records = self._records_now()
+        records = self._records_now(made=True)
         self._consume()
         jacobians = full_jacobians(records, target, flat, source_ids, self._tracked)
         results = [

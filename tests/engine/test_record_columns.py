@@ -96,7 +96,7 @@ def test_rows_are_a_snapshot_and_read_like_a_list() -> None:
 def test_a_gradient_keeps_no_record_of_a_column_op() -> None:
     with tf.GradientTape() as tape:
         y = X * X + 2.0 * X
-    assert tape.op_count() and len(tape._flat) == FLAT * (tape.op_count() - len(tape._recs))
+    assert tape.op_count() and len(tape._pending) == FLAT * (tape.op_count() - len(tape._recs))
     assert float(tape.gradient(y, X)) == pytest.approx(2 * 1.5 + 2.0)
     assert tape._recs == []  # (the walk made its records as it went and kept none)
 
@@ -131,7 +131,7 @@ def test_the_walk_over_columns_steps_as_over_records() -> None:
         s = tf.reduce_sum(tf.stack([X, X]))  # two records, then columns
         y = tf.sin(s * X) * X + tf.exp(s) - 3.0 * X
     rows = tape.rows()
-    assert isinstance(rows, Rows) and len(tape._recs) == 2 and len(tape._flat) == 7 * FLAT
+    assert isinstance(rows, Rows) and len(tape._recs) == 2 and len(tape._pending) == 7 * FLAT
     seeds = {y.id: np.float32(1.0)}
     over_columns = [_step_fields(s) for s in BackwardPass(rows, seeds, [X.id], reach=tape._tracked)]
     records = list(tape.records)
@@ -158,3 +158,14 @@ def test_a_persistent_tape_walked_while_it_records_keeps_its_snapshot() -> None:
         g2 = tape.gradient(z, X)
     assert float(g1) == pytest.approx(2 * 1.5 + 1) and float(g2) == pytest.approx(2 * (2 * 1.5 + 1))
     assert tape.op_count() == len(tape.records) > 3
+
+
+def test_records_read_mid_block_then_read_again_show_every_op() -> None:
+    """A list read while the tape records holds the ops so far; reading again adds the rest."""
+    with tf.GradientTape() as tape:
+        y = X * X
+        held = tape.records
+        assert [r.name for r in held] == ["multiply"]
+        z = y * X
+        assert [r.name for r in tape.records] == ["multiply", "multiply"]
+        assert tape.records[-1].outputs[0] is z and tape.records is held  # the same list, grown

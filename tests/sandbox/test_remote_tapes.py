@@ -118,3 +118,12 @@ def test_tensor_names_cross_the_wall_as_an_index(pair: tuple[RunResult, RunResul
     assert "names" not in table and sorted(table["name_list"]) == ["b:0", "w:0"]
     names = received.tapes[0].tape.table.names
     assert sorted(set(names.values())) == ["b:0", "w:0"] and len(names) > 2
+
+
+def test_a_received_tape_reads_like_a_recorded_one(pair: tuple[RunResult, RunResult]) -> None:
+    """rows() and op_count(), which the engine's tapes answer from their columns, work too."""
+    local, received = pair
+    for k in (0, 30, -1):
+        tape, here = received.tapes[k].tape, local.tapes[k].tape
+        assert tape.op_count() == here.op_count() == len(here.records) > 0
+        assert [r.name for r in tape.rows()] == [r.name for r in here.records]

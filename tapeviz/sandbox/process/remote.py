@@ -344,6 +344,14 @@ class RemoteTape(Recorder):
             self._records = self._build()
         return self._records
 
+    def rows(self) -> list[OpRecord]:  # type: ignore[override]
+        """The records (what the backward walk reads: a received tape has no pending ops)."""
+        return self.records
+
+    def op_count(self) -> int:
+        """How many ops the tape recorded."""
+        return len(self)
+
     def _build(self) -> list[OpRecord]:
         r = self._recs
         cols, prims, params = r["cols"], r["prims"], r["params"]
