@@ -198,7 +198,7 @@ class Function:
             raise ValueError(_SINGLETON)
         tensors = function_replay.arg_tensors(args, kwargs)
         if not made_tapes and tensors is not None:
-            program = function_replay.build(log, tensors, raw, log.records)
+            program = function_replay.build(log, tensors, raw, rec.records)
             if program is not None:
                 self._programs[key] = program
         return result

@@ -30,11 +30,6 @@ class TraceLog:
         self.literals: set[int] = set()
         self.opaque = False
 
-    @property
-    def records(self) -> list[Any]:
-        """The call's records so far."""
-        return self.recorder.records  # type: ignore[no-any-return]
-
 
 def touch() -> None:
     """Python read a tensor's value: what the call does next may depend on it."""
