@@ -52,10 +52,16 @@ def _layers(ids: Sequence[str], preds: dict, succs: dict) -> dict[str, int]:
     for _ in range(len(ids) + 1):  # ids are usually topological already: one pass suffices
         rest = []
         for n in pending:
-            if all(p in layer for p in preds[n]):
-                layer[n] = 1 + max((layer[p] for p in preds[n]), default=-1)
+            top = -1
+            for p in preds[n]:
+                at = layer.get(p)
+                if at is None:  # a predecessor not placed yet: the next pass
+                    rest.append(n)
+                    break
+                if at > top:
+                    top = at
             else:
-                rest.append(n)
+                layer[n] = top + 1
         pending = rest
         if not pending:
             break
@@ -78,21 +84,31 @@ def _order(ids: Sequence[str], layer: dict, preds: dict, succs: dict,
             row.sort(key=lambda n: previous[n][1] if n in previous else float("inf"))
     pos = {n: i for row in rows for i, n in enumerate(row)}
 
-    def sweep(order: range, neighbours: dict) -> None:
+    def sweep(order: range, neighbours: dict) -> bool:
+        """One barycenter pass over the rows in ``order``; whether any row's order changed."""
+        changed = False
         for li in order:
             row = rows[li]
+            if len(row) < 2:  # (a lone node keeps its place: most rows of a long chain)
+                continue
             keyed = []
             for i, n in enumerate(row):
                 near = [pos[m] for m in neighbours[n]]
-                keyed.append((sum(near) / len(near) if near else pos[n], i, n))
+                keyed.append((sum(near) / len(near) if near else i, i, n))
             keyed.sort()
-            rows[li] = [n for _, _, n in keyed]
-            for i, n in enumerate(rows[li]):
-                pos[n] = i
+            new = [n for _, _, n in keyed]
+            if new != row:
+                changed = True
+                rows[li] = new
+                for i, n in enumerate(new):
+                    pos[n] = i
+        return changed
 
     for _ in range(sweeps if not previous else 1):
-        sweep(range(1, count), preds)
-        sweep(range(count - 2, -1, -1), succs)
+        down = sweep(range(1, count), preds)
+        up = sweep(range(count - 2, -1, -1), succs)
+        if not (down or up):  # a fixed point: every further sweep would change nothing
+            break
     return rows
 
 
@@ -140,7 +156,7 @@ def layered(
     xs: list[float] = []
     x = 0.0
     for row in rows:
-        w = max((sizes[n][0] for n in row), default=0.0)
+        w = max([sizes[n][0] for n in row], default=0.0)
         xs.append(x + w / 2)
         x += w + h_gap
     y: dict[str, float] = {}
@@ -151,8 +167,8 @@ def layered(
             wanted.append(sum(near) / len(near) if near else None)
         _place(row, wanted, sizes, y, li == 0, v_gap)
     _center_sources(rows, succs, sizes, y, v_gap)
-    top = min((y[n] - sizes[n][1] / 2 for n in all_ids), default=0.0)
-    height = max((y[n] - top + sizes[n][1] / 2 for n in all_ids), default=0.0)
+    top = min([y[n] - sizes[n][1] / 2 for n in all_ids], default=0.0)
+    height = max([y[n] - top + sizes[n][1] / 2 for n in all_ids], default=0.0)
     left = 0.0
     if previous:  # the nodes that stay keep their places: the graph grows around them
         left, top = _anchor(ids, xs, layer, y, previous, (0.0, top))
