@@ -16,12 +16,20 @@ from tapeviz.ui.theme import Theme, font
 WIDTH_CACHE = 50_000  # text widths kept per thread before the cache starts again
 
 
+# The characters of numbers and of default op titles (``v12 = ×``): a text of only these is
+# measured as their advances added, with each kerned pair's correction.
+ADDITIVE = "0123456789.−-+e= ∂,v×÷^²"
+
+
 class Fonts(threading.local):
     """Fonts, metrics and text widths per (role, scale), per thread (a worker measures sizes)."""
 
     def __init__(self) -> None:
         self.cache: dict[tuple[str, float], tuple[QFont, QFontMetricsF]] = {}
         self.widths: dict[tuple[str, float, str], float] = {}
+        self.heights: dict[tuple[str, float], float] = {}
+        # (role, scale) -> each ADDITIVE character's advance, and the kerned pairs
+        self.advances: dict[tuple[str, float], tuple[dict[str, float], list[Any]]] = {}
 
     def get(self, role: str, scale: float) -> tuple[QFont, QFontMetricsF]:
         key = (role, scale)
@@ -32,18 +40,57 @@ class Fonts(threading.local):
         return hit
 
     def width(self, role: str, scale: float, text: str) -> float:
-        """The advance of ``text`` in the font of ``role`` (cached: big graphs repeat texts)."""
+        """The advance of ``text`` in the font of ``role`` (cached: big graphs repeat texts).
+
+        A text made only of :data:`ADDITIVE` characters is their advances added, with the
+        kerning of each kerned pair in it: a 20,000-op graph's values and titles are 40,000
+        different texts, and shaping each whole took ~5 µs.
+        """
         key = (role, scale, text)
         w = self.widths.get(key)
         if w is None:
             if len(self.widths) > WIDTH_CACHE:
                 self.widths.clear()
-            w = self.widths[key] = self.get(role, scale)[1].horizontalAdvance(text)
+            found = self.advances.get((role, scale))
+            if found is None:
+                found = self.advances[(role, scale)] = _advances(self.get(role, scale)[1])
+            adv, kerns = found
+            try:
+                w = sum([adv[c] for c in text])
+            except KeyError:  # (a character outside ADDITIVE: shaped whole)
+                w = self.get(role, scale)[1].horizontalAdvance(text)
+            else:
+                for pair, kern in kerns:
+                    if pair in text:
+                        w += kern * _pairs(text, pair)
+            self.widths[key] = w
         return w
 
     def height(self, role: str, scale: float) -> float:
         """The line height of the font of ``role``."""
-        return self.get(role, scale)[1].height()
+        h = self.heights.get((role, scale))
+        if h is None:
+            h = self.heights[(role, scale)] = self.get(role, scale)[1].height()
+        return h
+
+
+def _advances(metrics: QFontMetricsF) -> tuple[dict[str, float], list[tuple[str, float]]]:
+    """Each :data:`ADDITIVE` character's advance, and the pairs the font kerns (their kerning)."""
+    adv = {c: metrics.horizontalAdvance(c) for c in ADDITIVE}
+    kerns = []
+    for a in ADDITIVE:
+        for b in ADDITIVE:
+            kern = metrics.horizontalAdvance(a + b) - adv[a] - adv[b]
+            if abs(kern) > 1e-9:
+                kerns.append((a + b, kern))
+    return adv, kerns
+
+
+def _pairs(text: str, pair: str) -> int:
+    """How many times ``pair`` (two characters) stands in ``text``, overlaps counted."""
+    if pair[0] != pair[1]:
+        return text.count(pair)
+    return sum(1 for k in range(len(text) - 1) if text[k : k + 2] == pair)
 
 
 FONTS = Fonts()

@@ -72,28 +72,21 @@ def can_have_gradient(node: Node) -> bool:
 def measure(node: Node, scale: float = 1.0, gradient: Any = None) -> tuple[float, float]:
     """Width and height of a node's box (usable from a worker thread)."""
     lines = node_lines(node, gradient)
-    if can_have_gradient(node) and not any(role == "gradient" for _, role in lines):
+    if lines[-1][1] != "gradient" and can_have_gradient(node):  # (a gradient line is last)
         lines.append((RESERVED_GRADIENT, "gradient"))
-    variable = node.kind == "variable"
-    key = f"{scale}{'v' if variable else ''}" + "".join(f"\n{r[0]}{t}" for t, r in lines)  # (t/v/g)
-    size = _SIZES.get(key)  # (a re-run while typing measures mostly the same boxes again)
-    if size is None:
-        if len(_SIZES) >= SIZES_KEPT:
-            _SIZES.clear()
-        size = _SIZES[key] = _box_of(lines, scale, variable)
-    return size
-
-
-SIZES_KEPT = 30_000  # boxes kept by their text (a str key each: ~5 MB when full)
-_SIZES: dict[str, tuple[float, float]] = {}
+    return _box_of(lines, scale, node.kind == "variable")
 
 
 def _box_of(lines: list[tuple[str, str]], scale: float, variable: bool) -> tuple[float, float]:
+    """The box of ``lines`` (each line's width is cached by its text: big graphs repeat)."""
+    fonts = FONTS
     width = height = 0.0
     for text, role in lines:
         face = "title" if role == "title" else "value"
-        width = max(width, FONTS.width(face, scale, text))
-        height += FONTS.height(face, scale)
+        w = fonts.width(face, scale, text)
+        if w > width:
+            width = w
+        height += fonts.height(face, scale)
     w, h = max(width + 2 * PAD_X, 64 * scale), height + 2 * PAD_Y
     if variable:
         w, h = w * 1.12, h * 1.08
