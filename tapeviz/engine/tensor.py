@@ -25,6 +25,13 @@ CPU_DEVICE = "/job:localhost/replica:0/task:0/device:CPU:0"  # what TensorFlow e
 UNREAD: Callable[[Variable], Any] = lambda v: v  # noqa: E731
 # Live variables by id: a recorded op input with one of these ids is that variable's value.
 VARIABLES: weakref.WeakValueDictionary[int, Variable] = weakref.WeakValueDictionary()
+_VARIABLE_REFS = VARIABLES.data  # (its dict of weak references: read without Python calls)
+
+
+def is_variable_id(tid: int) -> bool:
+    """Whether ``tid`` is a live variable's id (``tid in VARIABLES``, a graph's hot question)."""
+    ref = _VARIABLE_REFS.get(tid)
+    return ref is not None and ref() is not None
 
 
 def new_id() -> int:

@@ -42,3 +42,14 @@ def test_columns_are_int32_and_far_smaller_than_the_dict() -> None:
     assert got.nbytes == 8 * n and got.nbytes * 10 < dict_bytes
     assert compact(np.array([0, 2**31 - 1])).dtype == np.int32
     assert compact(np.array([0, 2**31])).dtype == np.int64
+
+
+def test_get_many_reads_each_row_as_get_does() -> None:
+    rng = np.random.default_rng(5)
+    rows = rng.permutation(400)[:150]
+    texts = ["a", "b", "c"]
+    got = RowNames(rows, rng.integers(0, 3, len(rows)), texts)
+    asked = np.array([0, 399, *rows[:20].tolist(), 1000, -1, *range(0, 400, 7)])
+    assert got.get_many(asked) == [got.get(int(r)) for r in asked]
+    empty = RowNames(np.array([], np.int64), np.array([], np.int64), [])
+    assert empty.get_many(np.array([0, 3])) == [None, None]

@@ -13,7 +13,7 @@ from typing import Any
 from tapeviz.engine.backward import BackwardPass, replayed
 from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.custom import custom_name
-from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike
+from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike, is_variable_id
 from tapeviz.engine.vjp_rules import local_derivative
 from tapeviz.models.events import Event
 from tapeviz.models.graph.call_sites import call_sites, names_for_passes
@@ -56,7 +56,7 @@ class GraphOptions:
 
 
 def _source_kind(t: Tensor, tape: Recorder) -> str:
-    if t.id in VARIABLES:
+    if is_variable_id(t.id):
         return "variable"
     return "watched" if t.id in tape._tracked else "constant"
 
@@ -268,7 +268,7 @@ class GraphModel:
 
     def _label(self, t: TensorLike, fallback: str) -> str:
         name = self.names.get(t.id)
-        if name is None and t.id in VARIABLES:
+        if name is None and is_variable_id(t.id):
             name = VARIABLES[t.id].name.split(":")[0]
         return name or fallback
 

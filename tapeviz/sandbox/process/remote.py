@@ -19,6 +19,7 @@ from tapeviz.engine.core import OpRecord, Recorder
 from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.tape import GradientCall
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike, Variable, freeze
+from tapeviz.sandbox.process.remote_batch import make_rows
 
 _DTYPES = [dtypes.as_dtype(n) for n in ("float16", "float32", "float64", "int8", "int16",
                                          "int32", "int64", "uint8", "bool")]  # fmt: skip
@@ -171,21 +172,25 @@ class TensorTable:
         """The Tensor (or Variable) of row ``row``."""
         obj = self._objs.get(row)
         if obj is None:
-            dt = _DTYPES[self.codes[row]]
-            value = self.value(row)
-            name = self.names.get(row)
-            tid = int(self.ids[row])
-            if self.kinds[row]:
-                var = object.__new__(Variable)
-                var._value, var.dtype, var.id = value, dt, tid
-                var.name = name or "Variable:0"
-                var.trainable = self.kinds[row] == 2
-                var._snapshot = None
-                VARIABLES[tid] = var
-                obj = var
-            else:
-                obj = Tensor(value, dt, name, tid)
-            self._objs[row] = obj
+            kind, code = int(self.kinds[row]), int(self.codes[row])
+            obj = self.make(row, self.value(row), self.names.get(row), int(self.ids[row]),
+                            kind, code)  # fmt: skip
+        return obj
+
+    def make(self, row: int, value: Any, name: str | None, tid: int, kind: int,
+             code: int) -> TensorLike:  # fmt: skip
+        """Make (and keep) row ``row``'s Tensor, or Variable for a ``kind`` above 0."""
+        if kind:
+            var = object.__new__(Variable)
+            var._value, var.dtype, var.id = value, _DTYPES[code], tid
+            var.name = name or "Variable:0"
+            var.trainable = kind == 2
+            var._snapshot = None
+            VARIABLES[tid] = var
+            obj: TensorLike = var
+        else:
+            obj = Tensor(value, _DTYPES[code], name, tid)
+        self._objs[row] = obj
         return obj
 
 
@@ -355,17 +360,30 @@ class RemoteTape(Recorder):
     def _build(self) -> list[OpRecord]:
         r = self._recs
         cols, prims, params = r["cols"], r["prims"], r["params"]
-        ins, outs, in_off, out_off = cols["in"], cols["out"], r["in_off"], r["out_off"]
-        tensor = self.table.tensor
-        out = []
-        ids, prim, watched, param = cols["id"], cols["prim"], cols["watched"], cols["param"]
+        (a, b), in_off, out_off = self.span, r["in_off"], r["out_off"]
+        i0, o0 = int(in_off[a]), int(out_off[a])
+        ins = cols["in"][i0 : in_off[b]].tolist()  # (the tape's rows as ints, once)
+        outs = cols["out"][o0 : out_off[b]].tolist()
+        ins_at = (in_off[a : b + 1] - i0).tolist()
+        outs_at = (out_off[a : b + 1] - o0).tolist()
+        named = []  # the rows in the order the records name them (the tensors made so)
+        for k in range(b - a):
+            named += ins[ins_at[k] : ins_at[k + 1]]
+            named += outs[outs_at[k] : outs_at[k + 1]]
+        make_rows(self.table, named)
+        objs = self.table._objs
+        ids = cols["id"][a:b].tolist()
+        prim, param = cols["prim"][a:b].tolist(), cols["param"][a:b].tolist()
+        watched = cols["watched"][a:b].tolist()
         scoped = r.get("scopes")
         names, scope = scoped if scoped is not None else ((), None)
-        for k in range(*self.span):
-            xs = tuple([tensor(int(i)) for i in ins[in_off[k] : in_off[k + 1]]])
-            ys = tuple([tensor(int(i)) for i in outs[out_off[k] : out_off[k + 1]]])
-            at = () if scope is None or scope[k] < 0 else names[scope[k]]
-            fields = (int(ids[k]), prims[prim[k]], xs, ys, params[param[k]], bool(watched[k]), at)
+        scopes = scope[a:b].tolist() if scope is not None else [-1] * (b - a)
+        out = []
+        for k in range(b - a):
+            xs = tuple([objs[i] for i in ins[ins_at[k] : ins_at[k + 1]]])
+            ys = tuple([objs[i] for i in outs[outs_at[k] : outs_at[k + 1]]])
+            at = () if scopes[k] < 0 else names[scopes[k]]
+            fields = (ids[k], prims[prim[k]], xs, ys, params[param[k]], bool(watched[k]), at)
             out.append(_new_record(OpRecord, fields))
         return out
 

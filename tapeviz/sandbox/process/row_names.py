@@ -40,6 +40,15 @@ class RowNames(Mapping[int, str]):
             return self._texts[int(self._index[k])]
         raise KeyError(row)
 
+    def get_many(self, rows: np.ndarray) -> list[str | None]:
+        """The name of each of ``rows`` (None where it has none): one search for them all."""
+        names, texts = self._rows, self._texts
+        if not len(names):
+            return [None] * len(rows)
+        k = np.minimum(np.searchsorted(names, rows), len(names) - 1)
+        index = np.where(names[k] == rows, self._index[k], -1).tolist()
+        return [texts[i] if i >= 0 else None for i in index]
+
     def __contains__(self, row: object) -> bool:
         return isinstance(row, int | np.integer) and self.get(int(row)) is not None
 
