@@ -139,6 +139,22 @@ def test_the_loss_axes_keep_their_ticks_while_the_curves_grow(qtbot: QtBot) -> N
     assert plot.ranges == ((0.0, 3.0), (0.0, 0.8))
 
 
+def test_the_epoch_axis_ticks_are_whole_epochs(qtbot: QtBot) -> None:
+    """Before the first epoch and after a few, no tick reads a fraction of an epoch."""
+    plot = LossPlot()
+    qtbot.addWidget(plot)
+    plot.resize(260, 160)
+    plot.restyle(plot.theme, 1.5)  # presenter scale: the labels are big, the plot small
+    plot.show()
+    for runs in ((), run_frame(0), run_frame(3), run_frame(14), run_frame(230)):
+        plot.show_runs(runs)
+        qtbot.wait(20)
+        axis = plot.getPlotItem().getAxis("bottom")
+        low, high = plot.getViewBox().viewRange()[0]
+        ticks = [v for _, vs in axis.tickValues(low, high, axis.width()) for v in vs]
+        assert len(ticks) >= 2 and all(float(v).is_integer() for v in ticks), ticks
+
+
 def test_the_loss_axes_hold_every_point_of_a_trained_network(
     qtbot: QtBot, panel: NetworkPanel
 ) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 from tapeviz.engine.backward import BackwardPass, BackwardStep, replayed
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.custom import custom_name
-from tapeviz.engine.tensor import VARIABLES
+from tapeviz.engine.tensor import VARIABLES, is_variable_id
 from tapeviz.engine.vjp_rules import RULE_TEXT, local_derivative
 from tapeviz.models.events import Event
 from tapeviz.models.minus import as_term, minus_signs, parse_number
@@ -103,7 +103,7 @@ class Namer:
         self.names = dict(names or {})
         for rec in records:
             for x in rec.inputs:
-                if x.id not in self.names and x.id in VARIABLES:
+                if x.id not in self.names and is_variable_id(x.id):
                     self.names[x.id] = VARIABLES[x.id].name.split(":")[0]
         for k, rec in enumerate(records):
             for o in rec.outputs:

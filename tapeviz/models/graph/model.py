@@ -122,7 +122,7 @@ class GraphModel:
         self.names = dict(names or {})
         given = self.names
         found = names_for_passes(
-            self.entries, call_sites(source), lambda t: t in given or t in VARIABLES
+            self.entries, call_sites(source), lambda t: t in given or is_variable_id(t)
         )
         self.names.update(found)
         self._name_watched()
@@ -152,7 +152,7 @@ class GraphModel:
         for entry in self.entries:
             k = 0
             for t in entry.tape.watched():
-                if t.id not in self.names and t.id not in VARIABLES:
+                if t.id not in self.names and not is_variable_id(t.id):
                     k += 1
                     self.names[t.id] = f"t{k}"
 
@@ -281,30 +281,36 @@ class GraphModel:
         hidden = range(0)
         if limit is not None and len(records) > limit:
             hidden = range(limit // 2, len(records) - limit // 2)
+        by_tensor, nodes, names, holders = self._by_tensor, self.nodes, self.names, self._holders
+        add_edge, n_labels = self.edges.append, len(labels)
         for k, rec in enumerate(records):
             if k in hidden:
                 self._fold_record(k, rec, hidden, tape)
                 continue
+            nid = f"o{k}"
             for pos, x in enumerate(rec.inputs):
-                if x.id not in self._by_tensor:
+                xid = x.id
+                source = by_tensor.get(xid)
+                if source is None:
                     self._add_source(x, tape)
-                self.edges.append(Edge(self._by_tensor[x.id], f"o{k}", pos, x.id))
-            out = rec.outputs[0]
+                    source = by_tensor[xid]
+                add_edge(Edge(source, nid, pos, xid))
+            out, name = rec.outputs[0], rec.name
             kind = "target" if out.id in targets else "op"
             symbol = (
                 labels[k]
-                if k < len(labels) and labels[k]
+                if k < n_labels and labels[k]
                 else custom_name(rec)
-                if rec.name == "custom_gradient"
-                else SYMBOLS.get(rec.name, rec.name)
+                if name == "custom_gradient"
+                else SYMBOLS.get(name, name)
             )
-            self.nodes[f"o{k}"] = Node(
-                f"o{k}", kind, self._label(out, f"v{k + 1}"), symbol,
-                out.id, out._value, out.dtype.name, rec.name, rec.primitive.formula, k,
-                rec.watched, self._holders.get(out.id, ()), explain(rec, self.names),
+            nodes[nid] = Node(
+                nid, kind, self._label(out, f"v{k + 1}"), symbol,
+                out.id, out._value, out.dtype.name, name, rec.primitive.formula, k,
+                rec.watched, holders.get(out.id, ()), explain(rec, names),
             )  # fmt: skip
             for o in rec.outputs:
-                self._by_tensor[o.id] = f"o{k}"
+                by_tensor[o.id] = nid
         if self.options.fold_constants:
             fold_constants(self.nodes, self.edges)
         if self.options.hide_unreached:

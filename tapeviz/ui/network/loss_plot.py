@@ -54,11 +54,26 @@ def sticky_range(values: Sequence[np.ndarray], floor: float) -> tuple[float, flo
     return bottom, bottom + nice_ceiling(hi - bottom)
 
 
+class EpochAxis(pg.AxisItem):
+    """An axis of epochs whose ticks are whole epochs.
+
+    Before the first epoch, 0 to 1 read "0.2 0.4 …", which ran together at presenter scale.
+    """
+
+    def tickSpacing(  # (pyqtgraph's names)
+        self, minVal: float, maxVal: float, size: float
+    ) -> list[tuple[float, float]]:
+        """The spacings pyqtgraph would use that are whole epochs (1 if none is)."""
+        levels = super().tickSpacing(minVal, maxVal, size)
+        whole = [(s, o) for s, o in levels if s >= 1 and float(s).is_integer()]
+        return whole or [(1.0, 0.0)]
+
+
 class LossPlot(pg.PlotWidget):
     """Loss per epoch, one pair of curves (training, test) per run."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(parent, axisItems={"bottom": EpochAxis("bottom")})
         self.setObjectName("networkLossPlot")
         self.setMenuEnabled(False)
         item = self.getPlotItem()
