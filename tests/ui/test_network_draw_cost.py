@@ -153,6 +153,8 @@ def test_the_epoch_axis_ticks_are_whole_epochs(qtbot: QtBot) -> None:
         low, high = plot.getViewBox().viewRange()[0]
         ticks = [v for _, vs in axis.tickValues(low, high, axis.width()) for v in vs]
         assert len(ticks) >= 2 and all(float(v).is_integer() for v in ticks), ticks
+        if not runs or runs[0].epochs[-1] < 2:  # before the second epoch: 0 to 10
+            assert plot.ranges[0] == (0.0, 10.0)
 
 
 def test_the_loss_axes_hold_every_point_of_a_trained_network(

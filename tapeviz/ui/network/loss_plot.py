@@ -26,6 +26,7 @@ translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel"
 
 PLAY_INTERVAL_S = 0.1  # the curves redrawn at most 10 times a second while training
 STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)  # an axis's end grows through these × 10ᵏ
+FIRST_EPOCHS = 10.0  # the epoch axis before a run's second epoch: 0 to 10 (its ticks read)
 
 
 def nice_ceiling(v: float) -> float:
@@ -82,7 +83,10 @@ class LossPlot(pg.PlotWidget):
         item.setDownsampling(auto=True, mode="peak")
         self.getViewBox().setMouseEnabled(x=False, y=False)
         self.getViewBox().disableAutoRange()  # sticky ranges: see :func:`sticky_range`
-        self.ranges: tuple[tuple[float, float], tuple[float, float]] = ((0.0, 1.0), (0.0, 1.0))
+        self.ranges: tuple[tuple[float, float], tuple[float, float]] = (
+            (0.0, FIRST_EPOCHS),
+            (0.0, 1.0),
+        )
         self.setRange(xRange=self.ranges[0], yRange=self.ranges[1], padding=0.02)
         self.setLabel("bottom", translate("NetworkPanel", "epoch"))
         self.theme, self.scale = LIGHT, 1.0
@@ -133,7 +137,10 @@ class LossPlot(pg.PlotWidget):
             train.setData(x, a)
             test.setData(x, b)
             losses += [a, b]
-        self._set_ranges(sticky_range([r.epochs for r in runs], 0.0), sticky_range(losses, 0.0))
+        x0, x1 = sticky_range([r.epochs for r in runs], 0.0)
+        if x1 - x0 <= 1.0:  # (0 to 1 has no whole epoch between its ends to label)
+            x1 = x0 + FIRST_EPOCHS
+        self._set_ranges((x0, x1), sticky_range(losses, 0.0))
 
     def _set_ranges(self, x: tuple[float, float], y: tuple[float, float]) -> None:
         if (x, y) != self.ranges:
