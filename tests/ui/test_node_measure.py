@@ -81,3 +81,18 @@ def test_kerned_pairs_are_counted_each_time(qtbot: QtBot) -> None:
             assert kern != 0 and len(pair) == 2 and pair[0] in adv and pair[1] in adv
     assert item_styles._pairs("v.v.v.", "v.") == 3 and item_styles._pairs("---", "--") == 2
     assert item_styles._pairs("1.5", "v.") == 0
+
+
+class Shaping:
+    """Metrics of a font that joins three hyphens into one glyph (shaping beyond pairs)."""
+
+    def horizontalAdvance(self, text: str) -> float:  # (Qt's name)
+        return 7.0 * len(text) - 9.0 * text.count("---")
+
+
+def test_a_font_that_shapes_beyond_pairs_is_measured_whole() -> None:
+    adv, kerns = item_styles._advances(Shaping())  # type: ignore[arg-type]
+    assert adv == {} and kerns == []  # (every text then shaped by Qt, whole)
+    plain = type("Plain", (), {"horizontalAdvance": lambda self, t: 7.0 * len(t)})()
+    adv, kerns = item_styles._advances(plain)  # type: ignore[arg-type]
+    assert len(adv) == len(item_styles.ADDITIVE) and kerns == []

@@ -75,7 +75,11 @@ class Fonts(threading.local):
 
 
 def _advances(metrics: QFontMetricsF) -> tuple[dict[str, float], list[tuple[str, float]]]:
-    """Each :data:`ADDITIVE` character's advance, and the pairs the font kerns (their kerning)."""
+    """Each :data:`ADDITIVE` character's advance, and the pairs the font kerns (their kerning).
+
+    A font that shapes these characters by more than pairs (a ligature of three, kerning by
+    context) fails the probes: then nothing is added up (every text is shaped whole).
+    """
     adv = {c: metrics.horizontalAdvance(c) for c in ADDITIVE}
     kerns = []
     for a in ADDITIVE:
@@ -83,7 +87,17 @@ def _advances(metrics: QFontMetricsF) -> tuple[dict[str, float], list[tuple[str,
             kern = metrics.horizontalAdvance(a + b) - adv[a] - adv[b]
             if abs(kern) > 1e-9:
                 kerns.append((a + b, kern))
+    for text in _probes():
+        added = sum(adv[c] for c in text) + sum(k * _pairs(text, p) for p, k in kerns)
+        if abs(added - metrics.horizontalAdvance(text)) > 1e-6:
+            return {}, []
     return adv, kerns
+
+
+def _probes() -> list[str]:
+    """Texts of three and more characters that would show shaping beyond pairs."""
+    out = [a * 3 for a in ADDITIVE] + [f"1{a}1" for a in ADDITIVE] + [f"{a}1{a}" for a in ADDITIVE]
+    return [*out, "= 1.1", "= −0.5", "= 1.234e−05", "∂ = −1.0001", "v12 = ×", "v9 = ÷"]
 
 
 def _pairs(text: str, pair: str) -> int:

@@ -26,7 +26,7 @@ translate = QCoreApplication.translate  # lupdate reads translate("NetworkPanel"
 
 PLAY_INTERVAL_S = 0.1  # the curves redrawn at most 10 times a second while training
 STEPS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)  # an axis's end grows through these × 10ᵏ
-FIRST_EPOCHS = 10.0  # the epoch axis before a run's second epoch: 0 to 10 (its ticks read)
+FIRST_EPOCHS = 10.0  # the epoch axis spans at least 0 to 10 (whole ticks that read)
 
 
 def nice_ceiling(v: float) -> float:
@@ -67,7 +67,7 @@ class EpochAxis(pg.AxisItem):
         """The spacings pyqtgraph would use that are whole epochs (1 if none is)."""
         levels = super().tickSpacing(minVal, maxVal, size)
         whole = [(s, o) for s, o in levels if s >= 1 and float(s).is_integer()]
-        return whole or [(1.0, 0.0)]
+        return whole or ([(1.0, 0.0)] if levels else [])  # (no range: no ticks)
 
 
 class LossPlot(pg.PlotWidget):
@@ -138,8 +138,7 @@ class LossPlot(pg.PlotWidget):
             test.setData(x, b)
             losses += [a, b]
         x0, x1 = sticky_range([r.epochs for r in runs], 0.0)
-        if x1 - x0 <= 1.0:  # (0 to 1 has no whole epoch between its ends to label)
-            x1 = x0 + FIRST_EPOCHS
+        x1 = max(x1, x0 + FIRST_EPOCHS)  # (0 to 1 had no whole epoch inside to label)
         self._set_ranges((x0, x1), sticky_range(losses, 0.0))
 
     def _set_ranges(self, x: tuple[float, float], y: tuple[float, float]) -> None:
