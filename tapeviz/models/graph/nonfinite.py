@@ -7,7 +7,6 @@ the origin (:attr:`NonFinite.origin`); every op after it that reads it inherits 
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,11 +66,9 @@ def _first(values: np.ndarray, mask: np.ndarray) -> str:
 def explain(record: OpRecord, names: dict[int, str] | None = None) -> NonFinite | None:
     """Why the op's output is nan or ±inf (None when it is finite)."""
     value = record.outputs[0]._value
-    if isinstance(value, float | np.floating) and math.isfinite(value):
-        return None  # (most nodes of a big graph: no array made to say so)
-    out = as_array(value)
-    if not bad(out):
+    if not bad(value):  # (a scalar's answer makes no array: most nodes of a big graph)
         return None
+    out = as_array(value)
     result, op, dtype = _kinds(out), record.name, record.outputs[0].dtype.name
     for x in record.inputs:
         if bad(x._value):
@@ -109,7 +106,4 @@ def explain(record: OpRecord, names: dict[int, str] | None = None) -> NonFinite 
 
 def explain_source(value: Any, dtype: str) -> NonFinite | None:
     """A source (variable or constant) whose value is already nan or ±inf."""
-    if isinstance(value, float | np.floating) and math.isfinite(value):
-        return None
-    arr = as_array(value)
-    return NonFinite("input", "", _kinds(arr), dtype=dtype) if bad(arr) else None
+    return NonFinite("input", "", _kinds(as_array(value)), dtype=dtype) if bad(value) else None

@@ -20,6 +20,7 @@ from tapeviz.engine.primitives import Primitive
 from tapeviz.engine.tape import GradientCall
 from tapeviz.engine.tensor import VARIABLES, Tensor, TensorLike, Variable, freeze
 from tapeviz.sandbox.process.remote_batch import make_rows
+from tapeviz.sandbox.process.row_names import RowNames
 
 _DTYPES = [dtypes.as_dtype(n) for n in ("float16", "float32", "float64", "int8", "int16",
                                          "int32", "int64", "uint8", "bool")]  # fmt: skip
@@ -40,7 +41,7 @@ class TensorTable:
         dim_offsets: np.ndarray,
         offsets: np.ndarray,
         data: bytes | memoryview,
-        names: Mapping[int, str],
+        names: RowNames,
     ) -> None:
         self.ids = ids
         self.codes = codes
@@ -73,10 +74,7 @@ class TensorTable:
             self.offsets[rows + 1] - self.offsets[rows] != dt.itemsize
         ):
             return np.array([np.asarray(self.value(int(r)), np.float64).sum() for r in rows])
-        flat = np.frombuffer(self.data, dtype=np.uint8)
-        starts = self.offsets[rows]
-        picked = flat[starts[:, None] + np.arange(dt.itemsize)]
-        return picked.reshape(-1).view(dt).copy()
+        return self.gather(self.offsets[rows], dt)
 
     # -- many rows at once (per-step series, without materialising tensors) ----------------
     def sizes(self, rows: np.ndarray) -> np.ndarray:
@@ -103,10 +101,13 @@ class TensorTable:
             out[ok[sel]] = self._pick(starts, dt)
         return out
 
-    def _pick(self, starts: np.ndarray, dt: np.dtype) -> np.ndarray:
+    def gather(self, starts: np.ndarray, dt: np.dtype) -> np.ndarray:
+        """One element of ``dt`` from each byte offset in ``starts`` (a new array of ``dt``)."""
         flat = np.frombuffer(self.data, dtype=np.uint8)
-        picked = flat[starts[:, None] + np.arange(dt.itemsize)]
-        return picked.reshape(-1).view(dt).astype(np.float64)
+        return flat[starts[:, None] + np.arange(dt.itemsize)].reshape(-1).view(dt)
+
+    def _pick(self, starts: np.ndarray, dt: np.dtype) -> np.ndarray:
+        return self.gather(starts, dt).astype(np.float64)
 
     def _by_dtype(self, rows: np.ndarray) -> Iterator[tuple[np.ndarray, np.dtype]]:
         """(positions in ``rows``, numpy dtype) for each dtype among the rows."""

@@ -33,18 +33,16 @@ def make_rows(table: Any, rows: Sequence[int]) -> None:
     zero_d = table.dim_offsets[at + 1] == table.dim_offsets[at]
     nbytes = table.offsets[at + 1] - table.offsets[at]
     scalar = np.zeros(len(todo), np.bool_)
-    flat = np.frombuffer(table.data, dtype=np.uint8)
     for sel, dt in table._by_dtype(at):
         sel = sel[zero_d[sel] & (nbytes[sel] == dt.itemsize)]
         if len(sel):
             scalar[sel] = True
-            picked = flat[table.offsets[at[sel]][:, None] + np.arange(dt.itemsize)]
-            for pos, v in zip(sel.tolist(), picked.reshape(-1).view(dt), strict=True):
+            picked = table.gather(table.offsets[at[sel]], dt)
+            for pos, v in zip(sel.tolist(), picked, strict=True):
                 values[pos] = v  # (a numpy scalar of the row's dtype, as freeze makes it)
     for pos in np.flatnonzero(~scalar).tolist():
         values[pos] = table.value(todo[pos])
-    many = getattr(table.names, "get_many", None)
-    names = many(at) if many is not None else [table.names.get(r) for r in todo]
+    names = table.names.get_many(at)
     for r, value, name, tid, kind, code in zip(
         todo, values, names, table.ids[at].tolist(), table.kinds[at].tolist(),
         table.codes[at].tolist(), strict=True,
