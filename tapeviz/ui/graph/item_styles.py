@@ -29,7 +29,9 @@ class Fonts(threading.local):
         self.widths: dict[tuple[str, float, str], float] = {}
         self.heights: dict[tuple[str, float], float] = {}
         # (role, scale) -> each ADDITIVE character's advance, and the kerned pairs
-        self.advances: dict[tuple[str, float], tuple[dict[str, float], list[Any]]] = {}
+        self.advances: dict[
+            tuple[str, float], tuple[dict[str, float], list[tuple[str, float]]]
+        ] = {}
 
     def get(self, role: str, scale: float) -> tuple[QFont, QFontMetricsF]:
         key = (role, scale)
@@ -54,15 +56,9 @@ class Fonts(threading.local):
             found = self.advances.get((role, scale))
             if found is None:
                 found = self.advances[(role, scale)] = _advances(self.get(role, scale)[1])
-            adv, kerns = found
-            try:
-                w = sum([adv[c] for c in text])
-            except KeyError:  # (a character outside ADDITIVE: shaped whole)
+            w = _added(text, *found)
+            if w is None:  # (a character outside ADDITIVE: shaped whole)
                 w = self.get(role, scale)[1].horizontalAdvance(text)
-            else:
-                for pair, kern in kerns:
-                    if pair in text:
-                        w += kern * _pairs(text, pair)
             self.widths[key] = w
         return w
 
@@ -88,10 +84,22 @@ def _advances(metrics: QFontMetricsF) -> tuple[dict[str, float], list[tuple[str,
             if abs(kern) > 1e-9:
                 kerns.append((a + b, kern))
     for text in _probes():
-        added = sum(adv[c] for c in text) + sum(k * _pairs(text, p) for p, k in kerns)
-        if abs(added - metrics.horizontalAdvance(text)) > 1e-6:
+        added = _added(text, adv, kerns)
+        if added is None or abs(added - metrics.horizontalAdvance(text)) > 1e-6:
             return {}, []
     return adv, kerns
+
+
+def _added(text: str, adv: dict[str, float], kerns: list[tuple[str, float]]) -> float | None:
+    """``text``'s advance added up from its characters and kerned pairs (None: it cannot be)."""
+    try:
+        w = sum([adv[c] for c in text])
+    except KeyError:
+        return None
+    for pair, kern in kerns:
+        if pair in text:
+            w += kern * _pairs(text, pair)
+    return w
 
 
 def _probes() -> list[str]:
