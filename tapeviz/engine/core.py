@@ -22,6 +22,8 @@ from tapeviz.engine.tensor import Tensor, TensorLike, Variable, freeze, to_array
 
 __all__ = ["FLAT", "_EMPTY", "OpRecord", "Recorder", "Rows"]  # (re-exported: the engine's names)
 
+NO_RECORDS: tuple[()] = ()  # a recorder's records before the first is made (see Recorder._recs)
+
 
 class Recorder:
     """Something that records ops while active: a GradientTape or a function trace."""
@@ -31,7 +33,8 @@ class Recorder:
 
     def __init__(self, watch_accessed_variables: bool = True) -> None:
         self.watch_accessed_variables = watch_accessed_variables
-        self._reset_records()
+        self._pending = []  # (the rest of _reset_records() is the class's defaults)
+        self._tracked, self._watched, self._watched_other = {}, {}, {}
 
     def _watch(self, t: TensorLike, warn: bool = True) -> None:
         if not t.dtype.is_floating:
@@ -47,7 +50,9 @@ class Recorder:
         self._tracked[t.id] = None
         self._watched.setdefault(t.id, t)
 
-    _recs: list[OpRecord]
+    # The made records: the shared empty tuple until the first is made (a loop's tapes that only
+    # record columns keep no list of their own: one container fewer for the collector to scan).
+    _recs: list[OpRecord] = NO_RECORDS  # type: ignore[assignment]
     # Ops the elementwise fast path recorded as columns, FLAT slots each (primitive, first
     # input, second input or None, output, watched, scope): no record objects until something
     # reads ``records``. gradient() walks them through ``rows()`` without making any, so a
@@ -62,9 +67,10 @@ class Recorder:
         The list holds the ops recorded so far: an op recorded later joins it the next time
         ``records`` is read (read it again rather than keep it while the tape records).
         """
-        if self._pending:
-            self._make()
-        return self._recs
+        recs = self._recs
+        if self._pending or recs is NO_RECORDS:
+            recs = self._make()
+        return recs
 
     @records.setter
     def records(self, value: list[OpRecord]) -> None:
@@ -79,10 +85,14 @@ class Recorder:
         """How many ops are recorded."""
         return len(self._recs) + len(self._pending) // FLAT
 
-    def _make(self) -> None:
+    def _make(self) -> list[OpRecord]:
         recs, flat = self._recs, self._pending
-        self._pending = []
-        recs.extend(rows_of(flat, 0, len(flat), len(recs)))
+        if recs is NO_RECORDS:
+            recs = self._recs = []
+        if flat:
+            self._pending = []
+            recs.extend(rows_of(flat, 0, len(flat), len(recs)))
+        return recs
 
     _tracked: dict[int, None]
     _watched: dict[int, TensorLike]  # float tensors and variables: their gradients can be taken
@@ -92,7 +102,7 @@ class Recorder:
     _dead_end = False  # one of them is watched
 
     def _reset_records(self) -> None:
-        self._recs, self._pending = [], []
+        self._recs, self._pending = NO_RECORDS, []  # type: ignore[assignment]
         self._tracked, self._watched, self._watched_other = {}, {}, {}
         if self._scanned:
             self._scanned, self._dead_end = 0, False
@@ -109,14 +119,23 @@ def push(rec: Recorder) -> None:
 def pop(rec: Recorder) -> None:
     """Deactivate ``rec`` on this thread, wherever it is in the stack."""
     state = STATE
-    for stack in (state.entered, state.active):
-        if stack and stack[-1] is rec:  # the usual case: the innermost one
-            stack.pop()
-            continue
-        for i in range(len(stack) - 1, -1, -1):
-            if stack[i] is rec:
-                del stack[i]
-                break
+    entered, active = state.entered, state.active
+    if entered and entered[-1] is rec:  # the usual case: the innermost one
+        entered.pop()
+    else:
+        _drop(entered, rec)
+    if active and active[-1] is rec:
+        active.pop()
+    else:
+        _drop(active, rec)
+
+
+def _drop(stack: list[Recorder], rec: Recorder) -> None:
+    """Remove ``rec`` from ``stack``, the innermost occurrence (none: nothing to do)."""
+    for i in range(len(stack) - 1, -1, -1):
+        if stack[i] is rec:
+            del stack[i]
+            return
 
 
 def is_taping() -> bool:

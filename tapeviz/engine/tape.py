@@ -35,6 +35,9 @@ class GradientCall(NamedTuple):
     seeds: tuple[Any, ...] | None = None  # output_gradients per target (None: ones)
 
 
+NO_CALLS: tuple[()] = ()  # a tape's gradient_calls before the first call
+
+
 _SECOND_USE = (
     "A non-persistent GradientTape can only be used to compute one set of gradients "
     "(or jacobians); create it with tf.GradientTape(persistent=True) to call gradient() again"
@@ -93,12 +96,14 @@ class GradientTape(Recorder):
     # each gave (the window's walk gives these values back: replayed())
     grad_hooks: dict[int, Any] | None = None
     hooked: dict[int, Any] | None = None
+    # The gradient()/jacobian() calls made of this tape, in order: the shared empty tuple until
+    # the first (a tape that only records keeps no list; a loop makes one per step).
+    gradient_calls: list[GradientCall] = NO_CALLS  # type: ignore[assignment]
     # (Defaults above live on the class: a loop makes a tape per step, each set only if used.)
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         Recorder.__init__(self, watch_accessed_variables)
         self._persistent = bool(persistent)
-        self.gradient_calls: list[GradientCall] = []
         created = core.STATE.created
         if created is not None:
             created.append(self)
@@ -181,7 +186,13 @@ class GradientTape(Recorder):
         if not self.recording:
             raise ValueError("Tape is not recording.")
         self._reset_records()
-        self.gradient_calls = []
+        self.gradient_calls = NO_CALLS  # type: ignore[assignment]
+
+    def _called(self, call: GradientCall) -> None:
+        calls = self.gradient_calls
+        if calls is NO_CALLS:
+            calls = self.gradient_calls = []
+        calls.append(call)
 
     def _check_usable(self) -> None:
         if not self._alive:
@@ -306,7 +317,7 @@ class GradientTape(Recorder):
                 tuple(results),
                 kept,
             )
-        self.gradient_calls.append(_new_call(GradientCall, call))
+        self._called(_new_call(GradientCall, call))
         if len(flat) == 1 and flat[0] is sources:  # one tensor or variable
             return results[0]
         return nest.pack_as(sources, results)
@@ -368,7 +379,7 @@ class GradientTape(Recorder):
             ops.zeros(tuple(target.shape) + tuple(s.shape), s.dtype) if j is None and zero else j
             for j, s in zip(jacobians, flat, strict=True)
         ]
-        self.gradient_calls.append(
+        self._called(
             GradientCall("jacobian", (target.id,), tuple(s.id for s in flat), tuple(results))
         )
         return nest.pack_as(sources, results)

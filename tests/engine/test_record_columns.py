@@ -56,7 +56,7 @@ def test_a_tape_read_as_records_or_walked_as_columns_gives_the_same(name: str) -
     kept = list(read.records)  # (made now: what a tape kept before the columns)
     g1, g2 = walked.gradient(y1, X), read.gradient(y2, X)
     if name not in ("fast, general, fast", "vectors"):  # (their reductions: general records)
-        assert walked._recs == []  # the walk kept no record
+        assert len(walked._recs) == 0  # the walk kept no record
     assert np.array_equal(np.asarray(g1), np.asarray(g2))
     assert walked._dead_end == read._dead_end == (name == "a dead end (ceil)")
     assert walked.pretty() == read.pretty()
@@ -98,7 +98,7 @@ def test_a_gradient_keeps_no_record_of_a_column_op() -> None:
         y = X * X + 2.0 * X
     assert tape.op_count() and len(tape._pending) == FLAT * (tape.op_count() - len(tape._recs))
     assert float(tape.gradient(y, X)) == pytest.approx(2 * 1.5 + 2.0)
-    assert tape._recs == []  # (the walk made its records as it went and kept none)
+    assert len(tape._recs) == 0  # (the walk made its records as it went and kept none)
 
 
 def test_a_tf_function_trace_places_its_effects_among_column_ops() -> None:
@@ -169,3 +169,24 @@ def test_records_read_mid_block_then_read_again_show_every_op() -> None:
         z = y * X
         assert [r.name for r in tape.records] == ["multiply", "multiply"]
         assert tape.records[-1].outputs[0] is z and tape.records is held  # the same list, grown
+
+
+def test_a_tape_that_only_records_columns_keeps_no_list_until_one_is_needed() -> None:
+    from tapeviz.engine.core import NO_RECORDS
+    from tapeviz.engine.tape import NO_CALLS
+
+    with tf.GradientTape() as columns:
+        y = X * X + 1.0
+    assert columns._recs is NO_RECORDS and columns.gradient_calls is NO_CALLS
+    with tf.GradientTape() as general:
+        z = tf.reduce_sum(X * X)  # (a reduction: recorded by the general path, as a record)
+    made = general.records
+    assert type(made) is list and [r.name for r in made] == ["multiply", "reduce_sum"]
+    made.append(made[0])  # (the list is the tape's own: the shared empty tuple is untouched)
+    assert NO_RECORDS == () and NO_CALLS == () and columns._recs is NO_RECORDS
+    assert len(tf.GradientTape().records) == 0 and tf.GradientTape().records is not NO_RECORDS
+    columns.gradient(y, X)
+    general.gradient(z, X)
+    assert len(columns.gradient_calls) == len(general.gradient_calls) == 1
+    assert columns.gradient_calls is not general.gradient_calls and NO_CALLS == ()
+    assert columns._recs is NO_RECORDS  # (the walk made no record to keep)
