@@ -81,6 +81,10 @@ class Recorder:
         """The recorded ops as now, making no records to keep (what the backward walk reads)."""
         return Rows(self._recs, self._pending) if self._pending else self._recs
 
+    def parts(self) -> tuple[Sequence[OpRecord], list[Any]]:
+        """The records made so far and the column ops after them (no record made; see _pending)."""
+        return self._recs, self._pending
+
     def op_count(self) -> int:
         """How many ops are recorded."""
         return len(self._recs) + len(self._pending) // FLAT

@@ -15,23 +15,23 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
-from itertools import chain, compress, repeat
-from operator import attrgetter
+from itertools import chain, compress, repeat, starmap
 from typing import Any
 
 import numpy as np
 
-from tapeviz.engine.core import OpRecord
 from tapeviz.engine.state import STATE
 from tapeviz.engine.tape import GradientCall
 from tapeviz.engine.tensor import TensorLike
+from tapeviz.sandbox.process import op_columns as O
 from tapeviz.sandbox.process import params as P
 from tapeviz.sandbox.process.table_rows import Table, cat
 from tapeviz.sandbox.process.wire import Writer
 
-_RECORDS, _PRIM = attrgetter("records"), attrgetter("primitive")
-_INPUTS, _OUTPUTS, _WATCHED = attrgetter("inputs"), attrgetter("outputs"), attrgetter("watched")
-_PARAMS, _ID = attrgetter("params"), attrgetter("id")
+
+def _identities(held: list[tuple[Any, list[Any]]]) -> list[tuple[int, int]]:
+    """Which lists each tape holds its ops in (a tape reset, or read as records, holds others)."""
+    return [(id(made), id(flat)) for made, flat in held]
 
 
 def _param_key(params: Any) -> Any:
@@ -106,50 +106,46 @@ class Encoder:
         if self.broken or len(tapes) < self.n:
             return False
         recorders = list(tapes[: self.n])
-        lists = list(map(_RECORDS, recorders))
+        held = list(map(O.parts, recorders))
         calls = list(map(getattr, recorders, repeat("gradient_calls"), repeat(())))
         seen = self._seen
         return (
             list(map(id, recorders)) == seen["tape"]
-            and list(map(id, lists)) == seen["records"]
-            and list(map(len, lists)) == seen["count"]
+            and _identities(held) == seen["records"]
+            and list(starmap(O.count, held)) == seen["count"]
             and list(map(id, chain.from_iterable(calls))) == seen["calls"]
         )
 
     def _add(self, tapes: Sequence[Any]) -> None:
         recorders = list(tapes)
-        per_tape = list(map(_RECORDS, recorders))
+        held = list(map(O.parts, recorders))  # (what each holds, read as it is: no record made)
         calls = list(map(getattr, recorders, repeat("gradient_calls"), repeat(())))
-        recs = list(chain.from_iterable(per_tape))
-        n = len(recs)
-        prim_objs = list(map(_PRIM, recs))
-        for p in dict.fromkeys(prim_objs):
+        ops = O.gather(held)
+        n = len(ops.prims)
+        for p in dict.fromkeys(ops.prims):
             self.prims.setdefault(p, len(self.prims))
-        inputs, outputs = list(map(_INPUTS, recs)), list(map(_OUTPUTS, recs))
         cols = self._cols
-        cols["id"].append(np.fromiter(map(_ID, recs), np.int64, n))
-        cols["prim"].append(np.fromiter(map(self.prims.__getitem__, prim_objs), np.int64, n))
-        cols["watched"].append(np.fromiter(map(_WATCHED, recs), np.bool_, n))
-        cols["param"].append(self._param_column(recs))
-        cols["nin"].append(np.fromiter(map(len, inputs), np.int64, n))
-        cols["nout"].append(np.fromiter(map(len, outputs), np.int64, n))
-        cols["in"].append(self.table.rows(list(chain.from_iterable(inputs))))
-        cols["out"].append(self.table.rows(list(chain.from_iterable(outputs))))
+        cols["id"].append(np.fromiter(ops.ids, np.int64, n))
+        cols["prim"].append(np.fromiter(map(self.prims.__getitem__, ops.prims), np.int64, n))
+        cols["watched"].append(np.fromiter(ops.watched, np.bool_, n))
+        cols["param"].append(self._param_column(n, ops.params))
+        cols["nin"].append(np.fromiter(ops.n_in, np.int64, n))
+        cols["nout"].append(np.fromiter(ops.n_out, np.int64, n))
+        cols["in"].append(self.table.rows(ops.inputs))
+        cols["out"].append(self.table.rows(ops.outputs))
         self._add_calls(calls)
         seen = self._seen
         seen["tape"] += map(id, recorders)
-        seen["records"] += map(id, per_tape)
-        seen["count"] += map(len, per_tape)
+        seen["records"] += _identities(held)
+        seen["count"] += starmap(O.count, held)
         seen["calls"] += map(id, chain.from_iterable(calls))
         self.table.flush()
         self.n += len(tapes)
 
-    def _param_column(self, recs: list[OpRecord]) -> np.ndarray:
-        column = np.zeros(len(recs), np.int64)
-        params = list(map(_PARAMS, recs))
+    def _param_column(self, n: int, params: list[tuple[int, Any]]) -> np.ndarray:
+        column = np.zeros(n, np.int64)
         codes = self._param_codes
-        for k in compress(range(len(params)), params):  # the records that have params
-            p = params[k]
+        for k, p in params:  # the ops that have params
             key = _param_key(p)
             code = codes.get(key) if key is not None else None
             if code is None:

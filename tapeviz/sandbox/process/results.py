@@ -13,16 +13,16 @@ import gc
 import itertools
 import threading
 from collections.abc import Sequence
+from itertools import starmap
 from operator import attrgetter
 from typing import Any
 
 import numpy as np
 
 from tapeviz.engine import strings
-from tapeviz.engine.core import OpRecord
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import UserCodeError
-from tapeviz.sandbox.process import fit_columns, grad_notes, plots
+from tapeviz.sandbox.process import fit_columns, grad_notes, op_columns, plots
 from tapeviz.sandbox.process.encoder import Encoder
 from tapeviz.sandbox.process.kept import Policy
 from tapeviz.sandbox.process.table_rows import CODES, DTYPE_CODES
@@ -59,13 +59,13 @@ def note_doc(note: str) -> Any:
     return {"text": str(note), "code": msg.code, "fields": [list(pair) for pair in msg.fields]}
 
 
-_TAPE, _RECORDS, _SCOPE = attrgetter("tape"), attrgetter("records"), attrgetter("scope")
+_TAPE = attrgetter("tape")
 
 
 def _tape_columns(tapes: Sequence[TapeInfo], enc: Encoder, writer: Writer) -> dict[str, Any]:
     """What is per tape (read when the document is made: names and watches can still change)."""
-    per_tape = list(map(_RECORDS, map(_TAPE, tapes)))
-    counts = list(map(len, per_tape))
+    held = list(map(op_columns.parts, map(_TAPE, tapes)))  # (read as kept: no record made)
+    counts = list(starmap(op_columns.count, held))
     watched_objs = [list(info.tape._watched.values()) for info in tapes]
     watched = enc.table.rows([t for ws in watched_objs for t in ws])
     return {
@@ -82,7 +82,9 @@ def _tape_columns(tapes: Sequence[TapeInfo], enc: Encoder, writer: Writer) -> di
         "tape_n_watched": writer.ints([len(w) for w in watched_objs]),
         "tape_watched": watched,  # (rows numbered by the caller once the table is sealed)
         **_label_columns(tapes, counts, writer),
-        **_scope_columns(list(itertools.chain.from_iterable(per_tape)), writer),
+        **_scope_columns(
+            list(itertools.chain.from_iterable(starmap(op_columns.scopes, held))), writer
+        ),
         **fit_columns.encode(tapes, writer),  # a Keras fit's epochs and logs, per tape
         **grad_notes.encode(tapes, writer),  # torch: the .grad each backward() added to
     }
@@ -104,9 +106,8 @@ def _label_columns(tapes: Sequence[TapeInfo], counts: list[int], writer: Writer)
     return {"label_names": list(distinct), "label": writer.ints(column)}
 
 
-def _scope_columns(recs: list[OpRecord], writer: Writer) -> dict[str, Any]:
+def _scope_columns(scopes: list[tuple[str, ...]], writer: Writer) -> dict[str, Any]:
     """Each record's name scope (``sequential/dense``), for a graph folded by layer."""
-    scopes = list(map(_SCOPE, recs))
     if not any(scopes):
         return {}
     distinct: dict[tuple[str, ...], int] = {(): -1}

@@ -61,7 +61,8 @@ def held_bytes(tapes: Iterable[Any]) -> int:
     seen: dict[int, None] = {}
     total = 0
     for tape in tapes:
-        for rec in getattr(tape, "records", ()):
+        rows = getattr(tape, "rows", None)  # (read as kept: no record made for the tape to keep)
+        for rec in rows() if rows is not None else getattr(tape, "records", ()):
             for t in (*rec.inputs, *rec.outputs):
                 v = getattr(t, "_value", None)
                 if id(v) not in seen:
