@@ -13,7 +13,8 @@ import time
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QPoint
+from PySide6.QtCore import QPoint, QRectF
+from PySide6.QtGui import QImage, QPainter
 from pytestqt.qtbot import QtBot
 
 from tapeviz.models.network.config import FEATURES
@@ -155,6 +156,32 @@ def test_the_epoch_axis_ticks_are_whole_epochs(qtbot: QtBot) -> None:
         assert len(ticks) >= 2 and all(float(v).is_integer() for v in ticks), ticks
         if not runs or runs[0].epochs[-1] <= 10:  # 0 to 10 until the data pass it: no jump
             assert plot.ranges[0] == (0.0, 10.0)
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.5, 2.0])
+def test_every_loss_axis_label_is_whole_inside_the_plot(qtbot: QtBot, scale: float) -> None:
+    """The highest loss tick's label sits at the plot's top edge: half of it was cut off."""
+    plot = LossPlot()
+    qtbot.addWidget(plot)
+    plot.resize(260, 200)
+    plot.restyle(plot.theme, scale)
+    plot.show()
+    image = QImage(8, 8, QImage.Format.Format_ARGB32)
+    for runs in ((), run_frame(14), run_frame(230)):
+        plot.show_runs(runs)
+        qtbot.wait(30)
+        for name in ("left", "bottom"):
+            axis = plot.getPlotItem().getAxis(name)
+            painter = QPainter(image)
+            try:
+                texts = axis.generateDrawSpecs(painter)[2]  # (rect, flags, text) as drawn
+            finally:
+                painter.end()
+            assert len(texts) >= 2, (name, texts)
+            box = QRectF(plot.rect())
+            for rect, _, text in texts:
+                drawn = plot.mapFromScene(axis.mapRectToScene(rect)).boundingRect()
+                assert box.contains(QRectF(drawn)), (scale, name, text, drawn, box)
 
 
 def test_the_loss_axes_hold_every_point_of_a_trained_network(

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QWidget
 
 from tapeviz.models.descent.optimizer_config import PALETTE
@@ -99,7 +100,12 @@ class LossPlot(pg.PlotWidget):
         """Theme colours and the presenter scale."""
         self.theme, self.scale = theme, float(scale)
         style_plot(self, theme, scale)
-        self.getPlotItem().getAxis("bottom").label.setFont(self.font())
+        item = self.getPlotItem()
+        item.getAxis("bottom").label.setFont(self.font())
+        # The top loss tick sits on the plot's top edge, its label centred on it: without a
+        # title above, half of that label was cut off (at presenter scale, "0.8" read "0.").
+        half = QFontMetricsF(item.getAxis("left").style["tickFont"]).height() / 2
+        item.layout.setContentsMargins(1, math.ceil(half) + 1, 1, 1)
         self._pens()
 
     def _pens(self) -> None:
