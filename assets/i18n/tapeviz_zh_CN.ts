@@ -872,87 +872,87 @@
   <context>
     <name>NetworkDiagram</name>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="71" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="78" />
       <source>Add a hidden layer</source>
       <translation>增加一个隐藏层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="73" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="80" />
       <source>Remove the last hidden layer</source>
       <translation>删除最后一个隐藏层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="78" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="85" />
       <source>Features</source>
       <translation>特征</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="79" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="86" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="166" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="184" />
       <source>Remove a neuron from this layer</source>
       <translation>从这一层删除一个神经元</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="170" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="188" />
       <source>1 neuron</source>
       <translation>1 个神经元</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="171" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="189" />
       <source>%1 neurons</source>
       <translation>%1 个神经元</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="172" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="190" />
       <source>Add a neuron to this layer</source>
       <translation>给这一层增加一个神经元</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="182" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="200" />
       <source>1 hidden layer</source>
       <translation>1 个隐藏层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="183" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="201" />
       <source>%1 hidden layers</source>
       <translation>%1 个隐藏层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="334" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="354" />
       <source>%1 = %2 (click to edit)</source>
       <translation>%1 = %2(点击编辑)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="343" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="363" />
       <source>Input %1 (click to switch it off)</source>
       <translation>输入 %1(点击关闭)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="344" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="364" />
       <source>Input %1 is off (click to switch it on)</source>
       <translation>输入 %1 已关闭(点击打开)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="346" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="366" />
       <source>The output over the input plane</source>
       <translation>输出在输入平面上的取值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="347" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="367" />
       <source>Neuron %1 of %2: its output over the input plane</source>
       <translation>%2 的第 %1 个神经元:它在输入平面上的输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="377" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="397" />
       <source>%1: type a value, Enter applies, Esc closes</source>
       <translation>%1:输入数值,回车应用,Esc 关闭</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/diagram.py" line="399" />
+      <location filename="../../tapeviz/ui/network/diagram.py" line="419" />
       <source>Not a number: %1</source>
       <translation>不是数字:%1</translation>
     </message>
@@ -995,154 +995,154 @@
       <translation>L2</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="115" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="117" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="117" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="119" />
       <source>Back to the first weights (Home)</source>
       <translation>回到最初的权重(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="120" />
-      <location filename="../../tapeviz/ui/network/controls.py" line="310" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="122" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="312" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="122" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="124" />
       <source>Train or pause (Space)</source>
       <translation>训练或暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="126" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="128" />
       <source>Step</source>
       <translation>单步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="128" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="130" />
       <source>Train one epoch (→)</source>
       <translation>训练一个轮次(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="130" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="132" />
       <source>New weights</source>
       <translation>新权重</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="132" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="134" />
       <source>Start from other random weights (a new seed)</source>
       <translation>从另一组随机权重开始(新的种子)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="140" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="142" />
       <source>λmax: the largest curvature of the loss at the current weights (power iteration on Hessian-vector products). Plain gradient descent is stable for lr &lt; 2/λmax.</source>
       <translation>λmax:损失在当前权重处的最大曲率(对 Hessian 向量积做幂迭代)。普通梯度下降在 lr &lt; 2/λmax 时稳定。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="153" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="155" />
       <source>Classification</source>
       <translation>分类</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="154" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="156" />
       <source>Regression</source>
       <translation>回归</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="162" />
-      <location filename="../../tapeviz/ui/network/controls.py" line="284" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="164" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="286" />
       <source>Race</source>
       <translation>比赛</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="163" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="165" />
       <source>Train the same network from the same first weights with 2 to 6 optimizers</source>
       <translation>用 2 到 6 个优化器从同一组初始权重训练同一个网络</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="166" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="168" />
       <source>Export…</source>
       <translation>导出…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="168" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="170" />
       <source>This network as a Keras and a PyTorch script that train to the same numbers from the same first weights; its training as an animation, a picture or its losses</source>
       <translation>将此网络导出为 Keras 和 PyTorch 脚本：从相同的初始权重训练，得到相同的数值；或将它的训练导出为动画、图片或损失数据</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="187" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="189" />
       <source>The hidden layers' activation</source>
       <translation>隐藏层的激活函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="188" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="190" />
       <source>Regularization rate</source>
       <translation>正则化率</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="189" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="191" />
       <source>Problem type (it follows the data set)</source>
       <translation>问题类型(随数据集而定)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="191" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="193" />
       <source>The optimizer that trains the network</source>
       <translation>训练网络的优化器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="208" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="210" />
       <source>Learning rate</source>
       <translation>学习率</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="209" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="211" />
       <source>Activation</source>
       <translation>激活函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="210" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="212" />
       <source>Regularization</source>
       <translation>正则化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="235" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="237" />
       <source>Code: Keras and PyTorch scripts…</source>
       <translation>代码：Keras 和 PyTorch 脚本…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="238" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="240" />
       <source>Network as PNG…</source>
       <translation>网络图为 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="239" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="241" />
       <source>Losses as CSV…</source>
       <translation>损失为 CSV…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="256" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="258" />
       <source>Race these optimizers (2 to 6):</source>
       <translation>让这些优化器比赛(2 到 6 个):</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="283" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="285" />
       <source>Race (%1)</source>
       <translation>比赛(%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="310" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="312" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="315" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="317" />
       <source>Epoch %1</source>
       <translation>轮次 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="320" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="323" />
       <source>2/λmax = …</source>
       <translation>稳定上限 2/λmax = …</translation>
     </message>
@@ -1233,7 +1233,7 @@
       <translation>尚无可导出的内容：网络正在构建中。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/loss_plot.py" line="70" />
+      <location filename="../../tapeviz/ui/network/loss_plot.py" line="92" />
       <source>epoch</source>
       <translation>轮次</translation>
     </message>
@@ -1400,14 +1400,14 @@
   <context>
     <name>OptimizationStudio</name>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="236" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="238" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="239" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="115" />
       <source>Animation as GIF…</source>
       <translation>动画导出为 GIF…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/network/controls.py" line="237" />
+      <location filename="../../tapeviz/ui/network/controls.py" line="239" />
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="240" />
       <location filename="../../tapeviz/ui/timeline/controls.py" line="116" />
       <source>Animation as MP4…</source>
@@ -2290,962 +2290,1007 @@
       <translation>只有标量、逐元素的损失才能沿运行轴重放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="32" />
+      <location filename="../../tapeviz/models/descent/messages.py" line="66" />
+      <source>the script uses {name} outside loss()</source>
+      <translation>脚本在 loss() 之外用到了 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="67" />
+      <source>loss() contains {kind} statements</source>
+      <translation>loss() 里有 {kind} 语句</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="68" />
+      <source>loss() assigns to something other than a plain name</source>
+      <translation>loss() 给普通变量名以外的东西赋了值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="69" />
+      <source>loss() calls {name}</source>
+      <translation>loss() 调用了 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="70" />
+      <source>loss() uses {name}</source>
+      <translation>loss() 用到了 {name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="71" />
+      <source>loss() reads the attribute .{name}</source>
+      <translation>loss() 读取了属性 .{name}</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="72" />
+      <source>loss() indexes with a computed key</source>
+      <translation>loss() 用计算出来的下标取值</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="74" />
+      <source>only scalar, elementwise traces replay with a run axis</source>
+      <translation>只有标量、逐元素的追踪才能沿运行轴重放</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="75" />
+      <source>{what} differ from the tape</source>
+      <translation>{what} 与磁带上的值不同</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/sandbox/messages.py" line="34" />
       <source>stopped by the user</source>
       <translation>已被用户停止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="33" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="35" />
       <source>more than {cap} steps executed</source>
       <translation>执行了超过 {cap} 步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="34" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="36" />
       <source>the script ran longer than the {seconds} s time limit</source>
       <translation>脚本运行超过了 {seconds} 秒的时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="37" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="39" />
       <source>more than {cap} characters printed</source>
       <translation>打印了超过 {cap} 个字符</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="38" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="40" />
       <source>print() would write more than {cap} characters</source>
       <translation>print() 将输出超过 {cap} 个字符</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="39" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="41" />
       <source>a __repr__ returned more than {cap} characters (the output limit)</source>
       <translation>某个 __repr__ 返回了超过 {cap} 个字符（超出输出限制）</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="42" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="44" />
       <source>tf.print would print more than {cap} characters</source>
       <translation>tf.print 将打印超过 {cap} 个字符</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="45" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="47" />
       <source>{name}() called itself (or other functions) more than {cap} levels deep</source>
       <translation>{name}() 调用自身(或其他函数)超过了 {cap} 层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="48" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="50" />
       <source>the code is nested or recursive too deeply</source>
       <translation>代码嵌套或递归太深</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="49" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="51" />
       <source>the script used {grown} MB more memory, more than the limit of {cap} MB</source>
       <translation>脚本多用了 {grown} MB 内存,超过了 {cap} MB 的上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="52" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="54" />
       <source>more than {cap} MB of memory</source>
       <translation>内存超过 {cap} MB</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="53" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="55" />
       <source>the run's result is too big or too deep for the window to show: {why}</source>
       <translation>运行结果太大或嵌套太深,窗口无法显示:{why}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="56" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="58" />
       <source>{what} would have {count} elements, more than the limit of {cap}</source>
       <translation>{what}将有 {count} 个元素,超过了上限 {cap}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="59" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="61" />
       <source>{what} would have {count} elements, more than the tensor size limit of {cap}</source>
       <translation>{what}将有 {count} 个元素,超过了张量大小上限 {cap}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="62" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="64" />
       <source>{what} would take {count} multiply-adds, more than the limit of {cap}</source>
       <translation>{what}需要 {count} 次乘加,超过了上限 {cap}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="65" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="67" />
       <source>{what} would be an integer of about {bits} bits, more than the limit of {cap}</source>
       <translation>{what}将是约 {bits} 位的整数,超过了上限 {cap}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="69" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="71" />
       <source>{what} would make more than {cap} characters of text</source>
       <translation>{what}将产生超过 {cap} 个字符的文本</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="72" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="74" />
       <source>{what} would be at least {count} characters long, more than the limit of {cap}</source>
       <translation>{what}将至少有 {count} 个字符,超过了上限 {cap}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="75" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="77" />
       <source>{what} asks for a width of {width} (more than {cap})</source>
       <translation>{what}要求的宽度为 {width}(超过 {cap})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="76" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="78" />
       <source>a tuple nested more than {cap} levels deep</source>
       <translation>元组嵌套超过了 {cap} 层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="77" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="79" />
       <source>hashing this tuple would take too long (it shares parts)</source>
       <translation>对这个元组求哈希会太久(它有共享的部分)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="80" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="82" />
       <source>{what}: the list is nested more than {cap} levels deep</source>
       <translation>{what}:列表嵌套超过了 {cap} 层</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="83" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="85" />
       <source>this number is too large to compute</source>
       <translation>这个数太大,无法计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="85" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="87" />
       <source>round() with more than 10,000 digits either way is not available</source>
       <translation>不支持 round() 保留超过 10,000 位(无论正负)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="88" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="90" />
       <source>iter(function, sentinel) is not available; use a while loop</source>
       <translation>不支持 iter(function, sentinel);请用 while 循环</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="91" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="93" />
       <source>print(file=...) is not available: output goes to the console</source>
       <translation>不支持 print(file=...):输出总是写到控制台</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="94" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="96" />
       <source>math.{name} of a number above {cap} is not available</source>
       <translation>不支持对大于 {cap} 的数求 math.{name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="97" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="99" />
       <source>import of '{module}' is not allowed</source>
       <translation>不允许导入 '{module}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="98" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="100" />
       <source>numpy values of dtype {dtype} are not available</source>
       <translation>不支持 dtype 为 {dtype} 的 numpy 值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="101" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="103" />
       <source>numpy arrays of dtype {dtype} are not available</source>
       <translation>不支持 dtype 为 {dtype} 的 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="104" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="106" />
       <source>arrays of dtype {dtype} are not available</source>
       <translation>不支持 dtype 为 {dtype} 的数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="105" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="107" />
       <source>the integer {value} is too large for a numpy array</source>
       <translation>整数 {value} 太大,无法放进 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="108" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="110" />
       <source>numpy options given as lists or tuples must hold integers</source>
       <translation>以列表或元组给出的 numpy 选项必须是整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="111" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="113" />
       <source>'{name}' of {owner} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="114" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="116" />
       <source>cannot set '{name}' on {owner}</source>
       <translation>不能设置 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="115" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="117" />
       <source>{name} objects cannot be created directly in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能直接创建 {name} 对象</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="118" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="120" />
       <source>calling {name} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能调用 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="119" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="121" />
       <source>{name}() is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 {name}()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="120" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="122" />
       <source>nested {{}} in a format spec are not available</source>
       <translation>格式说明中不支持嵌套的 {{}}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="123" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="125" />
       <source>format field '{field}' looks up attributes or items</source>
       <translation>格式字段 '{field}' 会查找属性或元素</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="126" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="128" />
       <source>% formatting with * widths is not available</source>
       <translation>不支持带 * 宽度的 % 格式化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="127" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="129" />
       <source>with cannot use {name}</source>
       <translation>with 不能用于 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="128" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="130" />
       <source>to stay within the memory limit the timeline keeps the first {kept} tapes ({mb} MB of values); the run went on without keeping later ones (raise the limit in Preferences to keep more)</source>
       <translation>为了不超出内存限制，时间线只保留前 {kept} 个 tape（{mb} MB 的数值）；之后的运行继续进行但不再保留 tape（可在偏好设置中提高限制以保留更多）</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="134" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="136" />
       <source>only @tf.function, @tf.custom_gradient, @property (and @x.setter), @staticmethod and @classmethod decorators are supported</source>
       <translation>只支持 @tf.function、@tf.custom_gradient、@property(及 @x.setter)、@staticmethod 和 @classmethod 装饰器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="139" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="141" />
       <source>item assignment is not available on {name}</source>
       <translation>{name} 不支持元素赋值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="140" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="142" />
       <source>cannot assign to {name}</source>
       <translation>不能给 {name} 赋值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="141" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="143" />
       <source>del is not available on {name} items</source>
       <translation>{name} 的元素不支持 del</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="142" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="144" />
       <source>only names, attributes and list/dict items can be deleted</source>
       <translation>只能删除名称、属性和列表/字典的元素</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="145" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="147" />
       <source>{name} is not supported</source>
       <translation>不支持 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="146" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="148" />
       <source>keyword arguments must be plain names</source>
       <translation>关键字参数必须是普通的名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="147" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="149" />
       <source>async functions are not supported</source>
       <translation>不支持异步函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="148" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="150" />
       <source>async loops are not supported</source>
       <translation>不支持异步循环</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="149" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="151" />
       <source>async with is not supported</source>
       <translation>不支持 async with</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="150" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="152" />
       <source>await is not supported</source>
       <translation>不支持 await</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="151" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="153" />
       <source>yield works as a statement only (yield value), not inside an expression</source>
       <translation>yield 只能作为语句使用(yield value),不能用在表达式中</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="154" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="156" />
       <source>yield from works as a statement only, not inside an expression</source>
       <translation>yield from 只能作为语句使用,不能用在表达式中</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="157" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="159" />
       <source>the walrus operator := is not supported; assign on its own line</source>
       <translation>不支持海象运算符 :=;请单独一行赋值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="160" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="162" />
       <source>{what} '{name}' is not available</source>
       <translation>不能使用{what} '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="161" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="163" />
       <source>the attribute '{name}' is not available</source>
       <translation>不能使用属性 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="162" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="164" />
       <source>import * is not supported</source>
       <translation>不支持 import *</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="163" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="165" />
       <source>relative imports are not supported</source>
       <translation>不支持相对导入</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="165" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="167" />
       <source>syntax error: {python}</source>
       <translation>语法错误:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="166" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="168" />
       <source>syntax error: indentation: {python}</source>
       <translation>语法错误:缩进:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="167" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="169" />
       <source>syntax error: {python} (the code ends too early)</source>
       <translation>语法错误:{python}(代码提前结束了)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="170" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="172" />
       <source>syntax error: indentation: {python} (the code ends too early)</source>
       <translation>语法错误:缩进:{python}(代码提前结束了)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="173" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="175" />
       <source>cannot read the code: {python}</source>
       <translation>无法读取代码:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="174" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="176" />
       <source>cannot read the code: nested too deeply</source>
       <translation>无法读取代码:嵌套太深</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="175" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="177" />
       <source>the character {name} is a line break to some tools but not to Python</source>
       <translation>字符 {name} 在某些工具里是换行,在 Python 里却不是</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="178" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="180" />
       <source>a coding declaration is not allowed: tapeviz code is always UTF-8</source>
       <translation>不允许编码声明:tapeviz 代码总是 UTF-8</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="181" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="183" />
       <source>unknown name '{name}'</source>
       <translation>未知名称 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="182" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="184" />
       <source>unknown mode {mode}: use 'script' or 'expression'</source>
       <translation>未知模式 {mode}:请用 'script' 或 'expression'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="185" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="187" />
       <source>division by zero</source>
       <translation>除以零</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="186" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="188" />
       <source>assertion failed</source>
       <translation>断言失败</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="187" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="189" />
       <source>assertion failed: {python}</source>
       <translation>断言失败:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="188" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="190" />
       <source>no key {key} in the dict</source>
       <translation>字典中没有键 {key}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="190" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="192" />
       <source>the expression is empty</source>
       <translation>表达式是空的</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="191" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="193" />
       <source>unknown name '{name}' — add it as a variable?</source>
       <translation>未知名称 '{name}' —— 要把它添加为变量吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="194" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="196" />
       <source>'{name}' is a function: call it like {name}(x)</source>
       <translation>'{name}' 是函数:请像 {name}(x) 这样调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="197" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="199" />
       <source>{what} is not allowed in an expression</source>
       <translation>表达式中不允许 {what}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="200" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="202" />
       <source>cannot compute this constant: {python}</source>
       <translation>无法计算这个常量:{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="201" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="203" />
       <source>only plain function names can be called, like sin(x)</source>
       <translation>只能调用普通的函数名,例如 sin(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="204" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="206" />
       <source>unknown function '{name}'</source>
       <translation>未知函数 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="205" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="207" />
       <source>{name}() takes positional arguments only</source>
       <translation>{name}() 只接受位置参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="209" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="211" />
       <source>the run crashed the worker ({why}); your code is kept and the worker was restarted</source>
       <translation>这次运行使工作进程崩溃了({why});你的代码已保留,工作进程已重启</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="213" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="215" />
       <source>the run crashed the worker (it exited with status {status}); your code is kept and the worker was restarted</source>
       <translation>这次运行使工作进程崩溃了(退出状态 {status});你的代码已保留,工作进程已重启</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="219" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="221" />
       <source>the value is empty</source>
       <translation>值是空的</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="220" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="222" />
       <source>the value is too long</source>
       <translation>值太长</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="221" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="223" />
       <source>{text} is not a number or a list like [1, 2, 3]</source>
       <translation>{text} 不是数字,也不是 [1, 2, 3] 这样的列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="224" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="226" />
       <source>{name} is not a valid variable name</source>
       <translation>{name} 不是合法的变量名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="225" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="227" />
       <source>variable kind must be one of {kinds}, got {kind}</source>
       <translation>变量类型必须是 {kinds} 之一,而不是 {kind}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="228" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="230" />
       <source>the name {name} is used twice</source>
       <translation>名字 {name} 用了两次</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="230" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="232" />
       <source>raise the limit in Preferences if this is intended</source>
       <translation>如果确实需要,请在“首选项”中提高限制</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="233" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="235" />
       <source>an endless loop? (or raise the time limit in Preferences)</source>
       <translation>是死循环吗?(或在“首选项”中提高时间上限)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="236" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="238" />
       <source>does the recursion have a base case?</source>
       <translation>递归有终止条件吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="237" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="239" />
       <source>did you mean '{name}'?</source>
       <translation>你是不是想写 '{name}'?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="238" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="240" />
       <source>known: {names}</source>
       <translation>可用的有:{names}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="239" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="241" />
       <source>tapeviz scripts can import tensorflow, torch, numpy, matplotlib, sklearn, math, random, os, time, timeit, datetime, pathlib, pprint, tqdm and tapeviz</source>
       <translation>tapeviz 脚本可以导入 tensorflow、torch、numpy、matplotlib、sklearn、math、random、os、time、timeit、datetime、pathlib、pprint、tqdm 和 tapeviz</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="244" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="246" />
       <source>only the documented public API of tensors, tapes and optimizers is</source>
       <translation>只有张量、磁带和优化器的公开文档接口可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="247" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="249" />
       <source>only opt.learning_rate is settable</source>
       <translation>只有 opt.learning_rate 可以设置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="248" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="250" />
       <source>write the width itself</source>
       <translation>请直接写出宽度</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="249" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="251" />
       <source>format the value itself instead, e.g. f'{{x:.3f}}'</source>
       <translation>请直接格式化这个值,例如 f'{{x:.3f}}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="252" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="254" />
       <source>does it contain itself?</source>
       <translation>它包含了它自己吗?</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="253" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="255" />
       <source>with works with tf.GradientTape(...), tape.stop_recording() and torch.no_grad()</source>
       <translation>with 可用于 tf.GradientTape(...)、tape.stop_recording() 和 torch.no_grad()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="257" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="259" />
       <source>no file or memory access</source>
       <translation>不能访问文件或内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="258" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
       <source>no running of other code</source>
       <translation>不能运行其他代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="259" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="261" />
       <source>no introspection</source>
       <translation>不能内省</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="260" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="262" />
       <source>dunder names are off limits</source>
       <translation>双下划线名字不可使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="261" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="263" />
       <source>private attributes are open on your own classes' objects and on the methods your classes add to library classes, never on library objects; dunder attributes are off limits</source>
       <translation>私有属性对你自己的类的对象、以及你的类添加到库类上的方法开放,库的对象不开放;双下划线属性不能使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="267" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
       <source>import the names you need</source>
       <translation>请导入你需要的名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="268" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="270" />
       <source>replace it with a newline or a space</source>
       <translation>请把它换成换行或空格</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="269" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="271" />
       <source>remove the '# coding: …' comment</source>
       <translation>请删除 '# coding: …' 注释</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="270" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="272" />
       <source>switch to script mode for Python code</source>
       <translation>Python 代码请切换到脚本模式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="271" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="273" />
       <source>{op} needs a float: write {value} instead of {literal}</source>
       <translation>{op} 需要浮点数:请写 {value},而不是 {literal}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="274" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="276" />
       <source>use {ns}.cast(x, {ns}.{dtype})</source>
       <translation>请用 {ns}.cast(x, {ns}.{dtype})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="276" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="278" />
       <source>{python}</source>
       <translation>{python}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="277" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="279" />
       <source>{name} is not available in tapeviz</source>
       <translation>tapeviz 中没有 {name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="278" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="280" />
       <source>the run is over: its functions cannot be called any more</source>
       <translation>运行已结束:它的函数不能再被调用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="281" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="283" />
       <source>{name} (its message could not be shown)</source>
       <translation>{name}(无法显示它的消息)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="282" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="284" />
       <source>{text}</source>
       <translation>{text}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="283" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="285" />
       <source>class keywords (metaclass=...) are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类关键字参数(metaclass=...)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="286" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="288" />
       <source>class decorators are not supported in tapeviz scripts</source>
       <translation>tapeviz 脚本不支持类装饰器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="289" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="291" />
       <source>a class's bases must be written out, not unpacked with *</source>
       <translation>类的基类必须逐个写出,不能用 * 展开</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="292" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="294" />
       <source>the class attribute '{name}' is not available</source>
       <translation>类属性 '{name}' 不可用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="295" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="297" />
       <source>a tapeviz class may define __init__, __call__, __len__, __getitem__, __repr__ and the arithmetic operators (__add__, __radd__, __sub__, __mul__, __truediv__, __pow__, __matmul__, __neg__, …), no other __methods__</source>
       <translation>tapeviz 的类可以定义 __init__、__call__、__len__、__getitem__、__repr__ 和算术运算符(__add__、__radd__、__sub__、__mul__、__truediv__、__pow__、__matmul__、__neg__ 等),不能定义其他 __方法__</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="301" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="303" />
       <source>a class may not give a name starting with _ that a library base class already has (nor any __name)</source>
       <translation>类不能定义库基类已有的以 _ 开头的名称(也不能定义任何 __ 名称)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="306" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="308" />
       <source>cannot delete '{name}' of {owner}</source>
       <translation>不能删除 {owner} 的 '{name}'</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="307" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="309" />
       <source>type() with three arguments is not available: write a class statement</source>
       <translation>不支持三个参数的 type():请写 class 语句</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="310" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="312" />
       <source>object() is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能调用 object()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="311" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="313" />
       <source>object works as a base class</source>
       <translation>object 可以作为基类使用</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="312" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="314" />
       <source>{what} works only on functions defined in the script</source>
       <translation>{what} 只能用于脚本中定义的函数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="315" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="317" />
       <source>{name} must be a method defined with def</source>
       <translation>{name} 必须是用 def 定义的方法</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="316" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="318" />
       <source>super().{name} is not available in tapeviz scripts</source>
       <translation>tapeviz 脚本中不能使用 super().{name}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="319" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="321" />
       <source>see Help → "Libraries in tapeviz" for what is there</source>
       <translation>可用的名称见 帮助 → "tapeviz 中的库"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="322" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="324" />
       <source>add `{line}` above (tf and np are always there)</source>
       <translation>在上方加上 `{line}`(tf 和 np 总是已经导入)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="325" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="327" />
       <source>did you mean 'plt.{name}'? (`import matplotlib.pyplot as plt`)</source>
       <translation>是不是想写 'plt.{name}'?(`import matplotlib.pyplot as plt`)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="328" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="330" />
       <source>tf.{name} is not available in tapeviz; see Help → "Libraries in tapeviz" for what is there</source>
       <translation>tapeviz 中没有 tf.{name};可用的名称见 帮助 → "tapeviz 中的库"</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="333" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="335" />
       <source>tapeviz's numpy has maths, random numbers and array creation</source>
       <translation>tapeviz 的 numpy 提供数学函数、随机数和数组创建</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="336" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="338" />
       <source>the Plots tab draws plot, scatter, hist, bar, imshow and contour</source>
       <translation>“图表”标签页可以绘制 plot、scatter、hist、bar、imshow 和 contour</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="343" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="345" />
       <source>tapeviz scripts have no file access</source>
       <translation>tapeviz 脚本不能访问文件</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="344" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="346" />
       <source>it would run Python code or expose memory outside tapeviz's checks</source>
       <translation>它会在 tapeviz 的检查之外运行 Python 代码或暴露内存</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="347" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
       <source>pandas is not available in tapeviz: use numpy arrays</source>
       <translation>tapeviz 中没有 pandas:请用 numpy 数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="348" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
       <source>JAX is not available in tapeviz: write it with tf or np</source>
       <translation>tapeviz 中没有 JAX:请用 tf 或 np 来写</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="349" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
       <source>seaborn is not available in tapeviz: use plt</source>
       <translation>tapeviz 中没有 seaborn:请用 plt</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="350" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
       <source>scipy is not available in tapeviz: use np and tf</source>
       <translation>tapeviz 中没有 scipy:请用 np 和 tf</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="351" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="353" />
       <source>TensorFlow Probability is not available in tapeviz</source>
       <translation>tapeviz 中没有 TensorFlow Probability</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="352" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="354" />
       <source>TensorFlow Datasets is not available in tapeviz (no downloads): sklearn.datasets.load_digits has 8×8 digits, make_moons and make_circles toy sets</source>
       <translation>tapeviz 中没有 TensorFlow Datasets(不下载数据):sklearn.datasets.load_digits 有 8×8 的手写数字,make_moons 和 make_circles 可造玩具数据集</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="357" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="359" />
       <source>torchvision, torchaudio and torchtext are not available in tapeviz (no downloads): make a small data set in the script (torch.randn, TensorDataset), or use sklearn.datasets.load_digits (8×8 digits)</source>
       <translation>tapeviz 中没有 torchvision、torchaudio 和 torchtext(不下载数据):请在脚本里造一个小数据集(torch.randn、TensorDataset),或使用 sklearn.datasets.load_digits(8×8 手写数字)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="363" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="365" />
       <source>scikit-learn's models are not in tapeviz (its data sets, splits, scalers and scores are): build the model with tf or torch</source>
       <translation>tapeviz 中没有 scikit-learn 的模型(有它的数据集、划分、缩放和评分):请用 tf 或 torch 搭建模型</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="368" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="370" />
       <source>tapeviz downloads nothing: use a bundled set (load_iris, load_digits, load_wine, load_breast_cancer, load_diabetes) or make one (make_moons, make_circles, make_blobs)</source>
       <translation>tapeviz 不下载任何数据:请使用自带的数据集(load_iris、load_digits、load_wine、load_breast_cancer、load_diabetes)或自己生成(make_moons、make_circles、make_blobs)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="373" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="375" />
       <source>tapeviz scripts have no access to files, the system or the clock</source>
       <translation>tapeviz 脚本不能访问文件、系统或时钟</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="376" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
       <source>display() is IPython's: use print(), or plt.show() for plots</source>
       <translation>display() 属于 IPython:请用 print(),绘图请用 plt.show()</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="378" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="380" />
       <source>the array</source>
       <translation>数组</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="379" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="381" />
       <source>the list</source>
       <translation>列表</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="380" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="382" />
       <source>the dict</source>
       <translation>字典</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="381" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="383" />
       <source>the set</source>
       <translation>集合</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="382" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="384" />
       <source>the collection</source>
       <translation>容器</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="383" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="385" />
       <source>the slice</source>
       <translation>切片</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="384" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="386" />
       <source>the display</source>
       <translation>字面量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="385" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="387" />
       <source>the comprehension</source>
       <translation>推导式</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="386" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="388" />
       <source>the f-string</source>
       <translation>f 字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="387" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="389" />
       <source>the formatted values</source>
       <translation>要格式化的值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="388" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="390" />
       <source>the replaced string</source>
       <translation>替换后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="389" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="391" />
       <source>the formatted string</source>
       <translation>格式化后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="390" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="392" />
       <source>the % format</source>
       <translation>% 格式化</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="391" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="393" />
       <source>the changed string</source>
       <translation>改变大小写后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="392" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="394" />
       <source>the joined string</source>
       <translation>拼接后的字符串</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="393" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="395" />
       <source>the result of +</source>
       <translation>+ 的结果</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="394" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="396" />
       <source>the repeated sequence</source>
       <translation>重复后的序列</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="395" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="397" />
       <source>the matrix product</source>
       <translation>矩阵乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="396" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="398" />
       <source>the range scan</source>
       <translation>range 扫描</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="397" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="399" />
       <source>the * arguments</source>
       <translation>* 参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="398" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="400" />
       <source>the product</source>
       <translation>乘积</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="399" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="401" />
       <source>the shifted integer</source>
       <translation>移位后的整数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="400" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="402" />
       <source>the power</source>
       <translation>幂</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="401" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="403" />
       <source>the code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="403" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="405" />
       <source>the name</source>
       <translation>名字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="404" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="406" />
       <source>the function name</source>
       <translation>函数名</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="405" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="407" />
       <source>the parameter</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="406" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="408" />
       <source>the keyword</source>
       <translation>关键字</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="407" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="409" />
       <source>the module</source>
       <translation>模块</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="409" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="411" />
       <source>segmentation fault</source>
       <translation>段错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="410" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="412" />
       <source>bus error</source>
       <translation>总线错误</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="411" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="413" />
       <source>aborted</source>
       <translation>已中止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="412" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="414" />
       <source>floating-point exception</source>
       <translation>浮点异常</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="413" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="415" />
       <source>illegal instruction</source>
       <translation>非法指令</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="414" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="416" />
       <source>killed</source>
       <translation>被终止</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="415" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="417" />
       <source>CPU time limit</source>
       <translation>CPU 时间上限</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="416" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="418" />
       <source>the application is closing</source>
       <translation>应用正在关闭</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="417" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="419" />
       <source>tapeviz downloads nothing: make the data in the script or take it from sklearn.datasets (make_circles, make_moons, load_digits, …)</source>
       <translation>tapeviz 不下载任何内容：请在脚本中生成数据，或使用 sklearn.datasets（make_circles、make_moons、load_digits 等）</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="422" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="424" />
       <source>helper_functions.py is a course's own file (downloaded with requests): paste the functions you need into the script; the Network view draws a 2-D model's decision boundary</source>
       <translation>helper_functions.py 是课程自带的文件（用 requests 下载）：请把需要的函数粘贴到脚本中；网络视图会画出二维模型的决策边界</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="427" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="429" />
       <source>torchmetrics is not available in tapeviz: compute the metric with torch ((y_pred == y).float().mean()) or sklearn.metrics</source>
       <translation>tapeviz 中没有 torchmetrics：请用 torch 计算指标（(y_pred == y).float().mean()）或使用 sklearn.metrics</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/sandbox/messages.py" line="432" />
+      <location filename="../../tapeviz/sandbox/messages.py" line="434" />
       <source>torchinfo is not available in tapeviz: print(model) lists the layers and sum(p.numel() for p in model.parameters()) counts the parameters</source>
       <translation>tapeviz 中没有 torchinfo：print(model) 会列出各层，sum(p.numel() for p in model.parameters()) 可统计参数数量</translation>
     </message>

@@ -8,12 +8,14 @@ word them, and a field may hold one (``{python}``).
 
 Templates are marked for Qt's translation tools by the local ``QT_TRANSLATE_NOOP`` (this layer
 never imports Qt). A field whose value is one of :data:`PHRASES` (words, not code) is
-translated too. A layer above adds its own sentences with :func:`register` when imported (the
-studio's, in :mod:`tapeviz.models.descent.messages`).
+translated too, and so is one that has the form of one of :data:`FORMS` (a phrase with fields
+of its own: a reason inside a sentence). A layer above adds its own sentences with
+:func:`register` when imported (the studio's, in :mod:`tapeviz.models.descent.messages`).
 """
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -438,14 +440,49 @@ PHRASES: tuple[str, ...] = (
 _FORMATTER = string.Formatter()
 
 
-def register(templates: dict[str, str], phrases: Iterable[str] = ()) -> None:
-    """Add a layer's templates (codes must be new) and phrases to the catalogue."""
+# Phrases with fields of their own ("loss() calls {func}"): a field's value that has one's
+# form is translated as that form, its own values kept (a reason inside a sentence, say).
+FORMS: dict[str, re.Pattern[str]] = {}
+
+
+def register(
+    templates: dict[str, str], phrases: Iterable[str] = (), forms: Iterable[str] = ()
+) -> None:
+    """Add a layer's templates (codes must be new), phrases and phrase forms to the catalogue."""
     clash = [code for code in templates if TEMPLATES.get(code, templates[code]) != templates[code]]
     if clash:
         raise KeyError(f"message codes already taken: {clash}")
     TEMPLATES.update(templates)
     global PHRASES
     PHRASES = (*PHRASES, *(p for p in phrases if p not in PHRASES))
+    for form in forms:
+        FORMS.setdefault(form, _form_pattern(form))
+
+
+def _form_pattern(form: str) -> re.Pattern[str]:
+    """What a value of ``form`` looks like: its words, each ``{field}`` any text."""
+    parts: list[str] = []
+    seen: list[str] = []
+    for literal, name, _, _ in _FORMATTER.parse(form):
+        parts.append(re.escape(literal))
+        if name is not None:
+            parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+            seen.append(name)
+    return re.compile("".join(parts), re.DOTALL)
+
+
+def _phrase(value: str, translate: Callable[[str], str]) -> str:
+    """A field's value in the interface language if it is a phrase or has a phrase's form."""
+    if value in PHRASES:
+        return translate(value)
+    for form, pattern in FORMS.items():
+        found = pattern.fullmatch(value)
+        if found is not None:
+            try:
+                return translate(form).format_map(found.groupdict())
+            except (KeyError, IndexError, ValueError):  # (a translation that lost a field)
+                return value
+    return value
 
 
 def field_names(template: str) -> tuple[str, ...]:
@@ -487,7 +524,7 @@ def say(code: str, **fields: object) -> Message:
 
 def render(message: Message, translate: Callable[[str], str] = lambda text: text) -> str:
     """The sentence, with ``translate`` applied to the template and to phrase fields."""
-    values = {k: translate(v) if v in PHRASES else v for k, v in message.fields}
+    values = {k: _phrase(v, translate) for k, v in message.fields}
     try:
         return translate(TEMPLATES[message.code]).format_map(values)
     except (KeyError, IndexError, ValueError):  # a translation that lost a field: say it in English

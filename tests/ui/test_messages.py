@@ -14,7 +14,7 @@ from tapeviz.models.descent.messages import ProblemError
 from tapeviz.models.resources import assets_dir
 from tapeviz.models.session.file import Session
 from tapeviz.sandbox import VariableSpec
-from tapeviz.sandbox.messages import PHRASES, TEMPLATES, field_names, say
+from tapeviz.sandbox.messages import FORMS, PHRASES, TEMPLATES, field_names, say
 from tapeviz.ui import MainWindow, i18n, workers
 from tapeviz.ui.messages import problem_text, translated
 from tapeviz.ui.window.error_text import AFTER_KIND
@@ -35,6 +35,39 @@ def test_every_template_has_a_translation_with_the_same_fields(code: str) -> Non
 def test_every_phrase_is_translated() -> None:
     for phrase in PHRASES:
         assert HAN.search(TABLE[phrase]), phrase
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+def test_every_phrase_form_is_translated_with_its_fields(form: str) -> None:
+    assert sorted(field_names(TABLE[form])) == sorted(field_names(form))
+    assert HAN.search(TABLE[form]), form
+
+
+@pytest.mark.parametrize(
+    ("body", "english", "chinese_words"),
+    [
+        (
+            "    if x > 1:\n        return 2 * x * x\n    return x * x",
+            "contains if",
+            "里有 if 语句",
+        ),
+        ("    return tf.square(x) + float(x)", "calls float", "调用了 float"),
+        ("    n = x.shape\n    return x * x", "reads the attribute .shape", "读取了属性 .shape"),
+    ],
+)
+def test_the_reason_a_loss_is_retraced_is_said_in_the_interface_language(
+    qtbot: QtBot, chinese: MainWindow, body: str, english: str, chinese_words: str
+) -> None:
+    """The studio's note on a loss traced every step: its reason was English under Chinese."""
+    w = chinese
+    source = f"import tensorflow as tf\n\ndef loss():\n{body}\n"
+    w.apply_session(Session(source=source, mode="script", variables=(VariableSpec("x", 1.5),)))
+    idle(qtbot, w)
+    w.show_view("studio")
+    status = w.studio.panel.status
+    qtbot.waitUntil(lambda: "每一步都重新追踪" in status.text(), timeout=30_000)
+    assert chinese_words in status.text(), status.text()
+    assert english not in status.text() and "loss()" in status.text()
 
 
 @pytest.fixture

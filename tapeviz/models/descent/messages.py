@@ -59,7 +59,22 @@ TEMPLATES = {
         "UserCode", "only scalar, elementwise losses replay with a run axis"
     ),
 }
-register(TEMPLATES)
+# Why a loss is re-traced every step instead of replayed from one trace (``script_check``,
+# ``replay``): phrase forms, translated inside "re-traced every step ({why})" and "this loss
+# cannot be replayed: {why}".
+REFUSALS = {
+    "outside": QT_TRANSLATE_NOOP("UserCode", "the script uses {name} outside loss()"),
+    "statement": QT_TRANSLATE_NOOP("UserCode", "loss() contains {kind} statements"),
+    "assigns": QT_TRANSLATE_NOOP("UserCode", "loss() assigns to something other than a plain name"),
+    "calls": QT_TRANSLATE_NOOP("UserCode", "loss() calls {name}"),
+    "uses": QT_TRANSLATE_NOOP("UserCode", "loss() uses {name}"),
+    "attribute": QT_TRANSLATE_NOOP("UserCode", "loss() reads the attribute .{name}"),
+    "key": QT_TRANSLATE_NOOP("UserCode", "loss() indexes with a computed key"),
+    "independent": TEMPLATES["loss_independent"],
+    "axis": QT_TRANSLATE_NOOP("UserCode", "only scalar, elementwise traces replay with a run axis"),
+    "differ": QT_TRANSLATE_NOOP("UserCode", "{what} differ from the tape"),
+}
+register(TEMPLATES, forms=REFUSALS.values())
 
 
 class ProblemError(ValueError):

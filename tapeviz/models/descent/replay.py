@@ -27,6 +27,7 @@ from tapeviz.engine.backward import relevant_records
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.impl_rules import IMPL
 from tapeviz.engine.vjp_rules import rule_for
+from tapeviz.models.descent.messages import REFUSALS
 
 ELEMENTWISE = frozenset(
     {
@@ -187,7 +188,7 @@ class Replay:
                 )
             )
         if trace.loss_id not in live:
-            raise ReplayError("the loss does not depend on any trainable variable")
+            raise ReplayError(REFUSALS["independent"])
         self.loss_slot = slots[trace.loss_id]
         steps, reach = relevant_records(records, list(trace.param_ids))
         backward = []
@@ -269,7 +270,7 @@ class Replay:
     def batch(self, params: Sequence[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray | None]]:
         """Loss and gradients of R runs at once: each parameter is an (R,) array of scalars."""
         if not self.batchable:
-            raise ReplayError("only scalar, elementwise traces replay with a run axis")
+            raise ReplayError(REFUSALS["axis"])
         with np.errstate(all="ignore"):
             return self.batch_unchecked(params)
 
@@ -345,7 +346,7 @@ class Replay:
                 (g is not None) and not _same(b[0], g) for b, g in zip(bgrads, grads, strict=True)
             ):
                 reasons.append("batched replay")
-        return ", ".join(reasons) + " differ from the tape" if reasons else None
+        return REFUSALS["differ"].format(what=", ".join(reasons)) if reasons else None
 
 
 def _route(rec: OpRecord, live: set[int]) -> str:

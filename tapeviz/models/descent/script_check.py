@@ -12,6 +12,7 @@ import ast
 from collections.abc import Sequence
 
 from tapeviz.engine.ops import __all__ as OP_NAMES
+from tapeviz.models.descent.messages import REFUSALS
 
 
 def is_loss_def(node: ast.AST) -> bool:
@@ -74,14 +75,14 @@ def replay_refusal(tree: ast.Module, params: Sequence[str]) -> str | None:
             continue
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name) and sub.id in params:
-                return f"the script uses {sub.id} outside loss()"
+                return REFUSALS["outside"].format(name=sub.id)
     for stmt in loss.body:  # type: ignore[attr-defined]
         if not isinstance(stmt, _STATEMENTS):
-            return f"loss() contains {type(stmt).__name__.lower()} statements"
+            return REFUSALS["statement"].format(kind=type(stmt).__name__.lower())
         if isinstance(stmt, ast.Assign | ast.AugAssign | ast.AnnAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             if not all(isinstance(t, ast.Name) for t in targets):
-                return "loss() assigns to something other than a plain name"
+                return REFUSALS["assigns"]
         for sub in ast.walk(stmt):
             reason = _refused(sub, aliases)
             if reason is not None:
@@ -112,16 +113,17 @@ def _refused(node: ast.AST, aliases: set[str]) -> str | None:
             and chain[-1] in _PURE
             and not any(isinstance(a, ast.Starred) for a in node.args)
         )
-        return None if ok else f"loss() calls {ast.unparse(node.func)}"
+        return None if ok else REFUSALS["calls"].format(name=ast.unparse(node.func))
     if isinstance(node, ast.Attribute):
         chain = _chain(node)
         if chain is not None and chain[0] in aliases and set(chain[1:-1]) <= _NAMESPACES:
             last = chain[-1]
-            return None if last in _PURE | _DTYPES | _NAMESPACES else f"loss() uses {last}"
-        return f"loss() reads the attribute .{node.attr}"
+            known = last in _PURE | _DTYPES | _NAMESPACES
+            return None if known else REFUSALS["uses"].format(name=last)
+        return REFUSALS["attribute"].format(name=node.attr)
     if isinstance(node, ast.Subscript):
-        return None if _constant_key(node.slice) else "loss() indexes with a computed key"
-    return f"loss() uses {type(node).__name__}"
+        return None if _constant_key(node.slice) else REFUSALS["key"]
+    return REFUSALS["uses"].format(name=type(node).__name__)
 
 
 def _constant_key(node: ast.AST) -> bool:
