@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from tapeviz.ui.window.editor import CodeEditor
@@ -46,3 +48,22 @@ def test_a_caret_far_right_keeps_the_view_where_it_is(qtbot: QtBot) -> None:
     assert scrolled > 0 and bar.value() == scrolled
     qtbot.keyClick(editor, Qt.Key.Key_Home)
     assert bar.value() == 0
+
+
+def test_text_from_an_input_method_scrolls_back_too(qtbot: QtBot) -> None:
+    """Chinese typed through an input method arrives without key presses: it scrolls back too."""
+    editor = _editor(qtbot)
+    wide = "with tf.GradientTape() as tape:"
+    metrics = editor.fontMetrics()
+    over = metrics.horizontalAdvance(wide) - metrics.horizontalAdvance("w") * 2  # 2 letters
+    editor.resize(editor.width() - editor.viewport().width() + over, 200)
+    qtbot.wait(10)
+    bar = editor.horizontalScrollBar()
+    qtbot.keyClicks(editor, wide)
+    editor.textCursor().insertText("\n    ")  # (as a paste: no key, the view where it was)
+    assert bar.value() > 0  # the caret at column 4 is visible: Qt leaves the view scrolled
+    event = QInputMethodEvent("", [])
+    event.setCommitString("# 梯度")
+    QApplication.sendEvent(editor, event)
+    assert bar.value() == 0
+    assert editor.toPlainText().endswith("\n    # 梯度")

@@ -8,6 +8,7 @@ from pygments.token import Token, _TokenType
 from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import (
     QFont,
+    QInputMethodEvent,
     QKeyEvent,
     QPainter,
     QPaintEvent,
@@ -181,6 +182,11 @@ class CodeEditor(QPlainTextEdit):
         view scrolls back to the first column if the caret is visible there.
         """
         self._key(event)
+        self._prefer_left()
+
+    def inputMethodEvent(self, event: QInputMethodEvent) -> None:
+        """Qt override: text from an input method (Chinese, say) scrolls back like a key."""
+        super().inputMethodEvent(event)
         self._prefer_left()
 
     def _prefer_left(self) -> None:
