@@ -270,3 +270,30 @@ def test_the_plots_are_built_for_the_first_loop_not_at_the_start(
     (plots,) = p.findChildren(TimelinePlots)
     assert plots is p.plot_area and plots.isVisible() and plots.height() > 100
     assert (plots.theme, plots.scale) == (DARK, 1.5)  # styled as the panel was meanwhile
+
+
+def test_a_snapshot_is_drawn_a_part_per_turn_and_its_step_tapes_come_last(
+    qtbot: QtBot, sgd: RunResult
+) -> None:
+    """A streamed run's snapshot: no turn builds every plot and the graph (80-90 ms) at once."""
+    p = TimelinePanel()
+    qtbot.addWidget(p)
+    p.resize(1200, 420)
+    p.show()
+    qtbot.waitExposed(p)
+    seen: list[StepTapes] = []
+    p.stepTapes.connect(seen.append)
+    drawn: list[str] = []
+    plots = p.plot_area
+    plots.draw_parts = lambda *a, _parts=plots.draw_parts: [  # type: ignore[method-assign]
+        (lambda f=f: (drawn.append(f.__name__), f())) for f in _parts(*a)
+    ]
+    p.set_run(timelines_of(sgd), by_turns=True)
+    assert p.k == 0 and p.drawing and drawn == [] and seen == []  # (all of it on later turns)
+    qtbot.waitUntil(lambda: bool(seen), timeout=5000)
+    assert drawn == ["frame", "loss", "params", "legend", "grad"] and not p.drawing
+    assert len(seen) == 1 and seen[0].step == 0
+    assert [t.tape for t in seen[0].tapes] == [sgd.tapes[0].tape]
+    assert len(plots.loss.series) == 1 and len(plots.params.series) == 1
+    p.set_run(timelines_of(sgd), keep_step=True)  # (the run's end: drawn at once, as before)
+    assert len(seen) == 2 and not p.drawing

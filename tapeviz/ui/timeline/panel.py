@@ -9,7 +9,7 @@ skipped on frames that would spend more than a fifth of the time on the graph.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -112,11 +112,14 @@ class TimelinePanel(QWidget):
         timelines: Sequence[Timeline],
         lines: OutputLines | None = None,
         keep_step: bool = False,
+        by_turns: bool = False,
     ) -> None:
         """Show a run's loops (the first selected) and its printed lines; [] clears.
 
         ``keep_step``: the same run, further on (a streamed run's next snapshot, its end): the
         loop shown stays selected at the step the user is on, and a playback goes on.
+        ``by_turns``: a part per turn, the step's tapes last (a streamed run's snapshot: the
+        first one made every plot and the graph in one 80-90 ms turn while the run went on).
         """
         old, k, playing = self.timeline, self.k, self.playing
         self.pause()
@@ -130,7 +133,7 @@ class TimelinePanel(QWidget):
                     if (tl.loop.start, tl.loop.period) == same:
                         index, step = i, min(k, max(tl.steps - 1, 0))
                         break
-            self.select(index, step)
+            self.select(index, step, by_turns)
             if keep_step and playing:
                 self.start()
         else:
@@ -141,27 +144,30 @@ class TimelinePanel(QWidget):
                 self._plots.unhold()
             self.controls.clear()
 
-    def select(self, index: int, step: int = 0) -> None:
-        """Show loop ``index`` at ``step`` (its first, unless told)."""
+    def select(self, index: int, step: int = 0, by_turns: bool = False) -> None:
+        """Show loop ``index`` at ``step`` (its first, unless told); ``by_turns``: see set_run."""
         self.pause()
         tl = self.timeline = self.timelines[index]
         self.links = LineSteps(self.lines, tl) if self.lines is not None else None
         printed = self.links.marked_steps() if self.links is not None else np.zeros(0, np.int64)
         self.controls.show_timeline(index, tl, printed)
         self._announced = False
-        self.redraw(keep=False)
+        self.redraw(keep=False, then=self._emit_tapes if by_turns else None)
         self.show_status(text.summary(tl))
-        self.set_step(step)
+        if by_turns:
+            self.show_step(max(0, min(int(step), self.length)))  # (its tapes: the last part)
+        else:
+            self.set_step(step)
 
     def _on_loop_combo_changed(self, index: int) -> None:
         if 0 <= index < len(self.timelines):
             self.select(index)
 
-    def redraw(self, keep: bool = True) -> None:
+    def redraw(self, keep: bool = True, then: Callable[[], None] | None = None) -> None:
         """Draw the selected loop's series again (log scale, tensor element); keep the cursor.
 
         A loop of :data:`SLICED_STEPS` steps or more: a plot per turn (and repaint), each then
-        showing the cursor.
+        showing the cursor. ``then``: every part on a turn of its own, then ``then`` on one.
         """
         if self.timeline is None and self._plots is None:
             return  # nothing to draw, and no plots to clear yet
@@ -169,6 +175,9 @@ class TimelinePanel(QWidget):
         tl = self.timeline
         parts = self.plot_area.draw_parts(tl, c.log_scale.isChecked(), c.element_index(),
                                           c.heat_strip())  # fmt: skip
+        if then is not None and tl is not None:
+            self._drawing.start([*parts, then])
+            return
         if tl is None or tl.steps < SLICED_STEPS:
             self._drawing.stop()  # (the parts of an older drawing still waiting)
             for part in parts:

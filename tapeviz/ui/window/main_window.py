@@ -376,7 +376,8 @@ class MainWindow(QMainWindow):
     def _show_snapshot(self, result: RunResult, loops: Any, first: bool) -> None:
         """A streamed run so far: its timeline, scrubbable while the run goes on."""
         self.timeline_link.prepared = (result, *loops)
-        self.timeline_link.show_run(result, bring_forward=first, keep_step=not first)
+        self.timeline_link.show_run(result, bring_forward=first, keep_step=not first,
+                                    by_turns=True)  # fmt: skip
         if first and result.tapes:
             self.carried.apply(editor_run=not self.studio_view)
 

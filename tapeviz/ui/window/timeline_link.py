@@ -85,12 +85,17 @@ class TimelineLink(QObject):
             return exc, labels, lines
 
     def show_run(
-        self, result: RunResult, bring_forward: bool = True, keep_step: bool = False
+        self,
+        result: RunResult,
+        bring_forward: bool = True,
+        keep_step: bool = False,
+        by_turns: bool = False,
     ) -> None:
         """A finished run: its loop's first step on the timeline, or its tapes as they are.
 
         ``keep_step``: the run shown is this one further on (a streamed run's next snapshot or
-        its end): the timeline stays at the loop and step the user is on.
+        its end): the timeline stays at the loop and step the user is on. ``by_turns``: its
+        plots a part per turn, then the step's graph (a snapshot, while the run goes on).
         """
         prepared, self.prepared = self.prepared, None
         if prepared is not None and prepared[0].tapes is result.tapes:  # made off the UI thread
@@ -110,7 +115,7 @@ class TimelineLink(QObject):
         self._past.append(weakref.ref(result))
         self.available(bool(timelines))
         forward = bring_forward and bool(timelines) and not self.studio_in_front()
-        self.panel.set_run(timelines, lines, keep_step)  # announces the step for the graph
+        self.panel.set_run(timelines, lines, keep_step, by_turns)  # announces the step's tapes
         self.output_link.set_lines(lines)
         shown = self.panel.timeline
         if not timelines or shown is None:
