@@ -1621,7 +1621,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="402" />
-      <location filename="../../tapeviz/ui/timeline/panel.py" line="243" />
+      <location filename="../../tapeviz/ui/timeline/panel.py" line="252" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
@@ -1849,37 +1849,42 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="257" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="81" />
+      <source> … ({count} more characters on this line)</source>
+      <translation> …(此行还有 {count} 个字符)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/runs.py" line="278" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="266" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="287" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="293" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="314" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="301" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="322" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="311" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="332" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="342" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="363" />
       <source>the %1 tape(s) recorded until then are kept.</source>
       <translation>保留了此前记录的 %1 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="350" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="371" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -2194,7 +2199,7 @@
   <context>
     <name>TimelineLink</name>
     <message>
-      <location filename="../../tapeviz/ui/window/timeline_link.py" line="105" />
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="110" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>

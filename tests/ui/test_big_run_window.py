@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 
 from tapeviz.models.timeline import timeline as timeline_model
 from tapeviz.ui import MainWindow
-from tapeviz.ui.window.runs import last_lines
+from tapeviz.ui.window.runs import LONG_LINE, last_lines
 
 LOOP = """import tensorflow as tf
 x = tf.Variable(3.0)
@@ -93,3 +93,22 @@ def test_the_output_pane_gets_only_the_lines_it_keeps_and_they_still_link(
     qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton,
                      pos=QPoint(10, int(rect.center().y())))  # fmt: skip
     assert window.timeline.k == int(block.text().split()[1])  # the step that printed it
+
+
+def test_a_line_too_long_to_lay_out_shows_its_start_and_how_much_more_it_has(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """``print("ab" * 450000)`` froze the window for 40 s: Qt laid the line out whole, twice."""
+    window.mode.setCurrentIndex(1)
+    source = 'print("start")\nprint("ab" * 30000)\nfor i in range(3):\n    print(i, "x" * 12000)\n'
+    window.editor.setPlainText(source)
+    window.run_code()
+    _ran(qtbot, window)
+    assert window.last_result.output.count("ab") == 30000  # (the run's own output is whole)
+    lines = window.console.toPlainText().split("\n")
+    assert lines[0] == "start" and len(lines) == 6 and lines[5] == ""
+    assert lines[1] == "ab" * (LONG_LINE // 2) + " … (50,000 more characters on this line)"
+    for i, line in enumerate(lines[2:5]):
+        assert line == f"{i} " + "x" * (LONG_LINE - 2) + " … (2,002 more characters on this line)"
+    short = "\n".join(f"{k} " + "y" * 300 for k in range(50))
+    assert last_lines(short, 0) == short and last_lines(short, 3) == short.split("\n", 47)[-1]

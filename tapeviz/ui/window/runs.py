@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from tapeviz.models.descent.problem import Problem
@@ -24,6 +24,8 @@ from tapeviz.ui.messages import translated
 from tapeviz.ui.window.code_pane import CodePane
 from tapeviz.ui.window.error_text import describe, unknown_name
 from tapeviz.ui.window.variables_table import VariablesTable
+
+translate = QCoreApplication.translate
 
 LIVE_MS = 300  # the longest pause before expression mode re-runs (after a slow run)
 LIVE_MIN_MS = 0  # after a quick run: the next turn, before the keystroke is painted
@@ -46,6 +48,7 @@ def live_delay(last_run_s: float | None) -> int:
 
 
 DECODED_TAPES = 8  # a run with at most this many tapes has them decoded in the thread pool
+LONG_LINE = 10_000  # characters of one printed line the Output pane shows (then how many more)
 ADDED_VALUE = 1.0  # a name added from the error frame starts here (products stay non-zero)
 
 
@@ -53,16 +56,34 @@ def last_lines(text: str, blocks: int) -> str:
     """The end of ``text`` a pane keeping its last ``blocks`` lines shows (0: all of it).
 
     Handing the pane only those lines is what it would keep anyway: a million characters of
-    output otherwise took it 1.2 s on the UI thread to lay out and then drop.
+    output otherwise took it 1.2 s on the UI thread to lay out and then drop. A line longer
+    than :data:`LONG_LINE` shows its start and how much more it has (see :func:`clipped`).
     """
-    if blocks <= 0:
+    if blocks > 0:
+        start = len(text)
+        for _ in range(blocks):
+            start = text.rfind("\n", 0, start)
+            if start < 0:
+                break
+        text = text[start + 1 :]
+    return clipped(text) if len(text) > LONG_LINE else text
+
+
+def clipped(text: str) -> str:
+    """``text`` with every line over :data:`LONG_LINE` characters cut there, saying how much more.
+
+    Qt lays a long line out again on every change: a line of 900,000 characters without a
+    space (``print("ab" * 450000)``) kept the window frozen for 40 s, twice.
+    """
+    lines = text.split("\n")
+    if max(map(len, lines)) <= LONG_LINE:
         return text
-    start = len(text)
-    for _ in range(blocks):
-        start = text.rfind("\n", 0, start)
-        if start < 0:
-            return text
-    return text[start + 1 :]
+    more = translate("RunController", " … ({count} more characters on this line)")
+    return "\n".join(
+        line if len(line) <= LONG_LINE else line[:LONG_LINE] + more.format(
+            count=f"{len(line) - LONG_LINE:,}")
+        for line in lines
+    )  # fmt: skip
 
 
 def _recorded(result: RunResult) -> bool:
