@@ -8,12 +8,15 @@ Qt ≥ 6.11).
 
 from __future__ import annotations
 
+import math
+import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QRectF, QSize
+from PySide6.QtCore import QPoint, QRectF, QSize, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
@@ -22,6 +25,9 @@ from tapeviz.sandbox import figures as F
 from tapeviz.ui.figures.series import Look, colormap, draw, escaped
 from tapeviz.ui.plots.step_plots import log_ticks
 from tapeviz.ui.theme import LIGHT, Theme, font
+from tapeviz.ui.turns import later
+
+SERIES_S = 0.025  # seconds of series drawn per turn (an axes of 500 lines: 1.2 s in all)
 
 # Where a legend goes: pyqtgraph offsets (positive from the left/top, negative from the right).
 LEGEND_OFFSETS = {
@@ -35,6 +41,8 @@ LEGEND_OFFSETS = {
 class FigureCanvas(pg.GraphicsLayoutWidget):
     """A :class:`~tapeviz.sandbox.figures.Figure` as pyqtgraph plots (``plots``, one per axes)."""
 
+    finished = Signal()  # the series that waited for their turns are drawn
+
     def __init__(
         self, figure: F.Figure, theme: Theme = LIGHT, scale: float = 1.0,
         parent: QWidget | None = None,
@@ -46,6 +54,10 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         self.items: list[list[Any]] = []  # per axes: what each series drew (its first item)
         self.colorbars: list[pg.ColorBarItem] = []
         self.thinned: list[tuple[int, int]] = []  # (drawn, of) for scatters thinned to draw
+        self._generation = 0  # bumped by every draw: the turns of an older one end
+        # An axes' series still to draw (axes, plot, look, legend, drawn, its colorbar after them,
+        # its auto range)
+        self._waiting: list[tuple[Any, ...]] = []
         self.draw()
 
     @property
@@ -55,13 +67,17 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         return h / w
 
     def restyle(self, theme: Theme, scale: float) -> None:
-        """Draw again in ``theme`` at the presenter ``scale``."""
+        """Draw again in ``theme`` at the presenter ``scale`` (drawn so already: nothing to do)."""
+        if (theme, scale) == (self.theme, self.scale):
+            return  # (a new figure's panel restyles it once made: it was drawn twice)
         self.theme, self.scale = theme, scale
         self.draw()
 
     def draw(self) -> None:
         """(Re)build every plot from the figure's data."""
         self.clear()
+        self._generation += 1
+        self._waiting = []
         self.plots, self.items, self.colorbars, self.thinned = [], [], [], []
         self.setBackground(self.theme.background)
         fig, layout = self.figure, self.ci.layout
@@ -98,15 +114,8 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
             legend.setParentItem(vb)
             legend.setBrush(pg.mkBrush(QColor(theme.background)))
             legend.setPen(pg.mkPen(theme.muted))
-        drawn = []
-        for s in ax.series:
-            sample = draw(s, plot, look)
-            drawn.append(sample)
-            label = getattr(s, "label", "")
-            self.thinned.extend(look.thinned)
-            look.thinned.clear()
-            if legend is not None and sample is not None and label and not label.startswith("_"):
-                legend.addItem(sample, escaped(label))
+        drawn: list[Any] = []
+        self._series(ax, plot, look, legend, drawn)
         if ax.title:
             plot.setTitle(escaped(ax.title), color=theme.text, size=f"{11 * scale:.0f}pt")
         for side, text in (("bottom", ax.xlabel), ("left", ax.ylabel)):
@@ -126,9 +135,64 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         self._ranges(ax, plot, look)
         if ax.equal:
             vb.setAspectLocked(True)
-        if ax.colorbar_for >= 0:
-            self._colorbar(ax, plot, drawn[ax.colorbar_for])
+        bar = ax.colorbar_for
+        if 0 <= bar < len(drawn):
+            self._colorbar(ax, plot, drawn[bar])
+        if len(drawn) < len(ax.series):  # the rest on turns of their own (see _series)
+            # Ranged once all are drawn: each new line made every line before it and the axes
+            # update again (most of a turn's time, and growing).
+            auto = vb.autoRangeEnabled()
+            vb.disableAutoRange()
+            self._waiting.append((ax, plot, look, legend, drawn, bar >= len(drawn), auto))
+            if len(self._waiting) == 1:
+                later(partial(self._more, self._generation), self)
         return drawn
+
+    def _series(self, ax: F.Axes, plot: pg.PlotItem, look: Look, legend: Any,
+                drawn: list[Any], budget: float = SERIES_S) -> None:  # fmt: skip
+        """Draw ``ax``'s series after the ``drawn`` ones until ``budget`` seconds have passed.
+
+        An axes of 500 lines took the window 1.2 s in one go: the rest wait for a turn.
+        """
+        started = time.perf_counter()
+        for s in ax.series[len(drawn) :]:
+            sample = draw(s, plot, look)
+            drawn.append(sample)
+            label = getattr(s, "label", "")
+            self.thinned.extend(look.thinned)
+            look.thinned.clear()
+            if legend is not None and sample is not None and label and not label.startswith("_"):
+                legend.addItem(sample, escaped(label))
+            if time.perf_counter() - started > budget:
+                return
+
+    def _more(self, generation: int, budget: float = SERIES_S) -> None:
+        """The series still waiting: a turn's worth (all of them for an infinite ``budget``)."""
+        if generation != self._generation:
+            return  # drawn again meanwhile (a theme, a scale)
+        started = time.perf_counter()
+        while self._waiting and time.perf_counter() - started <= budget:
+            ax, plot, look, legend, drawn, bar, auto = self._waiting[0]
+            self._series(ax, plot, look, legend, drawn, budget - (time.perf_counter() - started))
+            if len(drawn) == len(ax.series):
+                self._waiting.pop(0)
+                if bar:
+                    self._colorbar(ax, plot, drawn[ax.colorbar_for])
+                plot.getViewBox().enableAutoRange(x=auto[0], y=auto[1])
+        if self._waiting:
+            later(partial(self._more, generation), self)
+        else:
+            self.finished.emit()
+
+    @property
+    def building(self) -> bool:
+        """Whether series wait for their turn to be drawn."""
+        return bool(self._waiting)
+
+    def finish(self) -> None:
+        """Draw the series still waiting, now (an export takes the figure next)."""
+        if self._waiting:
+            self._more(self._generation, math.inf)
 
     def _ranges(self, ax: F.Axes, plot: pg.PlotItem, look: Look) -> None:
         vb = plot.getViewBox()
@@ -187,6 +251,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
     # -- export ---------------------------------------------------------------------------------
     def render_image(self, factor: float = 2.0) -> QImage:
         """The figure as an image, ``factor`` × its size on screen."""
+        self.finish()
         size = self.size()
         image = QImage(QSize(round(size.width() * factor), round(size.height() * factor)),
                        QImage.Format.Format_RGB32)  # fmt: skip
@@ -208,6 +273,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
 
     def export_svg(self, path: str | Path) -> Path:
         """Write the figure as SVG (vectors); OSError if it cannot be written."""
+        self.finish()
         path = Path(path)
         gen = QSvgGenerator()
         gen.setFileName(str(path))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -20,8 +21,10 @@ from PySide6.QtWidgets import (
 
 from tapeviz.sandbox import figures as F
 from tapeviz.ui.theme import LIGHT, Theme, font
+from tapeviz.ui.turns import later
 
 MIN_HEIGHT = 220  # px of a figure's canvas, whatever its aspect
+AT_ONCE = 2  # figures drawn as a run's figures arrive; the others a figure per turn
 
 
 class FigurePanel(QFrame):
@@ -44,6 +47,7 @@ class FigurePanel(QFrame):
         from tapeviz.ui.figures.canvas import FigureCanvas  # pyqtgraph: when a figure comes
 
         self.canvas = FigureCanvas(figure, theme, scale, self)
+        self.canvas.finished.connect(lambda: self.heading.setText(self.heading_text()))
         row = QHBoxLayout()
         row.addWidget(self.heading, 1)
         row.addWidget(self.png_button)
@@ -113,7 +117,8 @@ class PlotsPanel(QWidget):
         self.theme: Theme = LIGHT
         self.scale = 1.0
         self.figures: tuple[F.Figure, ...] = ()
-        self.panels: list[FigurePanel] = []
+        self.panels: list[FigurePanel] = []  # (the figures drawn so far: see set_figures)
+        self._generation = 0
         self.empty = QLabel(
             self.tr("Figures a script draws with matplotlib appear here: "
                     "import matplotlib.pyplot as plt, then plt.plot(...)."),
@@ -138,18 +143,46 @@ class PlotsPanel(QWidget):
         self._show_empty()
 
     def set_figures(self, figures: Sequence[F.Figure]) -> None:
-        """Show ``figures`` (a run's), replacing what was shown."""
+        """Show ``figures`` (a run's), replacing what was shown.
+
+        The first :data:`AT_ONCE` are drawn now, the others a figure per turn: a run's 50
+        figures (the sandbox's cap) took the window 1.1 s in one go.
+        """
         for panel in self.panels:
             self.column.removeWidget(panel)
             panel.deleteLater()
-        self.figures = tuple(figures)
-        self.panels = [FigurePanel(f, i, self.theme, self.scale, self.inner)
-                       for i, f in enumerate(self.figures)]  # fmt: skip
-        for i, panel in enumerate(self.panels):
-            self.column.insertWidget(i, panel)
+        self.figures, self.panels = tuple(figures), []
+        self._generation += 1
+        for _ in self.figures[:AT_ONCE]:
+            self._add_panel()
         self._show_empty()
-        self._fit()
-        self.figuresChanged.emit(len(self.panels))
+        self.figuresChanged.emit(len(self.figures))
+        if len(self.figures) > AT_ONCE:
+            later(partial(self._add_later, self._generation), self)
+
+    @property
+    def building(self) -> bool:
+        """Whether figures wait for their turn to be drawn."""
+        return len(self.panels) < len(self.figures)
+
+    def finish(self) -> None:
+        """Draw the figures still waiting, now."""
+        while self.building:
+            self._add_panel()
+
+    def _add_later(self, generation: int) -> None:
+        if generation != self._generation or not self.building:
+            return  # newer figures, or drawn meanwhile (finish)
+        self._add_panel()
+        if self.building:
+            later(partial(self._add_later, generation), self)
+
+    def _add_panel(self) -> None:
+        k = len(self.panels)
+        panel = FigurePanel(self.figures[k], k, self.theme, self.scale, self.inner)
+        self.panels.append(panel)
+        self.column.insertWidget(k, panel)
+        panel.fit_width(*self._room())
 
     def _show_empty(self) -> None:
         self.empty.setVisible(not self.panels)
@@ -170,11 +203,15 @@ class PlotsPanel(QWidget):
         for panel in self.panels:
             panel.restyle(self.theme, self.scale)
 
-    def _fit(self) -> None:
+    def _room(self) -> tuple[int, int]:
+        """A figure's width and its greatest height, px."""
         width = self.scroll.viewport().width() - 16
-        most = round(self.scroll.viewport().height() * 0.95)
+        return max(width, 200), round(self.scroll.viewport().height() * 0.95)
+
+    def _fit(self) -> None:
+        room = self._room()
         for panel in self.panels:
-            panel.fit_width(max(width, 200), most)
+            panel.fit_width(*room)
 
     def resizeEvent(self, event: object) -> None:
         super().resizeEvent(event)  # type: ignore[arg-type]

@@ -1,0 +1,75 @@
+"""Big figures reach the Plots tab by turns: many figures, or an axes of hundreds of lines.
+
+A run's 50 figures (the sandbox's cap) took the window 1.1 s in one go, an axes of 500 lines
+1.2 s (each new line made the lines before it and the axes update again), and a new figure was
+drawn twice. (The speed is a benchmark's business: these check what is drawn, and when.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from pytestqt.qtbot import QtBot
+
+from tapeviz.ui.figures import canvas as canvas_module
+from tapeviz.ui.figures.canvas import FigureCanvas
+from tapeviz.ui.figures.panel import AT_ONCE, PlotsPanel
+from tests.ui.test_figures import figures_of, panel  # noqa: F401  (the fixture)
+
+LINES = "import numpy as np\nfor i in range(300):\n    plt.plot(np.arange(50), np.arange(50) * i)\n"
+
+
+def test_the_first_figures_now_the_others_a_figure_per_turn(
+    qtbot: QtBot,
+    panel: PlotsPanel,  # noqa: F811
+) -> None:
+    figs = figures_of("for i in range(9):\n    plt.figure()\n    plt.plot([0, i])\n")
+    shown: list[int] = []
+    panel.figuresChanged.connect(shown.append)
+    panel.set_figures(figs)
+    assert shown == [9] and len(panel.panels) == AT_ONCE and panel.building
+    qtbot.waitUntil(lambda: not panel.building, timeout=5000)
+    assert [p.index for p in panel.panels] == list(range(9))
+    assert [p.canvas.items[0][0].getData()[1][-1] for p in panel.panels] == list(range(9))
+    panel.set_figures(figs[:5])  # a newer run's figures: the older turns draw nothing more
+    panel.set_figures(figs[:4])
+    panel.finish()
+    assert len(panel.panels) == 4 and not panel.building
+    qtbot.wait(50)
+    assert len(panel.panels) == 4 and panel.column.count() == 5  # (and the stretch)
+
+
+def test_an_axes_of_hundreds_of_lines_is_drawn_by_turns_then_ranged_over_all(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    (fig,) = figures_of(LINES)
+    canvas = FigureCanvas(fig)
+    qtbot.addWidget(canvas)
+    canvas.resize(600, 400)
+    canvas.show()
+    drawn = canvas.items[0]
+    assert canvas.building and 0 < len(drawn) < 300
+    done: list[bool] = []
+    canvas.finished.connect(lambda: done.append(True))
+    qtbot.waitUntil(lambda: bool(done), timeout=10_000)
+    assert len(drawn) == 300 and not canvas.building
+    assert drawn[299].getData()[1][-1] == 49 * 299
+    qtbot.wait(50)
+    (_, _), (y0, y1) = canvas.plots[0].getViewBox().viewRange()
+    assert y0 <= 0 and y1 >= 49 * 299  # the range found once every line was drawn
+    again = FigureCanvas(fig)
+    qtbot.addWidget(again)
+    again.export_png(tmp_path / "lines.png")  # an export draws what still waits, first
+    assert len(again.items[0]) == 300 and not again.building
+
+
+def test_a_new_figure_is_drawn_once(panel: PlotsPanel, monkeypatch: object) -> None:  # noqa: F811
+    count: list[int] = []
+    real = canvas_module.FigureCanvas.draw
+    monkeypatch.setattr(  # type: ignore[attr-defined]
+        canvas_module.FigureCanvas, "draw", lambda self: (count.append(1), real(self))[1]
+    )
+    panel.set_figures(figures_of("plt.plot([1, 2, 3])\n"))
+    assert len(count) == 1
+    assert np.array_equal(panel.panels[0].canvas.items[0][0].getData()[1], [1, 2, 3])
