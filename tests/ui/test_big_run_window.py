@@ -16,7 +16,8 @@ from pytestqt.qtbot import QtBot
 
 from tapeviz.models.timeline import timeline as timeline_model
 from tapeviz.ui import MainWindow
-from tapeviz.ui.window.runs import LONG_LINE, last_lines
+from tapeviz.ui.window.earlier_lines import OUTPUT_LINES
+from tapeviz.ui.window.long_output import LONG_LINE, last_lines
 
 LOOP = """import tensorflow as tf
 x = tf.Variable(3.0)
@@ -88,6 +89,7 @@ def test_the_output_pane_gets_only_the_lines_it_keeps_and_they_still_link(
     link = window.timeline_link.output_link
     assert link.dropped == steps - keep + 1
     block = console.document().findBlockByNumber(10)
+    console.verticalScrollBar().setValue(5)  # (the pane shows the output's end: line 10 in view)
     rect = console.blockBoundingGeometry(block).translated(console.contentOffset())
     window.console_dock.raise_()
     qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton,
@@ -112,3 +114,39 @@ def test_a_line_too_long_to_lay_out_shows_its_start_and_how_much_more_it_has(
         assert line == f"{i} " + "x" * (LONG_LINE - 2) + " … (2,002 more characters on this line)"
     short = "\n".join(f"{k} " + "y" * 300 for k in range(50))
     assert last_lines(short, 0) == short and last_lines(short, 3) == short.split("\n", 47)[-1]
+
+
+def test_scrolled_to_its_top_the_output_pane_shows_the_lines_before(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """The pane is handed the last 5,000 lines; the earlier ones come as the user scrolls up."""
+    steps = 12_000
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(LOOP.format(steps=steps))
+    window.run_code()
+    _ran(qtbot, window)
+    console, link = window.console, window.timeline_link.output_link
+    window.console_dock.raise_()  # (in front of the Tapes dock: the pane the user scrolls)
+    qtbot.waitUntil(console.isVisible)
+    bar = console.verticalScrollBar()
+    doc = console.document()
+    qtbot.wait(100)  # (nothing more is put in the pane unless the user scrolls up)
+    assert doc.firstBlock().text() == f"step {steps - OUTPUT_LINES + 1}" and link.dropped > 0
+    assert console.firstVisibleBlock().blockNumber() > OUTPUT_LINES - 50  # (the end in view)
+    for first in (steps - 2 * OUTPUT_LINES + 1, 0):
+        shown = doc.firstBlock().text()
+        bar.setValue(0)  # the user scrolls to the top
+        qtbot.waitUntil(lambda f=first: doc.firstBlock().text() == f"step {max(f, 0)}")
+        assert console.firstVisibleBlock().text() == shown  # (the view stays where it was)
+    assert doc.blockCount() == steps + 1 and link.dropped == 0 and link.lines is not None
+    block = doc.findBlockByNumber(123)  # an early line, linked to its step as the others
+    bar.setValue(122)
+    rect = console.blockBoundingGeometry(block).translated(console.contentOffset())
+    window.console_dock.raise_()
+    qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(10, int(rect.center().y())))  # fmt: skip
+    assert window.timeline.k == 123
+    window.editor.setPlainText(LOOP.format(steps=7000) + "# again\n")  # a new run: its last lines
+    window.run_code()
+    _ran(qtbot, window)
+    assert doc.blockCount() == OUTPUT_LINES and doc.firstBlock().text() == "step 2001"

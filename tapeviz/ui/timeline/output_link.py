@@ -9,6 +9,8 @@ lines (``maximumBlockCount``): the link counts the lines it dropped.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
@@ -30,10 +32,23 @@ class OutputLink(QObject):
         self.lines: OutputLines | None = None
         self._shown: tuple[list[int], str] = ([], "")
         self._hand = False
+        self._keeping = False  # (see kept)
         pane.viewport().installEventFilter(self)
         pane.viewport().setMouseTracking(True)
         pane.textChanged.connect(self._on_pane_text_changed)
         panel.stepChanged.connect(self._on_panel_step_changed)
+
+    @contextmanager
+    def kept(self) -> Iterator[None]:
+        """While inside, text put into the pane keeps the link (its earlier lines put above)."""
+        self._keeping = True
+        try:
+            yield
+        finally:
+            self._keeping = False
+            self._shown = ([], "")  # (the rows moved: marked again where they are now)
+            if self.lines is not None and self.panel.timeline is not None:
+                self._on_panel_step_changed(self.panel.k, scroll=False)  # (the user's view)
 
     def set_lines(self, lines: OutputLines | None) -> None:
         """The run's lines (call after the pane shows that run's output)."""
@@ -81,13 +96,13 @@ class OutputLink(QObject):
         but the timeline keeps the last good run's loops; its lines would be marked and clicked
         in text that is not theirs. ``set_lines`` links the pane again.
         """
-        if self.lines is not None:
+        if self.lines is not None and not self._keeping:
             self.set_lines(None)
             self._hand = False
             self.pane.viewport().setCursor(Qt.CursorShape.IBeamCursor)
             self.pane.viewport().setToolTip("")
 
-    def _on_panel_step_changed(self, k: int) -> None:
+    def _on_panel_step_changed(self, k: int, scroll: bool = True) -> None:
         if self.lines is None:
             return
         rows = [r - self.dropped for r in self.panel.lines_of_step(k)]
@@ -112,7 +127,7 @@ class OutputLink(QObject):
             sel.format = fmt
             selections.append(sel)
         self.pane.setExtraSelections(selections)
-        if rows:
+        if rows and scroll:
             self._scroll_to(rows[0])
 
     def _scroll_to(self, row: int) -> None:

@@ -13,7 +13,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, QTimer, Signal
+from PySide6.QtCore import QEvent, QObject, QTimer, Signal
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from tapeviz.models.descent.problem import Problem
@@ -22,10 +22,10 @@ from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui import workers
 from tapeviz.ui.messages import translated
 from tapeviz.ui.window.code_pane import CodePane
+from tapeviz.ui.window.earlier_lines import OUTPUT_LINES, EarlierLines
 from tapeviz.ui.window.error_text import describe, unknown_name
+from tapeviz.ui.window.long_output import last_lines
 from tapeviz.ui.window.variables_table import VariablesTable
-
-translate = QCoreApplication.translate
 
 LIVE_MS = 300  # the longest pause before expression mode re-runs (after a slow run)
 LIVE_MIN_MS = 0  # after a quick run: the next turn, before the keystroke is painted
@@ -48,42 +48,7 @@ def live_delay(last_run_s: float | None) -> int:
 
 
 DECODED_TAPES = 8  # a run with at most this many tapes has them decoded in the thread pool
-LONG_LINE = 10_000  # characters of one printed line the Output pane shows (then how many more)
 ADDED_VALUE = 1.0  # a name added from the error frame starts here (products stay non-zero)
-
-
-def last_lines(text: str, blocks: int) -> str:
-    """The end of ``text`` a pane keeping its last ``blocks`` lines shows (0: all of it).
-
-    Handing the pane only those lines is what it would keep anyway: a million characters of
-    output otherwise took it 1.2 s on the UI thread to lay out and then drop. A line longer
-    than :data:`LONG_LINE` shows its start and how much more it has (see :func:`clipped`).
-    """
-    if blocks > 0:
-        start = len(text)
-        for _ in range(blocks):
-            start = text.rfind("\n", 0, start)
-            if start < 0:
-                break
-        text = text[start + 1 :]
-    return clipped(text) if len(text) > LONG_LINE else text
-
-
-def clipped(text: str) -> str:
-    """``text`` with every line over :data:`LONG_LINE` characters cut there, saying how much more.
-
-    Qt lays a long line out again on every change: a line of 900,000 characters without a
-    space (``print("ab" * 450000)``) kept the window frozen for 40 s, twice.
-    """
-    lines = text.split("\n")
-    if max(map(len, lines)) <= LONG_LINE:
-        return text
-    more = translate("RunController", " … ({count} more characters on this line)")
-    return "\n".join(
-        line if len(line) <= LONG_LINE else line[:LONG_LINE] + more.format(
-            count=f"{len(line) - LONG_LINE:,}")
-        for line in lines
-    )  # fmt: skip
 
 
 def _recorded(result: RunResult) -> bool:
@@ -163,6 +128,7 @@ class RunController(QObject):
     ) -> None:
         super().__init__(parent)
         self.code, self.variables, self.console = code, variables, console
+        self.output = EarlierLines(console)  # (its last lines; the earlier ones on scroll)
         self.limits, self.status = limits, status
         self.error = error if error is not None else lambda text: status("⚠ " + text)
         self.studio_in_front, self.show_tapes = studio_in_front, show_tapes
@@ -289,7 +255,7 @@ class RunController(QObject):
         stream = None
         if mode == "script" and self.show_snapshot is not None:
             stream = partial(self._snapshot_arrived, cancel)
-        self._keep = self.console.maximumBlockCount()  # (the lines the Output pane keeps)
+        self._keep = OUTPUT_LINES  # (the lines the Output pane is handed)
         workers.submit(_run_job, source, mode, variables, self.limits(), cancel, self.prepare,
                        stream, self._keep, on_done=self._on_run_done,
                        on_error=self._on_run_failed)  # fmt: skip
@@ -309,7 +275,7 @@ class RunController(QObject):
             return  # a run that ended or was stopped meanwhile; the studio shows its own
         assert self.show_snapshot is not None
         first, self.snapshot = self.snapshot is None, result
-        self.console.setPlainText(tail)
+        self.output.show(result.output, tail)
         self.show_snapshot(result, what, first)
         self.status(self.tr("Running… %1 tapes so far (the timeline grows as the run goes on)")
                     .replace("%1", f"{len(result.tapes) + result.dropped_tapes:,}"))  # fmt: skip
@@ -343,7 +309,7 @@ class RunController(QObject):
         if prepared is not None and self.prepared is not None:
             self.prepared(result, prepared)  # what the thread pool built for the graph
         self.last_result = result
-        self.console.setPlainText(tail)
+        self.output.show(result.output, tail)
         studio = self.studio_in_front() and result.error is None
         recorded = _recorded(result)
         # Under the studio the graph shows the tape of the studio's step; after an error that
