@@ -9,7 +9,7 @@ skipped on frames that would spend more than a fifth of the time on the graph.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -118,8 +118,8 @@ class TimelinePanel(QWidget):
 
         ``keep_step``: the same run, further on (a streamed run's next snapshot, its end): the
         loop shown stays selected at the step the user is on, and a playback goes on.
-        ``by_turns``: a part per turn, the step's tapes last (a streamed run's snapshot: the
-        first one made every plot and the graph in one 80-90 ms turn while the run went on).
+        ``by_turns``: a plot per turn (a streamed run's snapshot: the first one made every
+        plot, a Keras fit's history plot and the graph in one 80-90 ms turn while it ran).
         """
         old, k, playing = self.timeline, self.k, self.playing
         self.pause()
@@ -152,22 +152,19 @@ class TimelinePanel(QWidget):
         printed = self.links.marked_steps() if self.links is not None else np.zeros(0, np.int64)
         self.controls.show_timeline(index, tl, printed)
         self._announced = False
-        self.redraw(keep=False, then=self._emit_tapes if by_turns else None)
+        self.redraw(keep=False, by_turns=by_turns)
         self.show_status(text.summary(tl))
-        if by_turns:
-            self.show_step(max(0, min(int(step), self.length)))  # (its tapes: the last part)
-        else:
-            self.set_step(step)
+        self.set_step(step)  # (its tapes now: a big graph shown before is replaced at once)
 
     def _on_loop_combo_changed(self, index: int) -> None:
         if 0 <= index < len(self.timelines):
             self.select(index)
 
-    def redraw(self, keep: bool = True, then: Callable[[], None] | None = None) -> None:
+    def redraw(self, keep: bool = True, by_turns: bool = False) -> None:
         """Draw the selected loop's series again (log scale, tensor element); keep the cursor.
 
-        A loop of :data:`SLICED_STEPS` steps or more: a plot per turn (and repaint), each then
-        showing the cursor. ``then``: every part on a turn of its own, then ``then`` on one.
+        A loop of :data:`SLICED_STEPS` steps or more (or ``by_turns``): a plot per turn (and
+        repaint), each then showing the cursor; ``by_turns``: the first one too.
         """
         if self.timeline is None and self._plots is None:
             return  # nothing to draw, and no plots to clear yet
@@ -175,8 +172,10 @@ class TimelinePanel(QWidget):
         tl = self.timeline
         parts = self.plot_area.draw_parts(tl, c.log_scale.isChecked(), c.element_index(),
                                           c.heat_strip())  # fmt: skip
-        if then is not None and tl is not None:
-            self._drawing.start([*parts, then])
+        if by_turns and tl is not None:
+            self._drawing.start(parts)
+            if keep:
+                self.show_step(self.k)
             return
         if tl is None or tl.steps < SLICED_STEPS:
             self._drawing.stop()  # (the parts of an older drawing still waiting)
