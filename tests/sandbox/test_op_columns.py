@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
 import tapeviz.tf as tf
@@ -67,7 +68,7 @@ def _gathered(tapes: list[Any]) -> dict[str, list[Any]]:
         "prims": ops.prims, "ids": ops.ids, "watched": ops.watched, "n_in": ops.n_in,
         "n_out": ops.n_out, "inputs": list(map(id, ops.inputs)),
         "outputs": list(map(id, ops.outputs)), "params": [(k, id(p)) for k, p in ops.params],
-        "scopes": [s for made, flat in held for s in op_columns.scopes(made, flat)],
+        "scopes": ops.scopes,
     }  # fmt: skip
 
 
@@ -108,3 +109,17 @@ def test_encoding_makes_no_record_and_a_tape_read_later_is_encoded_afresh() -> N
     assert enc.still(tapes)
     tapes[3].records  # noqa: B018  (its ops are now held in other lists)
     assert not enc.still(tapes)
+
+
+def test_the_scope_column_spans_every_op_when_scopes_start_in_a_later_batch() -> None:
+    plain = [info.tape for info in run(LOOP).tapes][:5]
+    layered = [info.tape for info in run(KERAS).tapes][:4]
+    enc = Encoder()
+    enc.add(plain)  # (a first tick: no op in a scope, no column yet)
+    assert not enc.scope_names
+    enc.add(plain + layered)
+    names = {k: sc for sc, k in enc.scope_names.items()}
+    column = np.concatenate(enc._cols["scope"])
+    got = [() if k < 0 else names[int(k)] for k in column]
+    want = [r.scope for t in plain + layered for r in t.records]
+    assert got == want and any(want) and not any(want[: sum(enc.counts()[:5])])

@@ -53,8 +53,9 @@ class Encoder:
         self.broken = False  # an add() failed: the run is encoded afresh
         self._seen: dict[str, list[int]] = {k: [] for k in ("tape", "records", "count", "calls")}
         self._cols: dict[str, list[np.ndarray]] = {
-            k: [] for k in ("id", "prim", "watched", "param", "nin", "nout", "in", "out")
+            k: [] for k in ("id", "prim", "watched", "param", "nin", "nout", "in", "out", "scope")
         }
+        self.scope_names: dict[tuple[str, ...], int] = {}  # each op's name scope, numbered
         self.prims: dict[Any, int] = {}
         self._param_codes: dict[Any, int] = {}
         self.params: list[Any] = [None]  # code 0: no params
@@ -133,6 +134,13 @@ class Encoder:
         cols["nout"].append(np.fromiter(ops.n_out, np.int64, n))
         cols["in"].append(self.table.rows(ops.inputs))
         cols["out"].append(self.table.rows(ops.outputs))
+        if any(ops.scopes) or self.scope_names:  # (a loop outside any layer: no column)
+            distinct = self.scope_names
+            if not distinct:  # the ops before had no scope either
+                cols["scope"].append(np.full(sum(map(len, cols["id"][:-1])), -1, np.int64))
+            cols["scope"].append(np.fromiter(
+                (-1 if not sc else distinct.setdefault(sc, len(distinct)) for sc in ops.scopes),
+                np.int64, n))  # fmt: skip
         self._add_calls(calls)
         seen = self._seen
         seen["tape"] += map(id, recorders)
@@ -204,7 +212,19 @@ class Encoder:
             "call_sources": writer.ints(c["sources"]),
             "call_seeds": [[k, [_seed(v, writer) for v in g]] for k, g in self.seeds],
             "call_results": writer.ints(results),
+            **self._scope_columns(writer),
         }
+
+    def _scope_columns(self, writer: Writer) -> dict[str, Any]:
+        """Each record's name scope (``sequential/dense``), for a graph folded by layer."""
+        if not self.scope_names:
+            return {}
+        names = ["/".join(sc)[:200] for sc in self.scope_names]
+        return {"scope_names": names, "scope": writer.ints(cat(self._cols["scope"]))}
+
+    def counts(self) -> list[int]:
+        """How many ops each tape encoded so far holds."""
+        return self._seen["count"]
 
 
 def _seed(value: Any, writer: Writer) -> Any:

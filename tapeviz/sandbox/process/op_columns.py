@@ -45,6 +45,7 @@ class Ops:
         self.inputs: list[Any] = []  # every op's inputs, flattened
         self.outputs: list[Any] = []
         self.params: list[tuple[int, Any]] = []  # (op, params) for the ops that have params
+        self.scopes: list[tuple[str, ...]] = []  # each op's name scope (``("sequential",)``)
 
     def records(self, made: Sequence[Any]) -> None:
         """Append ops read from their records."""
@@ -52,6 +53,7 @@ class Ops:
         self.prims += map(_PRIM, made)
         self.ids += map(_ID, made)
         self.watched += map(_WATCHED, made)
+        self.scopes += map(_SCOPE, made)
         ins, outs = list(map(_INPUTS, made)), list(map(_OUTPUTS, made))
         self.n_in += map(len, ins)
         self.n_out += map(len, outs)
@@ -68,6 +70,7 @@ class Ops:
         self.prims += flat[0::FLAT]
         self.ids += ids
         self.watched += flat[4::FLAT]
+        self.scopes += flat[5::FLAT]
         self.n_in += map(add, two, repeat(1))
         self.n_out += repeat(1, len(xs))
         pairs = chain.from_iterable(zip(xs, ys, strict=True))
@@ -91,8 +94,3 @@ def gather(held: Sequence[tuple[Sequence[Any], list[Any]]]) -> Ops:
             if flat:
                 ops.columns(flat, range(len(made), count(made, flat)))
     return ops
-
-
-def scopes(made: Sequence[Any], flat: list[Any]) -> list[tuple[str, ...]]:
-    """Each op's name scope, in order."""
-    return [*map(_SCOPE, made), *flat[5::FLAT]]

@@ -10,10 +10,8 @@ what is shown. Every index, dtype, shape and primitive name is checked while dec
 from __future__ import annotations
 
 import gc
-import itertools
 import threading
 from collections.abc import Sequence
-from itertools import starmap
 from operator import attrgetter
 from typing import Any
 
@@ -22,7 +20,7 @@ import numpy as np
 from tapeviz.engine import strings
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import UserCodeError
-from tapeviz.sandbox.process import fit_columns, grad_notes, op_columns, plots
+from tapeviz.sandbox.process import fit_columns, grad_notes, plots
 from tapeviz.sandbox.process.encoder import Encoder
 from tapeviz.sandbox.process.kept import Policy
 from tapeviz.sandbox.process.table_rows import CODES, DTYPE_CODES
@@ -64,8 +62,7 @@ _TAPE = attrgetter("tape")
 
 def _tape_columns(tapes: Sequence[TapeInfo], enc: Encoder, writer: Writer) -> dict[str, Any]:
     """What is per tape (read when the document is made: names and watches can still change)."""
-    held = list(map(op_columns.parts, map(_TAPE, tapes)))  # (read as kept: no record made)
-    counts = list(starmap(op_columns.count, held))
+    counts = enc.counts()  # (the encoder read them: every tape's ops as kept)
     watched_objs = [list(info.tape._watched.values()) for info in tapes]
     watched = enc.table.rows([t for ws in watched_objs for t in ws])
     return {
@@ -82,9 +79,6 @@ def _tape_columns(tapes: Sequence[TapeInfo], enc: Encoder, writer: Writer) -> di
         "tape_n_watched": writer.ints([len(w) for w in watched_objs]),
         "tape_watched": watched,  # (rows numbered by the caller once the table is sealed)
         **_label_columns(tapes, counts, writer),
-        **_scope_columns(
-            list(itertools.chain.from_iterable(starmap(op_columns.scopes, held))), writer
-        ),
         **fit_columns.encode(tapes, writer),  # a Keras fit's epochs and logs, per tape
         **grad_notes.encode(tapes, writer),  # torch: the .grad each backward() added to
     }
@@ -104,16 +98,6 @@ def _label_columns(tapes: Sequence[TapeInfo], counts: list[int], writer: Writer)
         column.extend(-1 if s is None else distinct.setdefault(str(s)[:80], len(distinct))
                       for s in labels)  # fmt: skip
     return {"label_names": list(distinct), "label": writer.ints(column)}
-
-
-def _scope_columns(scopes: list[tuple[str, ...]], writer: Writer) -> dict[str, Any]:
-    """Each record's name scope (``sequential/dense``), for a graph folded by layer."""
-    if not any(scopes):
-        return {}
-    distinct: dict[tuple[str, ...], int] = {(): -1}
-    column = [distinct.setdefault(sc, len(distinct) - 1) for sc in scopes]
-    names = ["/".join(sc)[:200] for sc in distinct if sc]
-    return {"scope_names": names, "scope": writer.ints(column)}
 
 
 def _name_columns(tapes: Sequence[TapeInfo], writer: Writer) -> dict[str, Any]:
