@@ -19,18 +19,25 @@ def _editor(qtbot: QtBot) -> CodeEditor:
     return editor
 
 
+WIDE = "with tf.GradientTape() as tape:"
+
+
+def _two_letters_narrower_than(editor: CodeEditor, qtbot: QtBot, line: str) -> None:
+    """Resize ``editor`` so that ``line`` is two letters wider than what it shows."""
+    metrics = editor.fontMetrics()
+    over = metrics.horizontalAdvance(line) - metrics.horizontalAdvance("w") * 2
+    editor.resize(editor.width() - editor.viewport().width() + over, 200)
+    qtbot.wait(10)
+
+
 def test_return_after_a_wide_line_shows_the_first_column_again(qtbot: QtBot) -> None:
     """The lecture room's case: a line a little wider than the editor, then Return."""
     editor = _editor(qtbot)
-    wide = "with tf.GradientTape() as tape:"
-    metrics = editor.fontMetrics()
-    over = metrics.horizontalAdvance(wide) - metrics.horizontalAdvance("w") * 2  # 2 letters
-    editor.resize(editor.width() - editor.viewport().width() + over, 200)
-    qtbot.wait(10)
+    _two_letters_narrower_than(editor, qtbot, WIDE)
     bar = editor.horizontalScrollBar()
     qtbot.keyClicks(editor, "x = 3.0")
     qtbot.keyClick(editor, Qt.Key.Key_Return)
-    qtbot.keyClicks(editor, wide)
+    qtbot.keyClicks(editor, WIDE)
     assert bar.value() > 0  # the caret at the end of a line wider than the editor
     assert 0 <= editor.cursorRect().right() <= editor.viewport().width()
     qtbot.keyClick(editor, Qt.Key.Key_Return)  # the caret goes to column 4 (the indent)
@@ -53,13 +60,9 @@ def test_a_caret_far_right_keeps_the_view_where_it_is(qtbot: QtBot) -> None:
 def test_text_from_an_input_method_scrolls_back_too(qtbot: QtBot) -> None:
     """Chinese typed through an input method arrives without key presses: it scrolls back too."""
     editor = _editor(qtbot)
-    wide = "with tf.GradientTape() as tape:"
-    metrics = editor.fontMetrics()
-    over = metrics.horizontalAdvance(wide) - metrics.horizontalAdvance("w") * 2  # 2 letters
-    editor.resize(editor.width() - editor.viewport().width() + over, 200)
-    qtbot.wait(10)
+    _two_letters_narrower_than(editor, qtbot, WIDE)
     bar = editor.horizontalScrollBar()
-    qtbot.keyClicks(editor, wide)
+    qtbot.keyClicks(editor, WIDE)
     editor.textCursor().insertText("\n    ")  # (as a paste: no key, the view where it was)
     assert bar.value() > 0  # the caret at column 4 is visible: Qt leaves the view scrolled
     event = QInputMethodEvent("", [])
