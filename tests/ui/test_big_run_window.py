@@ -12,12 +12,13 @@ from __future__ import annotations
 import threading
 
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from tapeviz.models.timeline import timeline as timeline_model
 from tapeviz.ui import MainWindow
-from tapeviz.ui.window.earlier_lines import OUTPUT_LINES
-from tapeviz.ui.window.long_output import LONG_LINE, last_lines
+from tapeviz.ui.window.earlier_lines import OUTPUT_LINES, EarlierLines
+from tapeviz.ui.window.long_output import LONG_LINE, clipped, last_lines
 
 LOOP = """import tensorflow as tf
 x = tf.Variable(3.0)
@@ -150,3 +151,25 @@ def test_scrolled_to_its_top_the_output_pane_shows_the_lines_before(
     window.run_code()
     _ran(qtbot, window)
     assert doc.blockCount() == OUTPUT_LINES and doc.firstBlock().text() == "step 2001"
+
+
+def test_carriage_returns_leave_a_line_as_a_terminal_would_and_lines_still_count(
+    qtbot: QtBot,
+) -> None:
+    """Qt starts a line at ``\\r``: a progress bar's lines made the pane's lines miscount."""
+    assert clipped("10%\r50%\r100%\nok\r\n\u2029x\n") == "100%\nok\n x\n"
+    pane = QPlainTextEdit()
+    qtbot.addWidget(pane)
+    pane.resize(400, 300)
+    pane.show()
+    earlier = EarlierLines(pane)
+    text = "".join(f"line {i}" + ("\rline" if i % 100 == 7 else "") + "\n" for i in range(12_000))
+    earlier.show(text, last_lines(text, OUTPUT_LINES))
+    doc = pane.document()
+    for first in ("line 2001", "line 0"):
+        pane.verticalScrollBar().setValue(0)
+        qtbot.waitUntil(lambda f=first: doc.firstBlock().text() == f)
+    assert doc.blockCount() == 12_001 and earlier.hidden == 0
+    assert doc.findBlockByNumber(107).text() == "line" and doc.findBlockByNumber(108).text() == (
+        "line 108"
+    )

@@ -20,12 +20,13 @@ from tapeviz.engine.records import FLAT
 _PRIM, _INPUTS, _OUTPUTS = attrgetter("primitive"), attrgetter("inputs"), attrgetter("outputs")
 _WATCHED, _PARAMS, _ID = attrgetter("watched"), attrgetter("params"), attrgetter("id")
 _SCOPE = attrgetter("scope")
+NO_COLUMNS: list[Any] = []  # (the same empty list every time: the encoder compares them; read only)
 
 
 def parts(tape: Any) -> tuple[Sequence[Any], list[Any]]:
     """A tape's made records and its column ops after them (without columns: all records)."""
     get = getattr(tape, "parts", None)
-    return get() if get is not None else (tape.records, [])  # type: ignore[no-any-return]
+    return get() if get is not None else (tape.records, NO_COLUMNS)  # type: ignore[no-any-return]
 
 
 def count(made: Sequence[Any], flat: list[Any]) -> int:

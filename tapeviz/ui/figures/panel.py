@@ -24,7 +24,7 @@ from tapeviz.ui.theme import LIGHT, Theme, font
 from tapeviz.ui.turns import later
 
 MIN_HEIGHT = 220  # px of a figure's canvas, whatever its aspect
-AT_ONCE = 2  # figures drawn as a run's figures arrive; the others a figure per turn
+AT_ONCE = 1  # figures drawn as a run's figures arrive; the others a figure per turn
 
 
 class FigurePanel(QFrame):
