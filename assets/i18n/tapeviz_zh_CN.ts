@@ -221,53 +221,53 @@
   <context>
     <name>FigurePanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="38" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="41" />
       <source>PNG…</source>
       <translation>导出 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="40" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="43" />
       <source>Export this figure as a PNG image</source>
       <translation>将此图导出为 PNG 图像</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="41" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="44" />
       <source>SVG…</source>
       <translation>导出 SVG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="43" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="46" />
       <source>Export this figure as an SVG drawing</source>
       <translation>将此图导出为 SVG 矢量图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="61" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="65" />
       <source>Figure %1</source>
       <translation>图 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="65" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="69" />
       <source>(savefig: %1)</source>
       <translation>(脚本中 savefig 保存为:%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="67" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="71" />
       <source>(%1 of a scatter's %2 points drawn)</source>
       <translation>(散点图的 %2 个点中绘制了 %1 个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="90" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="94" />
       <source>PNG image (*.png)</source>
       <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="90" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="94" />
       <source>SVG drawing (*.svg)</source>
       <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="91" />
-      <location filename="../../tapeviz/ui/figures/panel.py" line="98" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="95" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="102" />
       <source>Export figure</source>
       <translation>导出图表</translation>
     </message>
@@ -720,143 +720,143 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="116" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="117" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="184" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="185" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="186" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="187" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="188" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="189" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="189" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="190" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="227" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
       <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="237" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="239" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="240" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="243" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="244" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="244" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="246" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="246" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="247" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="247" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="248" />
       <source>&amp;Network</source>
       <translation>网络(&amp;N)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="252" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="253" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="260" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="261" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="263" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="264" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -1621,7 +1621,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="402" />
-      <location filename="../../tapeviz/ui/timeline/panel.py" line="252" />
+      <location filename="../../tapeviz/ui/timeline/panel.py" line="251" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
@@ -1745,7 +1745,7 @@
   <context>
     <name>PlotsPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="118" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="123" />
       <source>Figures a script draws with matplotlib appear here: import matplotlib.pyplot as plt, then plt.plot(...).</source>
       <translation>脚本用 matplotlib 绘制的图表显示在这里:先 import matplotlib.pyplot as plt,再调用 plt.plot(...)。</translation>
     </message>
@@ -1849,42 +1849,42 @@
   <context>
     <name>RunController</name>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="81" />
+      <location filename="../../tapeviz/ui/window/long_output.py" line="51" />
       <source> … ({count} more characters on this line)</source>
       <translation> …(此行还有 {count} 个字符)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="278" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="244" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="287" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="253" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="314" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="280" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="322" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="288" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="332" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="298" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="363" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="329" />
       <source>the %1 tape(s) recorded until then are kept.</source>
       <translation>保留了此前记录的 %1 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="371" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="337" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -2151,7 +2151,7 @@
       <translation>轮次</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/output_link.py" line="73" />
+      <location filename="../../tapeviz/ui/timeline/output_link.py" line="88" />
       <source>Go to step {k}</source>
       <translation>转到第 {k} 步</translation>
     </message>
@@ -2336,8 +2336,23 @@
     </message>
     <message>
       <location filename="../../tapeviz/models/descent/messages.py" line="75" />
-      <source>{what} differ from the tape</source>
-      <translation>{what} 与磁带上的值不同</translation>
+      <source>{what} differs from the tape</source>
+      <translation>{what}与磁带上的值不同</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="78" />
+      <source>the replayed loss</source>
+      <translation>重放得到的损失</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="79" />
+      <source>a replayed gradient</source>
+      <translation>重放得到的某个梯度</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/models/descent/messages.py" line="80" />
+      <source>the batched replay</source>
+      <translation>批量重放的结果</translation>
     </message>
     <message>
       <location filename="../../tapeviz/sandbox/messages.py" line="34" />

@@ -479,7 +479,8 @@ def _phrase(value: str, translate: Callable[[str], str]) -> str:
         found = pattern.fullmatch(value)
         if found is not None:
             try:
-                return translate(form).format_map(found.groupdict())
+                values = {k: _phrase(v, translate) for k, v in found.groupdict().items()}
+                return translate(form).format_map(values)  # (its values may be phrases too)
             except (KeyError, IndexError, ValueError):  # (a translation that lost a field)
                 return value
     return value

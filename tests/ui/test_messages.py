@@ -119,3 +119,15 @@ def test_variable_row_errors_are_translated(qtbot: QtBot, chinese: MainWindow) -
     w.variables.table.item(0, 1).setText("abc")
     w.run_code()
     assert "不是数字" in w.error_label.text() and "is not a number" not in w.error_label.text()
+
+
+def test_a_phrase_inside_a_phrase_form_is_translated_too(chinese: MainWindow) -> None:
+    """The studio's "the replayed loss differs from the tape", inside its re-traced note."""
+    from tapeviz.models.descent.messages import DIFFERS, REFUSALS
+
+    why = REFUSALS["differ"].format(what=DIFFERS["loss"])
+    text = translated(say("note_retraced", why=why))
+    assert text == "每一步都重新追踪(重放得到的损失与磁带上的值不同)", text
+    assert say("note_retraced", why=why).text == (
+        "re-traced every step (the replayed loss differs from the tape)"
+    )

@@ -72,9 +72,14 @@ REFUSALS = {
     "key": QT_TRANSLATE_NOOP("UserCode", "loss() indexes with a computed key"),
     "independent": TEMPLATES["loss_independent"],
     "axis": QT_TRANSLATE_NOOP("UserCode", "only scalar, elementwise traces replay with a run axis"),
-    "differ": QT_TRANSLATE_NOOP("UserCode", "{what} differ from the tape"),
+    "differ": QT_TRANSLATE_NOOP("UserCode", "{what} differs from the tape"),
 }
-register(TEMPLATES, forms=REFUSALS.values())
+DIFFERS = {  # what a replay got wrong ("differ"'s {what}: phrases, translated inside it)
+    "loss": QT_TRANSLATE_NOOP("UserCode", "the replayed loss"),
+    "gradient": QT_TRANSLATE_NOOP("UserCode", "a replayed gradient"),
+    "batched": QT_TRANSLATE_NOOP("UserCode", "the batched replay"),
+}
+register(TEMPLATES, DIFFERS.values(), REFUSALS.values())
 
 
 class ProblemError(ValueError):

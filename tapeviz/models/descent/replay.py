@@ -27,7 +27,7 @@ from tapeviz.engine.backward import relevant_records
 from tapeviz.engine.core import OpRecord
 from tapeviz.engine.impl_rules import IMPL
 from tapeviz.engine.vjp_rules import rule_for
-from tapeviz.models.descent.messages import REFUSALS
+from tapeviz.models.descent.messages import DIFFERS, REFUSALS
 
 ELEMENTWISE = frozenset(
     {
@@ -335,18 +335,18 @@ class Replay:
         loss, grads = self(start)
         reasons = []
         if not _same(loss, self.trace.loss):
-            reasons.append("loss")
-        for k, (g, want) in enumerate(zip(grads, self.trace.grads, strict=True)):
+            reasons.append(DIFFERS["loss"])
+        for g, want in zip(grads, self.trace.grads, strict=True):
             if (g is None) != (want is None) or (g is not None and not _same(g, want)):
-                reasons.append(f"gradient {k + 1}")
+                reasons.append(DIFFERS["gradient"])
         if self.batchable:
             cols = [np.array([v, v], dtype=np.asarray(v).dtype) for v in start]
             bloss, bgrads = self.batch(cols)
             if not _same(bloss[0], loss) or any(
                 (g is not None) and not _same(b[0], g) for b, g in zip(bgrads, grads, strict=True)
             ):
-                reasons.append("batched replay")
-        return REFUSALS["differ"].format(what=", ".join(reasons)) if reasons else None
+                reasons.append(DIFFERS["batched"])
+        return REFUSALS["differ"].format(what=reasons[0]) if reasons else None  # (the first)
 
 
 def _route(rec: OpRecord, live: set[int]) -> str:
