@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from tapeviz.ui.figures import canvas as canvas_module
@@ -60,8 +61,14 @@ def test_an_axes_of_hundreds_of_lines_is_drawn_by_turns_then_ranged_over_all(
     assert y0 <= 0 and y1 >= 49 * 299  # the range found once every line was drawn
     again = FigureCanvas(fig)
     qtbot.addWidget(again)
+    again.resize(600, 400)
+    again.show()
+    QApplication.processEvents()  # (painted once: its axes sized for the lines drawn so far)
+    assert again.building
     again.export_png(tmp_path / "lines.png")  # an export draws what still waits, first
     assert len(again.items[0]) == 300 and not again.building
+    left = [c.plots[0].getAxis("left").width() for c in (again, canvas)]
+    assert left[0] == left[1], left  # (sized for its labels 0-15000, not its first range's)
 
 
 def test_a_new_figure_is_drawn_once(panel: PlotsPanel, monkeypatch: object) -> None:  # noqa: F811

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPoint, QRectF, QSize, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QRectF, QSize, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
@@ -198,6 +198,20 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         """Draw the series still waiting, now (an export takes the figure next)."""
         if self._waiting:
             self._more(self._generation, math.inf)
+            self._settle()
+
+    def _settle(self) -> None:
+        """Size the axes for the ranges just found, as a paint and a layout pass would.
+
+        An axis takes the width of its labels when it paints them: exported at once, a figure
+        whose lines had waited kept the left axis of its first range (its labels cut).
+        """
+        image = QImage(self.size(), QImage.Format.Format_RGB32)
+        painter = QPainter(image)
+        QWidget.render(self, painter, QPoint(0, 0))
+        painter.end()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)
+        self.ci.layout.activate()
 
     def _ranges(self, ax: F.Axes, plot: pg.PlotItem, look: Look) -> None:
         vb = plot.getViewBox()
