@@ -36,6 +36,7 @@ START_TIMEOUT = 60.0
 # Seconds after the last idle worker is taken before a spare joins it: a new worker's start
 # takes a core for ~1 s, which slowed the run that took the worker on a 2-core machine.
 SPARE_DELAY_S = 1.0
+RETIRE_SHARE = 0.25  # an idle worker grown by this share of the memory limit is let go
 SIGNALS = {
     signal.SIGSEGV: "segmentation fault",
     signal.SIGBUS: "bus error",
@@ -109,6 +110,7 @@ class Worker:
         self.inbox = wire.Inbox(self.proc.stdout.fileno())
         self._closed: str | None = None
         self.ready = False
+        self.base_mb: float | None = None  # its address space once started (see Pool._bloated)
         self.requests = 0
         self._ids = itertools.count(1)
         self.stderr: deque[bytes] = deque(maxlen=200)
@@ -130,6 +132,7 @@ class Worker:
             return None
         if frame is not None and isinstance(frame.doc, dict) and frame.doc.get("ready") is True:
             self.ready = True
+            self.base_mb = address_mb(self.proc.pid)  # (started: before it ran anything)
             return None
         return frame
 
@@ -348,7 +351,9 @@ class Pool:
         with self._lock:
             if self._closed:
                 raise WorkerFailure("crash", "the application is closing")
-            for dead in [w for w in self._idle if not w.alive or w.memory_mb != self.memory_mb]:
+            heavy = affinity == "run"  # (a run drops the last run's kept values anyway)
+            for dead in [w for w in self._idle if not w.alive or w.memory_mb != self.memory_mb
+                         or (heavy and self._bloated(w))]:  # fmt: skip
                 self._idle.remove(dead)
                 dead.close()
             ready = [w for w in self._idle if w.ready]  # a started one before one still starting
@@ -367,6 +372,19 @@ class Pool:
             timer.daemon = True
             timer.start()
         return w
+
+    def _bloated(self, w: Worker) -> bool:
+        """Whether ``w`` kept so much of its last runs that a run would not have its memory.
+
+        The memory limit is the worker's address space at its start plus the limit: a worker
+        still holding 600 MB of a heavy run's memory (freed memory the allocator keeps counts)
+        failed the same script run again at once ("more than 800 MB of memory"). Such a
+        worker is let go before a run (which drops the last run's kept values in any case);
+        a fresh one runs it.
+        """
+        base = w.base_mb
+        now = address_mb(w.proc.pid) if base is not None else None
+        return base is not None and now is not None and now - base > self.memory_mb * RETIRE_SHARE
 
     def _replenish(self) -> None:
         """Start the spare a worker taken ``SPARE_DELAY_S`` ago needs, if it still needs one.
@@ -455,5 +473,15 @@ class Pool:
             self._closed = False
 
 
+def address_mb(pid: int) -> float | None:
+    """Process ``pid``'s address space, MB (what its memory limit counts; None: unknown)."""
+    try:
+        with open(f"/proc/{pid}/statm", "rb") as f:
+            return int(f.read().split()[0]) * PAGE / 2**20
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 POOL = Pool()
 atexit.register(POOL.shutdown)  # no worker outlives the application
