@@ -206,10 +206,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         An axis takes the width of its labels when it paints them: exported at once, a figure
         whose lines had waited kept the left axis of its first range (its labels cut).
         """
-        image = QImage(self.size(), QImage.Format.Format_RGB32)
-        painter = QPainter(image)
-        QWidget.render(self, painter, QPoint(0, 0))
-        painter.end()
+        self.render_image(1.0)  # (painted: each axis takes its labels' width)
         QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest.value)
         self.ci.layout.activate()
 

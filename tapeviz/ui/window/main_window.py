@@ -179,7 +179,6 @@ class MainWindow(QMainWindow):
         self.console.setObjectName("consoleOutput")
         self.console.setReadOnly(True)
         self.console.setFont(font(11, mono=True))
-        self.console.setMaximumBlockCount(5000)
         self.tape_list = TapeList(self.model, self)
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         self.code_dock = self._dock("codeDock", self.tr("Code"), code, left)
