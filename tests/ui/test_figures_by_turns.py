@@ -10,12 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
+import pytest
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from tapeviz.ui.figures import canvas as canvas_module
 from tapeviz.ui.figures.canvas import FigureCanvas
 from tapeviz.ui.figures.panel import AT_ONCE, PlotsPanel
+from tapeviz.ui.turns import turns
 from tests.ui.test_figures import figures_of, panel  # noqa: F401  (the fixture)
 
 LINES = "import numpy as np\nfor i in range(300):\n    plt.plot(np.arange(50), np.arange(50) * i)\n"
@@ -94,3 +97,55 @@ def test_a_turn_has_one_time_for_all_the_axes_of_a_figure(qtbot: QtBot) -> None:
     assert sum(1 for drawn in canvas.items if len(drawn) == 200) == 0  # (no axes done at once)
     qtbot.waitUntil(lambda: not canvas.building, timeout=20_000)
     assert [len(drawn) for drawn in canvas.items] == [200] * 9
+
+
+def test_a_replaced_figure_goes_by_turns_and_is_deleted_once_empty(
+    qtbot: QtBot,
+    panel: PlotsPanel,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Deleting an axes of 500 lines (and its legend) at once blocked the window 100-200 ms."""
+    panel.set_figures(figures_of(
+        "import numpy as np\nfor i in range(120):\n"
+        "    plt.plot(np.arange(20) * i, label=f'line {i}')\nplt.legend()\n"
+    ))  # fmt: skip
+    old = panel.panels[0]
+    old.canvas.finish()
+    plot, legend = old.canvas.plots[0], old.canvas.legends[0]
+    assert len(plot.listDataItems()) == 120 and len(legend.items) == 120
+    gone: list[bool] = []
+    old.destroyed.connect(lambda: gone.append(True))
+    monkeypatch.setattr(canvas_module, "DISMANTLE_S", 0.0)  # (a row or an item a turn)
+    panel.set_figures(figures_of("plt.plot([1, 2])\n"))
+    assert old.isHidden() and panel.column.indexOf(old) == -1  # the new one shows at once
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    assert not gone and len(plot.listDataItems()) == 120  # (nothing deleted in this turn)
+    passes = 0
+    while not gone and passes < 1000:
+        turns()._run()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+        passes += 1
+    assert gone and passes >= 240, passes
+    assert len(panel.panels) == 1 and panel.column.indexOf(panel.panels[0]) == 0
+
+
+def test_dismantling_stops_when_its_time_is_up_and_goes_on_where_it_stopped(
+    qtbot: QtBot,
+) -> None:
+    (fig,) = figures_of(
+        "import numpy as np\nfig, axes = plt.subplots(1, 2)\nfor ax in axes:\n"
+        "    for i in range(5):\n        ax.plot(np.arange(3) * i, label=str(i))\n"
+        "    ax.legend()\n"
+    )
+    canvas = FigureCanvas(fig)
+    qtbot.addWidget(canvas)
+    rows = [len(legend.items) for legend in canvas.legends]
+    series = [len(plot.items) for plot in canvas.plots]
+    assert rows == [5, 5] and series == [5, 5]
+    turns = 1
+    while not canvas.dismantle(budget=0.0):  # (each turn: one legend row or one item)
+        turns += 1
+    assert turns >= sum(rows) + sum(series)
+    assert [len(p.items) for p in canvas.plots] == [0, 0]
+    assert not any(legend.items for legend in canvas.legends)
+    assert canvas.dismantle(budget=0.0)  # (nothing left: done at once)

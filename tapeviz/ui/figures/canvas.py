@@ -29,6 +29,7 @@ from tapeviz.ui.turns import later
 
 FEW_SERIES = 40  # a figure of no more series is drawn at once, whatever the time it takes
 SERIES_S = 0.025  # seconds of series drawn per turn (an axes of 500 lines: 1.2 s in all)
+DISMANTLE_S = 0.012  # seconds of a replaced figure's items removed per turn (see dismantle)
 
 # Where a legend goes: pyqtgraph offsets (positive from the left/top, negative from the right).
 LEGEND_OFFSETS = {
@@ -54,6 +55,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         self.plots: list[pg.PlotItem] = []
         self.items: list[list[Any]] = []  # per axes: what each series drew (its first item)
         self.colorbars: list[pg.ColorBarItem] = []
+        self.legends: list[pg.LegendItem] = []
         self.thinned: list[tuple[int, int]] = []  # (drawn, of) for scatters thinned to draw
         self._generation = 0  # bumped by every draw: the turns of an older one end
         self._deadline = 0.0  # when this turn's series stop (perf_counter)
@@ -83,6 +85,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         many = sum(len(ax.series) for ax in self.figure.axes) > FEW_SERIES
         self._deadline = time.perf_counter() + SERIES_S if many else math.inf  # (all the axes')
         self.plots, self.items, self.colorbars, self.thinned = [], [], [], []
+        self.legends = []
         self.setBackground(self.theme.background)
         fig, layout = self.figure, self.ci.layout
         top = 0
@@ -118,6 +121,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
             legend.setParentItem(vb)
             legend.setBrush(pg.mkBrush(QColor(theme.background)))
             legend.setPen(pg.mkPen(theme.muted))
+            self.legends.append(legend)
         drawn: list[Any] = []
         self._series(ax, plot, look, legend, drawn)
         if ax.title:
@@ -188,6 +192,37 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
             later(partial(self._more, generation), self)
         else:
             self.finished.emit()
+
+    def dismantle(self, budget: float | None = None) -> bool:
+        """Remove the figure's series for ``budget`` seconds (a turn's); whether none is left.
+
+        Deleting an axes of 500 lines at once blocked the window 100-200 ms (each item's Python
+        side and its signal connections go with it): a replaced figure goes a turn's worth at a
+        time, then the canvas itself (see :meth:`PlotsPanel.set_figures`).
+        """
+        self._generation += 1  # (the series still waiting are never drawn)
+        self._waiting, self.items = [], []
+        deadline = time.perf_counter() + (DISMANTLE_S if budget is None else budget)
+        for legend in self.legends:  # first: its rows hold the series' samples
+            legend.hide()  # (its removeItem re-sized it for each row: 1.4 s for 500 rows)
+            rows = legend.items
+            while rows:
+                for part in rows.pop():  # (its sample, its label)
+                    legend.layout.removeItem(part)
+                    if part.scene() is not None:
+                        part.scene().removeItem(part)
+                if time.perf_counter() > deadline:
+                    return False
+        for plot in self.plots:
+            items = plot.items
+            while items:
+                item = items[-1]
+                plot.removeItem(item)
+                if items and items[-1] is item:  # (not removable: it goes with the canvas)
+                    items.pop()
+                if time.perf_counter() > deadline:
+                    return False
+        return True
 
     @property
     def building(self) -> bool:

@@ -106,6 +106,14 @@ class FigurePanel(QFrame):
         return self.canvas.export_png(path) if kind == "png" else self.canvas.export_svg(path)
 
 
+def _dismantle(panel: FigurePanel) -> None:
+    """A replaced figure's turn: a slice of its series removed, the panel once none is left."""
+    if panel.canvas.dismantle():
+        panel.deleteLater()
+    else:
+        later(partial(_dismantle, panel), panel)
+
+
 class PlotsPanel(QWidget):
     """The figures of the last run that drew any, top to bottom in a scroll area."""
 
@@ -146,11 +154,13 @@ class PlotsPanel(QWidget):
         """Show ``figures`` (a run's), replacing what was shown.
 
         The first :data:`AT_ONCE` are drawn now, the others a figure per turn: a run's 50
-        figures (the sandbox's cap) took the window 1.1 s in one go.
+        figures (the sandbox's cap) took the window 1.1 s in one go. The figures shown before
+        are hidden now and deleted by turns.
         """
-        for panel in self.panels:
+        replaced = self.panels
+        for panel in replaced:
             self.column.removeWidget(panel)
-            panel.deleteLater()
+            panel.hide()
         self.figures, self.panels = tuple(figures), []
         self._generation += 1
         for _ in self.figures[:AT_ONCE]:
@@ -159,6 +169,8 @@ class PlotsPanel(QWidget):
         self.figuresChanged.emit(len(self.figures))
         if len(self.figures) > AT_ONCE:
             later(partial(self._add_later, self._generation), self)
+        for panel in replaced:  # gone by turns, after the new ones' (see FigureCanvas.dismantle)
+            later(partial(_dismantle, panel), panel)
 
     @property
     def building(self) -> bool:
