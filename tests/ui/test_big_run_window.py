@@ -84,13 +84,13 @@ def test_the_output_pane_gets_only_the_lines_it_keeps_and_they_still_link(
     window.editor.setPlainText(LOOP.format(steps=steps))
     window.run_code()
     _ran(qtbot, window)
-    console = window.console
-    assert console.toPlainText() == last_lines(window.last_result.output, keep)
-    assert console.document().firstBlock().text() == f"step {steps - keep + 1}"
-    link = window.timeline_link.output_link
-    assert link.dropped == steps - keep + 1
+    console, link = window.console, window.timeline_link.output_link
+    # the timeline is at step 0: the pane shows that part of the output (its last lines first)
+    assert window.timeline.k == 0 and link.dropped == 0
+    output = window.last_result.output
+    assert console.toPlainText() == output[: output.index(f"step {keep}\n")]
     block = console.document().findBlockByNumber(10)
-    console.verticalScrollBar().setValue(5)  # (the pane shows the output's end: line 10 in view)
+    console.verticalScrollBar().setValue(5)  # (line 10 in view)
     rect = console.blockBoundingGeometry(block).translated(console.contentOffset())
     window.console_dock.raise_()
     qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton,
@@ -123,34 +123,71 @@ def test_scrolled_to_its_top_the_output_pane_shows_the_lines_before(
     """The pane is handed the last 5,000 lines; the earlier ones come as the user scrolls up."""
     steps = 12_000
     window.mode.setCurrentIndex(1)
-    window.editor.setPlainText(LOOP.format(steps=steps))
+    window.editor.setPlainText(f"for i in range({steps}):\n    print('step', i)\n")
     window.run_code()
     _ran(qtbot, window)
-    console, link = window.console, window.timeline_link.output_link
+    console = window.console
     window.console_dock.raise_()  # (in front of the Tapes dock: the pane the user scrolls)
     qtbot.waitUntil(console.isVisible)
     bar = console.verticalScrollBar()
     doc = console.document()
     qtbot.wait(100)  # (nothing more is put in the pane unless the user scrolls up)
-    assert doc.firstBlock().text() == f"step {steps - OUTPUT_LINES + 1}" and link.dropped > 0
+    assert doc.firstBlock().text() == f"step {steps - OUTPUT_LINES + 1}"
     assert console.firstVisibleBlock().blockNumber() > OUTPUT_LINES - 50  # (the end in view)
     for first in (steps - 2 * OUTPUT_LINES + 1, 0):
         shown = doc.firstBlock().text()
         bar.setValue(0)  # the user scrolls to the top
         qtbot.waitUntil(lambda f=first: doc.firstBlock().text() == f"step {max(f, 0)}")
         assert console.firstVisibleBlock().text() == shown  # (the view stays where it was)
-    assert doc.blockCount() == steps + 1 and link.dropped == 0 and link.lines is not None
-    block = doc.findBlockByNumber(123)  # an early line, linked to its step as the others
-    bar.setValue(122)
-    rect = console.blockBoundingGeometry(block).translated(console.contentOffset())
-    window.console_dock.raise_()
-    qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton,
-                     pos=QPoint(10, int(rect.center().y())))  # fmt: skip
-    assert window.timeline.k == 123
-    window.editor.setPlainText(LOOP.format(steps=7000) + "# again\n")  # a new run: its last lines
+    assert doc.blockCount() == steps + 1
+    window.editor.setPlainText("for i in range(7000):\n    print('step', i)\n")  # a new run
     window.run_code()
     _ran(qtbot, window)
     assert doc.blockCount() == OUTPUT_LINES and doc.firstBlock().text() == "step 2001"
+
+
+def test_a_step_whose_lines_are_not_in_the_pane_moves_it_to_them(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """Scrubbing to step 0 of a 12,000-line run highlighted nothing: its line was not shown."""
+    steps = 12_000
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(LOOP.format(steps=steps))
+    window.run_code()
+    _ran(qtbot, window)
+    console, link, panel = window.console, window.timeline_link.output_link, window.timeline
+    window.console_dock.raise_()
+    qtbot.waitUntil(console.isVisible)
+    doc, bar = console.document(), console.verticalScrollBar()
+
+    def marked() -> list[str]:
+        return [sel.cursor.block().text() for sel in console.extraSelections()]
+
+    def in_view(text: str) -> bool:
+        first = console.firstVisibleBlock().blockNumber()
+        rows = max(1, console.viewport().height() // console.fontMetrics().lineSpacing())
+        return any(doc.findBlockByNumber(first + r).text() == text for r in range(rows))
+
+    for k in (0, 6000, 11_999, 3):
+        panel.set_step(k)
+        assert marked() == [f"step {k}"] and in_view(f"step {k}"), (k, marked())
+        assert doc.blockCount() <= OUTPUT_LINES + 1  # (a part of the output, not all of it)
+    assert doc.firstBlock().text() == "step 0" and link.dropped == 0
+    panel.set_step(6000)  # the middle: the lines after come as the user scrolls down
+    last = doc.lastBlock().previous().text()
+    assert last == "step 8499" and link.dropped == 3500
+    bar.setValue(bar.maximum())
+    qtbot.waitUntil(lambda: doc.lastBlock().previous().text() == "step 11999")
+    bar.setValue(0)  # and the ones before as it scrolls up
+    qtbot.waitUntil(lambda: doc.firstBlock().text() == "step 0")
+    assert doc.blockCount() == steps + 1 and link.dropped == 0
+    assert marked() == ["step 6000"]  # (still the step's line, where it is now)
+    block = doc.findBlockByNumber(4321)
+    bar.setValue(4320)
+    rect = console.blockBoundingGeometry(block).translated(console.contentOffset())
+    qtbot.mouseClick(console.viewport(), Qt.MouseButton.LeftButton,
+                     pos=QPoint(10, int(rect.center().y())))  # fmt: skip
+    assert panel.k == 4321 and marked() == ["step 4321"]
 
 
 def test_carriage_returns_leave_a_line_as_a_terminal_would_and_lines_still_count(

@@ -3,15 +3,16 @@
 ``OutputLink`` watches a ``QPlainTextEdit`` showing a run's output (the window's Output dock)
 and a :class:`~tapeviz.ui.timeline.panel.TimelinePanel`: a click on a line that a loop's step
 printed moves the timeline there (the pointer becomes a hand over such lines), and the lines
-of the current step are highlighted and scrolled into view. The pane may keep only its last
-lines (``maximumBlockCount``): the link counts the lines it dropped.
+of the current step are highlighted and scrolled into view. The pane may show only a part of
+the output (its last lines, or a step's): the link counts the lines above it, and a step whose
+lines are not shown asks the pane's :class:`Window` for them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor, QTextFormat
@@ -21,6 +22,21 @@ from tapeviz.models.timeline.output import OutputLines
 from tapeviz.ui.timeline.panel import TimelinePanel
 
 translate = QCoreApplication.translate
+
+
+class Window(Protocol):
+    """What shows a part of the run's output in the pane (the window's ``EarlierLines``)."""
+
+    text: str  # the run's whole output
+
+    @property
+    def hidden(self) -> int:
+        """Lines of the output above the pane's first line."""
+        ...
+
+    def reach(self, line: int) -> bool:
+        """Show the output's line ``line``; whether the pane's lines changed."""
+        ...
 
 
 class OutputLink(QObject):
@@ -33,6 +49,7 @@ class OutputLink(QObject):
         self._shown: tuple[list[int], str] = ([], "")
         self._hand = False
         self._keeping = False  # (see kept)
+        self.window: Window | None = None  # (set once the window's pane loader exists)
         pane.viewport().installEventFilter(self)
         pane.viewport().setMouseTracking(True)
         pane.textChanged.connect(self._on_pane_text_changed)
@@ -63,6 +80,9 @@ class OutputLink(QObject):
         """Lines of the run's output the pane no longer shows (it keeps only its last ones)."""
         if self.lines is None:
             return 0
+        window = self.window
+        if window is not None and len(window.text) == len(self.lines.text):  # (its text)
+            return window.hidden
         shown = self.pane.document().blockCount()
         if self.lines.text.endswith("\n"):
             shown -= 1  # the empty block after the final newline
@@ -105,7 +125,11 @@ class OutputLink(QObject):
     def _on_panel_step_changed(self, k: int, scroll: bool = True) -> None:
         if self.lines is None:
             return
-        rows = [r - self.dropped for r in self.panel.lines_of_step(k)]
+        lines = self.panel.lines_of_step(k)
+        if scroll and lines and self._moved_to(lines[0]):  # (kept() marked them there)
+            self._scroll_to(lines[0] - self.dropped)
+            return
+        rows = [r - self.dropped for r in lines]
         rows = [r for r in rows if r >= 0]
         theme = self.panel.theme  # the highlight follows the panel's theme
         if (rows, theme.name) == self._shown:
@@ -129,6 +153,13 @@ class OutputLink(QObject):
         self.pane.setExtraSelections(selections)
         if rows and scroll:
             self._scroll_to(rows[0])
+
+    def _moved_to(self, line: int) -> bool:
+        """Whether the pane was moved to the part of the output with line ``line``."""
+        window, lines = self.window, self.lines
+        if window is None or lines is None or len(window.text) != len(lines.text):
+            return False
+        return window.reach(line)  # (which keeps the link: see kept)
 
     def _scroll_to(self, row: int) -> None:
         """Scroll line ``row`` into view (the pane's scroll bar counts lines) if it is not."""

@@ -3,7 +3,9 @@
 A run's output may be 300,000 lines: the pane is handed only its last :data:`OUTPUT_LINES`
 (laying out the rest took the UI thread seconds). Every line stays reachable: when the pane is
 scrolled to its first line, the :data:`CHUNK` lines before it are put above it on a turn of
-their own, and the view stays on the line it showed.
+their own, and the view stays on the line it showed. A timeline step whose lines are not in
+the pane moves it to their part of the output (:meth:`EarlierLines.reach`); from there, the
+lines after come as the user scrolls down, as the ones before do scrolling up.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from contextlib import AbstractContextManager, nullcontext
 from functools import partial
 from typing import Protocol
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
@@ -40,6 +43,11 @@ class EarlierLines(QObject):
         self.link: Link | None = None  # (set once the timeline's link exists)
         self.text = ""  # the run's whole output
         self.start = 0  # where in ``text`` the pane's first line starts
+        self.end = 0  # where the part of ``text`` the pane shows ends (a line's start, or its end)
+        self.first = 0  # the output's line the pane's first line is
+        self.count = 0  # how many of the output's lines the pane shows
+        self._starts: np.ndarray | None = None  # where each line of ``text`` starts (see reach)
+        self.moved = False  # whether the pane shows a step's part of the output (see reach)
         self._loading = self._showing = False
         self._generation = 0  # (see show)
         pane.setUndoRedoEnabled(False)  # (read-only: nothing to undo, nothing to keep)
@@ -50,18 +58,25 @@ class EarlierLines(QObject):
     @property
     def hidden(self) -> int:
         """Lines of the output above the pane's first line."""
-        return self.text.count("\n", 0, self.start)
+        return self.first
 
     def show(self, text: str, tail: str | None = None) -> None:
         """Show the end of the run's output ``text`` (``tail``: its last lines, made already).
 
         An output longer than the pane is handed shows its end, as a terminal does (its first
-        lines shown were no particular place); scrolling up goes back as far as it goes.
+        lines shown were no particular place); scrolling up goes back as far as it goes. A pane
+        moved to a step's lines (:meth:`reach`) stays there while the run's output grows.
         """
         self._generation += 1  # (a load still waiting was for the text shown before)
+        if self.moved and text.startswith(self.text[: self.end]):  # (a streamed run, further on)
+            self.text, self._starts = text, None
+            return
         self._showing = True  # (the new text starts at its top: no scroll of the user's)
         try:
-            self.text, self.start = text, tail_start(text, OUTPUT_LINES)
+            self.text, self.start, self.end = text, tail_start(text, OUTPUT_LINES), len(text)
+            self._starts, self.moved = None, False
+            self.first = text.count("\n", 0, self.start)
+            self.count = _lines(text) - self.first
             self.pane.setMaximumBlockCount(OUTPUT_LINES)  # (lines loaded before: the last run's)
             self.pane.setPlainText(tail if tail is not None else clipped(text[self.start :]))
             if self.start:
@@ -70,17 +85,55 @@ class EarlierLines(QObject):
         finally:
             self._showing = False
 
+    def _line_starts(self) -> np.ndarray:
+        """Where each line of the output starts (once per text: ~10 ms for 300,000 lines)."""
+        if self._starts is None:
+            codes = np.frombuffer(self.text.encode("utf-32-le"), np.uint32)
+            self._starts = np.concatenate([[0], np.flatnonzero(codes == 10) + 1])
+        return self._starts
+
+    def reach(self, line: int) -> bool:
+        """Show the output's line ``line`` (a timeline step's); whether the pane's lines changed.
+
+        A line the pane does not show makes it show the :data:`OUTPUT_LINES` lines around it
+        (the lines before and after come on scroll). Scrubbing to step 0 of a 300,000-line run
+        highlighted nothing: its lines were above the pane's first.
+        """
+        if self.first <= line < self.first + self.count or not 0 <= line < _lines(self.text):
+            return False
+        starts, total = self._line_starts(), _lines(self.text)
+        low = max(0, min(line - OUTPUT_LINES // 2, total - OUTPUT_LINES))
+        high = min(total, low + OUTPUT_LINES)
+        self._generation += 1  # (a load still waiting was for the lines shown before)
+        self._showing = True
+        try:
+            self.start = int(starts[low])
+            self.end = int(starts[high]) if high < len(starts) else len(self.text)
+            self.first, self.count, self.moved = low, high - low, True
+            piece = self.text[self.start : self.end]
+            self.pane.setMaximumBlockCount(self.count + 1)  # (and the empty one after a newline)
+            with self.link.kept() if self.link is not None else nullcontext():
+                self.pane.setPlainText(clipped(piece))
+        finally:
+            self._showing = False
+        return True
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Qt override: the wheel turned up at the top (no scroll left to report) loads too."""
-        if event.type() == QEvent.Type.Wheel and event.angleDelta().y() > 0:  # type: ignore[attr-defined]
-            self._on_scrolled(self.pane.verticalScrollBar().value())
+        """Qt override: the wheel turned at the top or the bottom (no scroll to report) loads."""
+        if event.type() == QEvent.Type.Wheel and (turned := event.angleDelta().y()):  # type: ignore[attr-defined]
+            self._on_scrolled(self.pane.verticalScrollBar().value(), up=turned > 0)
         return False
 
-    def _on_scrolled(self, value: int) -> None:
+    def _on_scrolled(self, value: int, up: bool | None = None) -> None:
         bar = self.pane.verticalScrollBar()
-        if value == bar.minimum() and self.start and not self._loading and not self._showing:
+        if self._loading or self._showing:
+            return
+        if value == bar.minimum() and self.start and up is not False:
             self._loading = True
             later(partial(self._load, self._generation), self)
+        elif value == bar.maximum() and self.end < len(self.text) and up is not True:
+            self._loading = True
+            later(partial(self._load_after, self._generation), self)
 
     def _load(self, generation: int) -> None:
         """Put the :data:`CHUNK` lines before the first one shown above it; the view stays."""
@@ -98,5 +151,28 @@ class EarlierLines(QObject):
         cursor.movePosition(QTextCursor.MoveOperation.Start)
         with self.link.kept() if self.link is not None else nullcontext():
             cursor.insertText(clipped(piece))
-        self.start = begin
+            self.start, self.first, self.count = begin, self.first - added, self.count + added
         bar.setValue(at + added)  # (the pane's scroll bar counts lines: the same line in view)
+
+    def _load_after(self, generation: int) -> None:
+        """Put the :data:`CHUNK` lines after the last one shown below it (the pane moved back)."""
+        self._loading = False
+        begin, text = self.end, self.text
+        if begin >= len(text) or generation != self._generation:
+            return
+        after, starts = self.first + self.count + CHUNK, self._line_starts()
+        end = int(starts[after]) if after < len(starts) else len(text)
+        piece = text[begin:end]
+        added = _lines(piece)
+        pane = self.pane
+        pane.setMaximumBlockCount(pane.document().blockCount() + added)
+        cursor = QTextCursor(pane.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)  # (the empty line after a newline)
+        with self.link.kept() if self.link is not None else nullcontext():
+            cursor.insertText(clipped(piece))
+            self.end, self.count = end, self.count + added  # (before the link marks its lines)
+
+
+def _lines(text: str) -> int:
+    """How many lines ``text`` has (a final newline ends its last line; it starts none)."""
+    return text.count("\n") + (0 if not text or text.endswith("\n") else 1)

@@ -95,6 +95,7 @@ class MainWindow(QMainWindow):
             prepare_snapshot=TimelineLink.prepare, show_snapshot=self._show_snapshot, parent=self,
         )  # fmt: skip
         self.runner.output.link = self.timeline_link.output_link  # (earlier lines keep it)
+        self.timeline_link.output_link.window = self.runner.output  # (a step's lines, shown)
         self.live_timer = self.runner.live_timer
         docks = [self.code_dock, self.variables_dock, self.console_dock, self.tapes_dock]
         self.presenter = PresenterController(
