@@ -256,18 +256,23 @@
       <translation>(散点图的 %2 个点中绘制了 %1 个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="94" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="74" />
+      <source>(the legend lists %1 of %2 labels)</source>
+      <translation>(图例列出 %2 个标签中的 %1 个)</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/figures/panel.py" line="97" />
       <source>PNG image (*.png)</source>
       <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="94" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="97" />
       <source>SVG drawing (*.svg)</source>
       <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="95" />
-      <location filename="../../tapeviz/ui/figures/panel.py" line="102" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="98" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="105" />
       <source>Export figure</source>
       <translation>导出图表</translation>
     </message>
@@ -720,7 +725,7 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="117" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="118" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
@@ -1745,7 +1750,7 @@
   <context>
     <name>PlotsPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="123" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="134" />
       <source>Figures a script draws with matplotlib appear here: import matplotlib.pyplot as plt, then plt.plot(...).</source>
       <translation>脚本用 matplotlib 绘制的图表显示在这里:先 import matplotlib.pyplot as plt,再调用 plt.plot(...)。</translation>
     </message>
@@ -2151,7 +2156,7 @@
       <translation>轮次</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/output_link.py" line="88" />
+      <location filename="../../tapeviz/ui/timeline/output_link.py" line="108" />
       <source>Go to step {k}</source>
       <translation>转到第 {k} 步</translation>
     </message>

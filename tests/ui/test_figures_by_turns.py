@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from tapeviz.ui.figures import canvas as canvas_module
-from tapeviz.ui.figures.canvas import FigureCanvas
+from tapeviz.ui.figures.canvas import LEGEND_ROWS, FigureCanvas
 from tapeviz.ui.figures.panel import AT_ONCE, PlotsPanel
 from tapeviz.ui.turns import turns
 from tests.ui.test_figures import figures_of, panel  # noqa: F401  (the fixture)
@@ -112,7 +112,7 @@ def test_a_replaced_figure_goes_by_turns_and_is_deleted_once_empty(
     old = panel.panels[0]
     old.canvas.finish()
     plot, legend = old.canvas.plots[0], old.canvas.legends[0]
-    assert len(plot.listDataItems()) == 120 and len(legend.items) == 120
+    assert len(plot.listDataItems()) == 120 and len(legend.items) == LEGEND_ROWS
     gone: list[bool] = []
     old.destroyed.connect(lambda: gone.append(True))
     monkeypatch.setattr(canvas_module, "DISMANTLE_S", 0.0)  # (a row or an item a turn)
@@ -125,7 +125,7 @@ def test_a_replaced_figure_goes_by_turns_and_is_deleted_once_empty(
         turns()._run()
         QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
         passes += 1
-    assert gone and passes >= 240, passes
+    assert gone and passes >= 120 + LEGEND_ROWS, passes
     assert len(panel.panels) == 1 and panel.column.indexOf(panel.panels[0]) == 0
 
 
@@ -149,3 +149,43 @@ def test_dismantling_stops_when_its_time_is_up_and_goes_on_where_it_stopped(
     assert [len(p.items) for p in canvas.plots] == [0, 0]
     assert not any(legend.items for legend in canvas.legends)
     assert canvas.dismantle(budget=0.0)  # (nothing left: done at once)
+
+
+def test_an_axes_of_many_lines_is_ranged_from_its_data_and_its_legend_lists_the_first_rows(
+    qtbot: QtBot,
+    panel: PlotsPanel,  # noqa: F811
+) -> None:
+    """pyqtgraph's range once all were drawn updated each of 500 lines again (120-140 ms), and
+    each legend row re-sized the legend (5 ms a row at 350 rows: 4 lines a turn)."""
+    panel.set_figures(figures_of(
+        "import numpy as np\nfor i in range(100):\n"
+        "    plt.plot(np.arange(10) + 5, np.arange(10) * i - 3, label=f'line {i}')\n"
+        "plt.legend()\n"
+    ))  # fmt: skip
+    figure = panel.panels[0]
+    canvas = figure.canvas
+    vb = canvas.plots[0].getViewBox()
+    (x0, x1), (y0, y1) = vb.viewRange()
+    assert canvas.building and x0 < 5 < 14 < x1 and y0 < -3 < 9 * 99 - 3 < y1  # (all of it)
+    assert x1 - x0 < 9 * 1.5 and y1 - y0 < (9 * 99) * 1.5  # (with a margin, not more)
+    qtbot.waitUntil(lambda: not canvas.building, timeout=10_000)
+    assert vb.viewRange() == [[x0, x1], [y0, y1]] and vb.autoRangeEnabled() == [False, False]
+    assert len(canvas.legends[0].items) == LEGEND_ROWS
+    assert "(the legend lists 30 of 100 labels)" in figure.heading.text()
+
+
+def test_a_theme_or_a_scale_draws_a_big_figure_again_and_lets_the_old_one_go_by_turns(
+    qtbot: QtBot,
+) -> None:
+    (fig,) = figures_of(LINES)
+    canvas = FigureCanvas(fig)
+    qtbot.addWidget(canvas)
+    canvas.finish()
+    old_plot, old_layout = canvas.plots[0], canvas.ci
+    canvas.restyle(canvas.theme, 1.5)
+    assert canvas.ci is not old_layout and canvas.plots[0] is not old_plot
+    assert len(old_plot.items) == 300  # (nothing removed in this turn: it is out of sight)
+    assert old_layout.scene() is canvas.scene()
+    qtbot.waitUntil(lambda: old_layout.scene() is None and not canvas.building, timeout=20_000)
+    assert old_plot.items == []
+    assert len(canvas.items[0]) == 300  # the figure, drawn again at the new scale

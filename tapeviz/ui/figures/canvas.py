@@ -28,7 +28,8 @@ from tapeviz.ui.theme import LIGHT, Theme, font
 from tapeviz.ui.turns import later
 
 FEW_SERIES = 40  # a figure of no more series is drawn at once, whatever the time it takes
-SERIES_S = 0.025  # seconds of series drawn per turn (an axes of 500 lines: 1.2 s in all)
+SERIES_S = 0.015  # seconds of series drawn per turn (then its paint: 15-30 ms for 500 lines)
+LEGEND_ROWS = 30  # a legend's rows (more: the figure's heading says how many are left out)
 DISMANTLE_S = 0.012  # seconds of a replaced figure's items removed per turn (see dismantle)
 
 # Where a legend goes: pyqtgraph offsets (positive from the left/top, negative from the right).
@@ -57,6 +58,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         self.colorbars: list[pg.ColorBarItem] = []
         self.legends: list[pg.LegendItem] = []
         self.thinned: list[tuple[int, int]] = []  # (drawn, of) for scatters thinned to draw
+        self.labels: dict[int, int] = {}  # a legend's labelled series (by id), listed or not
         self._generation = 0  # bumped by every draw: the turns of an older one end
         self._deadline = 0.0  # when this turn's series stop (perf_counter)
         # An axes' series still to draw (axes, plot, look, legend, drawn, its colorbar after them,
@@ -79,13 +81,22 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
 
     def draw(self) -> None:
         """(Re)build every plot from the figure's data."""
-        self.clear()
+        if sum(map(len, self.items)) > FEW_SERIES:  # (a theme, a scale: what it drew, by turns)
+            # Taking its items out of the scene, or hiding them, runs Python for each (38 and
+            # 20 ms for 500 lines): the old layout stays in the scene, out of sight, until its
+            # series went a turn at a time.
+            old, self.ci = self.ci, pg.GraphicsLayout()
+            old.setPos(-1e7, -1e7)
+            self.centralWidget = None  # (else setCentralItem takes it out of the scene at once)
+            self.setCentralItem(self.ci)
+            later(partial(_remove_later, self.plots, self.legends, old), self)
+        self.ci.clear()  # (not self.clear: pyqtgraph bound it to the first layout)
         self._generation += 1
         self._waiting = []
         many = sum(len(ax.series) for ax in self.figure.axes) > FEW_SERIES
         self._deadline = time.perf_counter() + SERIES_S if many else math.inf  # (all the axes')
         self.plots, self.items, self.colorbars, self.thinned = [], [], [], []
-        self.legends = []
+        self.legends, self.labels = [], {}
         self.setBackground(self.theme.background)
         fig, layout = self.figure, self.ci.layout
         top = 0
@@ -147,10 +158,16 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         if 0 <= bar < len(drawn):
             self._colorbar(ax, plot, drawn[bar])
         if len(drawn) < len(ax.series):  # the rest on turns of their own (see _series)
-            # Ranged once all are drawn: each new line made every line before it and the axes
-            # update again (most of a turn's time, and growing).
+            # Ranged from the figure's data now: each new line made every line before it and
+            # the axes update again (most of a turn's time, and growing), and pyqtgraph's own
+            # range once all were drawn updated each of 500 lines again (120-140 ms).
             auto = vb.autoRangeEnabled()
             vb.disableAutoRange()
+            if not any(s.kind == "image" for s in ax.series):
+                found = {a: _bounds(ax, a, tf) for a, tf, on in (("x", look.tx, auto[0]),
+                         ("y", look.ty, auto[1])) if on}  # fmt: skip
+                vb.setRange(xRange=found.get("x"), yRange=found.get("y"))  # (default padding)
+                auto = (False, False)
             self._waiting.append((ax, plot, look, legend, drawn, bar >= len(drawn), auto))
             if len(self._waiting) == 1:
                 later(partial(self._more, self._generation), self)
@@ -173,7 +190,15 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
             self.thinned.extend(look.thinned)
             look.thinned.clear()
             if legend is not None and sample is not None and label and not label.startswith("_"):
-                legend.addItem(sample, escaped(label))
+                # (each row re-sizes the legend: 5 ms a row at 350 rows, a turn for 4 lines)
+                listed = self.labels[id(legend)] = self.labels.get(id(legend), 0) + 1
+                if listed <= LEGEND_ROWS:
+                    legend.addItem(sample, escaped(label))
+
+    @property
+    def unlisted(self) -> list[tuple[int, int]]:
+        """(listed, of) for each legend with more labelled series than it lists."""
+        return [(LEGEND_ROWS, n) for n in self.labels.values() if n > LEGEND_ROWS]
 
     def _more(self, generation: int, budget: float = SERIES_S) -> None:
         """The series still waiting: a turn's worth (all of them for an infinite ``budget``)."""
@@ -202,27 +227,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         """
         self._generation += 1  # (the series still waiting are never drawn)
         self._waiting, self.items = [], []
-        deadline = time.perf_counter() + (DISMANTLE_S if budget is None else budget)
-        for legend in self.legends:  # first: its rows hold the series' samples
-            legend.hide()  # (its removeItem re-sized it for each row: 1.4 s for 500 rows)
-            rows = legend.items
-            while rows:
-                for part in rows.pop():  # (its sample, its label)
-                    legend.layout.removeItem(part)
-                    if part.scene() is not None:
-                        part.scene().removeItem(part)
-                if time.perf_counter() > deadline:
-                    return False
-        for plot in self.plots:
-            items = plot.items
-            while items:
-                item = items[-1]
-                plot.removeItem(item)
-                if items and items[-1] is item:  # (not removable: it goes with the canvas)
-                    items.pop()
-                if time.perf_counter() > deadline:
-                    return False
-        return True
+        return _remove_some(self.plots, self.legends, budget)
 
     @property
     def building(self) -> bool:
@@ -341,6 +346,39 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         if not path.exists():
             raise OSError(f"cannot write {path}")
         return path
+
+
+def _remove_some(plots: list[Any], legends: list[Any], budget: float | None = None) -> bool:
+    """Remove the series of ``plots`` and the rows of ``legends`` for a turn; whether all went."""
+    deadline = time.perf_counter() + (DISMANTLE_S if budget is None else budget)
+    for legend in legends:  # first: its rows hold the series' samples
+        legend.hide()  # (its removeItem re-sized it for each row: 1.4 s for 500 rows)
+        rows = legend.items
+        while rows:
+            for part in rows.pop():  # (its sample, its label)
+                legend.layout.removeItem(part)
+                if part.scene() is not None:
+                    part.scene().removeItem(part)
+            if time.perf_counter() > deadline:
+                return False
+    for plot in plots:
+        items = plot.items
+        while items:
+            item = items[-1]
+            plot.removeItem(item)
+            if items and items[-1] is item:  # (not removable: it goes with its plot)
+                items.pop()
+            if time.perf_counter() > deadline:
+                return False
+    return True
+
+
+def _remove_later(plots: list[Any], legends: list[Any], layout: pg.GraphicsLayout) -> None:
+    """A turn of removing the plots drawn before (a theme, a scale), then their layout."""
+    if not _remove_some(plots, legends):
+        later(partial(_remove_later, plots, legends, layout))
+    elif (scene := layout.scene()) is not None:
+        scene.removeItem(layout)
 
 
 def _bounds(ax: F.Axes, axis: str, tf: Any) -> tuple[float, float]:

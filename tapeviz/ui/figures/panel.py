@@ -70,6 +70,9 @@ class FigurePanel(QFrame):
         for drawn, total in self.canvas.thinned:
             text += "   " + self.tr("(%1 of a scatter's %2 points drawn)").replace(
                 "%1", f"{drawn:,}").replace("%2", f"{total:,}")  # fmt: skip
+        for listed, total in self.canvas.unlisted:
+            text += "   " + self.tr("(the legend lists %1 of %2 labels)").replace(
+                "%1", f"{listed:,}").replace("%2", f"{total:,}")  # fmt: skip
         return text
 
     def restyle(self, theme: Theme, scale: float) -> None:
