@@ -193,7 +193,7 @@ class MainWindow(QMainWindow):
             studio_in_front=lambda: self.studio_view,
             available=self.lower_tabs.set_timeline_available,
             bring_forward=lambda: self.show_view("timeline"), status=self.show_status,
-            source=self._submitted_source, parent=self,
+            source=self._submitted_source, steppers=self._on_step_steppers, parent=self,
         )  # fmt: skip
         self.network_link = NetworkLink(self.network, self.timeline, self)
         self.splitDockWidget(self.code_dock, self.variables_dock, Qt.Orientation.Vertical)
@@ -361,6 +361,10 @@ class MainWindow(QMainWindow):
             self.tape_list.prepared = (result, model)
             if steppers is not None:
                 self.stepper.prepared = (model.entry, steppers)
+
+    def _on_step_steppers(self, entry: Any, steppers: Any) -> None:
+        """A loop step's steppers, built in the pool with its graph (shown next)."""
+        self.stepper.prepared = (entry, steppers)
 
     def _show_run(self, result: RunResult) -> None:
         """An editor run: its loop on the timeline, or its tapes in the graph.

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QPlainTextEdit
@@ -24,7 +25,8 @@ from tapeviz.sandbox import RunResult
 from tapeviz.ui.graph.expression_panel import names_of
 from tapeviz.ui.timeline.output_link import OutputLink
 from tapeviz.ui.timeline.panel import StepTapes, TimelinePanel
-from tapeviz.ui.turns import later
+from tapeviz.ui.turns import later, release
+from tapeviz.ui.window.step_graphs import Built, StepGraphs, heavy
 from tapeviz.ui.window.tape_list import TapeList
 
 LATER_ROWS = 5_000  # a run of more tapes lists them on the next turn (~10 ms for 100,000)
@@ -50,6 +52,7 @@ class TimelineLink(QObject):
         bring_forward: Callable[[], None],
         status: Callable[[str], None] = lambda text: None,
         source: Callable[[], str] = lambda: "",
+        steppers: Callable[[Any, Any], None] = lambda entry, built: None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -58,6 +61,8 @@ class TimelineLink(QObject):
         self.studio_in_front, self.available = studio_in_front, available
         self.bring_forward, self.status = bring_forward, status
         self.source = source  # the code that ran: it names its functions' locals
+        self.steppers = steppers  # (a step's tape entry, its steppers built in the pool)
+        self.step_graphs = StepGraphs(lambda: self.model.options, self._show_step)
         self.run: RunResult | None = None  # the run whose loops the panel shows
         self.names: dict[int, str] = {}
         self._shown: tuple[object, ...] = ()  # the tapes the graph shows now
@@ -170,10 +175,29 @@ class TimelineLink(QObject):
 
     def _on_panel_step_tapes(self, step: StepTapes) -> None:
         if self.studio_in_front():  # the graph shows the studio's step
+            self.step_graphs.forget()
+        elif heavy(step):  # its backward pass: in the pool (the step before shows meanwhile)
+            self.step_graphs.want(step, self.names, self.source())
+        else:
+            self.step_graphs.forget()
+            self._show_step(step, None)
+
+    def _show_step(self, step: StepTapes, built: Built | None) -> None:
+        """Show a step's tapes in the graph (``built``: its model and steppers, from the pool)."""
+        if self.studio_in_front():
+            if built is not None:
+                release(built)
             return
         tapes = tuple(t.tape for t in step.tapes)
-        self.model.set_tapes(list(step.tapes), self.names, current=step.current,
-                             source=self.source())  # fmt: skip
+        if built is not None and built[0].options == self.model.options:
+            model, steppers = built
+            if steppers is not None:
+                self.steppers(model.entry, steppers)
+            self.model.adopt(model)  # (which now holds the last step's graph)
+            release(model)
+        else:
+            self.model.set_tapes(list(step.tapes), self.names, current=step.current,
+                                 source=self.source())  # fmt: skip
         for tape in self._shown:  # a received tape rebuilt for the last step: let it go
             if tape not in tapes and hasattr(tape, "release"):
                 tape.release()

@@ -1,0 +1,107 @@
+"""A loop step whose ops read big values has its graph and backward pass built in the pool.
+
+(A 400×400 matmul loop's step blocked the window 45-70 ms on the UI thread; the speed is the
+soak's and the benchmarks' business: these check where the work happens and what is shown.)
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from tapeviz.sandbox import run
+from tapeviz.ui import MainWindow
+from tapeviz.ui.stepper import panel as stepper_panel
+from tapeviz.ui.timeline.panel import StepTapes
+from tapeviz.ui.window import step_graphs
+from tests.ui.test_main_timeline import ran, variable
+
+LOOP = """import tensorflow as tf
+x = tf.Variable(3.0)
+for i in range(6):
+    with tf.GradientTape() as t:
+        y = x * x
+    x.assign_sub(0.1 * t.gradient(y, x))
+"""
+
+
+def _threads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """Each step graph (its first tape's index) and stepper built, and whether on the UI thread."""
+    seen: list[tuple[object, ...]] = []
+    real_build, real_steppers = step_graphs.build, stepper_panel.build_steppers
+
+    def build(*args: object) -> object:
+        first = args[0][0].index  # type: ignore[index]
+        seen.append(("graph", first, threading.current_thread() is threading.main_thread()))
+        return real_build(*args)  # type: ignore[arg-type]
+
+    def steppers(model: object) -> object:
+        seen.append(("steppers", threading.current_thread() is threading.main_thread()))
+        return real_steppers(model)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(step_graphs, "build", build)
+    monkeypatch.setattr(step_graphs, "build_steppers", steppers)
+    monkeypatch.setattr(stepper_panel, "build_steppers", steppers)
+    return seen
+
+
+def test_a_heavy_step_is_built_in_the_pool_and_only_the_newest_of_those_asked(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(step_graphs, "HEAVY_ELEMENTS", 1)  # (every step is heavy here)
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(LOOP)
+    window.run_code()
+    ran(qtbot, window)
+    panel, link = window.timeline, window.timeline_link
+    window.lower_tabs.show_view("stepper")  # (its steppers follow the graph: shown)
+    qtbot.waitUntil(lambda: not link.step_graphs.building)
+    seen = _threads(monkeypatch)
+    xs = [3.0 * 0.8**k for k in range(6)]  # x after k steps of x -= 0.1 * 2x
+    panel.set_step(4)
+    assert link.step_graphs.building and variable(window, "x") == pytest.approx(xs[0])
+    panel.set_step(2)  # asked while step 4 is built: only the newest follows it
+    panel.set_step(3)
+    qtbot.waitUntil(lambda: not link.step_graphs.building and panel.k == 3, timeout=10_000)
+    qtbot.waitUntil(lambda: variable(window, "x") == pytest.approx(xs[3]), timeout=10_000)
+    main = panel.timeline.main_tape
+    assert seen == [("graph", main(4), False), ("steppers", False),  # (step 2: never built)
+                    ("graph", main(3), False), ("steppers", False)], seen  # fmt: skip
+    tape = window.last_result.tapes[panel.timeline.main_tape(3)].tape
+    assert window.model.entry.tape is tape
+    stepper = window.stepper
+    assert stepper.backward is not None and stepper.backward.records[0] is tape.records[0]
+    assert window.model.gradients  # the step's gradients, as a step built here has them
+
+
+def test_a_light_step_shown_while_a_heavy_one_is_built_stays(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(LOOP)
+    window.run_code()
+    ran(qtbot, window)
+    panel, link = window.timeline, window.timeline_link
+    monkeypatch.setattr(step_graphs, "HEAVY_ELEMENTS", 1)
+    panel.set_step(5)  # heavy, built in the pool ...
+    monkeypatch.setattr(step_graphs, "HEAVY_ELEMENTS", 10**9)
+    panel.set_step(1)  # ... then a light one, shown at once
+    assert variable(window, "x") == pytest.approx(3.0 * 0.8)
+    qtbot.waitUntil(lambda: not link.step_graphs.building, timeout=10_000)
+    qtbot.wait(50)
+    assert variable(window, "x") == pytest.approx(3.0 * 0.8)  # (step 5's graph was dropped)
+
+
+def test_a_step_is_heavy_by_the_numbers_its_first_ops_read() -> None:
+    big = run(
+        "import tensorflow as tf\nw = tf.Variable(tf.ones([400, 400]))\n"
+        "with tf.GradientTape() as t:\n    y = tf.reduce_sum(tf.matmul(w, w))\n"
+    )
+    small = run(
+        "import tensorflow as tf\nx = tf.Variable(1.0)\nwith tf.GradientTape() as t:\n"
+        "    y = x\n    for _ in range(3000):\n        y = y * 1.0001\n"
+    )
+    assert step_graphs.heavy(StepTapes(tuple(big.tapes), 0, 0))
+    assert not step_graphs.heavy(StepTapes(tuple(small.tapes), 0, 0))  # (its first 2,000 ops)
