@@ -1859,37 +1859,42 @@
       <translation> …(此行还有 {count} 个字符)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="244" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="245" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="253" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="254" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="280" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="283" />
+      <source>Running… %1 lines printed so far</source>
+      <translation>正在运行… 已打印 %1 行</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/runs.py" line="289" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="288" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="297" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="298" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="307" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="329" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="338" />
       <source>the %1 tape(s) recorded until then are kept.</source>
       <translation>保留了此前记录的 %1 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="337" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="346" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -2204,7 +2209,7 @@
   <context>
     <name>TimelineLink</name>
     <message>
-      <location filename="../../tapeviz/ui/window/timeline_link.py" line="110" />
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="115" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>

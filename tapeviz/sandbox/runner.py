@@ -229,8 +229,12 @@ def _tape_infos(
 def _so_far(
     budget: Budget, created: KeptTapes, module: dict[str, Any], started: float
 ) -> RunResult | None:
-    """The run so far, as a result: its finished tapes (the newest may still record)."""
-    if len(created) < 3:
+    """The run so far, as a result: its finished tapes (the newest may still record), its output.
+
+    None while there is nothing to show: no output and fewer than three tapes (a loop of one
+    finished step). A run that only prints (a numpy training loop) streams its output.
+    """
+    if len(created) < 3 and not budget.output:
         return None
     tapes, dropped = _tape_infos(budget, created, finished_only=True)
     plain = _plain(module)

@@ -123,3 +123,36 @@ def test_a_run_without_a_listener_does_not_stream(pool: Pool) -> None:
     """The worker streams only when asked (the answer alone otherwise, as before)."""
     result = run_isolated(LOOP.format(steps=3000), pool=pool)
     assert result.error is None and len(result.tapes) == 3000
+
+
+PRINTS = """import numpy as np
+rng = np.random.default_rng(0)
+X = rng.normal(size=(100_000, 20))
+y = X @ rng.normal(size=20)
+w = np.zeros(20)
+for epoch in range({epochs}):
+    w -= 0.1 * 2 * X.T @ (X @ w - y) / len(y)
+    print("epoch", epoch, "loss", float(np.mean((X @ w - y) ** 2)))
+"""
+
+
+def test_a_run_that_only_prints_streams_its_output(pool: Pool) -> None:
+    """A numpy training loop records no tape: its printed lines were shown only at its end."""
+    here: list[RunResult] = []
+    final = run(PRINTS.format(epochs=300), snapshots=here.append)
+    there: list[RunResult] = []
+    remote = run_isolated(PRINTS.format(epochs=300), pool=pool, on_snapshot=there.append,
+                          limits=Limits(wall_time=60))  # fmt: skip
+    for snaps, done in ((here, final), (there, remote)):
+        assert done.error is None and done.output.count("\n") == 300 and not done.tapes
+        assert snaps, "no snapshot"
+        for snap in snaps:
+            assert not snap.tapes and snap.output and done.output.startswith(snap.output)
+        assert snaps[0].output.count("\n") < 300
+
+
+def test_a_run_with_nothing_to_show_sends_no_snapshot() -> None:
+    snaps: list[RunResult] = []
+    quiet = PRINTS.format(epochs=300).replace("    print(", "    losses = (")
+    final = run(quiet, snapshots=snaps.append)
+    assert final.error is None and final.output == "" and snaps == []

@@ -210,3 +210,26 @@ def test_carriage_returns_leave_a_line_as_a_terminal_would_and_lines_still_count
     assert doc.findBlockByNumber(107).text() == "line" and doc.findBlockByNumber(108).text() == (
         "line 108"
     )
+
+
+def test_a_run_that_only_prints_fills_the_output_pane_while_it_runs_and_stop_keeps_it(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    """A numpy training loop records no tape: its lines were shown only once it ended."""
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(
+        "import numpy as np\nX = np.ones((100_000, 20))\nw = np.zeros(20)\n"
+        "for epoch in range(100_000):\n    w -= 1e-9 * X.T @ (X @ w - 1.0)\n"
+        "    print('epoch', epoch)\n"
+    )
+    window.run_code()
+    console = window.console
+    qtbot.waitUntil(lambda: console.document().blockCount() > 3, timeout=30_000)
+    assert window._cancel is not None  # still running
+    assert "lines printed so far" in window.statusBar().currentMessage()
+    shown = console.toPlainText()
+    window.stop()
+    _ran(qtbot, window)
+    result = window.last_result
+    assert result.error is not None and result.error.kind == "cancelled"
+    assert result.output.startswith(shown) and console.toPlainText().startswith(shown)

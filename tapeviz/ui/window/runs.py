@@ -138,6 +138,7 @@ class RunController(QObject):
         self.prepare, self.prepared = prepare, prepared
         self.prepare_snapshot, self.show_snapshot = prepare_snapshot, show_snapshot
         self.snapshot: RunResult | None = None  # the running run's last snapshot shown (if any)
+        self.printed: RunResult | None = None  # or its last one of printed lines only (no loop)
         self.snapshotted.connect(self._on_snapshot)
         self.cancel_token: CancelToken | None = None  # the running run's; None when idle
         self.pending = False  # a run was asked for while one was running
@@ -264,7 +265,9 @@ class RunController(QObject):
         """On the thread that decoded it: prepare a snapshot, then hand it to the UI thread."""
         if cancel.cancelled:
             return
-        what = self.prepare_snapshot(result) if self.prepare_snapshot is not None else None
+        looped = len(result.tapes) >= 2  # (else only its printed lines are shown: see below)
+        prepare = self.prepare_snapshot if looped else None
+        what = prepare(result) if prepare is not None else None
         tail = last_lines(result.output, self._keep)
         with contextlib.suppress(RuntimeError):  # the window closed meanwhile
             self.snapshotted.emit((cancel, result, what, tail))
@@ -274,6 +277,12 @@ class RunController(QObject):
         if cancel is not self.cancel_token or cancel.cancelled or self.studio_in_front():
             return  # a run that ended or was stopped meanwhile; the studio shows its own
         assert self.show_snapshot is not None
+        if len(result.tapes) < 2:  # printed lines, no loop yet (a numpy loop prints only)
+            self.printed = result
+            self.output.show(result.output, tail)
+            self.status(self.tr("Running… %1 lines printed so far")
+                        .replace("%1", f"{result.output.count(chr(10)):,}"))  # fmt: skip
+            return
         first, self.snapshot = self.snapshot is None, result
         self.output.show(result.output, tail)
         self.show_snapshot(result, what, first)
@@ -288,7 +297,7 @@ class RunController(QObject):
             self.status(self.tr("Stopping…"))
 
     def _finish_run(self) -> None:
-        self.cancel_token, self.snapshot = None, None
+        self.cancel_token, self.snapshot, self.printed = None, None, None
         self.running_changed(False)
         if self.pending:
             self.pending = False
@@ -300,7 +309,7 @@ class RunController(QObject):
 
     def _on_run_done(self, done: tuple[RunResult, Any, str]) -> None:
         result, prepared, tail = done
-        kept = self.snapshot  # (None again when the run has ended: _finish_run)
+        kept = self.snapshot or self.printed  # (None again when the run has ended: _finish_run)
         if kept is not None and result.error is not None and not result.tapes:
             # Stopped, killed or over a limit: what arrived stays, with the run's error.
             result = replace(kept, error=result.error, elapsed=result.elapsed,
