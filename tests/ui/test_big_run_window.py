@@ -233,3 +233,45 @@ def test_a_run_that_only_prints_fills_the_output_pane_while_it_runs_and_stop_kee
     result = window.last_result
     assert result.error is not None and result.error.kind == "cancelled"
     assert result.output.startswith(shown) and console.toPlainText().startswith(shown)
+
+
+def test_a_moved_pane_stays_while_its_run_grows_and_a_grown_last_line_shows_whole(
+    qtbot: QtBot,
+) -> None:
+    pane = QPlainTextEdit()
+    qtbot.addWidget(pane)
+    pane.resize(400, 300)
+    pane.show()
+    earlier = EarlierLines(pane)
+    text = "".join(f"line {i}\n" for i in range(12_000)) + "partial"
+    earlier.show(text)
+    assert earlier.reach(100) and earlier.reach(11_990) and earlier.moved
+    doc = pane.document()
+    assert doc.lastBlock().text() == "partial"
+    grown = text + " and the rest\n" + "".join(f"more {i}\n" for i in range(100))
+    earlier.show(grown, grows=True)  # the same run, further on: the pane stays, its line whole
+    assert earlier.moved and doc.lastBlock().previous().text() == "partial and the rest"
+    assert (earlier.first, earlier.count) == (7001, 5000)
+    pane.verticalScrollBar().setValue(pane.verticalScrollBar().maximum())
+    qtbot.waitUntil(lambda: doc.lastBlock().previous().text() == "more 99")
+    assert earlier.count == 5100 == doc.blockCount() - 1  # (the empty line after the last)
+    assert not earlier.reach(12_100)  # shown: nothing to move
+    earlier.show(grown + "a new run's line\n")  # another run's output: its end, as always
+    assert not earlier.moved and doc.lastBlock().previous().text() == "a new run's line"
+
+
+def test_a_failed_run_after_a_moved_pane_shows_its_own_lines_unlinked(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(LOOP.format(steps=12_000))
+    window.run_code()
+    _ran(qtbot, window)
+    link = window.timeline_link.output_link
+    assert window.runner.output.moved and link.lines is not None  # (at step 0's lines)
+    failing = "for i in range(12_001):\n    print('step', i)\nraise ValueError('no')\n"
+    window.editor.setPlainText(failing)  # (its output begins as the last run's did)
+    window.run_code()
+    _ran(qtbot, window)
+    assert window.last_result.error is not None and link.lines is None
+    assert window.console.document().lastBlock().previous().text() == "step 12000"

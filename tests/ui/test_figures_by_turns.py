@@ -18,7 +18,8 @@ from pytestqt.qtbot import QtBot
 from tapeviz.ui.figures import canvas as canvas_module
 from tapeviz.ui.figures.canvas import LEGEND_ROWS, FigureCanvas
 from tapeviz.ui.figures.panel import AT_ONCE, PlotsPanel
-from tapeviz.ui.turns import turns
+from tapeviz.ui.theme import DARK
+from tapeviz.ui.turns import pending, turns
 from tests.ui.test_figures import figures_of, panel  # noqa: F401  (the fixture)
 
 LINES = "import numpy as np\nfor i in range(300):\n    plt.plot(np.arange(50), np.arange(50) * i)\n"
@@ -189,3 +190,31 @@ def test_a_theme_or_a_scale_draws_a_big_figure_again_and_lets_the_old_one_go_by_
     qtbot.waitUntil(lambda: old_layout.scene() is None and not canvas.building, timeout=20_000)
     assert old_plot.items == []
     assert len(canvas.items[0]) == 300  # the figure, drawn again at the new scale
+
+
+def test_bars_drawn_by_turns_are_ranged_with_their_bases(qtbot: QtBot) -> None:
+    (fig,) = figures_of("for i in range(300):\n    plt.bar(i, 5 + i % 5)\n")
+    canvas = FigureCanvas(fig)
+    qtbot.addWidget(canvas)
+    canvas.resize(600, 400)
+    canvas.show()
+    qtbot.waitUntil(lambda: not canvas.building, timeout=20_000)
+    qtbot.wait(50)
+    (x0, x1), (y0, y1) = canvas.plots[0].getViewBox().viewRange()
+    assert y0 <= 0 and y1 >= 9 and x0 <= -0.4 and x1 >= 299.4  # (bases and widths in view)
+
+
+def test_a_figure_deleted_while_its_old_drawing_still_goes_raises_nothing(
+    qtbot: QtBot,
+    panel: PlotsPanel,  # noqa: F811
+) -> None:
+    panel.set_figures(figures_of(
+        "import numpy as np\nfor i in range(150):\n"
+        "    plt.plot(np.arange(20) * i, label=str(i))\nplt.legend()\n"
+    ))  # fmt: skip
+    panel.panels[0].canvas.finish()
+    panel.set_theme(DARK)  # drawn again: the old series go by turns ...
+    turns()._run()
+    panel.set_figures([])  # ... and the figure is replaced meanwhile
+    qtbot.waitUntil(lambda: pending() == 0, timeout=20_000)
+    qtbot.wait(50)  # (an error in a turn fails the test: pytest-qt reports it)

@@ -105,3 +105,24 @@ def test_a_step_is_heavy_by_the_numbers_its_first_ops_read() -> None:
     )
     assert step_graphs.heavy(StepTapes(tuple(big.tapes), 0, 0))
     assert not step_graphs.heavy(StepTapes(tuple(small.tapes), 0, 0))  # (its first 2,000 ops)
+
+
+def test_a_step_built_after_other_tapes_were_shown_is_dropped(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run without a loop (or a tape picked outside it) while a step is built: it stays."""
+    monkeypatch.setattr(step_graphs, "HEAVY_ELEMENTS", 1)
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(LOOP)
+    window.run_code()
+    ran(qtbot, window)
+    link = window.timeline_link
+    qtbot.waitUntil(lambda: not link.step_graphs.building)
+    window.timeline.set_step(4)
+    assert link.step_graphs.building
+    other = run("import tensorflow as tf\nz = tf.Variable(2.0)\n"
+                "with tf.GradientTape() as t:\n    w = z * z\n")  # fmt: skip
+    window.model.set_tapes(list(other.tapes), {})  # (what a run without a loop does)
+    qtbot.waitUntil(lambda: not link.step_graphs.building, timeout=10_000)
+    qtbot.wait(50)
+    assert window.model.entry.tape is other.tapes[0].tape

@@ -30,6 +30,9 @@ from tapeviz.ui.turns import later
 FEW_SERIES = 40  # a figure of no more series is drawn at once, whatever the time it takes
 SERIES_S = 0.015  # seconds of series drawn per turn (then its paint: 15-30 ms for 500 lines)
 LEGEND_ROWS = 30  # a legend's rows (more: the figure's heading says how many are left out)
+# Series kinds whose data bounds are the axes' range (bars have bases and widths, a text or a
+# reference line its own extent: those axes are still ranged by pyqtgraph, once all are drawn)
+RANGED = ("line", "points")
 DISMANTLE_S = 0.012  # seconds of a replaced figure's items removed per turn (see dismantle)
 
 # Where a legend goes: pyqtgraph offsets (positive from the left/top, negative from the right).
@@ -89,7 +92,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
             old.setPos(-1e7, -1e7)
             self.centralWidget = None  # (else setCentralItem takes it out of the scene at once)
             self.setCentralItem(self.ci)
-            later(partial(_remove_later, self.plots, self.legends, old), self)
+            later(partial(_remove_later, self, self.plots, self.legends, old), self)
         self.ci.clear()  # (not self.clear: pyqtgraph bound it to the first layout)
         self._generation += 1
         self._waiting = []
@@ -163,7 +166,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
             # range once all were drawn updated each of 500 lines again (120-140 ms).
             auto = vb.autoRangeEnabled()
             vb.disableAutoRange()
-            if not any(s.kind == "image" for s in ax.series):
+            if all(s.kind in RANGED for s in ax.series):
                 found = {a: _bounds(ax, a, tf) for a, tf, on in (("x", look.tx, auto[0]),
                          ("y", look.ty, auto[1])) if on}  # fmt: skip
                 vb.setRange(xRange=found.get("x"), yRange=found.get("y"))  # (default padding)
@@ -373,10 +376,15 @@ def _remove_some(plots: list[Any], legends: list[Any], budget: float | None = No
     return True
 
 
-def _remove_later(plots: list[Any], legends: list[Any], layout: pg.GraphicsLayout) -> None:
-    """A turn of removing the plots drawn before (a theme, a scale), then their layout."""
+def _remove_later(
+    canvas: FigureCanvas, plots: list[Any], legends: list[Any], layout: pg.GraphicsLayout
+) -> None:
+    """A turn of removing the plots drawn before (a theme, a scale), then their layout.
+
+    The canvas owns each turn: once it is deleted (a new run's figures), so are these.
+    """
     if not _remove_some(plots, legends):
-        later(partial(_remove_later, plots, legends, layout))
+        later(partial(_remove_later, canvas, plots, legends, layout), canvas)
     elif (scene := layout.scene()) is not None:
         scene.removeItem(layout)
 

@@ -60,16 +60,20 @@ class EarlierLines(QObject):
         """Lines of the output above the pane's first line."""
         return self.first
 
-    def show(self, text: str, tail: str | None = None) -> None:
+    def show(self, text: str, tail: str | None = None, grows: bool = False) -> None:
         """Show the end of the run's output ``text`` (``tail``: its last lines, made already).
 
         An output longer than the pane is handed shows its end, as a terminal does (its first
-        lines shown were no particular place); scrolling up goes back as far as it goes. A pane
-        moved to a step's lines (:meth:`reach`) stays there while the run's output grows.
+        lines shown were no particular place); scrolling up goes back as far as it goes.
+        ``grows``: the output shown is this one's start (a streamed run, further on): a pane
+        moved to a step's lines (:meth:`reach`) stays there.
         """
         self._generation += 1  # (a load still waiting was for the text shown before)
-        if self.moved and text.startswith(self.text[: self.end]):  # (a streamed run, further on)
+        end, old = self.end, self.text
+        if grows and self.moved and text.startswith(old[:end]):
             self.text, self._starts = text, None
+            if end < len(text) and end and old[end - 1] != "\n":  # (its last line, grown)
+                self._window(self.first, self.first + self.count, keep_view=True)
             return
         self._showing = True  # (the new text starts at its top: no scroll of the user's)
         try:
@@ -101,11 +105,18 @@ class EarlierLines(QObject):
         """
         if self.first <= line < self.first + self.count or not 0 <= line < _lines(self.text):
             return False
-        starts, total = self._line_starts(), _lines(self.text)
+        total = _lines(self.text)
         low = max(0, min(line - OUTPUT_LINES // 2, total - OUTPUT_LINES))
-        high = min(total, low + OUTPUT_LINES)
+        self._window(low, min(total, low + OUTPUT_LINES))
+        return True
+
+    def _window(self, low: int, high: int, keep_view: bool = False) -> None:
+        """Show the output's lines ``low`` to ``high`` (``keep_view``: at the same scroll)."""
+        starts = self._line_starts()
         self._generation += 1  # (a load still waiting was for the lines shown before)
         self._showing = True
+        bar = self.pane.verticalScrollBar()
+        at = bar.value()
         try:
             self.start = int(starts[low])
             self.end = int(starts[high]) if high < len(starts) else len(self.text)
@@ -114,9 +125,10 @@ class EarlierLines(QObject):
             self.pane.setMaximumBlockCount(self.count + 1)  # (and the empty one after a newline)
             with self.link.kept() if self.link is not None else nullcontext():
                 self.pane.setPlainText(clipped(piece))
+            if keep_view:
+                bar.setValue(at)
         finally:
             self._showing = False
-        return True
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Qt override: the wheel turned at the top or the bottom (no scroll to report) loads."""

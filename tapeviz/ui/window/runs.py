@@ -277,14 +277,15 @@ class RunController(QObject):
         if cancel is not self.cancel_token or cancel.cancelled or self.studio_in_front():
             return  # a run that ended or was stopped meanwhile; the studio shows its own
         assert self.show_snapshot is not None
+        grows = self.snapshot is not None or self.printed is not None  # (this run's, further)
         if len(result.tapes) < 2:  # printed lines, no loop yet (a numpy loop prints only)
             self.printed = result
-            self.output.show(result.output, tail)
+            self.output.show(result.output, tail, grows)
             self.status(self.tr("Running… %1 lines printed so far")
                         .replace("%1", f"{result.output.count(chr(10)):,}"))  # fmt: skip
             return
         first, self.snapshot = self.snapshot is None, result
-        self.output.show(result.output, tail)
+        self.output.show(result.output, tail, grows)
         self.show_snapshot(result, what, first)
         self.status(self.tr("Running… %1 tapes so far (the timeline grows as the run goes on)")
                     .replace("%1", f"{len(result.tapes) + result.dropped_tapes:,}"))  # fmt: skip
@@ -318,7 +319,7 @@ class RunController(QObject):
         if prepared is not None and self.prepared is not None:
             self.prepared(result, prepared)  # what the thread pool built for the graph
         self.last_result = result
-        self.output.show(result.output, tail)
+        self.output.show(result.output, tail, grows=kept is not None)  # (its snapshots' end)
         studio = self.studio_in_front() and result.error is None
         recorded = _recorded(result)
         # Under the studio the graph shows the tape of the studio's step; after an error that

@@ -61,16 +61,16 @@ def build(
 class StepGraphs:
     """Builds heavy steps' graphs one at a time; ``show(step, built)`` gets the newest wanted."""
 
-    def __init__(
-        self, options: Callable[[], GraphOptions], show: Callable[[StepTapes, Built | None], None]
-    ) -> None:
-        self._options, self._show = options, show
+    def __init__(self, model: GraphModel, show: Callable[[StepTapes, Built | None], None]) -> None:
+        self._model, self._show = model, show
         self._building: StepTapes | None = None
         self._wanted: tuple[StepTapes, Mapping[int, str], str] | None = None
+        self._generation = -1  # the model's, when the newest step was asked for
 
     def want(self, step: StepTapes, names: Mapping[int, str], source: str) -> None:
         """Build ``step``'s graph (after the one under way, if any: then only the newest)."""
         self._wanted = (step, dict(names), source)
+        self._generation = self._model.generation
         if self._building is None:
             self._start()
 
@@ -87,7 +87,7 @@ class StepGraphs:
         assert self._wanted is not None
         step, names, source = self._wanted
         self._building = step
-        options = self._options()
+        options = self._model.options
         submit(
             build, step.tapes, names, options, step.current, source,
             on_done=lambda built: self._ended(step, built),
@@ -104,4 +104,8 @@ class StepGraphs:
                 self._start()
             return
         self._wanted = None
+        if self._model.generation != self._generation:  # other tapes shown meanwhile (a run
+            if built is not None:  # without a loop, a tape picked outside it): not this step
+                release(built)
+            return
         self._show(step, built)  # (None: it failed in the pool; shown as before)

@@ -62,7 +62,7 @@ class TimelineLink(QObject):
         self.bring_forward, self.status = bring_forward, status
         self.source = source  # the code that ran: it names its functions' locals
         self.steppers = steppers  # (a step's tape entry, its steppers built in the pool)
-        self.step_graphs = StepGraphs(lambda: self.model.options, self._show_step)
+        self.step_graphs = StepGraphs(model, self._show_step)
         self.run: RunResult | None = None  # the run whose loops the panel shows
         self.names: dict[int, str] = {}
         self._shown: tuple[object, ...] = ()  # the tapes the graph shows now
