@@ -22,7 +22,7 @@ from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QWidget
 
 from tapeviz.sandbox import figures as F
-from tapeviz.ui.figures.series import Look, colormap, draw, escaped
+from tapeviz.ui.figures.series import MANY_LINES, Look, colormap, draw, escaped
 from tapeviz.ui.plots.step_plots import log_ticks
 from tapeviz.ui.theme import LIGHT, Theme, font
 from tapeviz.ui.turns import later
@@ -77,22 +77,35 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
 
     def restyle(self, theme: Theme, scale: float) -> None:
         """Draw again in ``theme`` at the presenter ``scale`` (drawn so already: nothing to do)."""
-        if (theme, scale) == (self.theme, self.scale):
+        if (theme, scale) == (self.theme, self.scale) and not self.aside:
             return  # (a new figure's panel restyles it once made: it was drawn twice)
         self.theme, self.scale = theme, scale
         self.draw()
 
+    aside = False  # whether what was drawn is set aside, the figure not drawn again yet
+
+    def set_aside(self) -> None:
+        """Take a big drawing out of sight now; its series go by turns (a small one: nothing).
+
+        Taking its items out of the scene, or hiding them, runs Python for each (38 and 20 ms
+        for 500 lines): the old layout stays in the scene, out of sight, until its series went
+        a turn at a time.
+        """
+        if sum(map(len, self.items)) <= FEW_SERIES:
+            return
+        old, self.ci = self.ci, pg.GraphicsLayout()
+        old.setPos(-1e7, -1e7)
+        self.centralWidget = None  # (else setCentralItem takes it out of the scene at once)
+        self.setCentralItem(self.ci)
+        later(partial(_remove_later, self, self.plots, self.legends, old), self)
+        self.plots, self.items, self.legends, self.aside = [], [], [], True
+        self._generation += 1  # (its series still waiting are never drawn)
+        self._waiting = []
+
     def draw(self) -> None:
         """(Re)build every plot from the figure's data."""
-        if sum(map(len, self.items)) > FEW_SERIES:  # (a theme, a scale: what it drew, by turns)
-            # Taking its items out of the scene, or hiding them, runs Python for each (38 and
-            # 20 ms for 500 lines): the old layout stays in the scene, out of sight, until its
-            # series went a turn at a time.
-            old, self.ci = self.ci, pg.GraphicsLayout()
-            old.setPos(-1e7, -1e7)
-            self.centralWidget = None  # (else setCentralItem takes it out of the scene at once)
-            self.setCentralItem(self.ci)
-            later(partial(_remove_later, self, self.plots, self.legends, old), self)
+        self.set_aside()  # (a theme, a scale: what it drew goes by turns)
+        self.aside = False
         self.ci.clear()  # (not self.clear: pyqtgraph bound it to the first layout)
         self._generation += 1
         self._waiting = []
@@ -122,7 +135,8 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
     # -- one axes ------------------------------------------------------------------------------
     def _draw_axes(self, ax: F.Axes, plot: pg.PlotItem) -> list[Any]:
         theme, scale = self.theme, self.scale
-        look = Look(theme, scale, xlog=ax.xscale == "log", ylog=ax.yscale == "log")
+        look = Look(theme, scale, xlog=ax.xscale == "log", ylog=ax.yscale == "log",
+                    many=sum(s.kind == "line" for s in ax.series) > MANY_LINES)  # fmt: skip
         plot.setMenuEnabled(False)
         plot.hideButtons()
         vb = plot.getViewBox()

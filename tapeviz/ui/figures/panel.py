@@ -25,6 +25,7 @@ from tapeviz.ui.turns import later
 
 MIN_HEIGHT = 220  # px of a figure's canvas, whatever its aspect
 AT_ONCE = 1  # figures drawn as a run's figures arrive; the others a figure per turn
+LATER_SERIES = 40  # a figure of more series takes a new theme or scale on a turn of its own
 
 
 class FigurePanel(QFrame):
@@ -58,7 +59,7 @@ class FigurePanel(QFrame):
         box.addWidget(self.canvas)
         self.png_button.clicked.connect(lambda: self.export_dialog("png"))
         self.svg_button.clicked.connect(lambda: self.export_dialog("svg"))
-        self.restyle(theme, scale)
+        self._style_heading(scale)  # (the canvas is drawn in this style already)
 
     def heading_text(self) -> str:
         """``Figure 2 — Loss`` and where the script saved it."""
@@ -76,10 +77,31 @@ class FigurePanel(QFrame):
         return text
 
     def restyle(self, theme: Theme, scale: float) -> None:
-        """Theme and presenter scale for the heading and the canvas."""
+        """Theme and presenter scale for the heading and the canvas (a big one: next turn).
+
+        A scale change restyles the whole window in one turn already (30-50 ms): a figure of
+        many series is drawn again on a turn of its own (an export draws it first).
+        """
+        self._style_heading(scale)
+        waiting, self._style = self._style, (theme, scale)
+        if sum(len(ax.series) for ax in self.figure.axes) <= LATER_SERIES:
+            self.apply_style()
+        elif waiting is None:
+            self.canvas.set_aside()  # (the window's repaint at the new scale: not these lines)
+            later(self.apply_style, self)
+
+    _style: tuple[Theme, float] | None = None  # the style to draw the canvas in, if not yet
+
+    def _style_heading(self, scale: float) -> None:
         self.heading.setFont(font(10 * scale, bold=True))
         self.heading.setText(self.heading_text())
-        self.canvas.restyle(theme, scale)
+
+    def apply_style(self) -> None:
+        """Draw the canvas in the style asked for last, if it is not drawn so."""
+        if self._style is not None:
+            theme, scale = self._style
+            self._style = None
+            self.canvas.restyle(theme, scale)
 
     def fit_width(self, width: int, most: int) -> None:
         """Size the canvas for ``width`` px at the figure's aspect (at most ``most`` px high)."""
@@ -106,6 +128,7 @@ class FigurePanel(QFrame):
 
     def export(self, kind: str, path: str | Path) -> Path:
         """Write the figure to ``path`` as ``kind`` ("png" or "svg")."""
+        self.apply_style()
         return self.canvas.export_png(path) if kind == "png" else self.canvas.export_svg(path)
 
 

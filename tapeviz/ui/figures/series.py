@@ -36,6 +36,9 @@ SYMBOLS = {"o": "o", ".": "o", ",": "s", "s": "s", "^": "t1", "v": "t", "<": "t3
            "8": "o", "|": "|", "_": "_", "P": "+", "X": "x"}  # fmt: skip
 
 
+MANY_LINES = 100  # lines in one axes from which they are drawn 1 px wide (see Look.pen)
+
+
 def colormap(name: str) -> pg.ColorMap:
     """A pyqtgraph colormap for one of :data:`~tapeviz.sandbox.figures.COLORMAPS`."""
     stops = F.colormap_stops(name)
@@ -51,6 +54,7 @@ class Look:
     xlog: bool = False
     ylog: bool = False
     thinned: list[tuple[int, int]] = field(default_factory=list)  # (drawn, of) per scatter
+    many: bool = False  # an axes of more than MANY_LINES lines: drawn 1 px wide (see pen)
 
     def color(self, rgba: str) -> QColor:
         """A ``#rrggbbaa`` colour for this theme (black reads as text on a dark background)."""
@@ -63,8 +67,11 @@ class Look:
         return c
 
     def pen(self, rgba: str, width: float, style: str = "-") -> Any:
-        """A pen of ``width`` points."""
-        pen = pg.mkPen(self.color(rgba), width=max(width * PT * self.scale, 0.5))
+        """A pen of ``width`` points (1 px in an axes of many lines)."""
+        # A wide pen is stroked: 500 lines of 2-3 px took 41-44 ms to paint, of 1 px 12-14 ms
+        # (each turn that draws more of them paints them all again).
+        px = 1.0 if self.many else max(width * PT * self.scale, 0.5)
+        pen = pg.mkPen(self.color(rgba), width=px)
         pen.setStyle(_DASH.get(style, Qt.PenStyle.SolidLine))
         pen.setCosmetic(True)
         return pen
