@@ -35,6 +35,7 @@ def quick(script: str) -> str:
         "bench_graph.py",
         "bench_isolation.py",
         "bench_network.py",
+        "bench_figures_ui.py",
     ],
 )
 def test_benchmark_quick_runs(script: str) -> None:
