@@ -224,9 +224,16 @@ def test_a_run_that_only_prints_fills_the_output_pane_while_it_runs_and_stop_kee
     )
     window.run_code()
     console = window.console
-    qtbot.waitUntil(lambda: console.document().blockCount() > 3, timeout=30_000)
+    doc, bar = console.document(), console.verticalScrollBar()
+    qtbot.waitUntil(lambda: doc.blockCount() > 3, timeout=30_000)
     assert window._cancel is not None  # still running
     assert "lines printed so far" in window.statusBar().currentMessage()
+    qtbot.waitUntil(lambda: bar.maximum() > 10, timeout=30_000)  # (more lines than fit)
+    assert bar.value() == bar.maximum()  # the newest lines in view, as a terminal shows them
+    bar.setValue(5)  # the user scrolls up to read: the next lines leave the view there
+    count = doc.blockCount()
+    qtbot.waitUntil(lambda: doc.blockCount() > count, timeout=30_000)
+    assert bar.value() == 5 < bar.maximum()
     shown = console.toPlainText()
     window.stop()
     _ran(qtbot, window)

@@ -60,13 +60,17 @@ class EarlierLines(QObject):
         """Lines of the output above the pane's first line."""
         return self.first
 
-    def show(self, text: str, tail: str | None = None, grows: bool = False) -> None:
+    def show(
+        self, text: str, tail: str | None = None, grows: bool = False, live: bool = False
+    ) -> None:
         """Show the end of the run's output ``text`` (``tail``: its last lines, made already).
 
         An output longer than the pane is handed shows its end, as a terminal does (its first
         lines shown were no particular place); scrolling up goes back as far as it goes.
         ``grows``: the output shown is this one's start (a streamed run, further on): a pane
-        moved to a step's lines (:meth:`reach`) stays there.
+        moved to a step's lines (:meth:`reach`) stays there, one at its end follows the new
+        lines, as a terminal does, and one scrolled up stays where the user is. ``live``: a
+        run still going (its first snapshot shows its end).
         """
         self._generation += 1  # (a load still waiting was for the text shown before)
         end, old = self.end, self.text
@@ -76,6 +80,9 @@ class EarlierLines(QObject):
                 self._window(self.first, self.first + self.count, keep_view=True)
             return
         self._showing = True  # (the new text starts at its top: no scroll of the user's)
+        bar = self.pane.verticalScrollBar()
+        at = bar.value()
+        follow = at >= bar.maximum() if grows else live  # (the new lines come into view)
         try:
             self.text, self.start, self.end = text, tail_start(text, OUTPUT_LINES), len(text)
             self._starts, self.moved = None, False
@@ -83,8 +90,9 @@ class EarlierLines(QObject):
             self.count = _lines(text) - self.first
             self.pane.setMaximumBlockCount(OUTPUT_LINES)  # (lines loaded before: the last run's)
             self.pane.setPlainText(tail if tail is not None else clipped(text[self.start :]))
-            if self.start:
-                bar = self.pane.verticalScrollBar()
+            if grows and not follow:  # the user scrolled up to read: the view stays there
+                bar.setValue(at)
+            elif self.start or follow:
                 bar.setValue(bar.maximum())
         finally:
             self._showing = False

@@ -280,12 +280,12 @@ class RunController(QObject):
         grows = self.snapshot is not None or self.printed is not None  # (this run's, further)
         if len(result.tapes) < 2:  # printed lines, no loop yet (a numpy loop prints only)
             self.printed = result
-            self.output.show(result.output, tail, grows)
+            self.output.show(result.output, tail, grows, live=True)
             self.status(self.tr("Running… %1 lines printed so far")
                         .replace("%1", f"{result.output.count(chr(10)):,}"))  # fmt: skip
             return
         first, self.snapshot = self.snapshot is None, result
-        self.output.show(result.output, tail, grows)
+        self.output.show(result.output, tail, grows, live=True)
         self.show_snapshot(result, what, first)
         self.status(self.tr("Running… %1 tapes so far (the timeline grows as the run goes on)")
                     .replace("%1", f"{len(result.tapes) + result.dropped_tapes:,}"))  # fmt: skip
