@@ -9,6 +9,7 @@ the Plots tab draws; nothing here can run code.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -255,6 +256,38 @@ class Figure:
     size: tuple[float, float] = (6.4, 4.8)
     axes: tuple[Axes, ...] = ()
     saved: tuple[str, ...] = field(default_factory=tuple)  # savefig names (nothing is written)
+
+
+class Drawn(tuple):  # type: ignore[type-arg]
+    """A run's figures with their :func:`fingerprint` (``key``), made where they are received."""
+
+    key: bytes = b""
+
+    def __new__(cls, figures: tuple[Figure, ...]) -> Drawn:
+        out = super().__new__(cls, figures)
+        out.key = fingerprint(figures)
+        return out
+
+
+def fingerprint(figures: tuple[Figure, ...]) -> bytes:
+    """A digest of everything the figures hold (the same figures: the same digest)."""
+    digest = hashlib.blake2b(str(len(figures)).encode(), digest_size=16)
+    stack: list[Any] = list(reversed(figures))
+    while stack:
+        item = stack.pop()
+        if isinstance(item, np.ndarray):
+            data = np.ascontiguousarray(item)
+            digest.update(f"{data.dtype.str}{data.shape}".encode())
+            digest.update(memoryview(data).cast("B"))
+        elif isinstance(item, tuple | list):
+            digest.update(f"[{len(item)}".encode())
+            stack.extend(reversed(item))
+        elif hasattr(item, "__dataclass_fields__"):
+            digest.update(type(item).__name__.encode())
+            stack.extend(reversed([getattr(item, f) for f in item.__dataclass_fields__]))
+        else:
+            digest.update(repr(item).encode())
+    return digest.digest()
 
 
 def points(figure: Figure) -> int:

@@ -227,14 +227,20 @@ def _tape_infos(
 
 
 def _so_far(
-    budget: Budget, created: KeptTapes, module: dict[str, Any], started: float
+    budget: Budget,
+    created: KeptTapes,
+    module: dict[str, Any],
+    started: float,
+    drawn: list[Recorder],
 ) -> RunResult | None:
-    """The run so far, as a result: its finished tapes (the newest may still record), its output.
+    """The run so far: its finished tapes (the newest may still record), output and figures.
 
-    None while there is nothing to show: no output and fewer than three tapes (a loop of one
-    finished step). A run that only prints (a numpy training loop) streams its output.
+    ``drawn``: the run's plotting recorder, once it runs. None while there is nothing to show:
+    no output, no figure and fewer than three tapes (a loop of one finished step). A run that
+    only prints or draws (a numpy training loop) streams too.
     """
-    if len(created) < 3 and not budget.output:
+    plotted = bool(drawn) and bool(drawn[0].all)
+    if len(created) < 3 and not budget.output and not plotted:
         return None
     tapes, dropped = _tape_infos(budget, created, finished_only=True)
     plain = _plain(module)
@@ -242,8 +248,9 @@ def _so_far(
     count = len(tapes) + dropped
     marks = tuple(m for m in budget.output_marks if m[1] <= count)
     output = "".join(budget.output)
+    figures = _figures(drawn[0]) if plotted else ()
     return RunResult(output, tapes, names, None, time.perf_counter() - started, None,
-                     tuple(budget.notes), {}, dropped, marks)  # fmt: skip
+                     tuple(budget.notes), {}, dropped, marks, figures)  # fmt: skip
 
 
 def _send_so_far(
@@ -251,9 +258,10 @@ def _send_so_far(
     created: KeptTapes,
     module: dict[str, Any],
     started: float,
+    drawn: list[Recorder],
     send: Callable[[RunResult], None],
 ) -> None:
-    result = _so_far(budget, created, module, started)
+    result = _so_far(budget, created, module, started, drawn)
     if result is not None:
         send(result)
 
@@ -297,15 +305,19 @@ def run(
     value: Any = None
     error: UserCodeError | None = None
     plots = None
+    drawn: list[Recorder] = []  # (the run's plotting recorder, for its snapshots)
     if ticks is not None:
-        budget.snapshot = lambda: ticks(created, lambda: _so_far(budget, created, module, started))
+        budget.snapshot = lambda: ticks(
+            created, lambda: _so_far(budget, created, module, started, drawn)
+        )
         budget.snapshot_every = tick_every
         budget.next_snapshot = budget.started + tick_every
     elif snapshots is not None:
-        budget.snapshot = lambda: _send_so_far(budget, created, module, started, snapshots)
+        budget.snapshot = lambda: _send_so_far(budget, created, module, started, drawn, snapshots)
         budget.next_snapshot = budget.started + SNAPSHOT_FIRST_S
     try:
         with _running(budget, created) as plots:
+            drawn.append(plots)
             program = programs.get(source) if programs is not None else None
             if program is None:
                 kept = programs.statements if programs is not None else None

@@ -12,6 +12,7 @@ import threading
 import time
 
 from tapeviz.sandbox import Limits, RunResult, run
+from tapeviz.sandbox import figures as F
 from tapeviz.sandbox.process.client import Pool
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.sandbox.runtime.limits import SNAPSHOT_FIRST_S, Budget, CancelToken
@@ -156,3 +157,58 @@ def test_a_run_with_nothing_to_show_sends_no_snapshot() -> None:
     quiet = PRINTS.format(epochs=300).replace("    print(", "    losses = (")
     final = run(quiet, snapshots=snaps.append)
     assert final.error is None and final.output == "" and snaps == []
+
+
+DRAWS = """import numpy as np
+import matplotlib.pyplot as plt
+X = np.ones((100_000, 20))
+w = np.zeros(20)
+losses = []
+for epoch in range({epochs}):
+    w -= 1e-7 * X.T @ (X @ w - 1.0)
+    losses.append(float(w.sum()))
+    if epoch % 50 == 0:
+        plt.figure()
+        plt.plot(losses)
+        plt.title(f"epoch {{epoch}}")
+total = 0.0
+for i in range({epochs}):
+    total += float((X @ w).sum())
+"""
+
+
+def test_a_run_that_draws_streams_its_figures(pool: Pool) -> None:
+    """The figures so far cross the wall with a digest: the same ones are not drawn again."""
+    here: list[RunResult] = []
+    final = run(DRAWS.format(epochs=300), snapshots=here.append)
+    there: list[RunResult] = []
+    remote = run_isolated(DRAWS.format(epochs=300), pool=pool, on_snapshot=there.append,
+                          limits=Limits(wall_time=60))  # fmt: skip
+    for snaps, done in ((here, final), (there, remote)):
+        assert done.error is None and len(done.figures) == 6
+        drew = [s for s in snaps if s.figures]
+        assert drew, "no snapshot with figures"
+        titles = [f.axes[0].title for f in done.figures]
+        for snap in drew:  # the figures drawn so far (the last one may still grow)
+            assert [f.axes[0].title for f in snap.figures] == titles[: len(snap.figures)]
+    again = run_isolated(DRAWS.format(epochs=300), pool=pool, limits=Limits(wall_time=60))
+    assert isinstance(remote.figures, F.Drawn) and remote.figures.key == again.figures.key
+    last = [s for s in there if s.figures][-1]
+    if len(last.figures) == 6:  # (drawn in full before the loop after them: the same digest)
+        assert last.figures.key == remote.figures.key
+
+
+def test_the_figures_digest_changes_with_anything_they_hold() -> None:
+    def drawn(line: str) -> bytes:
+        return F.fingerprint(run("import matplotlib.pyplot as plt\n" + line).figures)
+
+    base = drawn("plt.plot([1, 2, 3], label='a')")
+    assert base == drawn("plt.plot([1, 2, 3], label='a')")
+    others = (
+        "plt.plot([1, 2, 4], label='a')",
+        "plt.plot([1, 2, 3], label='b')",
+        "plt.plot([1, 2, 3, 4], label='a')",
+        "plt.scatter([1, 2, 3], [1, 2, 3])",
+    )
+    for other in others:
+        assert drawn(other) != base, other

@@ -282,3 +282,26 @@ def test_a_failed_run_after_a_moved_pane_shows_its_own_lines_unlinked(
     _ran(qtbot, window)
     assert window.last_result.error is not None and link.lines is None
     assert window.console.document().lastBlock().previous().text() == "step 12000"
+
+
+def test_a_running_scripts_figures_come_as_it_draws_them_and_are_not_drawn_again_at_its_end(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(
+        "import numpy as np\nimport matplotlib.pyplot as plt\nX = np.ones((100_000, 20))\n"
+        "w = np.zeros(20)\nfor k in range(3):\n    plt.figure()\n    plt.plot([0, k])\n"
+        "for i in range(100_000):\n    w -= 1e-12 * X.T @ (X @ w - 1.0)\n"
+    )
+    window.run_code()
+    plots = window.plots
+    qtbot.waitUntil(lambda: len(plots.figures) == 3, timeout=30_000)
+    assert window._cancel is not None  # still running: the Plots tab counts them ...
+    assert window.lower_tabs.currentWidget() is not plots  # ... and the view in front stays
+    qtbot.waitUntil(lambda: not plots.building, timeout=10_000)
+    first = plots.panels[0]
+    window.stop()
+    _ran(qtbot, window)
+    assert len(window.last_result.figures) == 3
+    assert plots.panels[0] is first  # the same figures: not drawn again
+    assert window.lower_tabs.currentWidget() is plots  # (the run is over: they come forward)

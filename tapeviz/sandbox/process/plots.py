@@ -263,7 +263,7 @@ def decode(docs: Any, frame: Frame) -> tuple[F.Figure, ...]:
             tuple(_axes(a, rows, cols, frame, count) for a in axes_docs),
             tuple(_short(s) for s in saved),
         ))  # fmt: skip
-    return tuple(out)
+    return F.Drawn(tuple(out))  # (its key made here, off the UI thread)
 
 
 __all__ = ["decode", "encode"]

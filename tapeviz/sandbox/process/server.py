@@ -103,7 +103,7 @@ class Context:
             return
         result = so_far()
         n = self.encoder.n
-        if result is None or (n < 2 and not result.output):  # (printed lines: sent as they are)
+        if result is None or (n < 2 and not result.output and not result.figures):
             return
         # Only the tapes encoded so far: the newer ones may still get their gradient() calls
         # (encoded now, they would make the run's end encode it all afresh).

@@ -151,6 +151,7 @@ class PlotsPanel(QWidget):
         self.theme: Theme = LIGHT
         self.scale = 1.0
         self.figures: tuple[F.Figure, ...] = ()
+        self._key: bytes | None = None  # the digest of the figures shown (F.Drawn.key)
         self.panels: list[FigurePanel] = []  # (the figures drawn so far: see set_figures)
         self._generation = 0
         self.empty = QLabel(
@@ -181,8 +182,13 @@ class PlotsPanel(QWidget):
 
         The first :data:`AT_ONCE` are drawn now, the others a figure per turn: a run's 50
         figures (the sandbox's cap) took the window 1.1 s in one go. The figures shown before
-        are hidden now and deleted by turns.
+        are hidden now and deleted by turns. Received figures the same as those shown (a
+        streamed run's, at its end) are not drawn again.
         """
+        key = getattr(figures, "key", None)  # (F.Drawn: its digest, made off the UI thread)
+        if key is not None and key == self._key:
+            return
+        self._key = key
         replaced = self.panels
         for panel in replaced:
             self.column.removeWidget(panel)

@@ -308,14 +308,15 @@ class MainWindow(QMainWindow):
         else:
             self.run_code()  # checks the text in the sandbox, then starts the studio
 
-    def _on_run_figures(self, result: RunResult) -> None:
-        """A script run's figures go to the Plots tab, which comes to the front.
+    def _on_run_figures(self, result: RunResult, live: bool = False) -> None:
+        """A script run's figures go to the Plots tab, which comes to the front at its end.
 
         Not over the studio; over the timeline too: the script asked to see them, as a
-        notebook shows a cell's plots.
+        notebook shows a cell's plots. ``live``: a running script's figures so far (the tab
+        counts them; the view the user has in front stays).
         """
         self.plots.set_figures(result.figures)
-        if result.figures and not self.studio_view:
+        if result.figures and not self.studio_view and not live:
             self.show_view("plots")
 
     def _on_run_asked(self) -> None:

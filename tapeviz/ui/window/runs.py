@@ -89,11 +89,11 @@ class RunController(QObject):
     the preferences' sandbox limits. The rest of the window takes part through callables:
     ``studio_in_front()`` (then the checked text goes to ``start_studio(problem)`` and the
     graph keeps the studio's tape), ``show_tapes(result)``, ``dim_graph(dimmed)``,
-    ``running_changed(running)`` and ``show_figures(result)`` (after every script run: the
-    figures it drew, none included; a run that failed before drawing leaves the last figures,
-    as it leaves the last good graph). ``prepare(result, source)`` runs in the thread pool after
-    the run (the graph of a big run built there) and ``prepared(result, what)`` takes what it
-    made, before ``show_tapes``.
+    ``running_changed(running)`` and ``show_figures(result, live)`` (after every script run:
+    the figures it drew, none included; a run that failed before drawing leaves the last
+    figures, as it leaves the last good graph; ``live``: a streamed run's figures so far).
+    ``prepare(result, source)`` runs in the thread pool after the run (the graph of a big run
+    built there) and ``prepared(result, what)`` takes what it made, before ``show_tapes``.
 
     A script streams: while it runs, the run so far arrives now and then (at 0.08 s, 0.24 s,
     0.72 s, ... of its time); ``prepare_snapshot(result)`` runs on the thread that decoded it
@@ -119,7 +119,7 @@ class RunController(QObject):
         dim_graph: Callable[[bool], None],
         start_studio: Callable[[Problem], None],
         running_changed: Callable[[bool], None],
-        show_figures: Callable[[RunResult], None] | None = None,
+        show_figures: Callable[[RunResult, bool], None] | None = None,
         prepare: Callable[[RunResult, str], Any] | None = None,
         prepared: Callable[[RunResult, Any], None] | None = None,
         prepare_snapshot: Callable[[RunResult], Any] | None = None,
@@ -278,6 +278,8 @@ class RunController(QObject):
             return  # a run that ended or was stopped meanwhile; the studio shows its own
         assert self.show_snapshot is not None
         grows = self.snapshot is not None or self.printed is not None  # (this run's, further)
+        if result.figures and self.show_figures is not None:  # what it drew so far
+            self.show_figures(result, True)
         if len(result.tapes) < 2:  # printed lines, no loop yet (a numpy loop prints only)
             self.printed = result
             self.output.show(result.output, tail, grows, live=True)
@@ -329,7 +331,7 @@ class RunController(QObject):
         script = self.submitted is not None and self.submitted.mode == "script"
         drew = result.error is None or bool(result.figures)  # a failed run keeps the last plots
         if script and drew and self.show_figures is not None:  # (expressions draw no figures)
-            self.show_figures(result)
+            self.show_figures(result, False)
         kept_tapes = result.error is not None and result.error.kind == "cancelled" and recorded
         self.dim_graph(result.error is not None and not kept_tapes)  # a Stop keeps valid values
         if result.error is not None:
