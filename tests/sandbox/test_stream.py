@@ -137,13 +137,21 @@ for epoch in range({epochs}):
 """
 
 
+Streamed = tuple[list[RunResult], RunResult]
+
+
+def _both_ways(source: str, pool: Pool) -> tuple[Streamed, Streamed]:
+    """``source`` streamed in-process and through the wall: (snapshots, final result) each."""
+    here: list[RunResult] = []
+    final = run(source, snapshots=here.append)
+    there: list[RunResult] = []
+    remote = run_isolated(source, pool=pool, on_snapshot=there.append, limits=Limits(wall_time=60))
+    return (here, final), (there, remote)
+
+
 def test_a_run_that_only_prints_streams_its_output(pool: Pool) -> None:
     """A numpy training loop records no tape: its printed lines were shown only at its end."""
-    here: list[RunResult] = []
-    final = run(PRINTS.format(epochs=300), snapshots=here.append)
-    there: list[RunResult] = []
-    remote = run_isolated(PRINTS.format(epochs=300), pool=pool, on_snapshot=there.append,
-                          limits=Limits(wall_time=60))  # fmt: skip
+    (here, final), (there, remote) = _both_ways(PRINTS.format(epochs=300), pool)
     for snaps, done in ((here, final), (there, remote)):
         assert done.error is None and done.output.count("\n") == 300 and not done.tapes
         assert snaps, "no snapshot"
@@ -179,11 +187,7 @@ for i in range({epochs}):
 
 def test_a_run_that_draws_streams_its_figures(pool: Pool) -> None:
     """The figures so far cross the wall with a digest: the same ones are not drawn again."""
-    here: list[RunResult] = []
-    final = run(DRAWS.format(epochs=300), snapshots=here.append)
-    there: list[RunResult] = []
-    remote = run_isolated(DRAWS.format(epochs=300), pool=pool, on_snapshot=there.append,
-                          limits=Limits(wall_time=60))  # fmt: skip
+    (here, final), (there, remote) = _both_ways(DRAWS.format(epochs=300), pool)
     for snaps, done in ((here, final), (there, remote)):
         assert done.error is None and len(done.figures) == 6
         drew = [s for s in snaps if s.figures]
