@@ -221,58 +221,58 @@
   <context>
     <name>FigurePanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="41" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="43" />
       <source>PNG…</source>
       <translation>导出 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="43" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="45" />
       <source>Export this figure as a PNG image</source>
       <translation>将此图导出为 PNG 图像</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="44" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="46" />
       <source>SVG…</source>
       <translation>导出 SVG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="46" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="48" />
       <source>Export this figure as an SVG drawing</source>
       <translation>将此图导出为 SVG 矢量图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="65" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="67" />
       <source>Figure %1</source>
       <translation>图 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="69" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="71" />
       <source>(savefig: %1)</source>
       <translation>(脚本中 savefig 保存为:%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="71" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="73" />
       <source>(%1 of a scatter's %2 points drawn)</source>
       <translation>(散点图的 %2 个点中绘制了 %1 个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="74" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="76" />
       <source>(the legend lists %1 of %2 labels)</source>
       <translation>(图例列出 %2 个标签中的 %1 个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="97" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="120" />
       <source>PNG image (*.png)</source>
       <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="97" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="120" />
       <source>SVG drawing (*.svg)</source>
       <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="98" />
-      <location filename="../../tapeviz/ui/figures/panel.py" line="105" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="121" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="128" />
       <source>Export figure</source>
       <translation>导出图表</translation>
     </message>
@@ -1750,7 +1750,7 @@
   <context>
     <name>PlotsPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="134" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="159" />
       <source>Figures a script draws with matplotlib appear here: import matplotlib.pyplot as plt, then plt.plot(...).</source>
       <translation>脚本用 matplotlib 绘制的图表显示在这里:先 import matplotlib.pyplot as plt,再调用 plt.plot(...)。</translation>
     </message>
@@ -1869,32 +1869,37 @@
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="283" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="287" />
       <source>Running… %1 lines printed so far</source>
       <translation>正在运行… 已打印 %1 行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="289" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="290" />
+      <source>Running… %1 figures drawn so far</source>
+      <translation>正在运行… 已绘制 %1 幅图</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/window/runs.py" line="296" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="297" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="304" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="307" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="314" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="338" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="346" />
       <source>the %1 tape(s) recorded until then are kept.</source>
       <translation>保留了此前记录的 %1 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="346" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="354" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>

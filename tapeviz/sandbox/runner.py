@@ -142,8 +142,8 @@ def _figures(plots: Recorder | None) -> tuple[Figure, ...]:
         return ()
     try:
         return plots.figures()
-    except Exception:  # a half-made figure: show the run's result without its plots
-        return ()
+    except (Exception, Stop):  # a half-made figure (one the script's error left, a grid mixed
+        return ()  # with another): the run's result without its plots; run() never raises
 
 
 def _finish(budget: Budget) -> None:

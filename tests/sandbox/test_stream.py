@@ -216,3 +216,13 @@ def test_the_figures_digest_changes_with_anything_they_hold() -> None:
     )
     for other in others:
         assert drawn(other) != base, other
+
+
+def test_a_figure_the_scripts_error_left_half_made_never_makes_the_run_raise(pool: Pool) -> None:
+    mixed = (
+        "import matplotlib.pyplot as plt\nfig = plt.figure()\nfig.add_subplot(11, 1, 1)\n"
+        "fig.add_subplot(12, 1, 1)\n"
+    )
+    for result in (run(mixed), run_isolated(mixed, pool=pool)):
+        assert result.error is not None and "subplot grids" in result.error.message
+        assert result.error.kind != "crash" and result.figures == ()

@@ -275,7 +275,7 @@ def test_a_failed_run_after_a_moved_pane_shows_its_own_lines_unlinked(
     window.run_code()
     _ran(qtbot, window)
     link = window.timeline_link.output_link
-    assert window.runner.output.moved and link.lines is not None  # (at step 0's lines)
+    assert link.lines is not None and window.console.document().firstBlock().text() == "step 0"
     failing = "for i in range(12_001):\n    print('step', i)\nraise ValueError('no')\n"
     window.editor.setPlainText(failing)  # (its output begins as the last run's did)
     window.run_code()
@@ -294,14 +294,62 @@ def test_a_running_scripts_figures_come_as_it_draws_them_and_are_not_drawn_again
         "for i in range(100_000):\n    w -= 1e-12 * X.T @ (X @ w - 1.0)\n"
     )
     window.run_code()
-    plots = window.plots
-    qtbot.waitUntil(lambda: len(plots.figures) == 3, timeout=30_000)
+    plots, tabs = window.plots, window.lower_tabs
+    qtbot.waitUntil(lambda: tabs.tabText(tabs.indexOf(plots)) == "Plots (3)", timeout=30_000)
     assert window._cancel is not None  # still running: the Plots tab counts them ...
-    assert window.lower_tabs.currentWidget() is not plots  # ... and the view in front stays
-    qtbot.waitUntil(lambda: not plots.building, timeout=10_000)
+    assert "figures drawn so far" in window.statusBar().currentMessage()
+    assert tabs.currentWidget() is not plots and plots.panels == []  # ... drawn once shown
+    window.show_view("plots")  # (the user looks)
+    qtbot.waitUntil(lambda: len(plots.panels) == 3 and not plots.building, timeout=10_000)
     first = plots.panels[0]
+    window.show_view("timeline")
     window.stop()
     _ran(qtbot, window)
     assert len(window.last_result.figures) == 3
     assert plots.panels[0] is first  # the same figures: not drawn again
     assert window.lower_tabs.currentWidget() is plots  # (the run is over: they come forward)
+
+
+def test_lines_scrolled_up_to_stay_in_view_as_a_long_output_grows(qtbot: QtBot) -> None:
+    """A tail of 5,000 lines moved under a kept row: 'line 1000' became 'line 6002'."""
+    pane = QPlainTextEdit()
+    qtbot.addWidget(pane)
+    pane.resize(400, 300)
+    pane.show()
+    earlier = EarlierLines(pane)
+    text = "".join(f"line {i}\n" for i in range(12_000))
+    earlier.show(text, live=True)
+    bar = pane.verticalScrollBar()
+    assert bar.value() == bar.maximum()  # (a running script: its newest lines)
+    bar.setValue(1000)
+    reading = pane.firstVisibleBlock().text()
+    grown = text + "".join(f"line {i}\n" for i in range(12_000, 30_000))
+    earlier.show(grown, grows=True)
+    assert pane.firstVisibleBlock().text() == reading  # the same line, not another one
+
+    def last() -> str:
+        return pane.document().lastBlock().previous().text()
+
+    for _ in range(10):  # scrolled down to the end: the lines after come, 5,000 at a time ...
+        bar.setValue(bar.maximum())
+        qtbot.wait(30)
+    assert last() == "line 29999"
+    earlier.show(grown + "line 30000\n", grows=True)  # ... and, at the end, it follows again
+    assert last() == "line 30000" and bar.value() == bar.maximum()
+
+
+def test_a_run_that_fails_after_its_figures_streamed_shows_all_it_drew(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.mode.setCurrentIndex(1)
+    window.editor.setPlainText(
+        "import numpy as np\nimport matplotlib.pyplot as plt\nX = np.ones((100_000, 20))\n"
+        "plt.plot([0, 1])\nplt.title('first')\nfor i in range(400):\n    X @ np.ones(20)\n"
+        "plt.figure()\nplt.plot([1, 0])\nplt.title('second')\nmissing_name\n"
+    )
+    window.run_code()
+    _ran(qtbot, window)
+    result = window.last_result
+    assert result.error is not None and "missing_name" in result.error.message
+    assert [f.axes[0].title for f in result.figures] == ["first", "second"]
+    qtbot.waitUntil(lambda: len(window.plots.panels) == 2, timeout=10_000)

@@ -252,3 +252,21 @@ def test_a_big_figure_takes_a_new_scale_on_a_turn_of_its_own_and_an_export_has_i
     assert canvas.scale == 1.5 and not canvas.aside and len(canvas.items[0]) == 300
     qtbot.waitUntil(lambda: pending() == 0, timeout=20_000)
     assert canvas.scale == 1.5 and len(canvas.items[0]) == 300
+
+
+def test_a_figure_replaced_before_its_new_style_is_not_drawn_again(
+    qtbot: QtBot,
+    panel: PlotsPanel,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    panel.set_figures(figures_of(LINES))
+    old = panel.panels[0].canvas
+    old.finish()
+    panel.set_font_scale(1.5)  # its new style waits for a turn ...
+    drawn: list[object] = []
+    real = canvas_module.FigureCanvas.draw
+    monkeypatch.setattr(canvas_module.FigureCanvas, "draw",
+                        lambda self: (drawn.append(self), real(self))[1])  # fmt: skip
+    panel.set_figures(figures_of("plt.plot([1, 2])\n"))  # ... and the figure is replaced
+    qtbot.waitUntil(lambda: pending() == 0, timeout=20_000)
+    assert old not in drawn

@@ -7,6 +7,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
@@ -98,7 +99,7 @@ class FigurePanel(QFrame):
 
     def apply_style(self) -> None:
         """Draw the canvas in the style asked for last, if it is not drawn so."""
-        if self._style is not None:
+        if self._style is not None and not self.isHidden():  # (hidden: replaced, going)
             theme, scale = self._style
             self._style = None
             self.canvas.restyle(theme, scale)
@@ -185,6 +186,7 @@ class PlotsPanel(QWidget):
         are hidden now and deleted by turns. Received figures the same as those shown (a
         streamed run's, at its end) are not drawn again.
         """
+        self._offered = None
         key = getattr(figures, "key", None)  # (F.Drawn: its digest, made off the UI thread)
         if key is not None and key == self._key:
             return
@@ -203,6 +205,26 @@ class PlotsPanel(QWidget):
             later(partial(self._add_later, self._generation), self)
         for panel in replaced:  # gone by turns, after the new ones' (see FigureCanvas.dismantle)
             later(partial(_dismantle, panel), panel)
+
+    _offered: Sequence[F.Figure] | None = None  # a running script's figures, not drawn yet
+
+    def offer(self, figures: Sequence[F.Figure]) -> None:
+        """A running script's figures so far: drawn if this tab shows, else once it does.
+
+        Built in a hidden tab, a figure of 500 lines was painted all at once when the tab came
+        forward at the run's end (107-236 ms); drawn while shown, it is painted by turns.
+        """
+        if self.isVisible():
+            self.set_figures(figures)
+        else:
+            self._offered = figures
+            self.figuresChanged.emit(len(figures))
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Qt override: a running script's figures offered meanwhile are drawn now."""
+        super().showEvent(event)
+        if self._offered is not None:
+            self.set_figures(self._offered)
 
     @property
     def building(self) -> bool:

@@ -74,15 +74,17 @@ class EarlierLines(QObject):
         """
         self._generation += 1  # (a load still waiting was for the text shown before)
         end, old = self.end, self.text
-        if grows and self.moved and text.startswith(old[:end]):
+        bar = self.pane.verticalScrollBar()
+        at_end = bar.value() >= bar.maximum()
+        # A step's lines, or lines the user scrolled up to read: the pane keeps them (the new
+        # lines come on scroll down; a tail of 5,000 lines moved under a kept row's view).
+        if grows and (self.moved or not at_end) and text.startswith(old[:end]):
             self.text, self._starts = text, None
-            if end < len(text) and end and old[end - 1] != "\n":  # (its last line, grown)
-                self._window(self.first, self.first + self.count, keep_view=True)
+            if end == len(old):  # (shown to its end so far: the pane fills up to its lines)
+                self._append(max(0, OUTPUT_LINES - self.count))
             return
         self._showing = True  # (the new text starts at its top: no scroll of the user's)
-        bar = self.pane.verticalScrollBar()
-        at = bar.value()
-        follow = at >= bar.maximum() if grows else live  # (the new lines come into view)
+        follow = grows or live  # (at its end: the new lines come into view)
         try:
             self.text, self.start, self.end = text, tail_start(text, OUTPUT_LINES), len(text)
             self._starts, self.moved = None, False
@@ -90,9 +92,7 @@ class EarlierLines(QObject):
             self.count = _lines(text) - self.first
             self.pane.setMaximumBlockCount(OUTPUT_LINES)  # (lines loaded before: the last run's)
             self.pane.setPlainText(tail if tail is not None else clipped(text[self.start :]))
-            if grows and not follow:  # the user scrolled up to read: the view stays there
-                bar.setValue(at)
-            elif self.start or follow:
+            if self.start or follow:
                 bar.setValue(bar.maximum())
         finally:
             self._showing = False
@@ -118,13 +118,11 @@ class EarlierLines(QObject):
         self._window(low, min(total, low + OUTPUT_LINES))
         return True
 
-    def _window(self, low: int, high: int, keep_view: bool = False) -> None:
-        """Show the output's lines ``low`` to ``high`` (``keep_view``: at the same scroll)."""
+    def _window(self, low: int, high: int) -> None:
+        """Show the output's lines ``low`` to ``high``."""
         starts = self._line_starts()
         self._generation += 1  # (a load still waiting was for the lines shown before)
         self._showing = True
-        bar = self.pane.verticalScrollBar()
-        at = bar.value()
         try:
             self.start = int(starts[low])
             self.end = int(starts[high]) if high < len(starts) else len(self.text)
@@ -133,8 +131,6 @@ class EarlierLines(QObject):
             self.pane.setMaximumBlockCount(self.count + 1)  # (and the empty one after a newline)
             with self.link.kept() if self.link is not None else nullcontext():
                 self.pane.setPlainText(clipped(piece))
-            if keep_view:
-                bar.setValue(at)
         finally:
             self._showing = False
 
@@ -177,20 +173,27 @@ class EarlierLines(QObject):
     def _load_after(self, generation: int) -> None:
         """Put the :data:`CHUNK` lines after the last one shown below it (the pane moved back)."""
         self._loading = False
+        if self.end < len(self.text) and generation == self._generation:
+            self._append(CHUNK)
+
+    def _append(self, lines: int) -> None:
+        """Put up to ``lines`` more lines of the output below the pane's; the view stays.
+
+        The pane's last line, if it was still being printed, gets its rest first.
+        """
         begin, text = self.end, self.text
-        if begin >= len(text) or generation != self._generation:
-            return
-        after, starts = self.first + self.count + CHUNK, self._line_starts()
+        after, starts = self.first + self.count + lines, self._line_starts()
         end = int(starts[after]) if after < len(starts) else len(text)
-        piece = text[begin:end]
-        added = _lines(piece)
+        if end <= begin:
+            return
         pane = self.pane
-        pane.setMaximumBlockCount(pane.document().blockCount() + added)
+        pane.setMaximumBlockCount(pane.document().blockCount() + _lines(text[begin:end]))
         cursor = QTextCursor(pane.document())
         cursor.movePosition(QTextCursor.MoveOperation.End)  # (the empty line after a newline)
         with self.link.kept() if self.link is not None else nullcontext():
-            cursor.insertText(clipped(piece))
-            self.end, self.count = end, self.count + added  # (before the link marks its lines)
+            cursor.insertText(clipped(text[begin:end]))
+            self.end = end  # (before the link marks its lines)
+            self.count = _lines(text[self.start : end])
 
 
 def _lines(text: str) -> int:

@@ -315,8 +315,11 @@ class MainWindow(QMainWindow):
         notebook shows a cell's plots. ``live``: a running script's figures so far (the tab
         counts them; the view the user has in front stays).
         """
+        if live:
+            self.plots.offer(result.figures)
+            return
         self.plots.set_figures(result.figures)
-        if result.figures and not self.studio_view and not live:
+        if result.figures and not self.studio_view:
             self.show_view("plots")
 
     def _on_run_asked(self) -> None:

@@ -283,8 +283,12 @@ class RunController(QObject):
         if len(result.tapes) < 2:  # printed lines, no loop yet (a numpy loop prints only)
             self.printed = result
             self.output.show(result.output, tail, grows, live=True)
-            self.status(self.tr("Running… %1 lines printed so far")
-                        .replace("%1", f"{result.output.count(chr(10)):,}"))  # fmt: skip
+            if result.output or not result.figures:
+                self.status(self.tr("Running… %1 lines printed so far")
+                            .replace("%1", f"{result.output.count(chr(10)):,}"))  # fmt: skip
+            else:
+                self.status(self.tr("Running… %1 figures drawn so far")
+                            .replace("%1", str(len(result.figures))))  # fmt: skip
             return
         first, self.snapshot = self.snapshot is None, result
         self.output.show(result.output, tail, grows, live=True)
@@ -316,7 +320,8 @@ class RunController(QObject):
         if kept is not None and result.error is not None and not result.tapes:
             # Stopped, killed or over a limit: what arrived stays, with the run's error.
             result = replace(kept, error=result.error, elapsed=result.elapsed,
-                             output=result.output or kept.output)  # fmt: skip
+                             output=result.output or kept.output,
+                             figures=result.figures or kept.figures)  # fmt: skip
             prepared, tail = None, last_lines(result.output, self._keep)
         if prepared is not None and self.prepared is not None:
             self.prepared(result, prepared)  # what the thread pool built for the graph
