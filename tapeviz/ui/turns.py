@@ -76,6 +76,21 @@ def later(slice_: Callable[[], None], owner: QObject | None = None) -> None:
     turns().later(slice_, owner)
 
 
+def until_done(step: Callable[[], bool], owner: QObject, then: Callable[[], None]) -> None:
+    """Run ``step`` a turn at a time until it says it is done, then ``then`` (on its turn).
+
+    Each turn is ``owner``'s: once ``owner`` is deleted, the rest is skipped.
+    """
+
+    def turn() -> None:
+        if step():
+            then()
+        else:
+            later(turn, owner)
+
+    later(turn, owner)
+
+
 def after(ms: int, slice_: Callable[[], None], owner: QObject) -> None:
     """Run ``slice_`` on a turn of its own once ``ms`` have passed (a wait, then the queue)."""
     QTimer.singleShot(ms, owner, lambda: later(slice_, owner))

@@ -109,3 +109,24 @@ def check_collector_turns(qtbot: QtBot, order: list[str]) -> None:
     assert not turns.crowded()
     workers._collect()
     assert order[-1] == "gc" and len(order) == 7
+
+
+def test_until_done_runs_a_step_a_turn_until_it_is_done_then_the_end(qtbot: QtBot) -> None:
+    import shiboken6
+
+    owner, gone = QObject(), QObject()
+    log: list[str] = []
+    left = [3]
+
+    def step() -> bool:
+        log.append("step")
+        left[0] -= 1
+        return left[0] == 0
+
+    turns.until_done(step, owner, lambda: log.append("then"))
+    turns.until_done(lambda: log.append("never") is None, gone, lambda: log.append("never"))
+    shiboken6.delete(gone)
+    assert log == []  # (nothing in this turn)
+    qtbot.waitUntil(lambda: "then" in log, timeout=5_000)
+    qtbot.wait(20)
+    assert log == ["step", "step", "step", "then"]

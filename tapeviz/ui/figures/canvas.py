@@ -25,7 +25,7 @@ from tapeviz.sandbox import figures as F
 from tapeviz.ui.figures.series import MANY_LINES, Look, colormap, draw, escaped
 from tapeviz.ui.plots.step_plots import log_ticks
 from tapeviz.ui.theme import LIGHT, Theme, font
-from tapeviz.ui.turns import later
+from tapeviz.ui.turns import later, until_done
 
 FEW_SERIES = 40  # a figure of no more series is drawn at once, whatever the time it takes
 SERIES_S = 0.015  # seconds of series drawn per turn (then its paint: 15-30 ms for 500 lines)
@@ -84,6 +84,11 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
 
     aside = False  # whether what was drawn is set aside, the figure not drawn again yet
 
+    @property
+    def many(self) -> bool:
+        """Whether the figure has more than :data:`FEW_SERIES` series (drawn by turns)."""
+        return sum(len(ax.series) for ax in self.figure.axes) > FEW_SERIES
+
     def set_aside(self) -> None:
         """Take a big drawing out of sight now; its series go by turns (a small one: nothing).
 
@@ -97,7 +102,8 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         old.setPos(-1e7, -1e7)
         self.centralWidget = None  # (else setCentralItem takes it out of the scene at once)
         self.setCentralItem(self.ci)
-        later(partial(_remove_later, self, self.plots, self.legends, old), self)
+        plots, legends = self.plots, self.legends
+        until_done(lambda: _remove_some(plots, legends), self, partial(_out_of_scene, old))
         self.plots, self.items, self.legends, self.aside = [], [], [], True
         self._generation += 1  # (its series still waiting are never drawn)
         self._waiting = []
@@ -109,8 +115,7 @@ class FigureCanvas(pg.GraphicsLayoutWidget):
         self.ci.clear()  # (not self.clear: pyqtgraph bound it to the first layout)
         self._generation += 1
         self._waiting = []
-        many = sum(len(ax.series) for ax in self.figure.axes) > FEW_SERIES
-        self._deadline = time.perf_counter() + SERIES_S if many else math.inf  # (all the axes')
+        self._deadline = time.perf_counter() + SERIES_S if self.many else math.inf  # (all axes)
         self.plots, self.items, self.colorbars, self.thinned = [], [], [], []
         self.legends, self.labels = [], {}
         self.setBackground(self.theme.background)
@@ -390,16 +395,9 @@ def _remove_some(plots: list[Any], legends: list[Any], budget: float | None = No
     return True
 
 
-def _remove_later(
-    canvas: FigureCanvas, plots: list[Any], legends: list[Any], layout: pg.GraphicsLayout
-) -> None:
-    """A turn of removing the plots drawn before (a theme, a scale), then their layout.
-
-    The canvas owns each turn: once it is deleted (a new run's figures), so are these.
-    """
-    if not _remove_some(plots, legends):
-        later(partial(_remove_later, canvas, plots, legends, layout), canvas)
-    elif (scene := layout.scene()) is not None:
+def _out_of_scene(layout: pg.GraphicsLayout) -> None:
+    """Take a set-aside layout, its series removed, out of its scene."""
+    if (scene := layout.scene()) is not None:
         scene.removeItem(layout)
 
 

@@ -22,11 +22,10 @@ from PySide6.QtWidgets import (
 
 from tapeviz.sandbox import figures as F
 from tapeviz.ui.theme import LIGHT, Theme, font
-from tapeviz.ui.turns import later
+from tapeviz.ui.turns import later, until_done
 
 MIN_HEIGHT = 220  # px of a figure's canvas, whatever its aspect
 AT_ONCE = 1  # figures drawn as a run's figures arrive; the others a figure per turn
-LATER_SERIES = 40  # a figure of more series takes a new theme or scale on a turn of its own
 
 
 class FigurePanel(QFrame):
@@ -85,7 +84,7 @@ class FigurePanel(QFrame):
         """
         self._style_heading(scale)
         waiting, self._style = self._style, (theme, scale)
-        if sum(len(ax.series) for ax in self.figure.axes) <= LATER_SERIES:
+        if not self.canvas.many:
             self.apply_style()
         elif waiting is None:
             self.canvas.set_aside()  # (the window's repaint at the new scale: not these lines)
@@ -131,14 +130,6 @@ class FigurePanel(QFrame):
         """Write the figure to ``path`` as ``kind`` ("png" or "svg")."""
         self.apply_style()
         return self.canvas.export_png(path) if kind == "png" else self.canvas.export_svg(path)
-
-
-def _dismantle(panel: FigurePanel) -> None:
-    """A replaced figure's turn: a slice of its series removed, the panel once none is left."""
-    if panel.canvas.dismantle():
-        panel.deleteLater()
-    else:
-        later(partial(_dismantle, panel), panel)
 
 
 class PlotsPanel(QWidget):
@@ -204,7 +195,7 @@ class PlotsPanel(QWidget):
         if len(self.figures) > AT_ONCE:
             later(partial(self._add_later, self._generation), self)
         for panel in replaced:  # gone by turns, after the new ones' (see FigureCanvas.dismantle)
-            later(partial(_dismantle, panel), panel)
+            until_done(panel.canvas.dismantle, panel, panel.deleteLater)
 
     _offered: Sequence[F.Figure] | None = None  # a running script's figures, not drawn yet
 
