@@ -16,12 +16,17 @@ import numpy as np
 from tapeviz.models.timeline.timeline import Timeline
 
 
+def line_starts(text: str) -> np.ndarray:
+    """Where each line of ``text`` starts, and after its final newline if it ends with one."""
+    codes = np.frombuffer(text.encode("utf-32-le"), np.uint32)  # (one code per character)
+    return np.concatenate([[0], np.flatnonzero(codes == 10) + 1]).astype(np.int64)
+
+
 class OutputLines:
     """The lines of a run's output, each with the number of tapes created when it began."""
 
     def __init__(self, output: str, marks: Sequence[tuple[int, int]]) -> None:
-        codes = np.frombuffer(output.encode("utf-32-le"), np.uint32)
-        starts = np.concatenate([[0], np.flatnonzero(codes == 10) + 1]).astype(np.int64)
+        starts = line_starts(output)
         if not output or output.endswith("\n"):
             starts = starts[:-1]  # no line begins after the final newline
         self.starts = starts

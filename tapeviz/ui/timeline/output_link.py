@@ -80,8 +80,8 @@ class OutputLink(QObject):
         """Lines of the run's output the pane no longer shows (it keeps only its last ones)."""
         if self.lines is None:
             return 0
-        window = self.window
-        if window is not None and len(window.text) == len(self.lines.text):  # (its text)
+        window = self._window()
+        if window is not None:
             return window.hidden
         shown = self.pane.document().blockCount()
         if self.lines.text.endswith("\n"):
@@ -156,10 +156,15 @@ class OutputLink(QObject):
 
     def _moved_to(self, line: int) -> bool:
         """Whether the pane was moved to the part of the output with line ``line``."""
+        window = self._window()
+        return window is not None and window.reach(line)  # (which keeps the link: see kept)
+
+    def _window(self) -> Window | None:
+        """The pane's window, if it shows the lines linked (a snapshot's may be older)."""
         window, lines = self.window, self.lines
         if window is None or lines is None or len(window.text) != len(lines.text):
-            return False
-        return window.reach(line)  # (which keeps the link: see kept)
+            return None
+        return window
 
     def _scroll_to(self, row: int) -> None:
         """Scroll line ``row`` into view (the pane's scroll bar counts lines) if it is not."""

@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QPlainTextEdit
 
+from tapeviz.models.timeline.output import line_starts
 from tapeviz.ui.turns import later
 from tapeviz.ui.window.long_output import clipped, tail_start
 
@@ -100,8 +101,7 @@ class EarlierLines(QObject):
     def _line_starts(self) -> np.ndarray:
         """Where each line of the output starts (once per text: ~10 ms for 300,000 lines)."""
         if self._starts is None:
-            codes = np.frombuffer(self.text.encode("utf-32-le"), np.uint32)
-            self._starts = np.concatenate([[0], np.flatnonzero(codes == 10) + 1])
+            self._starts = line_starts(self.text)
         return self._starts
 
     def reach(self, line: int) -> bool:
@@ -111,9 +111,9 @@ class EarlierLines(QObject):
         (the lines before and after come on scroll). Scrubbing to step 0 of a 300,000-line run
         highlighted nothing: its lines were above the pane's first.
         """
-        if self.first <= line < self.first + self.count or not 0 <= line < _lines(self.text):
-            return False
         total = _lines(self.text)
+        if self.first <= line < self.first + self.count or not 0 <= line < total:
+            return False
         low = max(0, min(line - OUTPUT_LINES // 2, total - OUTPUT_LINES))
         self._window(low, min(total, low + OUTPUT_LINES))
         return True
@@ -129,7 +129,7 @@ class EarlierLines(QObject):
             self.first, self.count, self.moved = low, high - low, True
             piece = self.text[self.start : self.end]
             self.pane.setMaximumBlockCount(self.count + 1)  # (and the empty one after a newline)
-            with self.link.kept() if self.link is not None else nullcontext():
+            with self._kept():
                 self.pane.setPlainText(clipped(piece))
         finally:
             self._showing = False
@@ -158,15 +158,10 @@ class EarlierLines(QObject):
         if not end or generation != self._generation:
             return
         begin = tail_start(self.text[: end - 1], CHUNK)  # (end - 1: the newline before the first)
-        piece = self.text[begin:end]
-        added = piece.count("\n")
-        pane, bar = self.pane, self.pane.verticalScrollBar()
+        bar = self.pane.verticalScrollBar()
         at = bar.value()
-        pane.setMaximumBlockCount(pane.document().blockCount() + added)
-        cursor = QTextCursor(pane.document())
-        cursor.movePosition(QTextCursor.MoveOperation.Start)
-        with self.link.kept() if self.link is not None else nullcontext():
-            cursor.insertText(clipped(piece))
+        with self._kept():
+            added = self._insert(self.text[begin:end], QTextCursor.MoveOperation.Start)
             self.start, self.first, self.count = begin, self.first - added, self.count + added
         bar.setValue(at + added)  # (the pane's scroll bar counts lines: the same line in view)
 
@@ -186,14 +181,23 @@ class EarlierLines(QObject):
         end = int(starts[after]) if after < len(starts) else len(text)
         if end <= begin:
             return
+        with self._kept():
+            self._insert(text[begin:end], QTextCursor.MoveOperation.End)
+            self.end, self.count = end, _lines(text[self.start : end])
+
+    def _insert(self, piece: str, where: QTextCursor.MoveOperation) -> int:
+        """Put ``piece`` at the pane's start or end; the lines it adds."""
+        added = _lines(piece)
         pane = self.pane
-        pane.setMaximumBlockCount(pane.document().blockCount() + _lines(text[begin:end]))
+        pane.setMaximumBlockCount(pane.document().blockCount() + added)
         cursor = QTextCursor(pane.document())
-        cursor.movePosition(QTextCursor.MoveOperation.End)  # (the empty line after a newline)
-        with self.link.kept() if self.link is not None else nullcontext():
-            cursor.insertText(clipped(text[begin:end]))
-            self.end = end  # (before the link marks its lines)
-            self.count = _lines(text[self.start : end])
+        cursor.movePosition(where)  # (at the end: the empty line after a newline)
+        cursor.insertText(clipped(piece))
+        return added
+
+    def _kept(self) -> AbstractContextManager[None]:
+        """The link kept while the pane changes (set the pane's state inside: it marks by it)."""
+        return self.link.kept() if self.link is not None else nullcontext()
 
 
 def _lines(text: str) -> int:
