@@ -42,7 +42,6 @@ def _threads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
         return real_steppers(model)  # type: ignore[arg-type]
 
     monkeypatch.setattr(step_graphs, "build", build)
-    monkeypatch.setattr(step_graphs, "build_steppers", steppers)
     monkeypatch.setattr(stepper_panel, "build_steppers", steppers)
     return seen
 

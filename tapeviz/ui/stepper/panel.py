@@ -74,6 +74,21 @@ def build_steppers(model: GraphModel) -> Steppers | None:
     return names, ForwardStepper(records), backward
 
 
+def prepared_steppers(model: GraphModel) -> Steppers | Exception | None:
+    """In the thread pool: :func:`build_steppers`, or why they cannot be built.
+
+    The panel says why (it does not build them again); the explanation of the step shown
+    first is made here too (a big matmul's takes 12 ms).
+    """
+    try:
+        steppers = build_steppers(model)
+    except Exception as exc:
+        return exc
+    if steppers is not None:
+        steppers[2].current  # noqa: B018  (made once, kept)
+    return steppers
+
+
 class StepperPanel(QWidget):
     """Buttons, a slider, play speed and the chain-rule log, driving the graph view."""
 

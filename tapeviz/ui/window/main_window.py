@@ -38,7 +38,7 @@ from tapeviz.sandbox import RunResult
 from tapeviz.ui import workers
 from tapeviz.ui.graph.pane import GraphPane
 from tapeviz.ui.i18n import preset_note
-from tapeviz.ui.stepper.panel import build_steppers
+from tapeviz.ui.stepper.panel import prepared_steppers
 from tapeviz.ui.theme import font
 from tapeviz.ui.turns import later
 from tapeviz.ui.window.carried_view import CarriedView
@@ -350,10 +350,7 @@ class MainWindow(QMainWindow):
         model = TapeList.prepare(result, source, self.model.options)
         if model is None:
             return None, loops
-        try:
-            return (model, build_steppers(model)), loops
-        except Exception as exc:  # the stepper panel says why (it does not build them again)
-            return (model, exc), loops
+        return (model, prepared_steppers(model)), loops
 
     def _on_graph_prepared(self, result: RunResult, built: tuple[Any, Any]) -> None:
         graph, loops = built

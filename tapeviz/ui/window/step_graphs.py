@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tapeviz.models.graph.model import GraphModel, GraphOptions
-from tapeviz.ui.stepper.panel import build_steppers
+from tapeviz.ui.stepper.panel import prepared_steppers
 from tapeviz.ui.timeline.panel import StepTapes
 from tapeviz.ui.turns import release
 from tapeviz.ui.workers import submit
@@ -49,13 +49,7 @@ def build(
     """In the pool: the step's graph, as ``GraphModel.set_tapes`` shows it, and its steppers."""
     model = GraphModel([], names, options, source)
     model.set_tapes(tapes, names, current=current, source=source)
-    try:
-        steppers = build_steppers(model)
-        if steppers is not None:
-            steppers[2].current  # noqa: B018  (its explanation, made once: a matmul's takes 12 ms)
-    except Exception as exc:  # the stepper panel says why (it does not build them again)
-        steppers = exc
-    return model, steppers
+    return model, prepared_steppers(model)
 
 
 class StepGraphs:
