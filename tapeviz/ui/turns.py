@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
@@ -81,14 +82,17 @@ def until_done(step: Callable[[], bool], owner: QObject, then: Callable[[], None
 
     Each turn is ``owner``'s: once ``owner`` is deleted, the rest is skipped.
     """
+    later(partial(_until_done, step, owner, then), owner)
 
-    def turn() -> None:
-        if step():
-            then()
-        else:
-            later(turn, owner)
 
-    later(turn, owner)
+def _until_done(step: Callable[[], bool], owner: QObject, then: Callable[[], None]) -> None:
+    # (Not a closure that queues itself: that is a reference cycle, and what it held, a
+    # figure's Qt items, was freed by a later garbage collection, in whatever order: Qt then
+    # asked a LabelItem whose Python side was gone for its size.)
+    if step():
+        then()
+    else:
+        later(partial(_until_done, step, owner, then), owner)
 
 
 def after(ms: int, slice_: Callable[[], None], owner: QObject) -> None:
