@@ -153,9 +153,6 @@ def test_a_big_run_is_modelled_in_the_thread_pool(
         return real_build(model)
 
     monkeypatch.setattr(stepper_panel, "build_steppers", build)
-    import tapeviz.ui.window.main_window as main_window
-
-    monkeypatch.setattr(main_window, "build_steppers", build)
     adopted: list[int] = []
     real_adopt = GraphModel.adopt
     monkeypatch.setattr(GraphModel, "adopt", lambda m, o: (adopted.append(1), real_adopt(m, o)))
