@@ -13,9 +13,11 @@ from pytestqt.qtbot import QtBot
 from tapeviz.models.timeline.timeline import timelines_of
 from tapeviz.sandbox import RunResult, run
 from tapeviz.ui import MainWindow
+from tapeviz.ui.theme import DARK
 from tapeviz.ui.timeline.heat import MAX_ROWS, evenly, strip_of
-from tapeviz.ui.timeline.history_plot import history_keys
+from tapeviz.ui.timeline.history_plot import HistoryPlot, history_keys
 from tapeviz.ui.timeline.panel import TimelinePanel
+from tapeviz.ui.timeline.plots import TimelinePlots
 
 FIT = """import numpy as np
 import tensorflow as tf
@@ -155,3 +157,45 @@ def test_a_pasted_fit_in_the_window(qtbot: QtBot, window: MainWindow) -> None:
     tape = panel.timeline.step_tapes(2)[0].tape
     assert tape.records[0].inputs[0].shape[0] == 16
     assert window.model.entries  # the graph shows the step's tape
+
+
+def test_a_fits_first_history_plot_is_made_on_a_part_of_its_own(
+    qtbot: QtBot, fit: RunResult
+) -> None:
+    # Making the History plot's widgets took 20-35 ms, and drawing it 10-15 ms more: done in
+    # one part, a streamed fit's first snapshot blocked the window for 50-60 ms.
+    plots = TimelinePlots()
+    qtbot.addWidget(plots)
+    tl = timelines_of(fit)[0]
+    parts = plots.draw_parts(tl, False, None)
+    assert plots._history is None and len(parts) == 6
+    parts[0]()
+    made = plots._history
+    assert made is not None and made.curves == [] and not made.isVisible()
+    for part in parts[1:]:
+        part()
+    assert plots.history is made and len(made.curves) == 4
+    assert len(plots.draw_parts(tl, False, None)) == 5  # made once: no part for it again
+
+
+def test_the_history_drawn_again_moves_its_curves_data(qtbot: QtBot, fit: RunResult) -> None:
+    # A streamed fit redraws its History at every snapshot: the same keys, theme and scale
+    # move the curves' data (10-20 ms of pyqtgraph items made again, before).
+    plot = HistoryPlot()
+    qtbot.addWidget(plot)
+    epochs = timelines_of(fit)[0].epochs
+    assert epochs is not None
+    plot.draw(epochs, False)
+    curves = list(plot.curves)
+    plot.draw(epochs, True)  # log scale: the same curves, their values as log10
+    assert plot.curves == curves and len(curves) == 4
+    loss = np.asarray(fit.namespace["history"].history["loss"])
+    assert curves[0].getData()[1].tolist() == pytest.approx(np.log10(loss).tolist())
+    assert plot.getAxis("left").labelText == "log₁₀"
+    plot.restyle(DARK, 1.5)  # another scale: its pens are made again, wider
+    plot.draw(epochs, False)
+    assert all(c not in curves for c in plot.curves) and len(plot.curves) == 4
+    assert plot.curves[0].opts["pen"].widthF() == pytest.approx(3.0)
+    assert plot.curves[0].getData()[1].tolist() == pytest.approx(loss.tolist())
+    plot.draw(None, False)
+    assert plot.curves == [] and plot.keys == []

@@ -61,19 +61,29 @@ class HistoryPlot(pg.PlotWidget):
         self.epochs: Epochs | None = None
         self.keys: list[str] = []
         self.revision = 0  # bumped whenever more than the cursor changes (export layers)
+        # (keys, theme, scale) the curves were made for: the next draw of the same only moves
+        # their data (a streamed fit redraws its History at every snapshot)
+        self._made_for: tuple[list[str], Theme, float] | None = None
 
     def draw(self, epochs: Epochs | None, log: bool) -> None:
         """One curve per ``history`` key against the epoch (1, 2, …); None clears."""
         self.revision += 1
+        keys = history_keys(epochs.history) if epochs is not None else []
+        if epochs is not None and keys and self._made_for == (keys, self.theme, self.scale):
+            self.epochs = epochs  # a streamed fit's next snapshot: the same curves, more epochs
+            x, values, log = self._series(epochs, log)
+            for curve, y in zip(self.curves, values, strict=True):
+                curve.setData(x, y)
+            self._ranges(x, values, log)
+            return
         for curve in self.curves:
             self.removeItem(curve)
-        self.curves, self.epochs = [], epochs
+        self.curves, self.epochs, self._made_for = [], epochs, None
         self.legend.clear()
-        self.keys = history_keys(epochs.history) if epochs is not None else []
+        self.keys = keys
         if epochs is None or not self.keys:
             return
-        x = epochs.numbers.astype(np.float64) + 1
-        values, log = log_or_linear([epochs.history[k] for k in self.keys], log)
+        x, values, log = self._series(epochs, log)
         for key, y in zip(self.keys, values, strict=True):
             colour = key_colour(key, self.keys)
             style = Qt.PenStyle.DashLine if key.startswith("val_") else Qt.PenStyle.SolidLine
@@ -90,6 +100,16 @@ class HistoryPlot(pg.PlotWidget):
             dashed = pg.mkPen(self.theme.muted, width=2 * self.scale, style=Qt.PenStyle.DashLine)
             self.legend.addItem(pg.PlotDataItem(pen=dashed), "val_…")
         self.fit_legend()
+        self._made_for = (list(self.keys), self.theme, self.scale)
+        self._ranges(x, values, log)
+
+    def _series(self, epochs: Epochs, log: bool) -> tuple[np.ndarray, list[np.ndarray], bool]:
+        """The epochs' x (1, 2, …), each key's values (log₁₀ if asked and possible), and log."""
+        x = epochs.numbers.astype(np.float64) + 1
+        values, log = log_or_linear([epochs.history[k] for k in self.keys], log)
+        return x, values, log
+
+    def _ranges(self, x: np.ndarray, values: list[np.ndarray], log: bool) -> None:
         lo, hi = value_range(values)
         self.getPlotItem().getAxis("left").setTicks(log_ticks(lo, hi) if log else None)
         self.setLabel("left", "log₁₀" if log else "")

@@ -119,7 +119,7 @@ class TimelinePlots(QWidget):
 
         The extra plots and the divergence's marks (quick), then the loss, the parameters,
         their legend and ‖∇‖: a part each (a few ms at 100,000 steps, and a plot's repaint as
-        much again).
+        much again). A fit's first History plot is made on a part before them.
         """
         epochs = tl.epochs if tl is not None else None
         fit = epochs is not None and bool(epochs.history)
@@ -194,7 +194,13 @@ class TimelinePlots(QWidget):
                 plot.addItem(line, ignoreBounds=True)
                 self.marks.append((plot, line))
 
-        return [frame, loss, params, legend, grad]
+        parts = [frame, loss, params, legend, grad]
+        if fit and self._history is None:  # made on a turn of its own: 20-25 ms of widgets
+            parts.insert(0, self._make_history)
+        return parts
+
+    def _make_history(self) -> None:
+        self.history  # noqa: B018  (the property makes it, hidden until drawn)
 
     def hold(self) -> None:
         """Hide the plots shown, their room kept, until each is drawn again (or :meth:`unhold`).
