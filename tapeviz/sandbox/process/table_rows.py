@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from itertools import chain, compress, repeat
-from operator import attrgetter, methodcaller
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -33,7 +33,7 @@ _MISSING = -(1 << 62)
 _DTYPE, _VALUE, _SHAPE = attrgetter("dtype"), attrgetter("_value"), attrgetter("shape")
 _RECORDS, _PRIM = attrgetter("records"), attrgetter("primitive")
 _INPUTS, _OUTPUTS, _WATCHED = attrgetter("inputs"), attrgetter("outputs"), attrgetter("watched")
-_PARAMS, _ID, _BYTES = attrgetter("params"), attrgetter("id"), methodcaller("tobytes")
+_PARAMS, _ID = attrgetter("params"), attrgetter("id")
 _NBYTES = attrgetter("nbytes")
 
 
@@ -41,9 +41,15 @@ def _name(t: Any) -> Any:
     return getattr(t, "name", None)
 
 
-def _values_bytes(values: list[Any], groups: np.ndarray) -> bytes:
-    """Every value's bytes in row order, a group (one dtype, scalars or arrays) at a time."""
-    parts = []
+def _values_bytes(values: list[Any], groups: np.ndarray) -> list[Any]:
+    """Every value's bytes in row order, a group (one dtype, scalars or arrays) at a time.
+
+    A dtype's scalars are one ``bytes``; a read-only contiguous array (an engine value: never
+    written again) is itself, joined when the document is made. Copied at once, the arrays
+    of the tapes a run kept were held twice until it ended (the tapes hold them too), so a
+    run's tapes were capped to stay within the memory limit at half as many.
+    """
+    parts: list[Any] = []
     bounds = np.flatnonzero(np.diff(groups)) + 1
     for a, b in zip([0, *bounds.tolist()], [*bounds.tolist(), len(values)], strict=True):
         chunk = values[a:b]
@@ -53,8 +59,20 @@ def _values_bytes(values: list[Any], groups: np.ndarray) -> bytes:
         if groups[a] < 100:  # numpy scalars of one dtype
             parts.append(np.fromiter(chunk, dt, len(chunk)).tobytes())
         else:
-            parts.extend(map(_BYTES, chunk))
-    return b"".join(parts)
+            parts.extend(map(_as_is_or_bytes, chunk))
+    return parts
+
+
+def _as_is_or_bytes(arr: np.ndarray) -> Any:
+    """``arr`` itself if nothing can write it again and it is one block; else its bytes now."""
+    if not arr.flags.c_contiguous:
+        return arr.tobytes()
+    base: Any = arr
+    while isinstance(base, np.ndarray):  # (a read-only view of a writable array: copied)
+        if base.flags.writeable:
+            return arr.tobytes()
+        base = base.base
+    return arr
 
 
 class _Rows:
@@ -217,7 +235,7 @@ class Table:
             kinds.append(b.kinds)
             ndims.append(b.ndims)
             dims.append(b.dims)
-            data.append(b.data)
+            data += b.data
             name_rows.append(b.name_rows + base)
             name_index += [distinct.setdefault(v, len(distinct)) for v in b.names]
             big_rows += [base + k for k in b.big]
