@@ -266,34 +266,38 @@ def test_a_streamed_run_whose_old_tape_changed_encodes_afresh_once_then_goes_on(
 def test_an_encoded_tapes_arrays_are_held_as_they_are_not_copied_until_the_document() -> None:
     # Copied when a batch was encoded, the arrays of a run's kept tapes were held twice until
     # it ended: the memory check capped the kept tapes at half as many (2,445 of the PyTorch
-    # tutorial's polynomial at 10,000 steps, now 4,457).
+    # tutorial's polynomial at 10,000 steps, now 4,466).
     import tapeviz.tf as tf
-    from tapeviz.sandbox.process.table_rows import Table
+    from tapeviz.sandbox.process.table_rows import HELD_BYTES, Table
 
+    n = HELD_BYTES // 4  # float32 elements of an array held as it is
     with tf.GradientTape() as tape:
-        x = tf.constant(np.arange(6.0, dtype=np.float32))
+        x = tf.constant(np.arange(n, dtype=np.float32))
         tape.watch(x)
         y = tf.sin(x) * 2.0
-    written = np.arange(4.0)  # an array something can still write: its bytes now
+        small = tf.constant([1.0, 2.0]) * 3.0  # (small: its bytes at once)
+    written = np.arange(n + 1.0)  # an array something can still write: its bytes now
     view = written[1:]
     view.setflags(write=False)  # (read-only, but its base is not)
     held = tf.constant(0.0)
     held._value = view
     table = Table(None)
-    table.rows([*tape.records[0].outputs, *tape.records[1].outputs, held])
+    table.rows([*(r.outputs[0] for r in tape.records), held])
     table.flush()
     parts = table.batches[0].data
     assert any(p is y._value for p in parts)  # the engine's array itself, read-only
-    assert all(p is not view for p in parts)
+    assert all(p is not view and p is not small._value for p in parts)
+    assert np.frombuffer(b"".join(parts[-2:-1]), np.float32).tolist() == [3.0, 6.0]
     written[1] = 99.0  # written after the batch: the document has the value as it was
     table.seal()
     w = wire.Writer()
     doc = table.doc(w, None)
     buf = io.BytesIO()
     wire.write(buf, {"table": doc}, w)
-    frame = wire.read(io.BytesIO(buf.getvalue()))
-    data = frame.blob(doc["data"])
-    assert np.frombuffer(data, np.float64, 3, len(data) - 24).tolist() == [1.0, 2.0, 3.0]
-    assert np.frombuffer(data, np.float32, 6, len(data) - 48).tolist() == pytest.approx(
-        (2 * np.sin(np.arange(6.0))).tolist(), rel=1e-6
+    data = wire.read(io.BytesIO(buf.getvalue())).blob(doc["data"])
+    assert np.frombuffer(data, np.float64, n, len(data) - 8 * n).tolist() == list(
+        range(1, n + 1)
     )
+    at = len(data) - 8 * n - 8 - 4 * n  # (float32 arrays, y then `small`, before float64 ones)
+    got = np.frombuffer(data, np.float32, n, at)
+    np.testing.assert_allclose(got, 2 * np.sin(np.arange(n, dtype=np.float32)), rtol=1e-6)

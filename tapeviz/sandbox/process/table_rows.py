@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import operator
 from itertools import chain, compress, repeat
-from operator import attrgetter
+from operator import attrgetter, methodcaller
 from typing import Any
 
 import numpy as np
@@ -30,10 +30,11 @@ DTYPE_CODES = {
 _ENGINE_DTYPES = [dtypes.as_dtype(name) for name in DTYPE_CODES]
 CODES = {dt: i for i, dt in enumerate(_ENGINE_DTYPES)}
 _MISSING = -(1 << 62)
+HELD_BYTES = 4096  # an array this big or bigger is held as it is until the document is made
 _DTYPE, _VALUE, _SHAPE = attrgetter("dtype"), attrgetter("_value"), attrgetter("shape")
 _RECORDS, _PRIM = attrgetter("records"), attrgetter("primitive")
 _INPUTS, _OUTPUTS, _WATCHED = attrgetter("inputs"), attrgetter("outputs"), attrgetter("watched")
-_PARAMS, _ID = attrgetter("params"), attrgetter("id")
+_PARAMS, _ID, _BYTES = attrgetter("params"), attrgetter("id"), methodcaller("tobytes")
 _NBYTES = attrgetter("nbytes")
 
 
@@ -58,14 +59,19 @@ def _values_bytes(values: list[Any], groups: np.ndarray) -> list[Any]:
         dt = _ENGINE_DTYPES[int(groups[a]) % 100].np
         if groups[a] < 100:  # numpy scalars of one dtype
             parts.append(np.fromiter(chunk, dt, len(chunk)).tobytes())
+        elif max(map(_NBYTES, chunk)) < HELD_BYTES:  # (small arrays: copied, at C speed)
+            parts.extend(map(_BYTES, chunk))
         else:
             parts.extend(map(_as_is_or_bytes, chunk))
     return parts
 
 
 def _as_is_or_bytes(arr: np.ndarray) -> Any:
-    """``arr`` itself if nothing can write it again and it is one block; else its bytes now."""
-    if not arr.flags.c_contiguous:
+    """``arr`` itself if nothing can write it again and it is one block; else its bytes now.
+
+    Below :data:`HELD_BYTES` its bytes (a copy costs less than the checks, and holds little).
+    """
+    if arr.nbytes < HELD_BYTES or not arr.flags.c_contiguous:
         return arr.tobytes()
     base: Any = arr
     while isinstance(base, np.ndarray):  # (a read-only view of a writable array: copied)
