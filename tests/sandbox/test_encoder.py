@@ -295,9 +295,7 @@ def test_an_encoded_tapes_arrays_are_held_as_they_are_not_copied_until_the_docum
     buf = io.BytesIO()
     wire.write(buf, {"table": doc}, w)
     data = wire.read(io.BytesIO(buf.getvalue())).blob(doc["data"])
-    assert np.frombuffer(data, np.float64, n, len(data) - 8 * n).tolist() == list(
-        range(1, n + 1)
-    )
+    assert np.frombuffer(data, np.float64, n, len(data) - 8 * n).tolist() == list(range(1, n + 1))
     at = len(data) - 8 * n - 8 - 4 * n  # (float32 arrays, y then `small`, before float64 ones)
     got = np.frombuffer(data, np.float32, n, at)
     np.testing.assert_allclose(got, 2 * np.sin(np.arange(n, dtype=np.float32)), rtol=1e-6)
