@@ -14,6 +14,7 @@ from tapeviz.engine.backward import as_tensor_result, run_backward
 from tapeviz.engine.core import FLAT, OpRecord, Recorder
 from tapeviz.engine.errors import EngineTypeError, InvalidArgumentError, describe
 from tapeviz.engine.jacobians import diagonal_blocks, full_jacobians
+from tapeviz.engine.state import STATE as _STATE  # (core.STATE: read on every tape's entry)
 from tapeviz.engine.tensor import Tensor, TensorLike, Variable, to_array
 from tapeviz.engine.vjp_rules import DEAD_ENDS
 
@@ -104,7 +105,7 @@ class GradientTape(Recorder):
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True) -> None:
         Recorder.__init__(self, watch_accessed_variables)
         self._persistent = bool(persistent)
-        created = core.STATE.created
+        created = _STATE.created
         if created is not None:
             created.append(self)
 
@@ -114,7 +115,9 @@ class GradientTape(Recorder):
         return self._persistent
 
     def __enter__(self) -> GradientTape:
-        if core.STATE.active and self.recording:
+        state = _STATE
+        active = state.active
+        if active and self.recording:
             raise ValueError(
                 "Tape is still recording, This can happen if you try to re-enter an "
                 "already-active tape."
@@ -123,11 +126,19 @@ class GradientTape(Recorder):
             if self._recs or self._pending or self._watched or self._watched_other:
                 self._reset_records()  # a used non-persistent tape records anew, as in TF
             self._alive = True
-        core.push(self)
+        self._scope = state.scope  # (core.push, inline: a loop enters a tape per step)
+        state.entered.append(self)
+        active.append(self)
         return self
 
     def __exit__(self, *exc: object) -> bool:
-        core.pop(self)
+        state = _STATE  # (core.pop's usual case inline: this tape is the innermost)
+        entered, active = state.entered, state.active
+        if entered and entered[-1] is self and active and active[-1] is self:
+            entered.pop()
+            active.pop()
+        else:
+            core.pop(self)
         if self._paused:
             self._paused = False
         return False
