@@ -113,7 +113,7 @@ class Recorder:
 
 
 def push(rec: Recorder) -> None:
-    """Make ``rec`` active on this thread."""
+    """Make ``rec`` active on this thread (``GradientTape.__enter__`` does this inline)."""
     state = STATE
     rec._scope = state.scope
     state.entered.append(rec)
@@ -121,7 +121,7 @@ def push(rec: Recorder) -> None:
 
 
 def pop(rec: Recorder) -> None:
-    """Deactivate ``rec`` on this thread, wherever it is in the stack."""
+    """Deactivate ``rec`` on this thread, wherever it is (``GradientTape.__exit__``: inline)."""
     state = STATE
     entered, active = state.entered, state.active
     if entered and entered[-1] is rec:  # the usual case: the innermost one

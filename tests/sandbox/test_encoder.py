@@ -266,7 +266,7 @@ def test_a_streamed_run_whose_old_tape_changed_encodes_afresh_once_then_goes_on(
 def test_an_encoded_tapes_arrays_are_held_as_they_are_not_copied_until_the_document() -> None:
     # Copied when a batch was encoded, the arrays of a run's kept tapes were held twice until
     # it ended: the memory check capped the kept tapes at half as many (2,445 of the PyTorch
-    # tutorial's polynomial at 10,000 steps, now 4,466).
+    # tutorial's polynomial at 10,000 steps, now 4,457-4,466).
     import tapeviz.tf as tf
     from tapeviz.sandbox.process.table_rows import HELD_BYTES, Table
 
@@ -279,7 +279,7 @@ def test_an_encoded_tapes_arrays_are_held_as_they_are_not_copied_until_the_docum
     written = np.arange(n + 1.0)  # an array something can still write: its bytes now
     view = written[1:]
     view.setflags(write=False)  # (read-only, but its base is not)
-    held = tf.constant(0.0)
+    held = tf.constant(0.0, tf.float64)
     held._value = view
     table = Table(None)
     table.rows([*(r.outputs[0] for r in tape.records), held])

@@ -167,15 +167,32 @@ def test_a_fits_first_history_plot_is_made_on_a_part_of_its_own(
     plots = TimelinePlots()
     qtbot.addWidget(plots)
     tl = timelines_of(fit)[0]
-    parts = plots.draw_parts(tl, False, None)
+    assert len(plots.draw_parts(tl, False, None)) == 5  # all at once: made with the frame
+    parts = plots.draw_parts(tl, False, None, by_turns=True)
     assert plots._history is None and len(parts) == 6
     parts[0]()
     made = plots._history
-    assert made is not None and made.curves == [] and not made.isVisible()
+    assert made is not None and made.curves == [] and made.isHidden()
     for part in parts[1:]:
         part()
-    assert plots.history is made and len(made.curves) == 4
-    assert len(plots.draw_parts(tl, False, None)) == 5  # made once: no part for it again
+    assert plots.history is made and len(made.curves) == 4 and not made.isHidden()
+    assert len(plots.draw_parts(tl, False, None, by_turns=True)) == 5  # made: no part again
+
+
+def test_a_big_fits_first_drawing_not_by_turns_draws_its_frame_at_once(
+    qtbot: QtBot, fit: RunResult, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A big loop drawn without by_turns runs its frame (the History, the marks) at once and the
+    # plots by turns: the frame must still be the first part there.
+    from tapeviz.ui.timeline import panel as panel_module
+
+    monkeypatch.setattr(panel_module, "SLICED_STEPS", 5)
+    p = TimelinePanel()
+    qtbot.addWidget(p)
+    p.show()
+    p.set_run(timelines_of(fit))
+    history = p.plot_area.history
+    assert p.drawing and len(history.curves) == 4 and not history.isHidden()
 
 
 def test_the_history_drawn_again_moves_its_curves_data(qtbot: QtBot, fit: RunResult) -> None:

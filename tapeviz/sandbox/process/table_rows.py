@@ -42,13 +42,13 @@ def _name(t: Any) -> Any:
     return getattr(t, "name", None)
 
 
-def _values_bytes(values: list[Any], groups: np.ndarray) -> list[Any]:
-    """Every value's bytes in row order, a group (one dtype, scalars or arrays) at a time.
+def _values_parts(values: list[Any], groups: np.ndarray) -> list[Any]:
+    """Every value's bytes in row order, as parts, a group (a dtype's scalars or arrays) at a time.
 
-    A dtype's scalars are one ``bytes``; a read-only contiguous array (an engine value: never
-    written again) is itself, joined when the document is made. Copied at once, the arrays
-    of the tapes a run kept were held twice until it ended (the tapes hold them too), so a
-    run's tapes were capped to stay within the memory limit at half as many.
+    A dtype's scalars are one ``bytes``; a read-only contiguous array of :data:`HELD_BYTES` or
+    more (an engine value: never written again) is itself, joined when the document is made. Copied
+    at once, the arrays of the tapes a run kept were held twice until it ended (the tapes hold
+    them too), so a run's tapes were capped to stay within the memory limit at half as many.
     """
     parts: list[Any] = []
     bounds = np.flatnonzero(np.diff(groups)) + 1
@@ -124,7 +124,7 @@ class _Rows:
             for k in self.big:
                 self.big_values.append(values[k])
                 values[k] = np.empty(0, values[k].dtype)
-        self.data = _values_bytes(values, groups)
+        self.data = _values_parts(values, groups)
 
 
 class Table:

@@ -171,7 +171,7 @@ class TimelinePanel(QWidget):
         c = self.controls
         tl = self.timeline
         parts = self.plot_area.draw_parts(tl, c.log_scale.isChecked(), c.element_index(),
-                                          c.heat_strip())  # fmt: skip
+                                          c.heat_strip(), by_turns)  # fmt: skip
         if by_turns and tl is not None:
             self._drawing.start(parts)
             if keep:

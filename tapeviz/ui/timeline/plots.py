@@ -113,13 +113,19 @@ class TimelinePlots(QWidget):
             part()
 
     def draw_parts(
-        self, tl: Timeline | None, log: bool, element: int | None, heat: bool = False
+        self,
+        tl: Timeline | None,
+        log: bool,
+        element: int | None,
+        heat: bool = False,
+        by_turns: bool = False,
     ) -> list[Callable[[], None]]:
         """:meth:`draw`'s work in parts, run in order: a big loop's plots one per turn.
 
         The extra plots and the divergence's marks (quick), then the loss, the parameters,
         their legend and ‖∇‖: a part each (a few ms at 100,000 steps, and a plot's repaint as
-        much again). A fit's first History plot is made on a part before them.
+        much again). ``by_turns`` (every part on a turn of its own): a fit's first History
+        plot is made on a part before them.
         """
         epochs = tl.epochs if tl is not None else None
         fit = epochs is not None and bool(epochs.history)
@@ -195,7 +201,7 @@ class TimelinePlots(QWidget):
                 self.marks.append((plot, line))
 
         parts = [frame, loss, params, legend, grad]
-        if fit and self._history is None:  # made on a turn of its own: 20-25 ms of widgets
+        if by_turns and fit and self._history is None:  # its widgets: 20-25 ms, a turn
             parts.insert(0, self._make_history)
         return parts
 
