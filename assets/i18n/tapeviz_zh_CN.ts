@@ -221,58 +221,58 @@
   <context>
     <name>FigurePanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="43" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="42" />
       <source>PNG…</source>
       <translation>导出 PNG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="45" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="44" />
       <source>Export this figure as a PNG image</source>
       <translation>将此图导出为 PNG 图像</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="46" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="45" />
       <source>SVG…</source>
       <translation>导出 SVG…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="48" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="47" />
       <source>Export this figure as an SVG drawing</source>
       <translation>将此图导出为 SVG 矢量图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="67" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="66" />
       <source>Figure %1</source>
       <translation>图 %1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="71" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="70" />
       <source>(savefig: %1)</source>
       <translation>(脚本中 savefig 保存为:%1)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="73" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="72" />
       <source>(%1 of a scatter's %2 points drawn)</source>
       <translation>(散点图的 %2 个点中绘制了 %1 个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="76" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="75" />
       <source>(the legend lists %1 of %2 labels)</source>
       <translation>(图例列出 %2 个标签中的 %1 个)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="120" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="119" />
       <source>PNG image (*.png)</source>
       <translation>PNG 图像 (*.png)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="120" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="119" />
       <source>SVG drawing (*.svg)</source>
       <translation>SVG 矢量图 (*.svg)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="121" />
-      <location filename="../../tapeviz/ui/figures/panel.py" line="128" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="120" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="127" />
       <source>Export figure</source>
       <translation>导出图表</translation>
     </message>
@@ -1626,7 +1626,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="402" />
-      <location filename="../../tapeviz/ui/timeline/panel.py" line="251" />
+      <location filename="../../tapeviz/ui/timeline/panel.py" line="256" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
@@ -1750,7 +1750,7 @@
   <context>
     <name>PlotsPanel</name>
     <message>
-      <location filename="../../tapeviz/ui/figures/panel.py" line="159" />
+      <location filename="../../tapeviz/ui/figures/panel.py" line="150" />
       <source>Figures a script draws with matplotlib appear here: import matplotlib.pyplot as plt, then plt.plot(...).</source>
       <translation>脚本用 matplotlib 绘制的图表显示在这里:先 import matplotlib.pyplot as plt,再调用 plt.plot(...)。</translation>
     </message>
@@ -1979,98 +1979,98 @@
       <translation>前向计算</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="98" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="113" />
       <source>Each gradient() call is its own backward pass: pick the one to step.</source>
       <translation>每次 gradient() 调用都是一次独立的反向传播:选择要逐步查看的那一次。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="101" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="116" />
       <source>Reset</source>
       <translation>重置</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="101" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="116" />
       <source>Reset (Home)</source>
       <translation>重置(Home)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="103" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="118" />
       <source>Step back (←)</source>
       <translation>上一步(←)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="104" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="119" />
       <source>Step (→)</source>
       <translation>下一步(→)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="106" />
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="366" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="121" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="381" />
       <source>Play</source>
       <translation>播放</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="106" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="121" />
       <source>Play/pause (Space)</source>
       <translation>播放/暂停(空格)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="115" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="130" />
       <source> steps/s</source>
       <translation> 步/秒</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="116" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="131" />
       <source>Predict, then reveal</source>
       <translation>先预测,再揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="119" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="134" />
       <source>Reveal</source>
       <translation>揭晓</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="119" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="134" />
       <source>Reveal this step's gradients (R)</source>
       <translation>揭晓这一步的梯度(R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="168" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="183" />
       <source>Chain rule</source>
       <translation>链式法则</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="169" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="184" />
       <source>Gradient check</source>
       <translation>梯度检验</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="170" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="185" />
       <source>Value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="273" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="288" />
       <source>This backward pass cannot be stepped here: {error}</source>
       <translation>这个反向传播无法在这里逐步演示：{error}</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="366" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="381" />
       <source>Pause</source>
       <translation>暂停</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="496" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="511" />
       <source>Start: the target's gradient is 1. Press → to step back through the ops.</source>
       <translation>开始:目标的梯度为 1。按 → 沿运算逐步反向传播。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="502" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="517" />
       <source>AccumulateGrad: backward() adds this pass into .grad (until zero_grad()):</source>
       <translation>AccumulateGrad：backward() 把这一遍的梯度累加进 .grad（直到 zero_grad()）：</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/stepper/panel.py" line="526" />
+      <location filename="../../tapeviz/ui/stepper/panel.py" line="541" />
       <source>Start: only the inputs have values. Press → to compute the ops left to right.</source>
       <translation>开始:只有输入有值。按 → 从左到右逐个计算运算。</translation>
     </message>
@@ -2176,24 +2176,29 @@
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/text.py" line="25" />
+      <location filename="../../tapeviz/ui/timeline/text.py" line="26" />
       <source>Loop {n}: Keras fit, {epochs} epochs, {steps} steps (tapes {first}–{last})</source>
       <translation>循环 {n}:Keras fit,{epochs} 轮,{steps} 步(磁带 {first}–{last})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/text.py" line="28" />
+      <location filename="../../tapeviz/ui/timeline/text.py" line="29" />
       <source>Loop {n}: {steps} steps (tapes {first}–{last})</source>
       <translation>循环 {n}:{steps} 步(磁带 {first}–{last})</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/text.py" line="34" />
+      <location filename="../../tapeviz/ui/timeline/text.py" line="35" />
       <source>epoch {e} of {n}, batch {b} of {m}</source>
       <translation>第 {e}/{n} 轮,第 {b}/{m} 批</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/text.py" line="42" />
+      <location filename="../../tapeviz/ui/timeline/text.py" line="47" />
       <source>{title}; each step records {period} tape(s).</source>
       <translation>{title};每步记录 {period} 条磁带。</translation>
+    </message>
+    <message>
+      <location filename="../../tapeviz/ui/timeline/text.py" line="51" />
+      <source>The run recorded {n} more tapes after these, not kept: a run keeps {most} tapes at most, fewer once their values fill half its memory limit (set in Preferences).</source>
+      <translation>在这些之后,运行又记录了 {n} 条磁带,未保留:一次运行最多保留 {most} 条磁带;当它们的数值占满内存上限的一半时保留得更少(可在“首选项”中设置)。</translation>
     </message>
     <message>
       <location filename="../../tapeviz/models/timeline/divergence.py" line="38" />

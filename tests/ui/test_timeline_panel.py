@@ -301,3 +301,25 @@ def test_a_snapshot_is_drawn_a_part_per_turn_its_step_tapes_at_once(
     assert len(plots.loss.series) == 1 and len(plots.params.series) == 1
     p.set_run(timelines_of(sgd), keep_step=True)  # (the run's end: drawn at once, as before)
     assert len(seen) == 2 and not p.drawing
+
+
+def test_the_last_loops_status_says_how_many_tapes_the_run_did_not_keep(qtbot: QtBot) -> None:
+    # The status bar's note about tapes not kept is gone once another message replaces it;
+    # the loop's own status line under the plots keeps saying it.
+    source = (
+        "import tensorflow as tf\nx = tf.Variable(3.0)\nfor i in range(40):\n"
+        "    with tf.GradientTape() as t:\n        y = (x - 1.0) ** 2\n"
+        "    x.assign_sub(0.1 * t.gradient(y, x))\n"
+    )
+    result = run(source, limits=Limits(max_tapes=25))
+    assert result.error is None and len(result.tapes) == 25 and result.dropped_tapes == 15
+    p = TimelinePanel()
+    qtbot.addWidget(p)
+    said: list[str] = []
+    p.statusMessage.connect(said.append)
+    p.set_run(timelines_of(result), dropped=result.dropped_tapes)
+    assert "Loop 1: 25 steps (tapes 1–25)" in p.status.text()
+    assert "recorded 15 more tapes after these, not kept" in p.status.text()
+    assert "100,000 tapes at most" in said[-1]
+    p.set_run(timelines_of(result))  # (a run that kept every tape: nothing said)
+    assert "more tapes" not in p.status.text()

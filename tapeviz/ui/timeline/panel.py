@@ -58,6 +58,7 @@ class TimelinePanel(QWidget):
         self.lines: OutputLines | None = None
         self.links: LineSteps | None = None
         self.k = 0
+        self.dropped = 0  # tapes the run recorded after the ones it kept (its limits)
         self.theme, self.scale = LIGHT, 1.0
         self._pos, self._last_tick = 0.0, 0.0
         self._graph_cost, self._last_graph = 0.0, 0.0
@@ -113,8 +114,11 @@ class TimelinePanel(QWidget):
         lines: OutputLines | None = None,
         keep_step: bool = False,
         by_turns: bool = False,
+        dropped: int = 0,
     ) -> None:
         """Show a run's loops (the first selected) and its printed lines; [] clears.
+
+        ``dropped``: tapes the run recorded after the kept ones; the last loop's status says so.
 
         ``keep_step``: the same run, further on (a streamed run's next snapshot, its end): the
         loop shown stays selected at the step the user is on, and a playback goes on.
@@ -123,7 +127,7 @@ class TimelinePanel(QWidget):
         """
         old, k, playing = self.timeline, self.k, self.playing
         self.pause()
-        self.timelines, self.lines = list(timelines), lines
+        self.timelines, self.lines, self.dropped = list(timelines), lines, dropped
         self.controls.set_loops(self.timelines)
         if self.timelines:
             index, step = 0, 0
@@ -153,7 +157,8 @@ class TimelinePanel(QWidget):
         self.controls.show_timeline(index, tl, printed)
         self._announced = False
         self.redraw(keep=False, by_turns=by_turns)
-        self.show_status(text.summary(tl))
+        last = index == len(self.timelines) - 1  # (the tapes not kept came after the last loop)
+        self.show_status(text.summary(tl, self.dropped if last else 0))
         self.set_step(step)  # (its tapes now: a big graph shown before is replaced at once)
 
     def _on_loop_combo_changed(self, index: int) -> None:

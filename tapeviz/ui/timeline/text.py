@@ -7,6 +7,7 @@ from PySide6.QtCore import QCoreApplication
 from tapeviz.models.timeline.divergence import LoopDivergence
 from tapeviz.models.timeline.fits import Epochs
 from tapeviz.models.timeline.timeline import Timeline
+from tapeviz.sandbox.runtime.limits import Limits
 
 translate = QCoreApplication.translate  # lupdate reads translate("Timeline", "…")
 
@@ -37,11 +38,21 @@ def epoch_of_step(epochs: Epochs, k: int) -> str:
     )  # fmt: skip
 
 
-def summary(tl: Timeline) -> str:
-    """What the loop recorded and whether it diverged, for the status line."""
+def summary(tl: Timeline, dropped: int = 0) -> str:
+    """What the loop recorded and whether it diverged, for the status line.
+
+    ``dropped``: tapes the run recorded after the ones it kept (its limits), said here too:
+    the status bar's note is gone once another message takes its place.
+    """
     text = translate("Timeline", "{title}; each step records {period} tape(s).").format(
         title=title(tl), period=tl.loop.period
     )
+    if dropped:
+        text += " " + translate(
+            "Timeline",
+            "The run recorded {n} more tapes after these, not kept: a run keeps {most} tapes at "
+            "most, fewer once their values fill half its memory limit (set in Preferences).",
+        ).format(n=f"{dropped:,}", most=f"{Limits.max_tapes:,}")
     if tl.divergence is not None:
         text += " " + explanation(tl.divergence)
     return text

@@ -120,7 +120,8 @@ class TimelineLink(QObject):
         self._past.append(weakref.ref(result))
         self.available(bool(timelines))
         forward = bring_forward and bool(timelines) and not self.studio_in_front()
-        self.panel.set_run(timelines, lines, keep_step, by_turns)  # announces the step's tapes
+        # (it announces the step's tapes; the tapes not kept are said in the last loop's status)
+        self.panel.set_run(timelines, lines, keep_step, by_turns, result.dropped_tapes)
         self.output_link.set_lines(lines)
         shown = self.panel.timeline
         if not timelines or shown is None:
