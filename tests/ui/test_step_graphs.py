@@ -125,3 +125,46 @@ def test_a_step_built_after_other_tapes_were_shown_is_dropped(
     qtbot.waitUntil(lambda: not link.step_graphs.building, timeout=10_000)
     qtbot.wait(50)
     assert window.model.entry.tape is other.tapes[0].tape
+
+
+def test_a_snapshots_heavy_tapes_without_a_loop_are_built_in_the_pool(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A conv net's first snapshot has no loop yet: its tapes' backward pass was walked on the
+    # UI thread (48-143 ms, in the snapshot's turn).
+    link = window.timeline_link
+    two = run(LOOP.replace("range(6)", "range(2)"))
+    assert two.error is None and len(two.tapes) == 2
+    seen = _threads(monkeypatch)
+    monkeypatch.setattr(step_graphs, "HEAVY_ELEMENTS", 1)
+    link.show_run(two, bring_forward=False, by_turns=True)
+    assert window.tape_list.count() == 2 and not window.tape_list.drives_graph
+    qtbot.waitUntil(lambda: not link.step_graphs.building)
+    assert ("graph", 0, False) in seen and ("steppers", False) in seen
+    assert [e.tape for e in window.model.entries] == [i.tape for i in two.tapes]
+    assert window.tape_list.drives_graph and window.model.current == 1  # (the graph's pick)
+    seen.clear()
+    monkeypatch.setattr(step_graphs, "HEAVY_ELEMENTS", 10**9)  # light: at once, as before
+    link.show_run(two, bring_forward=False, by_turns=True)
+    assert seen == [("steppers", True)] and window.tape_list.drives_graph
+
+
+def test_a_snapshots_step_goes_to_a_small_graph_on_a_turn_to_a_big_one_at_once(
+    qtbot: QtBot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The graph of a Keras fit's step took 20-30 ms of the snapshot's turn; a big graph shown
+    # before must be replaced at once (the Timeline tab's resize fitted it again: 280 ms).
+    from tapeviz.ui.window import timeline_link
+
+    link = window.timeline_link
+    six = run(LOOP)
+    assert six.error is None
+    before = window.model.generation
+    link.show_run(six, bring_forward=False, by_turns=True)
+    assert window.model.generation == before  # (on a turn of its own)
+    qtbot.waitUntil(lambda: window.model.generation > before)
+    assert [e.tape for e in window.model.entries] == [six.tapes[0].tape]
+    monkeypatch.setattr(timeline_link, "SNAPSHOT_LATER_NODES", -1)  # (every graph is big)
+    before = window.model.generation
+    link.show_run(six, bring_forward=False, by_turns=True)
+    assert window.model.generation > before  # at once

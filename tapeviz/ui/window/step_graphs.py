@@ -5,7 +5,9 @@ A timeline step of a 400×400 ``matmul`` loop walked its backward pass (three 40
 was blocked 45-70 ms while the run streamed and at each step scrubbed to. Such a step's
 :class:`~tapeviz.models.graph.model.GraphModel` and steppers are built in the thread pool (as a
 big run's are) and shown when done; the graph shows the step before until then. Steps asked for
-meanwhile are not built: only the newest, once the build under way ends.
+meanwhile are not built: only the newest, once the build under way ends. A streamed run's tapes
+before it has a loop (a conv net's first batches: 50-140 ms walked on the UI thread) are such
+a step of its own (``step`` -1).
 """
 
 from __future__ import annotations
@@ -42,8 +44,13 @@ def heavy(step: StepTapes) -> bool:
 Built = tuple[GraphModel, Any]  # the model and its steppers (or why they could not be built)
 
 
+def chosen(step: StepTapes) -> int | None:
+    """The tape of ``step`` the graph shows (None: the one it picks; a step of -1 says so)."""
+    return None if step.current < 0 else step.current
+
+
 def build(
-    tapes: Sequence[Any], names: Mapping[int, str], options: GraphOptions, current: int,
+    tapes: Sequence[Any], names: Mapping[int, str], options: GraphOptions, current: int | None,
     source: str,
 ) -> Built:  # fmt: skip
     """In the pool: the step's graph, as ``GraphModel.set_tapes`` shows it, and its steppers."""
@@ -83,7 +90,7 @@ class StepGraphs:
         self._building = step
         options = self._model.options
         submit(
-            build, step.tapes, names, options, step.current, source,
+            build, step.tapes, names, options, chosen(step), source,
             on_done=lambda built: self._ended(step, built),
             on_error=lambda _why: self._ended(step, None),
         )  # fmt: skip

@@ -181,6 +181,11 @@ class TapeList(QListView):
         self.blockSignals(False)
         self.drives_graph = False
 
+    def follow_graph(self) -> None:
+        """The graph holds the listed tapes now (built elsewhere): the list drives it again."""
+        self.drives_graph = True
+        self._on_model_changed()
+
     def mark(self, row: int) -> None:
         """Make ``row`` current without acting on it (the graph already shows that tape)."""
         self.blockSignals(True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject
@@ -26,10 +27,14 @@ from tapeviz.ui.graph.expression_panel import names_of
 from tapeviz.ui.timeline.output_link import OutputLink
 from tapeviz.ui.timeline.panel import StepTapes, TimelinePanel
 from tapeviz.ui.turns import later, release
-from tapeviz.ui.window.step_graphs import Built, StepGraphs, heavy
+from tapeviz.ui.window.step_graphs import Built, StepGraphs, chosen, heavy
 from tapeviz.ui.window.tape_list import TapeList
 
 LATER_ROWS = 5_000  # a run of more tapes lists them on the next turn (~10 ms for 100,000)
+# A snapshot's step goes to the graph on a turn of its own while the graph shown has at most
+# this many nodes (a bigger one goes at once: see show_run)
+SNAPSHOT_LATER_NODES = 300
+SNAPSHOT_TAPES = 100  # a snapshot without a loop of at most this many tapes: heavy ones in the pool
 
 
 class TimelineLink(QObject):
@@ -68,6 +73,8 @@ class TimelineLink(QObject):
         self._shown: tuple[object, ...] = ()  # the tapes the graph shows now
         self._past: list[weakref.ref[RunResult]] = []  # runs shown here (a newer one may be)
         self._forwarding = False  # show_run brings the Timeline tab forward
+        self._snapshot = False  # show_run shows a streamed run's snapshot (its plots by turns)
+        self._asked = 0  # steps the panel asked the graph to show (a later one supersedes)
         panel.stepTapes.connect(self._on_panel_step_tapes)
         tape_list.picked.connect(self._on_tape_list_picked)
 
@@ -120,12 +127,26 @@ class TimelineLink(QObject):
         self._past.append(weakref.ref(result))
         self.available(bool(timelines))
         forward = bring_forward and bool(timelines) and not self.studio_in_front()
-        # (it announces the step's tapes; the tapes not kept are said in the last loop's status)
-        self.panel.set_run(timelines, lines, keep_step, by_turns, result.dropped_tapes)
+        # It announces the step's tapes. A snapshot's go to the graph on a turn after its plots'
+        # first part (the graph of a Keras fit's step: 20-30 ms, in the snapshot's 15-35 ms
+        # turn before), unless the graph shown is big: it must be gone before the Timeline tab
+        # comes forward (the tab's resize fitted an old 20,000-op graph again: 280 ms).
+        self._snapshot = by_turns
+        try:
+            self.panel.set_run(timelines, lines, keep_step, by_turns, result.dropped_tapes)
+        finally:
+            self._snapshot = False
         self.output_link.set_lines(lines)
         shown = self.panel.timeline
         if not timelines or shown is None:
-            self.tape_list.show_result(result, self.source(), labels)
+            few = by_turns and 0 < len(result.tapes) <= SNAPSHOT_TAPES  # (a snapshot, no loop)
+            every = StepTapes(tuple(result.tapes) if few else (), -1, -1)  # (-1: graph picks)
+            if few and heavy(every):  # a conv net's first tapes: their graph in the pool
+                self.tape_list.list_result(result, labels)  # (walked 50-140 ms here before)
+                self.step_graphs.want(every, self.names, self.source())
+            else:
+                self.step_graphs.forget()
+                self.tape_list.show_result(result, self.source(), labels)
             return
         if len(result.tapes) > LATER_ROWS:  # the rows, then the current one, on turns of their own
             later(lambda: self._list_tapes(result, labels, None), self.tape_list)
@@ -175,12 +196,21 @@ class TimelineLink(QObject):
         return any(r() is result for r in self._past)
 
     def _on_panel_step_tapes(self, step: StepTapes) -> None:
+        self._asked += 1
         if self.studio_in_front():  # the graph shows the studio's step
             self.step_graphs.forget()
         elif heavy(step):  # its backward pass: in the pool (the step before shows meanwhile)
             self.step_graphs.want(step, self.names, self.source())
         else:
             self.step_graphs.forget()
+            if self._snapshot and len(self.model.nodes) <= SNAPSHOT_LATER_NODES:
+                later(partial(self._show_asked, step, self._asked), self)
+            else:
+                self._show_step(step, None)
+
+    def _show_asked(self, step: StepTapes, asked: int) -> None:
+        """A snapshot's step, on its turn: unless a newer step was asked for meanwhile."""
+        if asked == self._asked:
             self._show_step(step, None)
 
     def _show_step(self, step: StepTapes, built: Built | None) -> None:
@@ -197,7 +227,7 @@ class TimelineLink(QObject):
             self.model.adopt(model)  # (which now holds the last step's graph)
             release(model)
         else:
-            self.model.set_tapes(list(step.tapes), self.names, current=step.current,
+            self.model.set_tapes(list(step.tapes), self.names, current=chosen(step),
                                  source=self.source())  # fmt: skip
         for tape in self._shown:  # a received tape rebuilt for the last step: let it go
             if tape not in tapes and hasattr(tape, "release"):
@@ -206,6 +236,8 @@ class TimelineLink(QObject):
         tl = self.panel.timeline
         if tl is not None:
             self.tape_list.mark(tl.main_tape(step.step))
+        elif step.step < 0:  # a run's tapes without a loop (so far): the list drives the graph
+            self.tape_list.follow_graph()
 
     def _on_tape_list_picked(self, row: int) -> None:
         """A tape picked in the Tapes dock: its loop's step, or the tape among all of them."""
