@@ -1626,7 +1626,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="402" />
-      <location filename="../../tapeviz/ui/timeline/panel.py" line="256" />
+      <location filename="../../tapeviz/ui/timeline/panel.py" line="258" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
@@ -2196,9 +2196,9 @@
       <translation>{title};每步记录 {period} 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/text.py" line="51" />
-      <source>The run recorded {n} more tapes after these, not kept: a run keeps {most} tapes at most, fewer once their values fill half its memory limit (set in Preferences).</source>
-      <translation>在这些之后,运行又记录了 {n} 条磁带,未保留:一次运行最多保留 {most} 条磁带;当它们的数值占满内存上限的一半时保留得更少(可在“首选项”中设置)。</translation>
+      <location filename="../../tapeviz/ui/timeline/text.py" line="59" />
+      <source>The run kept {kept} tapes and recorded {n} more after them: a run keeps {most} tapes at most, fewer once their values fill half its memory limit (set in Preferences).</source>
+      <translation>运行保留了 {kept} 条磁带,之后又记录了 {n} 条:一次运行最多保留 {most} 条磁带;当它们的数值占满内存上限的一半时保留得更少(可在“首选项”中设置)。</translation>
     </message>
     <message>
       <location filename="../../tapeviz/models/timeline/divergence.py" line="38" />
@@ -2219,7 +2219,7 @@
   <context>
     <name>TimelineLink</name>
     <message>
-      <location filename="../../tapeviz/ui/window/timeline_link.py" line="115" />
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="122" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>

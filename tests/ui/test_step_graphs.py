@@ -168,3 +168,36 @@ def test_a_snapshots_step_goes_to_a_small_graph_on_a_turn_to_a_big_one_at_once(
     before = window.model.generation
     link.show_run(six, bring_forward=False, by_turns=True)
     assert window.model.generation > before  # at once
+
+
+def test_a_snapshots_waiting_step_yields_to_what_the_graph_showed_meanwhile(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    # (The review's case: a run without a loop shown before the snapshot's turn came; its
+    # graph was then covered by the older run's step.)
+    link = window.timeline_link
+    six, one = run(LOOP), run(LOOP.replace("range(6)", "range(1)"))
+    link.show_run(six, bring_forward=False, by_turns=True)  # its step waits for a turn
+    link.show_run(one, bring_forward=False)  # no loop: its tape, at once
+    qtbot.wait(200)
+    assert [e.tape for e in window.model.entries] == [one.tapes[0].tape]
+    assert window.tape_list.drives_graph
+    before = window.model.generation
+    link.show_run(six, bring_forward=False, by_turns=True)
+    window.model.set_tapes([one.tapes[0]])  # (the graph shows other tapes meanwhile)
+    qtbot.wait(200)
+    assert [e.tape for e in window.model.entries] == [one.tapes[0].tape]
+    assert window.model.generation == before + 1
+
+
+def test_a_first_snapshot_shows_its_step_at_once_for_a_carried_view(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    # A language switch's window carries the graph's view to its first run; a streamed run's
+    # first snapshot applied it to a graph that had no tapes yet (its step waited for a turn).
+    six = run(LOOP)
+    window.carried.carry_view({"tape": 0, "call": 0, "graph": {}, "stepper": {}})
+    link = window.timeline_link
+    window._show_snapshot(six, link.prepare(six), True)
+    assert [e.tape for e in window.model.entries] == [six.tapes[0].tape]
+    assert window.carried.pending is None

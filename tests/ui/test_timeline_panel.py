@@ -319,7 +319,25 @@ def test_the_last_loops_status_says_how_many_tapes_the_run_did_not_keep(qtbot: Q
     p.statusMessage.connect(said.append)
     p.set_run(timelines_of(result), dropped=result.dropped_tapes)
     assert "Loop 1: 25 steps (tapes 1–25)" in p.status.text()
-    assert "recorded 15 more tapes after these, not kept" in p.status.text()
+    assert "The run kept 25 tapes and recorded 15 more after them" in p.status.text()
     assert "100,000 tapes at most" in said[-1]
     p.set_run(timelines_of(result))  # (a run that kept every tape: nothing said)
     assert "more tapes" not in p.status.text()
+
+
+def test_the_divergence_announced_keeps_saying_the_tapes_not_kept(qtbot: QtBot) -> None:
+    source = (
+        "import tensorflow as tf\nx = tf.Variable(3.0)\nfor i in range(40):\n"
+        "    with tf.GradientTape() as t:\n        y = x * x\n"
+        "    x.assign_sub(5.0 * t.gradient(y, x))\n"
+    )
+    result = run(source, limits=Limits(max_tapes=30))
+    assert result.error is None and result.dropped_tapes == 10
+    p = TimelinePanel()
+    qtbot.addWidget(p)
+    p.set_run(timelines_of(result), dropped=result.dropped_tapes)
+    d = p.timeline.divergence if p.timeline is not None else None
+    assert d is not None and d.step > 0 and "recorded 10 more" in p.status.text()
+    p.set_step(d.step)  # (the cursor reaches it: the divergence is announced)
+    assert "Diverged" in p.status.text()
+    assert "The run kept 30 tapes and recorded 10 more after them" in p.status.text()

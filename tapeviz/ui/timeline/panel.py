@@ -59,6 +59,7 @@ class TimelinePanel(QWidget):
         self.links: LineSteps | None = None
         self.k = 0
         self.dropped = 0  # tapes the run recorded after the ones it kept (its limits)
+        self._not_kept = ""  # the loop's sentence about them (the last loop's; "" for others)
         self.theme, self.scale = LIGHT, 1.0
         self._pos, self._last_tick = 0.0, 0.0
         self._graph_cost, self._last_graph = 0.0, 0.0
@@ -158,6 +159,7 @@ class TimelinePanel(QWidget):
         self._announced = False
         self.redraw(keep=False, by_turns=by_turns)
         last = index == len(self.timelines) - 1  # (the tapes not kept came after the last loop)
+        self._not_kept = text.not_kept(len(tl.tapes), self.dropped) if last else ""
         self.show_status(text.summary(tl, self.dropped if last else 0))
         self.set_step(step)  # (its tapes now: a big graph shown before is replaced at once)
 
@@ -246,7 +248,7 @@ class TimelinePanel(QWidget):
         d = tl.divergence
         if d is not None and k >= d.step and not self._announced:
             self._announced = True
-            self.show_status(text.explanation(d))
+            self.show_status(text.explanation(d) + self._not_kept)
 
     def step_text(self, k: int) -> str:
         """``step 3 of 199 · loss = 1.2 · x = 0.4 · ‖∇‖ = 2``: the values at step k."""

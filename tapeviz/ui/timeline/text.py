@@ -47,12 +47,17 @@ def summary(tl: Timeline, dropped: int = 0) -> str:
     text = translate("Timeline", "{title}; each step records {period} tape(s).").format(
         title=title(tl), period=tl.loop.period
     )
-    if dropped:
-        text += " " + translate(
-            "Timeline",
-            "The run recorded {n} more tapes after these, not kept: a run keeps {most} tapes at "
-            "most, fewer once their values fill half its memory limit (set in Preferences).",
-        ).format(n=f"{dropped:,}", most=f"{Limits.max_tapes:,}")
     if tl.divergence is not None:
         text += " " + explanation(tl.divergence)
-    return text
+    return text + not_kept(len(tl.tapes), dropped)
+
+
+def not_kept(kept: int, dropped: int) -> str:
+    """`` The run kept 4,487 tapes and recorded 5,513 more after them: …`` ("" for none)."""
+    if not dropped:
+        return ""
+    return " " + translate(
+        "Timeline",
+        "The run kept {kept} tapes and recorded {n} more after them: a run keeps {most} tapes "
+        "at most, fewer once their values fill half its memory limit (set in Preferences).",
+    ).format(kept=f"{kept:,}", n=f"{dropped:,}", most=f"{Limits.max_tapes:,}")

@@ -35,10 +35,12 @@ class CarriedView(QObject):
         self.pending = dict(state)
 
     def apply(self, editor_run: bool) -> None:
-        """A run's tapes are shown: apply the carried state.
+        """A run's tapes are shown: apply the carried state (kept while the graph has none).
 
         The tape and the stepper's part go only to the editor's run, not a studio step's tape.
         """
+        if not self.model.entries:  # (still built in the pool: applied when the run ends)
+            return
         carried, self.pending = self.pending, None
         if carried is None:
             return

@@ -385,6 +385,8 @@ class MainWindow(QMainWindow):
         self.timeline_link.show_run(result, bring_forward=first, keep_step=not first,
                                     by_turns=True)  # fmt: skip
         if first and result.tapes:
+            if self.carried.pending is not None:  # (a language switch's view: on the graph)
+                self.timeline_link.show_waiting()
             self.carried.apply(editor_run=not self.studio_view)
 
     def _show_tapes(self, result: RunResult) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from PySide6.QtCore import QObject
@@ -75,6 +74,8 @@ class TimelineLink(QObject):
         self._forwarding = False  # show_run brings the Timeline tab forward
         self._snapshot = False  # show_run shows a streamed run's snapshot (its plots by turns)
         self._asked = 0  # steps the panel asked the graph to show (a later one supersedes)
+        # a snapshot's step waiting for its turn: (step, asked, the graph's generation then)
+        self._waiting: tuple[StepTapes, int, int] | None = None
         panel.stepTapes.connect(self._on_panel_step_tapes)
         tape_list.picked.connect(self._on_tape_list_picked)
 
@@ -109,6 +110,7 @@ class TimelineLink(QObject):
         its end): the timeline stays at the loop and step the user is on. ``by_turns``: its
         plots a part per turn, then the step's graph (a snapshot, while the run goes on).
         """
+        self._waiting = None  # (a snapshot's step still waiting: this run, further on, or not)
         prepared, self.prepared = self.prepared, None
         if prepared is not None and prepared[0].tapes is result.tapes:  # made off the UI thread
             found, labels, lines = prepared[1:]  # (a stopped run: its last snapshot's)
@@ -141,8 +143,8 @@ class TimelineLink(QObject):
         if not timelines or shown is None:
             few = by_turns and 0 < len(result.tapes) <= SNAPSHOT_TAPES  # (a snapshot, no loop)
             every = StepTapes(tuple(result.tapes) if few else (), -1, -1)  # (-1: graph picks)
-            if few and heavy(every):  # a conv net's first tapes: their graph in the pool
-                self.tape_list.list_result(result, labels)  # (walked 50-140 ms here before)
+            if few and not self.studio_in_front() and heavy(every):  # a conv net's first
+                self.tape_list.list_result(result, labels)  # tapes: their graph in the pool
                 self.step_graphs.want(every, self.names, self.source())
             else:
                 self.step_graphs.forget()
@@ -204,14 +206,21 @@ class TimelineLink(QObject):
         else:
             self.step_graphs.forget()
             if self._snapshot and len(self.model.nodes) <= SNAPSHOT_LATER_NODES:
-                later(partial(self._show_asked, step, self._asked), self)
+                self._waiting = (step, self._asked, self.model.generation)
+                later(self.show_waiting, self)
             else:
                 self._show_step(step, None)
 
-    def _show_asked(self, step: StepTapes, asked: int) -> None:
-        """A snapshot's step, on its turn: unless a newer step was asked for meanwhile."""
-        if asked == self._asked:
-            self._show_step(step, None)
+    def show_waiting(self) -> None:
+        """Show the snapshot's step that waits for its turn, now (on its turn, or when asked).
+
+        Not if a newer step was asked for, or the graph showed other tapes, meanwhile.
+        """
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            step, asked, generation = waiting
+            if asked == self._asked and generation == self.model.generation:
+                self._show_step(step, None)
 
     def _show_step(self, step: StepTapes, built: Built | None) -> None:
         """Show a step's tapes in the graph (``built``: its model and steppers, from the pool)."""
@@ -234,10 +243,10 @@ class TimelineLink(QObject):
                 tape.release()
         self._shown = tapes
         tl = self.panel.timeline
-        if tl is not None:
-            self.tape_list.mark(tl.main_tape(step.step))
-        elif step.step < 0:  # a run's tapes without a loop (so far): the list drives the graph
+        if step.step < 0:  # a run's tapes without a loop (so far): the list drives the graph
             self.tape_list.follow_graph()
+        elif tl is not None:
+            self.tape_list.mark(tl.main_tape(step.step))
 
     def _on_tape_list_picked(self, row: int) -> None:
         """A tape picked in the Tapes dock: its loop's step, or the tape among all of them."""
