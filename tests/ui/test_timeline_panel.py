@@ -303,19 +303,27 @@ def test_a_snapshot_is_drawn_a_part_per_turn_its_step_tapes_at_once(
     assert len(seen) == 2 and not p.drawing
 
 
+def _capped(qtbot: QtBot, rate: float, kept: int) -> tuple[RunResult, TimelinePanel]:
+    """40 steps of x² descending at ``rate``, of which the run keeps ``kept``; shown, said so."""
+    source = (
+        "import tensorflow as tf\nx = tf.Variable(3.0)\nfor i in range(40):\n"
+        "    with tf.GradientTape() as t:\n        y = x * x\n"
+        f"    x.assign_sub({rate} * t.gradient(y, x))\n"
+    )
+    result = run(source, limits=Limits(max_tapes=kept))
+    assert result.error is None and len(result.tapes) == kept
+    assert result.dropped_tapes == 40 - kept
+    p = TimelinePanel()
+    qtbot.addWidget(p)
+    p.set_run(timelines_of(result), dropped=result.dropped_tapes)
+    return result, p
+
+
 def test_the_last_loops_status_says_how_many_tapes_the_run_did_not_keep(qtbot: QtBot) -> None:
     # The status bar's note about tapes not kept is gone once another message replaces it;
     # the loop's own status line under the plots keeps saying it.
-    source = (
-        "import tensorflow as tf\nx = tf.Variable(3.0)\nfor i in range(40):\n"
-        "    with tf.GradientTape() as t:\n        y = (x - 1.0) ** 2\n"
-        "    x.assign_sub(0.1 * t.gradient(y, x))\n"
-    )
-    result = run(source, limits=Limits(max_tapes=25))
-    assert result.error is None and len(result.tapes) == 25 and result.dropped_tapes == 15
-    p = TimelinePanel()
-    qtbot.addWidget(p)
     said: list[str] = []
+    result, p = _capped(qtbot, 0.1, 25)
     p.statusMessage.connect(said.append)
     p.set_run(timelines_of(result), dropped=result.dropped_tapes)
     assert "Loop 1: 25 steps (tapes 1–25)" in p.status.text()
@@ -326,16 +334,7 @@ def test_the_last_loops_status_says_how_many_tapes_the_run_did_not_keep(qtbot: Q
 
 
 def test_the_divergence_announced_keeps_saying_the_tapes_not_kept(qtbot: QtBot) -> None:
-    source = (
-        "import tensorflow as tf\nx = tf.Variable(3.0)\nfor i in range(40):\n"
-        "    with tf.GradientTape() as t:\n        y = x * x\n"
-        "    x.assign_sub(5.0 * t.gradient(y, x))\n"
-    )
-    result = run(source, limits=Limits(max_tapes=30))
-    assert result.error is None and result.dropped_tapes == 10
-    p = TimelinePanel()
-    qtbot.addWidget(p)
-    p.set_run(timelines_of(result), dropped=result.dropped_tapes)
+    _, p = _capped(qtbot, 5.0, 30)
     d = p.timeline.divergence if p.timeline is not None else None
     assert d is not None and d.step > 0 and "recorded 10 more" in p.status.text()
     p.set_step(d.step)  # (the cursor reaches it: the divergence is announced)
