@@ -73,9 +73,9 @@ class TimelineLink(QObject):
         self._past: list[weakref.ref[RunResult]] = []  # runs shown here (a newer one may be)
         self._forwarding = False  # show_run brings the Timeline tab forward
         self._snapshot = False  # show_run shows a streamed run's snapshot (its plots by turns)
-        self._asked = 0  # steps the panel asked the graph to show (a later one supersedes)
-        # a snapshot's step waiting for its turn: (step, asked, the graph's generation then)
-        self._waiting: tuple[StepTapes, int, int] | None = None
+        # a snapshot's step waiting for its turn, and the graph's generation then (any newer
+        # step asked for, another run, or other tapes shown meanwhile supersede it)
+        self._waiting: tuple[StepTapes, int] | None = None
         panel.stepTapes.connect(self._on_panel_step_tapes)
         tape_list.picked.connect(self._on_tape_list_picked)
 
@@ -141,14 +141,14 @@ class TimelineLink(QObject):
         self.output_link.set_lines(lines)
         shown = self.panel.timeline
         if not timelines or shown is None:
-            few = by_turns and 0 < len(result.tapes) <= SNAPSHOT_TAPES  # (a snapshot, no loop)
-            every = StepTapes(tuple(result.tapes) if few else (), -1, -1)  # (-1: graph picks)
-            if few and not self.studio_in_front() and heavy(every):  # a conv net's first
-                self.tape_list.list_result(result, labels)  # tapes: their graph in the pool
-                self.step_graphs.want(every, self.names, self.source())
-            else:
-                self.step_graphs.forget()
-                self.tape_list.show_result(result, self.source(), labels)
+            self.step_graphs.forget()
+            if by_turns and 0 < len(result.tapes) <= SNAPSHOT_TAPES and not self.studio_in_front():
+                every = StepTapes(tuple(result.tapes), -1, -1)  # (a snapshot without a loop)
+                if heavy(every):  # a conv net's first tapes: their graph in the pool
+                    self.tape_list.list_result(result, labels)
+                    self.step_graphs.want(every, self.names, self.source())
+                    return
+            self.tape_list.show_result(result, self.source(), labels)
             return
         if len(result.tapes) > LATER_ROWS:  # the rows, then the current one, on turns of their own
             later(lambda: self._list_tapes(result, labels, None), self.tape_list)
@@ -198,7 +198,7 @@ class TimelineLink(QObject):
         return any(r() is result for r in self._past)
 
     def _on_panel_step_tapes(self, step: StepTapes) -> None:
-        self._asked += 1
+        self._waiting = None  # (a newer step asked for)
         if self.studio_in_front():  # the graph shows the studio's step
             self.step_graphs.forget()
         elif heavy(step):  # its backward pass: in the pool (the step before shows meanwhile)
@@ -206,7 +206,7 @@ class TimelineLink(QObject):
         else:
             self.step_graphs.forget()
             if self._snapshot and len(self.model.nodes) <= SNAPSHOT_LATER_NODES:
-                self._waiting = (step, self._asked, self.model.generation)
+                self._waiting = (step, self.model.generation)
                 later(self.show_waiting, self)
             else:
                 self._show_step(step, None)
@@ -217,10 +217,8 @@ class TimelineLink(QObject):
         Not if a newer step was asked for, or the graph showed other tapes, meanwhile.
         """
         waiting, self._waiting = self._waiting, None
-        if waiting is not None:
-            step, asked, generation = waiting
-            if asked == self._asked and generation == self.model.generation:
-                self._show_step(step, None)
+        if waiting is not None and waiting[1] == self.model.generation:
+            self._show_step(waiting[0], None)
 
     def _show_step(self, step: StepTapes, built: Built | None) -> None:
         """Show a step's tapes in the graph (``built``: its model and steppers, from the pool)."""
