@@ -59,7 +59,6 @@ class TimelinePanel(QWidget):
         self.links: LineSteps | None = None
         self.k = 0
         self.dropped = 0  # tapes the run recorded after the ones it kept (its limits)
-        self._not_kept = ""  # the loop's sentence about them (the last loop's; "" for others)
         self.theme, self.scale = LIGHT, 1.0
         self._pos, self._last_tick = 0.0, 0.0
         self._graph_cost, self._last_graph = 0.0, 0.0
@@ -158,9 +157,7 @@ class TimelinePanel(QWidget):
         self.controls.show_timeline(index, tl, printed)
         self._announced = False
         self.redraw(keep=False, by_turns=by_turns)
-        last = index == len(self.timelines) - 1  # (the tapes not kept came after the last loop)
-        self._not_kept = text.not_kept(len(tl.tapes), self.dropped) if last else ""
-        self.show_status(text.summary(tl, self.dropped if last else 0))
+        self.show_status(text.summary(tl) + self._not_kept())
         self.set_step(step)  # (its tapes now: a big graph shown before is replaced at once)
 
     def _on_loop_combo_changed(self, index: int) -> None:
@@ -248,7 +245,14 @@ class TimelinePanel(QWidget):
         d = tl.divergence
         if d is not None and k >= d.step and not self._announced:
             self._announced = True
-            self.show_status(text.explanation(d) + self._not_kept)
+            self.show_status(text.explanation(d) + self._not_kept())
+
+    def _not_kept(self) -> str:
+        """The tapes the run did not keep, said by the last loop's status ("" for others)."""
+        tl = self.timeline
+        if tl is None or not self.timelines or tl is not self.timelines[-1]:
+            return ""
+        return text.not_kept(len(tl.tapes), self.dropped)
 
     def step_text(self, k: int) -> str:
         """``step 3 of 199 · loss = 1.2 · x = 0.4 · ‖∇‖ = 2``: the values at step k."""

@@ -38,22 +38,22 @@ def epoch_of_step(epochs: Epochs, k: int) -> str:
     )  # fmt: skip
 
 
-def summary(tl: Timeline, dropped: int = 0) -> str:
-    """What the loop recorded and whether it diverged, for the status line.
-
-    ``dropped``: tapes the run recorded after the ones it kept (its limits), said here too:
-    the status bar's note is gone once another message takes its place.
-    """
+def summary(tl: Timeline) -> str:
+    """What the loop recorded and whether it diverged, for the status line."""
     text = translate("Timeline", "{title}; each step records {period} tape(s).").format(
         title=title(tl), period=tl.loop.period
     )
     if tl.divergence is not None:
         text += " " + explanation(tl.divergence)
-    return text + not_kept(len(tl.tapes), dropped)
+    return text
 
 
 def not_kept(kept: int, dropped: int) -> str:
-    """`` The run kept 4,487 tapes and recorded 5,513 more after them: …`` ("" for none)."""
+    """`` The run kept 4,487 tapes and recorded 5,513 more after them: …`` ("" for none).
+
+    Said by the last loop's status line too: the status bar's note is gone once another
+    message takes its place.
+    """
     if not dropped:
         return ""
     return " " + translate(
