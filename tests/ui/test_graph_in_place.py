@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import gc
+
 from pytestqt.qtbot import QtBot
 
+import tapeviz as tv
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.sandbox.process.isolated import run_isolated
+from tapeviz.ui import turns
 from tapeviz.ui.graph.expression_panel import names_of
+from tapeviz.ui.graph.scene import ItemUpdate
 from tapeviz.ui.graph.view import GraphView
 
 LOOP = """import tensorflow as tf
@@ -49,3 +54,33 @@ def test_same_structure_updates_the_items_in_place(qtbot: QtBot) -> None:
     model.set_tapes(tapes[3:4], names)  # sin(x): another graph, laid out again
     qtbot.waitUntil(lambda: len(layouts) == 2)
     assert view.items.keys() != items.keys()
+
+
+def test_a_big_graphs_update_by_slices_lets_go_of_it_when_done(qtbot: QtBot) -> None:
+    def chain(start: float) -> object:
+        x = tv.Variable(start)
+        with tv.GradientTape() as tape:
+            y = x
+            for _ in range(400):  # (over LAZY_TEXT nodes: updated by slices)
+                y = tv.sin(y)
+        tape.gradient(y, x)
+        return tape
+
+    model = GraphModel([chain(1.0)])
+    view = GraphView(model)
+    view.animation_ms = 0
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitUntil(lambda: not view.building and view._filling is None, timeout=20_000)
+    gc.collect()
+    gc.disable()  # (as in the window: its own timer collects, a full pass at most once a minute)
+    try:
+        model.set_tapes([chain(0.5)])
+        assert view._update is not None  # (the same graph: its new values by slices)
+        gc.collect()  # (what it holds is old now, as after the window's passes while it ran)
+        qtbot.waitUntil(lambda: view._update is None and turns.pending() == 0, timeout=20_000)
+        # A slice that queued itself was a reference cycle: the finished update held the
+        # model of the run before it (every node and value) until a full collection.
+        assert not [o for o in gc.get_objects() if isinstance(o, ItemUpdate)]
+    finally:
+        gc.enable()
