@@ -268,8 +268,6 @@ def _collect_now() -> None:
     FULL_WAIT_S (jobs back to back).
     """
     counts, thresholds = gc.get_count(), gc.get_threshold()
-    if counts[0] <= thresholds[0]:
-        return
     now = time.monotonic()
     if counts[2] > thresholds[2] and now - _LAST_FULL[0] >= FULL_GC_S:
         if busy() and _FULL_DUE[0] is None:
@@ -281,5 +279,8 @@ def _collect_now() -> None:
             return
     # Both young generations in one pass, each time: a pass then costs what was allocated
     # since the last one. Left to pile up over ten passes while a worker decodes a big run,
-    # the middle generation took 20-40 ms to collect on the UI thread.
+    # the middle generation took 20-40 ms to collect on the UI thread. Each tick, whatever
+    # the count says: every object freed counts one off it, so while a replaced graph was
+    # freed the count read ~0 with a new graph's million objects young, and the pass that
+    # came at last took 90-120 ms (an empty pass costs a microsecond).
     gc.collect(1)
