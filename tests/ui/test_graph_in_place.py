@@ -73,6 +73,7 @@ def test_a_big_graphs_update_by_slices_lets_go_of_it_when_done(qtbot: QtBot) -> 
     view.show()
     qtbot.waitUntil(lambda: not view.building and view._filling is None, timeout=20_000)
     gc.collect()
+    was = gc.isenabled()
     gc.disable()  # (as in the window: its own timer collects, a full pass at most once a minute)
     try:
         model.set_tapes([chain(0.5)])
@@ -83,4 +84,5 @@ def test_a_big_graphs_update_by_slices_lets_go_of_it_when_done(qtbot: QtBot) -> 
         # model of the run before it (every node and value) until a full collection.
         assert not [o for o in gc.get_objects() if isinstance(o, ItemUpdate)]
     finally:
-        gc.enable()
+        if was:
+            gc.enable()

@@ -17,8 +17,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-import shiboken6
-from PySide6.QtCore import QEvent, QObject, QPointF, QRectF
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtWidgets import QGraphicsScene
 
 from tapeviz.models.graph import layout as layouts
@@ -26,6 +25,7 @@ from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui import workers
 from tapeviz.ui.graph.builder import SceneBuilder
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
+from tapeviz.ui.graph.retire import WAIT_LIMIT_S, no_deactivation, retire
 from tapeviz.ui.graph.scene import (
     ANIMATED_MAX,
     BUILD_SLICE_S,
@@ -44,80 +44,44 @@ from tapeviz.ui.graph.tiles import TILED_MIN, Boxes
 from tapeviz.ui.turns import after, later
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
-RETIRE_WAIT_MS = 100  # an old scene's deletion waits this long for a build under way to end
 WAIT_MS = 50  # a restyle's nodes out of view wait while a pool job runs, checking this often
-WAIT_LIMIT_S = 5.0  # but no longer than this in all (a job may be a long run on its worker)
 
 
-class _NoDeactivation(QObject):
-    """Keeps a scene leaving the view from deactivating each of its items (50 ms at 21,000)."""
+class _Restyle:
+    """A big graph's restyle by slices, the nodes in view first (see ``restyle_items``).
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Qt override: swallow WindowDeactivate (the scene is about to be deleted)."""
-        return event.type() == QEvent.Type.WindowDeactivate
-
-
-_FILTERS: list[_NoDeactivation] = []  # made with the first scene replaced (Qt is running)
-
-
-def no_deactivation() -> _NoDeactivation:
-    """The one filter every scene leaving the view gets."""
-    if not _FILTERS:
-        _FILTERS.append(_NoDeactivation())
-    return _FILTERS[0]
-
-
-def retire(
-    scene: QGraphicsScene,
-    items: list[Any],
-    busy: Callable[[], bool] = lambda: False,
-    soft: Callable[[], bool] = lambda: False,
-) -> None:
-    """Delete a scene no longer shown: a big one's items by slices first, then the scene.
-
-    At once, deleting a 3,000-op graph's 21,000 items took 60 ms, a 10,000-op one's ~200 ms.
-    While ``busy()`` (a new graph is being built by slices) it waits: one slice per turn. It
-    also waits while a pool job runs or ``soft()`` (other slices), WAIT_LIMIT_S in all (not
-    counting the build's wait: a run started as the build ends is waited for): each deletion
-    lets go of the GIL, and getting it back from a job decoding a big run took a switch
-    interval (100 deletions, 100 ms).
+    An object, not a closure that queues itself: that is a reference cycle, and it held
+    ``style`` (the stepper's adjoints) until a full collection.
     """
-    if len(items) <= LAZY_TEXT:
-        scene.deleteLater()
-        return
-    waited = [0.0]  # seconds waited for jobs and other slices
 
-    def held_up() -> bool:  # (a job started during a slice ends it too)
-        return (workers.busy() or soft()) and waited[0] < WAIT_LIMIT_S
+    def __init__(
+        self, view: Any, style: Callable[[NodeItem], None], generation: int,
+        todo: list[NodeItem], unseen: int,
+    ) -> None:  # fmt: skip
+        self.view, self.style, self.generation = view, style, generation
+        self.todo, self.unseen = todo, unseen  # (the ones out of view are popped last)
+        self.waited = 0.0  # seconds the nodes out of view waited, WAIT_LIMIT_S at most
 
-    def step() -> None:
-        if busy() or held_up():
-            waited[0] += 0.0 if busy() else RETIRE_WAIT_MS / 1000
-            after(RETIRE_WAIT_MS, step, scene)
+    def step(self) -> None:
+        """Restyle a slice; queue the next."""
+        view, todo = self.view, self.todo
+        if self.generation != view._restyling:
+            return
+        # What is out of view waits while a pool job runs (a new result decoding): each item
+        # changed now would cost Qt's update pass a GIL wait. Never what is in view.
+        waiting = workers.busy() and self.waited < WAIT_LIMIT_S
+        stop = self.unseen if waiting else 0  # while waiting, only the nodes in view
+        if len(todo) <= stop:
+            self.waited += WAIT_MS / 1000
+            after(WAIT_MS, self.step, view)
             return
         end = time.perf_counter() + BUILD_SLICE_S
-        while items and time.perf_counter() < end and not held_up():
-            for _ in range(min(100, len(items))):
-                _delete(items.pop())
-        if items:
-            later(step, scene)
-        else:
-            scene.deleteLater()
-
-    later(step, scene)
-
-
-def _delete(item: Any) -> None:
-    """Delete ``item``'s Qt object, then forget its Python attributes.
-
-    Nodes and edges refer to each other (``NodeItem.edges``, ``EdgeItem.source``): kept, a
-    retired graph's wrappers were freed only by a full collection, which the window runs at
-    most once a minute (a 20,000-op graph's 540,000 objects: 400 MB held until then, and ~1 s
-    of the UI thread when it came). Once the Qt object is gone nothing calls into them, and
-    without their attributes they are freed as the last reference goes.
-    """
-    shiboken6.delete(item)
-    item.__dict__.clear()
+        style = self.style
+        while len(todo) > stop and time.perf_counter() < end:
+            for _ in range(min(50, len(todo) - stop)):
+                style(todo.pop())
+        if todo:
+            later(self.step, view)
 
 
 class SceneBuilding:
@@ -391,28 +355,7 @@ class SceneBuilding:
         seen = self._visible_nodes()
         todo = [*seen, *(it for it in self.items.values() if it not in seen)]
         todo.reverse()
-        unseen = len(todo) - len(seen)  # popped last
-        waited = [0.0]  # seconds the nodes out of view waited, WAIT_LIMIT_S at most
-
-        def step() -> None:
-            if generation != self._restyling:
-                return
-            # What is out of view waits while a pool job runs (a new result decoding): each item
-            # changed now would cost Qt's update pass a GIL wait. Never what is in view.
-            waiting = workers.busy() and waited[0] < WAIT_LIMIT_S
-            stop = unseen if waiting else 0  # while waiting, only the nodes in view
-            if len(todo) <= stop:
-                waited[0] += WAIT_MS / 1000
-                after(WAIT_MS, step, self)
-                return
-            end = time.perf_counter() + BUILD_SLICE_S
-            while len(todo) > stop and time.perf_counter() < end:
-                for _ in range(min(50, len(todo) - stop)):
-                    style(todo.pop())
-            if todo:
-                later(step, self)
-
-        step()
+        _Restyle(self, style, generation, todo, len(todo) - len(seen)).step()
 
     def _visible_nodes(self) -> dict[NodeItem, None]:
         """The node items in (or near) the view."""
