@@ -39,6 +39,7 @@ SWITCH_S = 0.001  # the GIL switch interval while jobs run (the UI thread gets i
 RECLAIM_SPACING = 10.0  # such collections take at most about 1/10 of the UI thread's time
 _GC_TIMER: list[QTimer] = []
 _LAST_FULL = [0.0]
+_PASSES = [0]  # young passes that followed allocation since the last full one (its due count)
 _FULL_DUE: list[float | None] = [None]  # since when a due full pass waits for jobs to end
 
 
@@ -186,7 +187,7 @@ def _full_collection() -> None:
     memory.trim()
     now = time.monotonic()
     _RECLAIMED[:] = [now, now - t0]
-    _LAST_FULL[0] = now
+    _LAST_FULL[0], _PASSES[0] = now, 0
 
 
 def collect_now(timeout_s: float = RECLAIM_WAIT_S) -> bool:
@@ -227,7 +228,7 @@ def settle() -> None:
     gc.unfreeze()
     gc.collect()
     gc.freeze()
-    _LAST_FULL[0] = time.monotonic()
+    _LAST_FULL[0], _PASSES[0] = time.monotonic(), 0
 
 
 def postpone_full_collection() -> None:
@@ -268,12 +269,14 @@ def _collect_now() -> None:
     FULL_WAIT_S (jobs back to back).
     """
     counts, thresholds = gc.get_count(), gc.get_threshold()
+    if counts[0] > thresholds[0]:  # (CPython counts every pass, an idle tick's too: not those)
+        _PASSES[0] += 1
     now = time.monotonic()
-    if counts[2] > thresholds[2] and now - _LAST_FULL[0] >= FULL_GC_S:
+    if _PASSES[0] > thresholds[2] and now - _LAST_FULL[0] >= FULL_GC_S:
         if busy() and _FULL_DUE[0] is None:
             _FULL_DUE[0] = now  # put off while jobs run ...
         if not busy() or now - (_FULL_DUE[0] or now) >= FULL_WAIT_S:  # ... but not for ever
-            _LAST_FULL[0], _FULL_DUE[0] = now, None
+            _LAST_FULL[0], _FULL_DUE[0], _PASSES[0] = now, None, 0
             gc.collect(2)
             memory.trim()
             return

@@ -122,26 +122,31 @@ def test_young_garbage_is_collected_in_one_pass_and_a_full_one_waits_for_idle(
     monkeypatch.setattr(workers.memory, "trim", lambda: None)
     monkeypatch.setattr(workers, "_LAST_FULL", [float("-inf")])
     monkeypatch.setattr(workers, "_FULL_DUE", [None])
+    monkeypatch.setattr(workers, "_PASSES", [0])
     counts[:] = [701, 3, 2]
     workers._collect_now()
     assert passes == [1]  # both young generations at once (the middle never piles up)
-    counts[:] = [701, 0, 11]  # a full pass is due
+    counts[:] = [0, 0, 50]  # idle ticks' passes (CPython counts them): no full pass for them
+    workers._collect_now()
+    assert passes == [1, 1]
+    workers._PASSES[0] = 11  # eleven passes after allocation: a full pass is due
     workers._LAST_FULL[0] = workers.time.monotonic() - 1.5 * workers.FULL_GC_S
     monkeypatch.setattr(workers, "busy", lambda: True)
     workers._collect_now()
-    assert passes == [1, 1]  # not while a job runs
+    assert passes == [1, 1, 1]  # not while a job runs
     monkeypatch.setattr(workers, "busy", lambda: False)
     workers._collect_now()
-    assert passes == [1, 1, 2]
+    assert passes == [1, 1, 1, 2]
+    workers._PASSES[0] = 11
     workers._collect_now()
-    assert passes == [1, 1, 2, 1]  # and then not again before FULL_GC_S
+    assert passes == [1, 1, 1, 2, 1]  # and then not again before FULL_GC_S
     workers._LAST_FULL[0] = workers.time.monotonic() - 3.5 * workers.FULL_GC_S
     monkeypatch.setattr(workers, "busy", lambda: True)
     workers._collect_now()  # due, and put off: the wait starts now
-    assert passes == [1, 1, 2, 1, 1]
+    assert passes == [1, 1, 1, 2, 1, 1]
     workers._FULL_DUE[0] = workers.time.monotonic() - workers.FULL_WAIT_S
     workers._collect_now()
-    assert passes == [1, 1, 2, 1, 1, 2]  # jobs back to back for minutes: a full pass anyway
+    assert passes == [1, 1, 1, 2, 1, 1, 2]  # jobs back to back for minutes: a full pass anyway
 
 
 def test_a_young_pass_comes_each_tick_though_frees_kept_the_count_down(
