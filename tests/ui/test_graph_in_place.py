@@ -56,7 +56,9 @@ def test_same_structure_updates_the_items_in_place(qtbot: QtBot) -> None:
     assert view.items.keys() != items.keys()
 
 
-def test_a_big_graphs_update_by_slices_lets_go_of_it_when_done(qtbot: QtBot) -> None:
+def test_a_big_graphs_update_by_slices_lets_go_of_it_when_done(
+    qtbot: QtBot, graph_view: GraphView
+) -> None:
     def chain(start: float) -> object:
         x = tv.Variable(start)
         with tv.GradientTape() as tape:
@@ -67,10 +69,8 @@ def test_a_big_graphs_update_by_slices_lets_go_of_it_when_done(qtbot: QtBot) -> 
         return tape
 
     model = GraphModel([chain(1.0)])
-    view = GraphView(model)
-    view.animation_ms = 0
-    qtbot.addWidget(view)
-    view.show()
+    view = graph_view
+    view.set_model(model)
     qtbot.waitUntil(lambda: not view.building and view._filling is None, timeout=20_000)
     gc.collect()
     was = gc.isenabled()

@@ -41,10 +41,14 @@ from tapeviz.ui.graph.scene import (
 )
 from tapeviz.ui.graph.scene_update import reusable, update_scene
 from tapeviz.ui.graph.tiles import TILED_MIN, Boxes
-from tapeviz.ui.turns import after, later
+from tapeviz.ui.turns import after, later, until_done
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
 WAIT_MS = 50  # a restyle's nodes out of view wait while a pool job runs, checking this often
+
+
+def _nothing() -> None:
+    """What follows the last slice of an update in place (nothing: it ends there)."""
 
 
 class _Restyle:
@@ -254,18 +258,17 @@ class SceneBuilding:
 
         update = self._update = ItemUpdate(self.items, self.edge_items, model,
                                            self.show_edge_labels, first, restyled)  # fmt: skip
-        self._update_step(update)
+        if not self._update_slice(update):  # (the nodes in view: from this turn on)
+            until_done(partial(self._update_slice, update), self, _nothing)
 
-    def _update_step(self, update: ItemUpdate) -> None:
-        """A slice of ``update``; the next one queued."""
-        # (Not a closure that queues itself: that is a reference cycle, and it held the run
-        # before's model, every node and value of it, until a full collection.)
+    def _update_slice(self, update: ItemUpdate) -> bool:
+        """A slice of ``update``; whether it is over (done, superseded, or an export ended it)."""
         if self._update is not update:
-            return  # superseded (a newer run, a rebuild) or completed (an export)
+            return True
         if update.step(BUILD_SLICE_S):
-            later(partial(self._update_step, update), self)
-        else:
-            self._update = None
+            return False
+        self._update = None
+        return True
 
     def _on_scene_built(self, built: Built) -> None:
         lay = built.layout
