@@ -171,3 +171,105 @@ def test_a_keystroke_in_a_graph_too_wide_lays_it_out_once(
     drawn = {nid: (it.pos().x(), it.pos().y()) for nid, it in view.items.items()}
     assert drawn.keys() == wanted.keys()
     assert all(abs(a - b) < 1e-6 for n in drawn for a, b in zip(drawn[n], wanted[n], strict=True))
+
+
+def _whole(view: GraphView) -> bool:
+    """Whether every item of the graph is built (a big one's part in view comes first)."""
+    return not view.building and view._filling is None and bool(view.items)
+
+
+def _terms(n: int) -> str:
+    """An expression of ``n`` terms over x (about 2n ops)."""
+    terms = ["sin(x)", "x*x", "tanh(x)", "x*1.5", "exp(-x)"]
+    return " + ".join(["x"] + [terms[i % len(terms)] for i in range(n)])
+
+
+def test_a_keystroke_in_a_big_graph_updates_it_by_slices_behind_the_old_picture(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tapeviz.ui.graph import scene_update, view_build
+
+    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)  # a few items per event-loop turn
+    model, view, done = _view(qtbot)
+    _show(model, _terms(200))
+    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)  # (a big graph fills by slices)
+    assert len(view.items) > view_build.LAZY_TEXT
+    scene = view.scene()
+    seen: list[tuple[bool, bool, int]] = []  # (repaints on, building, layouts finished) a slice
+    step = scene_update.SceneUpdate.step
+
+    def watched(self: scene_update.SceneUpdate, budget: float) -> bool:
+        seen.append((view.viewport().updatesEnabled(), view.building, len(done)))
+        return step(self, budget)
+
+    monkeypatch.setattr(scene_update.SceneUpdate, "step", watched)
+    _show(model, _terms(200) + " + x*x")
+    qtbot.waitUntil(lambda: len(done) == 2, timeout=20_000)
+    assert view.scene() is scene and len(seen) > 10  # in place, by many slices
+    assert seen[0][0] and all(not on for on, _, _ in seen[1:])  # the old picture meanwhile
+    assert all(building for _, building, _ in seen[:-1])  # (the last: its end, shown at once)
+    assert all(finished == 1 for _, _, finished in seen)  # shown once, whole, at the end
+    assert view.viewport().updatesEnabled() and not view.building
+    _consistent(view)
+
+
+def test_a_new_run_during_a_sliced_update_finishes_it_first(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tapeviz.ui.graph import scene_update, view_build
+
+    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)
+    model, view, done = _view(qtbot)
+    _show(model, _terms(200))
+    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)  # (a big graph fills by slices)
+    step, calls, mid = scene_update.SceneUpdate.step, [0], []
+
+    def next_key_mid_update(self: scene_update.SceneUpdate, budget: float) -> bool:
+        calls[0] += 1
+        if calls[0] == 3:  # the next keystroke's result arrives between two slices
+            _show(model, _terms(201))
+            mid.append((view._scene_update is None, len(done), view.viewport().updatesEnabled()))
+        return step(self, budget)
+
+    monkeypatch.setattr(scene_update.SceneUpdate, "step", next_key_mid_update)
+    _show(model, _terms(200) + " + x*x")
+    qtbot.waitUntil(lambda: len(done) == 3 and not view.building, timeout=20_000)
+    assert mid == [(True, 2, True)]  # the first update was finished and shown, whole
+    _consistent(view)
+    assert view.viewport().updatesEnabled()
+
+
+def test_nodes_that_jump_to_their_places_take_their_edges_along(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Too many move to animate: put in place by the update, each edge drawn there once."""
+    from PySide6.QtCore import QPointF
+
+    monkeypatch.setattr(scene_update, "ANIMATED_MAX", 0)  # any move is a jump
+    model, view, done = _view(qtbot)
+    view.animation_ms = 200
+    _show(model, "sin(x) + x*x + exp(-x)")
+    qtbot.waitUntil(lambda: len(done) == 1)
+    _show(model, "x + sin(x) + x*x + exp(-x)")  # (the nodes move)
+    qtbot.waitUntil(lambda: len(done) == 2)
+    places = view.layout.positions
+    assert view._animation is None  # no animation: they are there
+    assert all(it.pos() == QPointF(*places[nid]) for nid, it in view.items.items())
+    for edge in view.edge_items:
+        drawn = edge.path()
+        edge.adjust()
+        assert edge.path() == drawn  # drawn for where its ends are now
+    _consistent(view)
+
+
+def test_a_new_scene_draws_each_edge_along_its_route(qtbot: QtBot) -> None:
+    """An edge that crosses layers bends where the layout routed it, from the first paint."""
+    model, view, done = _view(qtbot)
+    _show(model, _terms(10))
+    qtbot.waitUntil(lambda: len(done) == 1)
+    routed = [e for e in view.edge_items if e.route]
+    assert routed  # (this graph has edges across layers)
+    for edge in view.edge_items:
+        drawn = edge.path()
+        edge.adjust()
+        assert edge.path() == drawn

@@ -37,7 +37,15 @@ HEAD = tuple((11.0 * math.cos(a), 11.0 * math.sin(a)) for a in (-0.45, 0.45))  #
 class EdgeItem(QGraphicsPathItem):
     """An arrow from a node's output to one input port of an op."""
 
-    def __init__(self, source: End, target: End, port: int, ports: int, theme: Theme) -> None:
+    def __init__(
+        self,
+        source: End,
+        target: End,
+        port: int,
+        ports: int,
+        theme: Theme,
+        route: list[QPointF] | None = None,
+    ) -> None:
         super().__init__()
         self.source, self.target = source, target
         self.port, self.ports = port, ports
@@ -45,7 +53,7 @@ class EdgeItem(QGraphicsPathItem):
         self.theme = theme
         self._highlighted = False
         self._glowing = False
-        self.route: list[QPointF] = []  # bend points between the layers the edge crosses
+        self.route: list[QPointF] = route or []  # bend points between the layers it crosses
         self.model_edge: Any = None  # the GraphModel edge drawn
         self.head = QGraphicsPolygonItem(self)
         self._text: QGraphicsSimpleTextItem | None = None  # the label, made when first shown
@@ -83,13 +91,17 @@ class EdgeItem(QGraphicsPathItem):
             self._text.setBrush(self._style()[3])
         return self._text
 
-    def set_label(self, text: str | None) -> None:
-        """Show a label at the middle of the edge (e.g. the local derivative); None hides it."""
+    def set_label(self, text: str | None) -> bool:
+        """Show a label at the middle of the edge (e.g. the local derivative); None hides it.
+
+        Whether the edge was drawn again (not for no label on an edge that never had one).
+        """
         if not text and self._text is None:
-            return
+            return False
         self.text.setVisible(bool(text))
         self.text.setText(text or "")
         self.adjust()
+        return True
 
     def _style(self) -> EdgeStyle:
         return edge_style(self.theme, self.source.scale_factor, self._glowing, self._highlighted)

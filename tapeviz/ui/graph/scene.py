@@ -300,9 +300,9 @@ def make_edge(
     look: Look,
 ) -> EdgeItem:
     """The item of model edge ``e`` into ``target``'s input ``port`` of ``ports``."""
-    edge = EdgeItem(items[e.source], items[target], port, ports, look.theme)
+    route = route_of(lay, e.source, target)  # (drawn with its bends from the start)
+    edge = EdgeItem(items[e.source], items[target], port, ports, look.theme, route)
     edge.input_position = e.position
-    edge.route = route_of(lay, e.source, target)
     edge.model_edge = e
     if look.edge_labels:
         edge.set_label(model.edge_label(e))

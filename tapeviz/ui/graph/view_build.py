@@ -2,7 +2,8 @@
 
 :meth:`SceneBuilding.rebuild` plans the layout (in a pool thread above ``BACKGROUND_LAYOUT``
 nodes, with the edges' ports), then either updates the scene in place (a keystroke's re-run
-that kept most node ids, :mod:`~tapeviz.ui.graph.scene_update`) or has a
+that kept most node ids, :mod:`~tapeviz.ui.graph.scene_update`; by slices above ``LAZY_TEXT``
+nodes, the old picture shown until the end) or has a
 :class:`~tapeviz.ui.graph.builder.SceneBuilder` build a new one, a big graph's part in view
 first; the new scene replaces the old one in one step (``layoutFinished``), the rest of a big
 graph fills in by slices (``filled``). :meth:`SceneBuilding.restyle_items` styles a big graph's
@@ -39,7 +40,7 @@ from tapeviz.ui.graph.scene import (
     plan_layout,
     update_items,
 )
-from tapeviz.ui.graph.scene_update import reusable, update_scene
+from tapeviz.ui.graph.scene_update import SceneUpdate, reusable
 from tapeviz.ui.graph.tiles import TILED_MIN, Boxes
 from tapeviz.ui.turns import after, later, until_done
 
@@ -106,13 +107,14 @@ class SceneBuilding:
     @property
     def building(self) -> bool:
         """Whether a new scene is being laid out or built (the items shown are the old ones)."""
-        return self._job is not None or self._builder is not None
+        return self._job is not None or self._builder is not None or self._scene_update is not None
 
     def rebuild(self) -> None:
         """Lay out the model's graph (in a worker above 300 nodes), then build its scene.
 
         The current graph stays on screen, interactive, until the new scene is complete.
         """
+        self._end_scene_update()  # (its items are the ones the new layout starts from)
         model = self.model
         self._update = None  # an in-place update by slices is superseded
         if self._job is not None:
@@ -163,9 +165,11 @@ class SceneBuilding:
         self._on_plan_done(plan_layout(*args, compact.sizes if compact else None), compact)
 
     _compact = False  # the last plan shown had the compact gaps
+    _scene_update: SceneUpdate | None = None  # a keystroke's update in place, by slices
 
     def _on_plan_done(self, plan: Plan, compact: Plan | None = None) -> None:
         self._job = None
+        self._end_scene_update()
         model = self.model
         if model is None or plan.nodes.keys() != model.nodes.keys():
             return  # the model changed meanwhile; a newer layout is on its way
@@ -174,8 +178,15 @@ class SceneBuilding:
         self._compact = plan.compact
         look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
         if look == self._look and reusable(self.items, plan):  # a keystroke's re-run
-            self._on_scene_built(update_scene(self.scene(), self.items, self.edge_items,
-                                              self.group_items, plan, model, look))  # fmt: skip
+            update = SceneUpdate(self.scene(), self.items, self.edge_items, self.group_items,
+                                 plan, model, look, self.animation_ms > 0)  # fmt: skip
+            self._scene_update = update
+            if len(plan.nodes) <= LAZY_TEXT or not update.step(BUILD_SLICE_S):
+                self._end_scene_update()
+                return
+            # By slices (~90 ms for 1,200 nodes at once), the old picture shown until the end.
+            self.viewport().setUpdatesEnabled(False)
+            until_done(partial(self._scene_update_slice, update), self, _nothing)
             return
         big = len(plan.nodes) > BACKGROUND_LAYOUT
         items = self.items  # (big: no move; else only the nodes staying: not all of a big one)
@@ -186,6 +197,26 @@ class SceneBuilding:
         self._builder = SceneBuilder(plan, model, look, old, self._on_scene_built, self, near,
                                      self._on_filled)  # fmt: skip
         self._builder.run(chunked=big)
+
+    def _scene_update_slice(self, update: SceneUpdate) -> bool:
+        """A slice of a keystroke's update in place; whether it is over (or was ended)."""
+        if self._scene_update is not update:
+            return True
+        if update.built is None:  # (the view's own part, the fit and styles, on its own turn)
+            update.step(BUILD_SLICE_S)
+            return False
+        self._end_scene_update()
+        return True
+
+    def _end_scene_update(self) -> None:
+        """Finish a keystroke's update in place now (if one is under way) and show it."""
+        update, self._scene_update = self._scene_update, None
+        if update is None:
+            return
+        update.step(float("inf"))
+        self.viewport().setUpdatesEnabled(True)
+        assert update.built is not None
+        self._on_scene_built(update.built)
 
     def _compact_plan(self, plan: Plan, model: GraphModel) -> Plan:
         """``plan`` laid out again with the compact gaps (its nodes' sizes kept)."""
@@ -233,6 +264,7 @@ class SceneBuilding:
 
     def finish_building(self) -> None:
         """Build the rest of a graph shown in part now (before an export draws it whole)."""
+        self._end_scene_update()
         if self._filling is not None:
             self._filling.complete()
         if self._update is not None:  # and the rest of a re-run's values
