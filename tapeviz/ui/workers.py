@@ -37,10 +37,15 @@ FULL_WAIT_S = 120.0  # a due full pass waits this long at most for the pool's jo
 RECLAIM_WAIT_S = 2.0  # how long a worker over its memory limit waits for a UI-thread collection
 SWITCH_S = 0.001  # the GIL switch interval while jobs run (the UI thread gets it back quickly)
 RECLAIM_SPACING = 10.0  # such collections take at most about 1/10 of the UI thread's time
+# Big graphs' objects stay out of full passes (keep_out) this long, until a small graph is shown;
+# at most THAW_ANYWAY_S with big graphs shown all along.
+KEEP_OUT_S, THAW_ANYWAY_S = 600.0, 1800.0
 _GC_TIMER: list[QTimer] = []
 _LAST_FULL = [0.0]
 _PASSES = [0]  # young passes that followed allocation since the last full one (its due count)
 _FULL_DUE: list[float | None] = [None]  # since when a due full pass waits for jobs to end
+_KEPT_OUT: list[float | None] = [None]  # since when big graphs' objects are frozen (keep_out)
+_SMALL_SHOWN = [True]  # the graph shown now is small (a thaw is cheap)
 
 
 class WorkerSignals(QObject):
@@ -183,7 +188,10 @@ _RECLAIMED = [float("-inf"), 0.0]  # when the last requested collection ended, h
 
 def _full_collection() -> None:
     t0 = time.monotonic()
-    gc.collect()
+    if _KEPT_OUT[0] is not None:  # (memory is short: frozen cycles too)
+        settle()
+    else:
+        gc.collect()
     memory.trim()
     now = time.monotonic()
     _RECLAIMED[:] = [now, now - t0]
@@ -223,12 +231,33 @@ def settle() -> None:
     each time, ~30 ms of the UI thread (50 ms under load) once a big run had arrived; frozen
     (``gc.freeze``), it walks only what was made since. What they hold is still freed by
     reference counting; a cycle among them that dies later waits for the next ``settle`` (a
-    new window: a language switch), which unfreezes and collects first.
+    new window: a language switch; a thaw, see :func:`keep_out`), which unfreezes first.
     """
     gc.unfreeze()
     gc.collect()
     gc.freeze()
-    _LAST_FULL[0], _PASSES[0] = time.monotonic(), 0
+    _LAST_FULL[0], _PASSES[0], _KEPT_OUT[0] = time.monotonic(), 0, None
+
+
+def keep_out(big: bool) -> None:
+    """A graph is shown whole; a ``big`` one's objects are left out of later full passes.
+
+    A full pass walks every object alive: with a 20,000-op graph shown, ~900,000, which froze
+    the window for 270-430 ms once a minute. Frozen once shown (``gc.freeze``, after a young
+    pass: no young garbage goes with them), they are still freed by reference counting when
+    the graph goes (its items let go of each other as they are deleted, see
+    ``graph/retire.py``: a replaced 20,000-op graph left 19 objects in cycles). Each full pass
+    while they are out freezes what it found alive, so the next walks only what is new. What
+    dies later in a cycle among them waits for a thaw, a full pass of everything: the first
+    after KEEP_OUT_S with a small graph shown (~70 ms then, the window's own objects), or
+    after THAW_ANYWAY_S whatever is shown.
+    """
+    _SMALL_SHOWN[0] = not big
+    if big:
+        gc.collect(1)
+        gc.freeze()
+        if _KEPT_OUT[0] is None:
+            _KEPT_OUT[0] = time.monotonic()
 
 
 def postpone_full_collection() -> None:
@@ -277,7 +306,14 @@ def _collect_now() -> None:
             _FULL_DUE[0] = now  # put off while jobs run ...
         if not busy() or now - (_FULL_DUE[0] or now) >= FULL_WAIT_S:  # ... but not for ever
             _LAST_FULL[0], _FULL_DUE[0], _PASSES[0] = now, None, 0
-            gc.collect(2)
+            kept = _KEPT_OUT[0]
+            held = now - kept if kept is not None else 0.0
+            if held >= THAW_ANYWAY_S or (held >= KEEP_OUT_S and _SMALL_SHOWN[0]):
+                settle()  # a thaw: what big graphs left frozen is collected now
+            else:
+                gc.collect(2)
+                if kept is not None:  # its survivors join the big graph's: walked once
+                    gc.freeze()
             memory.trim()
             return
     # Both young generations in one pass, each time: a pass then costs what was allocated

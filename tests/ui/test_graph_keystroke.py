@@ -273,3 +273,22 @@ def test_a_new_scene_draws_each_edge_along_its_route(qtbot: QtBot) -> None:
         drawn = edge.path()
         edge.adjust()
         assert edge.path() == drawn
+
+
+def test_a_graph_shown_whole_tells_the_collector_whether_it_is_big(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big graph's objects are left out of full collections once every item is built."""
+    from tapeviz.ui.graph import view_build
+
+    told: list[bool] = []
+    monkeypatch.setattr(view_build.workers, "keep_out", told.append)
+    monkeypatch.setattr(view_build, "KEPT_OUT_MIN", 20)  # (a big graph, for this test)
+    model, view, _ = _view(qtbot)
+    assert told == [False]  # (the empty graph it starts with)
+    _show(model, _terms(10))  # 25 nodes
+    qtbot.waitUntil(lambda: _whole(view) and len(told) == 2)
+    assert told == [False, True]
+    _show(model, "sin(x) * cos(x)")  # a new, small scene
+    qtbot.waitUntil(lambda: len(told) == 3)
+    assert told == [False, True, False]

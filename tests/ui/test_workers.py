@@ -123,6 +123,7 @@ def test_young_garbage_is_collected_in_one_pass_and_a_full_one_waits_for_idle(
     monkeypatch.setattr(workers, "_LAST_FULL", [float("-inf")])
     monkeypatch.setattr(workers, "_FULL_DUE", [None])
     monkeypatch.setattr(workers, "_PASSES", [0])
+    monkeypatch.setattr(workers, "_KEPT_OUT", [None])  # (no big graph's objects kept out)
     counts[:] = [701, 3, 2]
     workers._collect_now()
     assert passes == [1]  # both young generations at once (the middle never piles up)
@@ -167,5 +168,86 @@ def test_a_young_pass_comes_each_tick_though_frees_kept_the_count_down(
         assert len(gc.get_objects(0)) + len(gc.get_objects(1)) < 1_000
         assert len(new) == 50_000
     finally:
+        if was:
+            gc.enable()
+
+
+class _Box:
+    """An object that can be in a reference cycle (as a graph item and its edges are)."""
+
+    other: object = None
+
+
+def _full_pass() -> None:
+    """The timer's tick when a full pass is due and no job runs."""
+    workers._PASSES[0], workers._LAST_FULL[0] = 100, float("-inf")
+    workers._collect_now()
+
+
+def test_a_big_graphs_objects_stay_out_of_full_passes_until_a_thaw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import weakref
+
+    for name, value in [("_LAST_FULL", [0.0]), ("_FULL_DUE", [None]), ("_PASSES", [0]),
+                        ("_KEPT_OUT", [None]), ("_SMALL_SHOWN", [True])]:  # fmt: skip
+        monkeypatch.setattr(workers, name, value)
+    monkeypatch.setattr(workers, "busy", lambda: False)
+    monkeypatch.setattr(workers.memory, "trim", lambda: None)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        shown = [_Box() for _ in range(1000)]  # a big graph's items, in one ring
+        for i, box in enumerate(shown):
+            box.other = shown[i - 1]
+        gone = weakref.ref(shown[0])
+        before = gc.get_freeze_count()
+        workers.keep_out(True)  # shown whole: out of full passes
+        assert gc.get_freeze_count() >= before + 1000
+        del shown, box  # it dies in a cycle: reference counting cannot free it
+        made = [[k] for k in range(500)]  # what the window makes afterwards
+        _full_pass()
+        assert gone() is not None  # not walked: frozen
+        assert gc.get_freeze_count() >= before + 1500  # the pass's survivors joined them
+        assert made
+        workers.keep_out(False)  # a small graph is shown ...
+        _full_pass()
+        assert gone() is not None  # ... but the thaw waits KEEP_OUT_S
+        workers._KEPT_OUT[0] -= workers.KEEP_OUT_S
+        _full_pass()
+        assert gone() is None and workers._KEPT_OUT[0] is None  # thawed: collected
+    finally:
+        gc.unfreeze()  # (this test's freezes do not outlive it)
+        if was:
+            gc.enable()
+
+
+def test_big_graphs_shown_all_along_are_thawed_after_a_longer_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import weakref
+
+    for name, value in [("_LAST_FULL", [0.0]), ("_FULL_DUE", [None]), ("_PASSES", [0]),
+                        ("_KEPT_OUT", [None]), ("_SMALL_SHOWN", [True])]:  # fmt: skip
+        monkeypatch.setattr(workers, name, value)
+    monkeypatch.setattr(workers, "busy", lambda: False)
+    monkeypatch.setattr(workers.memory, "trim", lambda: None)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        a, b = _Box(), _Box()
+        a.other, b.other = b, a
+        gone = weakref.ref(a)
+        workers.keep_out(True)
+        del a, b
+        workers._KEPT_OUT[0] -= workers.KEEP_OUT_S  # big graphs all along: not yet
+        _full_pass()
+        assert gone() is not None
+        workers.keep_out(True)  # (another big graph: the wait counts from the first)
+        workers._KEPT_OUT[0] -= workers.THAW_ANYWAY_S
+        _full_pass()
+        assert gone() is None and workers._KEPT_OUT[0] is None
+    finally:
+        gc.unfreeze()
         if was:
             gc.enable()

@@ -45,6 +45,7 @@ from tapeviz.ui.graph.tiles import TILED_MIN, Boxes
 from tapeviz.ui.turns import after, later, until_done
 
 BACKGROUND_LAYOUT = 300  # nodes: lay out in a worker thread above this
+KEPT_OUT_MIN = TILED_MIN  # nodes: a graph this big is left out of full collections once shown
 WAIT_MS = 50  # a restyle's nodes out of view wait while a pool job runs, checking this often
 
 
@@ -134,6 +135,7 @@ class SceneBuilding:
         if model.too_large:
             self.extent = None
             self._swap_scene(QGraphicsScene(self), {}, [], None)
+            workers.keep_out(False)
             return
         if self.layout is not None and len(self.items) > ANIMATED_MAX:  # (they stand there)
             old = dict(self.layout.positions)
@@ -260,7 +262,7 @@ class SceneBuilding:
             self.restyle_items(self._last_style)
         if self._styled_selected or self.scene().selectedItems():  # the new items' highlights
             self._on_scene_selection_changed()
-        self.filled.emit()
+        self._shown_whole()
 
     def finish_building(self) -> None:
         """Build the rest of a graph shown in part now (before an export draws it whole)."""
@@ -300,7 +302,13 @@ class SceneBuilding:
         if update.step(BUILD_SLICE_S):
             return False
         self._update = None
+        workers.keep_out(len(self.items) >= KEPT_OUT_MIN)  # (the new values' objects too)
         return True
+
+    def _shown_whole(self) -> None:
+        """Every item of the graph is built: ``filled``; a big graph's objects are kept out."""
+        workers.keep_out(len(self.items) >= KEPT_OUT_MIN)
+        self.filled.emit()
 
     def _on_scene_built(self, built: Built) -> None:
         lay = built.layout
@@ -320,7 +328,7 @@ class SceneBuilding:
         self.fitting.after_layout()
         self._update_detail()
         if self._filling is None:
-            self.filled.emit()  # (every item was built before the scene was shown)
+            self._shown_whole()  # (every item was built before the scene was shown)
 
     _tiles: Any = None  # the shown scene's Tiles (a big one's), referenced while it is shown
 
