@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -206,59 +208,150 @@ def test_a_keystroke_in_a_big_graph_updates_it_by_slices_behind_the_old_picture(
     _show(model, _terms(200) + " + x*x")
     qtbot.waitUntil(lambda: len(done) == 2, timeout=20_000)
     assert view.scene() is scene and len(seen) > 10  # in place, by many slices
-    assert seen[0][0] and all(not on for on, _, _ in seen[1:])  # the old picture meanwhile
+    assert not any(on for on, _, _ in seen)  # the old picture meanwhile
     assert all(building for _, building, _ in seen[:-1])  # (the last: its end, shown at once)
     assert all(finished == 1 for _, _, finished in seen)  # shown once, whole, at the end
     assert view.viewport().updatesEnabled() and not view.building
     _consistent(view)
 
 
-def test_a_new_run_during_a_sliced_update_finishes_it_first(
+def _mid_update(monkeypatch: pytest.MonkeyPatch, then: Callable[[], object]) -> None:
+    """Call ``then`` on a turn of its own after the next update's second slice."""
+    from tapeviz.ui.graph import scene_update
+    from tapeviz.ui.turns import later
+
+    step, calls = scene_update.SceneUpdate.step, [0]
+
+    def stepped(self: scene_update.SceneUpdate, budget: float) -> bool:
+        calls[0] += 1
+        if calls[0] == 2:
+            later(then)
+        return step(self, budget)
+
+    monkeypatch.setattr(scene_update.SceneUpdate, "step", stepped)
+
+
+def test_a_new_run_during_a_sliced_update_is_shown_whole(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tapeviz.ui.graph import scene_update, view_build
+    """The next run's model arrives between two slices, with more nodes: no mixed graph."""
+    from tapeviz.ui.graph import view_build
 
     monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)
     model, view, done = _view(qtbot)
     _show(model, _terms(200))
-    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)  # (a big graph fills by slices)
-    step, calls, mid = scene_update.SceneUpdate.step, [0], []
-
-    def next_key_mid_update(self: scene_update.SceneUpdate, budget: float) -> bool:
-        calls[0] += 1
-        if calls[0] == 3:  # the next keystroke's result arrives between two slices
-            _show(model, _terms(201))
-            mid.append((view._scene_update is None, len(done), view.viewport().updatesEnabled()))
-        return step(self, budget)
-
-    monkeypatch.setattr(scene_update.SceneUpdate, "step", next_key_mid_update)
+    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)
+    mid: list[bool] = []
+    _mid_update(monkeypatch, lambda: (mid.append(view._scene_update is not None),
+                                      _show(model, _terms(200) + " + x*x + sin(x)*x")))  # fmt: skip
     _show(model, _terms(200) + " + x*x")
     qtbot.waitUntil(lambda: len(done) == 3 and not view.building, timeout=20_000)
-    assert mid == [(True, 2, True)]  # the first update was finished and shown, whole
-    _consistent(view)
+    assert mid == [True]  # (it came while the first update went on)
+    _consistent(view)  # the second run's graph, nothing of the first left over
     assert view.viewport().updatesEnabled()
 
 
-def test_nodes_that_jump_to_their_places_take_their_edges_along(
+def test_a_failed_slice_leaves_no_half_updated_graph(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tapeviz.ui.graph import view_build
+
+    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)
+    model, view, done = _view(qtbot)
+    _show(model, _terms(200))
+    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)
+    scene = view.scene()
+    reuse, calls = NodeItem.reuse, [0]
+
+    def failing(self: NodeItem, *args: object) -> None:
+        calls[0] += 1
+        if calls[0] == 100:
+            raise RuntimeError("a bug of ours")
+        reuse(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(NodeItem, "reuse", failing)
+    with qtbot.captureExceptions() as raised:
+        _show(model, _terms(200) + " + x*x")
+        qtbot.waitUntil(lambda: len(done) == 2 and _whole(view), timeout=20_000)
+    assert [str(e[1]) for e in raised] == ["a bug of ours"]  # (reported, as any slot's error)
+    assert view.scene() is not scene  # built afresh
+    assert view.viewport().updatesEnabled()
+    _consistent(view)
+
+
+def test_edge_labels_switched_during_a_sliced_update_reach_every_edge(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tapeviz.ui.graph import view_build
+
+    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)
+    model, view, _ = _view(qtbot)
+    view.set_edge_labels(False)
+    _show(model, _terms(200))
+    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)
+    _mid_update(monkeypatch, lambda: view.set_edge_labels(True))
+    _show(model, _terms(200) + " + x*x")
+    qtbot.waitUntil(lambda: view.show_edge_labels and not view.building, timeout=20_000)
+    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)
+    for edge in view.edge_items:
+        label = model.edge_label(edge.model_edge)
+        if label:
+            assert edge.text.isVisible() and edge.text.text() == label
+    _consistent(view)
+
+
+def test_nodes_that_jump_to_their_places_take_their_edges_along_once(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Too many move to animate: put in place by the update, each edge drawn there once."""
     from PySide6.QtCore import QPointF
+
+    from tapeviz.ui.graph import edge_items
 
     monkeypatch.setattr(scene_update, "ANIMATED_MAX", 0)  # any move is a jump
     model, view, done = _view(qtbot)
     view.animation_ms = 200
     _show(model, "sin(x) + x*x + exp(-x)")
     qtbot.waitUntil(lambda: len(done) == 1)
+    adjusted: list[int] = []
+    adjust = edge_items.EdgeItem.adjust
+    monkeypatch.setattr(edge_items.EdgeItem, "adjust",
+                        lambda self: (adjusted.append(id(self)), adjust(self))[1])  # fmt: skip
     _show(model, "x + sin(x) + x*x + exp(-x)")  # (the nodes move)
     qtbot.waitUntil(lambda: len(done) == 2)
     places = view.layout.positions
     assert view._animation is None  # no animation: they are there
     assert all(it.pos() == QPointF(*places[nid]) for nid, it in view.items.items())
+    assert sorted(adjusted) == sorted(id(e) for e in view.edge_items)  # each once
+    for edge in view.edge_items:
+        drawn = edge.path()
+        adjust(edge)
+        assert edge.path() == drawn  # drawn for where its ends are now
+    _consistent(view)
+
+
+def test_an_animated_update_ends_with_every_edge_where_its_ends_are(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tapeviz.ui.graph import scene, view_build
+
+    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)
+    monkeypatch.setattr(scene_update, "ANIMATED_MAX", 100_000)  # every move animated
+    monkeypatch.setattr(scene, "ANIMATED_MAX", 100_000)
+    model, view, done = _view(qtbot)
+    view.animation_ms = 150
+    _show(model, _terms(200))
+    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)
+    _show(model, "x*x + " + _terms(200))  # (a new first term: most nodes move)
+    qtbot.waitUntil(lambda: len(done) == 2 and not view.building, timeout=20_000)
+    assert view._animation is not None
+    qtbot.waitUntil(lambda: view._animation.state() == view._animation.State.Stopped)
+    places = view.layout.positions
+    assert all(abs(it.pos().x() - places[nid][0]) < 1e-6 for nid, it in view.items.items())
     for edge in view.edge_items:
         drawn = edge.path()
         edge.adjust()
-        assert edge.path() == drawn  # drawn for where its ends are now
+        assert edge.path() == drawn
     _consistent(view)
 
 

@@ -28,6 +28,7 @@ from tapeviz.ui.graph.scene import (
     Plan,
     frame_groups,
     make_edge,
+    named_frames,
     plan_ports,
     planned_extent,
 )
@@ -222,7 +223,8 @@ class SceneBuilder:
             if n % 25 == 0 and time.perf_counter() > end:
                 return True
             target, e, port, ports = self._todo_edges.pop()
-            edge = make_edge(self.items, target, e, port, ports, self.model, lay, look)
+            label = self.model.edge_label(e) if look.edge_labels else None
+            edge = make_edge(self.items, target, e, port, ports, label, lay, look)
             if tiles is None:
                 self.scene.addItem(edge)
             else:
@@ -231,4 +233,5 @@ class SceneBuilder:
         return False
 
     def _frame_groups(self) -> list[GroupItem]:
-        return frame_groups(self.scene, self.items, self.model, self.plan.layout, self.look)
+        named = named_frames(self.model)
+        return frame_groups(self.scene, self.items, named, self.plan.layout, self.look)

@@ -295,37 +295,44 @@ def make_edge(
     e: Any,
     port: int,
     ports: int,
-    model: GraphModel,
+    label: str | None,
     lay: layouts.Layout,
     look: Look,
 ) -> EdgeItem:
-    """The item of model edge ``e`` into ``target``'s input ``port`` of ``ports``."""
+    """The item of model edge ``e`` into ``target``'s input ``port`` of ``ports``.
+
+    ``label``: the edge's label (``GraphModel.edge_label``) when the look shows them.
+    """
     route = route_of(lay, e.source, target)  # (drawn with its bends from the start)
     edge = EdgeItem(items[e.source], items[target], port, ports, look.theme, route)
     edge.input_position = e.position
     edge.model_edge = e
     if look.edge_labels:
-        edge.set_label(model.edge_label(e))
+        edge.set_label(label)
     return edge
+
+
+def named_frames(model: GraphModel) -> list[tuple[str, list[str]]]:
+    """The frames of :func:`frames_of`, each as its nested tape's name and its nodes."""
+    return [(model.entries[j].name, members) for j, members in frames_of(model).items()]
 
 
 def frame_groups(
     scene: QGraphicsScene,
     items: dict[str, NodeItem],
-    model: GraphModel,
+    named: list[tuple[str, list[str]]],
     lay: layouts.Layout,
     look: Look,
 ) -> list[GroupItem]:
-    """Frame the ops that an inner (nested) tape also recorded, labelled with its name."""
+    """Frame the ops that an inner (nested) tape also recorded (``named_frames``), with its name."""
     frames = []
     side, top = FRAME_SIDE * look.scale, frame_padding(look.scale)
-    for j, members in frames_of(model).items():
+    for name, members in named:
         rect = QRectF()
         for nid in members:
             x, y = lay.positions[nid]
             w, h = items[nid].size()
             rect = rect.united(QRectF(x - w / 2, y - h / 2, w, h))
-        name = model.entries[j].name
         frame = GroupItem(rect.adjusted(-side, -top, side, side), name, look.theme, look.scale)
         scene.addItem(frame)
         frames.append(frame)

@@ -25,6 +25,7 @@ from tapeviz.ui.graph.scene import (
     Plan,
     frame_groups,
     make_edge,
+    named_frames,
     plan_ports,
     planned_extent,
     route_of,
@@ -59,10 +60,13 @@ class SceneUpdate:
     :meth:`step` works for a time (``float("inf")``: all at once); ``built`` is the end.
 
     A keystroke in a 1,000-op expression updates ~1,200 nodes and their edges: ~90 ms at once.
-    The view shows the old picture until the last slice (it suspends its repaints), so the
-    slices never show a half-updated graph. When the nodes will not be animated (more of them
-    move than ``ANIMATED_MAX``, or no animation), they are put in their new places here, so
-    each edge is drawn once, not once here and again when its ends jump.
+    The view shows the old picture until the last slice (it suspends its repaints: a scroll or
+    a zoom meanwhile shows at the end), so the slices never show a half-updated graph. What the
+    update reads of the model (gradients, the edges' ports and labels, the nested tapes'
+    frames) is taken when it is made: the next run changes the model in place, and may arrive
+    while the update goes on. When the nodes will not be animated (more of them move than
+    ``ANIMATED_MAX``, or no animation), they are put in their new places here, so each edge is
+    drawn once, not once here and again when its ends jump.
     """
 
     def __init__(
@@ -77,7 +81,13 @@ class SceneUpdate:
         animated: bool = True,
     ) -> None:
         self.scene, self.items, self.edges, self.groups = scene, items, edges, groups
-        self.plan, self.model, self.look = plan, model, look
+        self.plan, self.look = plan, look
+        self.grads = dict(model.gradients)
+        self.ports = [
+            (target, e, port, ports, model.edge_label(e) if look.edge_labels else None)
+            for target, e, port, ports in plan_ports(plan, model)
+        ]
+        self.frames = named_frames(model) if look.groups else []
         self.old = {nid: it.pos() for nid, it in items.items()}
         places = plan.layout.positions
         moving = sum(
@@ -89,20 +99,23 @@ class SceneUpdate:
         self._work: Iterator[None] | None = self._steps()  # (dropped when done: no cycle left)
 
     def step(self, budget: float) -> bool:
-        """Work for ``budget`` seconds; whether some is left (else ``built`` is set)."""
-        work = self._work
+        """Work for ``budget`` seconds; whether some is left (else ``built`` is set).
+
+        An update that failed (an exception from a step) has nothing left and no ``built``.
+        """
+        work, self._work = self._work, None  # (given back below while some is left)
         if work is None:
             return False
         end = time.perf_counter() + budget
         for i, _ in enumerate(work):
             if i & 31 == 31 and time.perf_counter() > end:
+                self._work = work
                 return True
-        self._work = None
         return False
 
     def _steps(self) -> Iterator[None]:
-        scene, items, plan, model, look = self.scene, self.items, self.plan, self.model, self.look
-        lay, grads, kept, jump = plan.layout, model.gradients, self.kept, self.jump
+        scene, items, plan, look, grads = self.scene, self.items, self.plan, self.look, self.grads
+        lay, kept, jump = plan.layout, self.kept, self.jump
         lazy = len(plan.nodes) > LAZY_TEXT
         for nid, node in plan.nodes.items():
             item = items.get(nid)
@@ -122,18 +135,18 @@ class SceneUpdate:
                 scene.removeItem(item)
         by_key = {(e.source.node.id, e.target.node.id, e.input_position): e for e in self.edges}
         new_edges: list[EdgeItem] = []
-        for target, e, port, ports in plan_ports(plan, model):  # (the builder's own order)
+        for target, e, port, ports, label in self.ports:  # (the builder's own order)
             edge = by_key.pop((e.source, target, e.position), None)
             ends = (kept[e.source], kept[target])
             if edge is not None and (edge.source, edge.target) == ends:
                 edge.model_edge = e
                 moved = edge.reroute(port, ports, route_of(lay, e.source, target))
-                if look.edge_labels and edge.set_label(model.edge_label(e)):
+                if look.edge_labels and edge.set_label(label):
                     pass  # (drawn again with its label)
                 elif moved or jump:
                     edge.adjust()
             else:
-                edge = make_edge(kept, target, e, port, ports, model, lay, look)
+                edge = make_edge(kept, target, e, port, ports, label, lay, look)
                 scene.addItem(edge)
             new_edges.append(edge)
             yield
@@ -143,6 +156,6 @@ class SceneUpdate:
                 scene.removeItem(edge)
         for group in self.groups:
             scene.removeItem(group)
-        frames = frame_groups(scene, kept, model, lay, look) if look.groups else []
+        frames = frame_groups(scene, kept, self.frames, lay, look) if look.groups else []
         extent = planned_extent(plan)
         self.built = Built(scene, kept, new_edges, frames, lay, self.old, look, extent)

@@ -131,6 +131,7 @@ class GraphView(SceneBuilding, QGraphicsView):
     # -- appearance ------------------------------------------------------------------------
     def set_theme(self, theme: Theme) -> None:
         """Switch colours (light/dark) and redraw."""
+        self._end_scene_update()  # (a keystroke's update: shown in the old look first)
         self.theme = theme
         self.setBackgroundBrush(QColor(theme.background))
         self.rebuild()
@@ -144,12 +145,14 @@ class GraphView(SceneBuilding, QGraphicsView):
         """
         if scale == self.font_scale:
             return
+        self._end_scene_update()  # (its fit first: the one kept for the new scale is this one's)
         self.font_scale = scale
         self.fitting.rescaled()
         self.rebuild()
 
     def set_edge_labels(self, shown: bool) -> None:
         """Show each edge's local derivative (``∂/∂x = 3``) or hide them."""
+        self._end_scene_update()  # (its edges are made for the look it began with)
         self.show_edge_labels = shown
         if self._update is not None:  # the edges a re-run's update has still to reach
             self._update.edge_labels = shown
@@ -372,6 +375,8 @@ class GraphView(SceneBuilding, QGraphicsView):
     _on_paths = False  # some node or edge is highlighted (on a selected node's paths)
 
     def _on_scene_selection_changed(self) -> None:
+        if self._scene_update is not None:  # (a removed node was selected; read at its end)
+            return
         chosen = [nid for nid, item in self.items.items() if item.isSelected()]
         if not chosen and not self._styled_selected and not self._on_paths:
             self.nodeSelected.emit("")  # nothing was or is selected (a keystroke's re-run)

@@ -14,6 +14,7 @@ navigation, export) is :mod:`~tapeviz.ui.graph.view`.
 from __future__ import annotations
 
 import time
+import traceback
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -115,7 +116,6 @@ class SceneBuilding:
 
         The current graph stays on screen, interactive, until the new scene is complete.
         """
-        self._end_scene_update()  # (its items are the ones the new layout starts from)
         model = self.model
         self._update = None  # an in-place update by slices is superseded
         if self._job is not None:
@@ -133,11 +133,17 @@ class SceneBuilding:
             return
         self._banner.show_for(model.too_large)
         if model.too_large:
+            self._end_scene_update()
             self.extent = None
             self._swap_scene(QGraphicsScene(self), {}, [], None)
             workers.keep_out(False)
             return
-        if self.layout is not None and len(self.items) > ANIMATED_MAX:  # (they stand there)
+        # A keystroke's update may still go on by slices (it ends when this layout is done,
+        # most often by itself before): its nodes' places are the ones it gives them.
+        pending = self._scene_update
+        if pending is not None:
+            old = dict(pending.plan.layout.positions)
+        elif self.layout is not None and len(self.items) > ANIMATED_MAX:  # (they stand there)
             old = dict(self.layout.positions)
         else:
             old = {nid: (it.pos().x(), it.pos().y()) for nid, it in self.items.items()}
@@ -180,14 +186,18 @@ class SceneBuilding:
         self._compact = plan.compact
         look = Look(self.theme, self.font_scale, self.show_edge_labels, self.show_groups)
         if look == self._look and reusable(self.items, plan):  # a keystroke's re-run
+            if self._animation is not None:  # (the last one's: its nodes start from here)
+                self._animation.stop()
+                self._animation = None
             update = SceneUpdate(self.scene(), self.items, self.edge_items, self.group_items,
                                  plan, model, look, self.animation_ms > 0)  # fmt: skip
             self._scene_update = update
-            if len(plan.nodes) <= LAZY_TEXT or not update.step(BUILD_SLICE_S):
+            if len(plan.nodes) <= LAZY_TEXT:
                 self._end_scene_update()
                 return
             # By slices (~90 ms for 1,200 nodes at once), the old picture shown until the end.
             self.viewport().setUpdatesEnabled(False)
+            self._step_update(update, BUILD_SLICE_S)
             until_done(partial(self._scene_update_slice, update), self, _nothing)
             return
         big = len(plan.nodes) > BACKGROUND_LAYOUT
@@ -205,20 +215,36 @@ class SceneBuilding:
         if self._scene_update is not update:
             return True
         if update.built is None:  # (the view's own part, the fit and styles, on its own turn)
-            update.step(BUILD_SLICE_S)
+            self._step_update(update, BUILD_SLICE_S)
             return False
         self._end_scene_update()
         return True
+
+    def _step_update(self, update: SceneUpdate, budget: float) -> None:
+        """Step ``update``; one that fails leaves no half-updated graph: a new scene comes."""
+        try:
+            update.step(budget)
+        except Exception:
+            if self._scene_update is update:
+                self._scene_update = None
+            self.viewport().setUpdatesEnabled(True)
+            self._look = None  # (the next plan builds a scene afresh)
+            later(self.rebuild, self)
+            raise
 
     def _end_scene_update(self) -> None:
         """Finish a keystroke's update in place now (if one is under way) and show it."""
         update, self._scene_update = self._scene_update, None
         if update is None:
             return
-        update.step(float("inf"))
+        try:
+            self._step_update(update, float("inf"))
+        except Exception:  # (a new scene comes; the caller goes on)
+            traceback.print_exc()
+            return
         self.viewport().setUpdatesEnabled(True)
-        assert update.built is not None
-        self._on_scene_built(update.built)
+        if update.built is not None:  # (None: it failed earlier, and a new scene comes)
+            self._on_scene_built(update.built)
 
     def _compact_plan(self, plan: Plan, model: GraphModel) -> Plan:
         """``plan`` laid out again with the compact gaps (its nodes' sizes kept)."""
