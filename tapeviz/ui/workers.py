@@ -189,7 +189,7 @@ _RECLAIMED = [float("-inf"), 0.0]  # when the last requested collection ended, h
 def _full_collection() -> None:
     t0 = time.monotonic()
     if _KEPT_OUT[0] is not None:  # (memory is short: frozen cycles too)
-        settle()
+        _thaw()
     else:
         gc.collect()
     memory.trim()
@@ -237,6 +237,13 @@ def settle() -> None:
     gc.collect()
     gc.freeze()
     _LAST_FULL[0], _PASSES[0], _KEPT_OUT[0] = time.monotonic(), 0, None
+
+
+def _thaw() -> None:
+    """A full pass of everything (``settle``); a big graph still shown stays kept out after it."""
+    settle()
+    if not _SMALL_SHOWN[0]:  # (frozen again with the rest: its later cycles wait for a thaw)
+        _KEPT_OUT[0] = time.monotonic()
 
 
 def keep_out(big: bool) -> None:
@@ -309,7 +316,7 @@ def _collect_now() -> None:
             kept = _KEPT_OUT[0]
             held = now - kept if kept is not None else 0.0
             if held >= THAW_ANYWAY_S or (held >= KEEP_OUT_S and _SMALL_SHOWN[0]):
-                settle()  # a thaw: what big graphs left frozen is collected now
+                _thaw()  # what big graphs left frozen is collected now
             else:
                 gc.collect(2)
                 if kept is not None:  # its survivors join the big graph's: walked once

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +15,19 @@ from tapeviz.models.descent.demos import StudioPreset
 from tapeviz.ui import MainWindow, workers
 from tapeviz.ui.graph.view import GraphView
 from tapeviz.ui.studio.studio import OptimizationStudio
+
+
+@pytest.fixture(autouse=True)
+def _no_frozen_graphs() -> Iterator[None]:
+    """A big graph shown in one test leaves nothing frozen (``workers.keep_out``) for the next.
+
+    Frozen objects are out of ``gc.get_objects()`` and ``gc.get_referrers()``: a later test's
+    leak check would see nothing, and a thaw could land in a timing test.
+    """
+    yield
+    if workers._KEPT_OUT[0] is not None:
+        gc.unfreeze()
+    workers._KEPT_OUT[0], workers._SMALL_SHOWN[0] = None, True
 
 
 @pytest.fixture

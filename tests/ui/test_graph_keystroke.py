@@ -245,7 +245,10 @@ def test_a_new_run_during_a_sliced_update_is_shown_whole(
     _mid_update(monkeypatch, lambda: (mid.append(view._scene_update is not None),
                                       _show(model, _terms(200) + " + x*x + sin(x)*x")))  # fmt: skip
     _show(model, _terms(200) + " + x*x")
-    qtbot.waitUntil(lambda: len(done) == 3 and not view.building, timeout=20_000)
+    qtbot.waitUntil(
+        lambda: len(done) >= 2 and not view.building and view.items.keys() == model.nodes.keys(),
+        timeout=20_000,
+    )
     assert mid == [True]  # (it came while the first update went on)
     _consistent(view)  # the second run's graph, nothing of the first left over
     assert view.viewport().updatesEnabled()
@@ -293,10 +296,10 @@ def test_edge_labels_switched_during_a_sliced_update_reach_every_edge(
     _show(model, _terms(200) + " + x*x")
     qtbot.waitUntil(lambda: view.show_edge_labels and not view.building, timeout=20_000)
     qtbot.waitUntil(lambda: _whole(view), timeout=20_000)
-    for edge in view.edge_items:
-        label = model.edge_label(edge.model_edge)
-        if label:
-            assert edge.text.isVisible() and edge.text.text() == label
+    labelled = [e for e in view.edge_items if model.edge_label(e.model_edge)]
+    assert len(labelled) > 100
+    for edge in labelled:
+        assert edge.text.isVisible() and edge.text.text() == model.edge_label(edge.model_edge)
     _consistent(view)
 
 
@@ -385,3 +388,18 @@ def test_a_graph_shown_whole_tells_the_collector_whether_it_is_big(
     _show(model, "sin(x) * cos(x)")  # a new, small scene
     qtbot.waitUntil(lambda: len(told) == 3)
     assert told == [False, True, False]
+
+
+def test_a_selected_node_removed_by_an_update_is_never_announced(qtbot: QtBot) -> None:
+    """Its removal changes the scene's selection mid-update; read once, at the end."""
+    model, view, done = _view(qtbot)
+    _show(model, "sin(x) + x*x + exp(-x)")
+    qtbot.waitUntil(lambda: len(done) == 1)
+    gone = next(nid for nid, it in view.items.items() if "exp" in it.lines()[0][0])
+    view.select(gone)
+    announced: list[str] = []
+    view.nodeSelected.connect(announced.append)
+    _show(model, "sin(x) + x*x")  # the selected node goes
+    qtbot.waitUntil(lambda: len(done) == 2)
+    assert gone not in announced
+    _consistent(view)

@@ -234,17 +234,20 @@ class SceneBuilding:
 
     def _end_scene_update(self) -> None:
         """Finish a keystroke's update in place now (if one is under way) and show it."""
-        update, self._scene_update = self._scene_update, None
+        update = self._scene_update
         if update is None:
             return
-        try:
+        try:  # (still the pending one meanwhile: the selection it changes is read at the end)
             self._step_update(update, float("inf"))
         except Exception:  # (a new scene comes; the caller goes on)
             traceback.print_exc()
             return
+        self._scene_update = None
         self.viewport().setUpdatesEnabled(True)
         if update.built is not None:  # (None: it failed earlier, and a new scene comes)
-            self._on_scene_built(update.built)
+            # A newer layout on its way (the next run came meanwhile): these items are shown
+            # without the fit and the signals of a finished graph; that layout's give them.
+            self._on_scene_built(update.built, quiet=self._job is not None)
 
     def _compact_plan(self, plan: Plan, model: GraphModel) -> Plan:
         """``plan`` laid out again with the compact gaps (its nodes' sizes kept)."""
@@ -336,7 +339,7 @@ class SceneBuilding:
         workers.keep_out(len(self.items) >= KEPT_OUT_MIN)
         self.filled.emit()
 
-    def _on_scene_built(self, built: Built) -> None:
+    def _on_scene_built(self, built: Built, quiet: bool = False) -> None:
         lay = built.layout
         self._filling = self._builder if built.partial else None
         self._builder = None
@@ -349,6 +352,9 @@ class SceneBuilding:
         if self._dimmed:
             self._apply_dimming()
         self._animate_to(lay, built.old)
+        if quiet:  # (see _end_scene_update)
+            self._update_detail()
+            return
         self._update_detail(text=False)  # (the text for what is in view once it is fitted)
         self.layoutFinished.emit()  # the stepper restyles the nodes first, then the fit
         self.fitting.after_layout()
