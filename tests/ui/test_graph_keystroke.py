@@ -186,15 +186,26 @@ def _terms(n: int) -> str:
     return " + ".join(["x"] + [terms[i % len(terms)] for i in range(n)])
 
 
+def _big_view(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, labels: bool = False
+) -> tuple[GraphModel, GraphView, list[bool]]:
+    """A view showing a ~500-node graph whole, whose next update goes by many small slices."""
+    from tapeviz.ui.graph import view_build
+
+    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)  # a few items per event-loop turn
+    model, view, done = _view(qtbot)
+    view.set_edge_labels(labels)
+    _show(model, _terms(200))
+    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)  # (a big graph fills by slices)
+    return model, view, done
+
+
 def test_a_keystroke_in_a_big_graph_updates_it_by_slices_behind_the_old_picture(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from tapeviz.ui.graph import scene_update, view_build
 
-    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)  # a few items per event-loop turn
-    model, view, done = _view(qtbot)
-    _show(model, _terms(200))
-    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)  # (a big graph fills by slices)
+    model, view, done = _big_view(qtbot, monkeypatch)
     assert len(view.items) > view_build.LAZY_TEXT
     scene = view.scene()
     seen: list[tuple[bool, bool, int]] = []  # (repaints on, building, layouts finished) a slice
@@ -235,12 +246,8 @@ def test_a_new_run_during_a_sliced_update_is_shown_whole(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The next run's model arrives between two slices, with more nodes: no mixed graph."""
-    from tapeviz.ui.graph import view_build
 
-    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)
-    model, view, done = _view(qtbot)
-    _show(model, _terms(200))
-    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)
+    model, view, done = _big_view(qtbot, monkeypatch)
     mid: list[bool] = []
     _mid_update(monkeypatch, lambda: (mid.append(view._scene_update is not None),
                                       _show(model, _terms(200) + " + x*x + sin(x)*x")))  # fmt: skip
@@ -257,12 +264,8 @@ def test_a_new_run_during_a_sliced_update_is_shown_whole(
 def test_a_failed_slice_leaves_no_half_updated_graph(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tapeviz.ui.graph import view_build
 
-    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)
-    model, view, done = _view(qtbot)
-    _show(model, _terms(200))
-    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)
+    model, view, done = _big_view(qtbot, monkeypatch)
     scene = view.scene()
     reuse, calls = NodeItem.reuse, [0]
 
@@ -285,13 +288,8 @@ def test_a_failed_slice_leaves_no_half_updated_graph(
 def test_edge_labels_switched_during_a_sliced_update_reach_every_edge(
     qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tapeviz.ui.graph import view_build
 
-    monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)
-    model, view, _ = _view(qtbot)
-    view.set_edge_labels(False)
-    _show(model, _terms(200))
-    qtbot.waitUntil(lambda: _whole(view), timeout=20_000)
+    model, view, _ = _big_view(qtbot, monkeypatch)
     _mid_update(monkeypatch, lambda: view.set_edge_labels(True))
     _show(model, _terms(200) + " + x*x")
     qtbot.waitUntil(lambda: view.show_edge_labels and not view.building, timeout=20_000)

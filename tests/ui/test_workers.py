@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Iterator
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -172,6 +173,24 @@ def test_a_young_pass_comes_each_tick_though_frees_kept_the_count_down(
             gc.enable()
 
 
+@pytest.fixture
+def idle_timer(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The collector's state afresh, no job running, automatic collection off; unfrozen after."""
+    for name, value in [("_LAST_FULL", [0.0]), ("_FULL_DUE", [None]), ("_PASSES", [0]),
+                        ("_KEPT_OUT", [None]), ("_SMALL_SHOWN", [True])]:  # fmt: skip
+        monkeypatch.setattr(workers, name, value)
+    monkeypatch.setattr(workers, "busy", lambda: False)
+    monkeypatch.setattr(workers.memory, "trim", lambda: None)
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.unfreeze()  # (a test's freezes do not outlive it)
+        if was:
+            gc.enable()
+
+
 class _Box:
     """An object that can be in a reference cycle (as a graph item and its edges are)."""
 
@@ -185,72 +204,48 @@ def _full_pass() -> None:
 
 
 def test_a_big_graphs_objects_stay_out_of_full_passes_until_a_thaw(
-    monkeypatch: pytest.MonkeyPatch,
+    idle_timer: None,
 ) -> None:
     import weakref
 
-    for name, value in [("_LAST_FULL", [0.0]), ("_FULL_DUE", [None]), ("_PASSES", [0]),
-                        ("_KEPT_OUT", [None]), ("_SMALL_SHOWN", [True])]:  # fmt: skip
-        monkeypatch.setattr(workers, name, value)
-    monkeypatch.setattr(workers, "busy", lambda: False)
-    monkeypatch.setattr(workers.memory, "trim", lambda: None)
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        shown = [_Box() for _ in range(1000)]  # a big graph's items, in one ring
-        for i, box in enumerate(shown):
-            box.other = shown[i - 1]
-        gone = weakref.ref(shown[0])
-        before = gc.get_freeze_count()
-        workers.keep_out(True)  # shown whole: out of full passes
-        assert gc.get_freeze_count() >= before + 1000
-        del shown, box  # it dies in a cycle: reference counting cannot free it
-        kept = gc.get_freeze_count()
-        made = [[k] for k in range(500)]  # what the window makes afterwards
-        _full_pass()
-        assert gone() is not None  # not walked: frozen
-        assert gc.get_freeze_count() >= kept + 500  # the pass's survivors joined them
-        assert made
-        workers.keep_out(False)  # a small graph is shown ...
-        _full_pass()
-        assert gone() is not None  # ... but the thaw waits KEEP_OUT_S
-        workers._KEPT_OUT[0] -= workers.KEEP_OUT_S
-        _full_pass()
-        assert gone() is None and workers._KEPT_OUT[0] is None  # thawed: collected
-    finally:
-        gc.unfreeze()  # (this test's freezes do not outlive it)
-        if was:
-            gc.enable()
+    shown = [_Box() for _ in range(1000)]  # a big graph's items, in one ring
+    for i, box in enumerate(shown):
+        box.other = shown[i - 1]
+    gone = weakref.ref(shown[0])
+    before = gc.get_freeze_count()
+    workers.keep_out(True)  # shown whole: out of full passes
+    assert gc.get_freeze_count() >= before + 1000
+    del shown, box  # it dies in a cycle: reference counting cannot free it
+    kept = gc.get_freeze_count()
+    made = [[k] for k in range(500)]  # what the window makes afterwards
+    _full_pass()
+    assert gone() is not None  # not walked: frozen
+    assert gc.get_freeze_count() >= kept + 500  # the pass's survivors joined them
+    assert made
+    workers.keep_out(False)  # a small graph is shown ...
+    _full_pass()
+    assert gone() is not None  # ... but the thaw waits KEEP_OUT_S
+    workers._KEPT_OUT[0] -= workers.KEEP_OUT_S
+    _full_pass()
+    assert gone() is None and workers._KEPT_OUT[0] is None  # thawed: collected
 
 
 def test_big_graphs_shown_all_along_are_thawed_after_a_longer_wait(
-    monkeypatch: pytest.MonkeyPatch,
+    idle_timer: None,
 ) -> None:
     import weakref
 
-    for name, value in [("_LAST_FULL", [0.0]), ("_FULL_DUE", [None]), ("_PASSES", [0]),
-                        ("_KEPT_OUT", [None]), ("_SMALL_SHOWN", [True])]:  # fmt: skip
-        monkeypatch.setattr(workers, name, value)
-    monkeypatch.setattr(workers, "busy", lambda: False)
-    monkeypatch.setattr(workers.memory, "trim", lambda: None)
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        a, b = _Box(), _Box()
-        a.other, b.other = b, a
-        gone = weakref.ref(a)
-        workers.keep_out(True)
-        del a, b
-        half = workers.THAW_ANYWAY_S / 2 + 1
-        workers._KEPT_OUT[0] -= half  # past KEEP_OUT_S, but big graphs all along: not yet
-        _full_pass()
-        assert gone() is not None
-        workers.keep_out(True)  # another big graph: the wait counts from the first
-        workers._KEPT_OUT[0] -= half
-        _full_pass()
-        assert gone() is None  # thawed: collected
-        assert workers._KEPT_OUT[0] is not None  # and the big graph shown is kept out again
-    finally:
-        gc.unfreeze()
-        if was:
-            gc.enable()
+    a, b = _Box(), _Box()
+    a.other, b.other = b, a
+    gone = weakref.ref(a)
+    workers.keep_out(True)
+    del a, b
+    half = workers.THAW_ANYWAY_S / 2 + 1
+    workers._KEPT_OUT[0] -= half  # past KEEP_OUT_S, but big graphs all along: not yet
+    _full_pass()
+    assert gone() is not None
+    workers.keep_out(True)  # another big graph: the wait counts from the first
+    workers._KEPT_OUT[0] -= half
+    _full_pass()
+    assert gone() is None  # thawed: collected
+    assert workers._KEPT_OUT[0] is not None  # and the big graph shown is kept out again
