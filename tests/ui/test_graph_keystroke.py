@@ -307,9 +307,9 @@ def test_nodes_that_jump_to_their_places_take_their_edges_along_once(
     """Too many move to animate: put in place by the update, each edge drawn there once."""
     from PySide6.QtCore import QPointF
 
-    from tapeviz.ui.graph import edge_items
+    from tapeviz.ui.graph import edge_items, scene
 
-    monkeypatch.setattr(scene_update, "ANIMATED_MAX", 0)  # any move is a jump
+    monkeypatch.setattr(scene, "ANIMATED_MAX", 0)  # any move is a jump
     model, view, done = _view(qtbot)
     view.animation_ms = 200
     _show(model, "sin(x) + x*x + exp(-x)")
@@ -337,8 +337,7 @@ def test_an_animated_update_ends_with_every_edge_where_its_ends_are(
     from tapeviz.ui.graph import scene, view_build
 
     monkeypatch.setattr(view_build, "BUILD_SLICE_S", 0.0)
-    monkeypatch.setattr(scene_update, "ANIMATED_MAX", 100_000)  # every move animated
-    monkeypatch.setattr(scene, "ANIMATED_MAX", 100_000)
+    monkeypatch.setattr(scene, "ANIMATED_MAX", 100_000)  # every move animated
     model, view, done = _view(qtbot)
     view.animation_ms = 150
     _show(model, _terms(200))

@@ -339,6 +339,11 @@ def frame_groups(
     return frames
 
 
+def jumps(moving: int, ms: int) -> bool:
+    """Whether ``moving`` nodes go to their new places at once rather than by an animation."""
+    return ms <= 0 or moving > ANIMATED_MAX
+
+
 def animate_nodes(
     items: dict[str, NodeItem],
     lay: layouts.Layout,
@@ -352,7 +357,7 @@ def animate_nodes(
         for nid, it in items.items()
         if nid in old and it.pos() != QPointF(*lay.positions[nid])
     ]
-    if not moving or ms <= 0 or len(moving) > ANIMATED_MAX:
+    if not moving or jumps(len(moving), ms):
         edges: dict[int, EdgeItem] = {}
         for it, _, end in moving:
             it.setPos(end)

@@ -18,12 +18,12 @@ from PySide6.QtWidgets import QGraphicsScene
 from tapeviz.models.graph.model import GraphModel
 from tapeviz.ui.graph.items import EdgeItem, GroupItem, NodeItem
 from tapeviz.ui.graph.scene import (
-    ANIMATED_MAX,
     LAZY_TEXT,
     Built,
     Look,
     Plan,
     frame_groups,
+    jumps,
     make_edge,
     named_frames,
     plan_ports,
@@ -64,9 +64,9 @@ class SceneUpdate:
     a zoom meanwhile shows at the end), so the slices never show a half-updated graph. What the
     update reads of the model (gradients, the edges' ports and labels, the nested tapes'
     frames) is taken when it is made: the next run changes the model in place, and may arrive
-    while the update goes on. When the nodes will not be animated (more of them move than
-    ``ANIMATED_MAX``, or no animation), they are put in their new places here, so each edge is
-    drawn once, not once here and again when its ends jump.
+    while the update goes on. When the nodes will not be animated (:func:`jumps`: too many
+    move, or no animation), they are put in their new places here, so each edge is drawn once,
+    not once here and again when its ends jump.
     """
 
     def __init__(
@@ -78,7 +78,7 @@ class SceneUpdate:
         plan: Plan,
         model: GraphModel,
         look: Look,
-        animated: bool = True,
+        ms: int = 0,
     ) -> None:
         self.scene, self.items, self.edges, self.groups = scene, items, edges, groups
         self.plan, self.look = plan, look
@@ -93,7 +93,7 @@ class SceneUpdate:
         moving = sum(
             1 for nid, at in self.old.items() if nid in places and at != QPointF(*places[nid])
         )
-        self.jump = not animated or moving > ANIMATED_MAX
+        self.jump = jumps(moving, ms)  # (``ms``: the view's animation time)
         self.kept: dict[str, NodeItem] = {}
         self.built: Built | None = None  # set by the last step
         self._work: Iterator[None] | None = self._steps()  # (dropped when done: no cycle left)

@@ -190,7 +190,7 @@ class SceneBuilding:
                 self._animation.stop()
                 self._animation = None
             update = SceneUpdate(self.scene(), self.items, self.edge_items, self.group_items,
-                                 plan, model, look, self.animation_ms > 0)  # fmt: skip
+                                 plan, model, look, self.animation_ms)  # fmt: skip
             self._scene_update = update
             if len(plan.nodes) <= LAZY_TEXT:
                 self._end_scene_update()
