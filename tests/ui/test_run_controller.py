@@ -60,6 +60,24 @@ def test_a_run_shows_its_tapes_output_and_time(qtbot: QtBot, parts: SimpleNamesp
     )
 
 
+def test_a_run_that_records_no_tape_dims_the_last_graph(
+    qtbot: QtBot, parts: SimpleNamespace
+) -> None:
+    work(parts, "import tensorflow as tf\nx = tf.Variable(2.0)\n"
+                "with tf.GradientTape() as t:\n    y = x * x\n", "script")  # fmt: skip
+    parts.runner.run_code()
+    done(qtbot, parts)
+    work(parts, "x = 1\nprint(x)\n", "script")  # the graph stays the last run's: dimmed
+    parts.runner.run_code()
+    done(qtbot, parts)
+    assert parts.runner.last_result.error is None and not parts.runner.last_result.tapes
+    assert parts.dimmed == [False, True] and parts.status[-1].endswith("0 tape(s) recorded.")
+    work(parts, "x*2", table=(V("x", 1.0),))  # recorded again: shown as it is
+    parts.runner.run_code()
+    done(qtbot, parts)
+    assert parts.dimmed == [False, True, False]
+
+
 def test_what_tapeviz_read_differently_is_said_in_the_status(
     qtbot: QtBot, parts: SimpleNamespace
 ) -> None:

@@ -338,7 +338,9 @@ class RunController(QObject):
         if script and drew and self.show_figures is not None:  # (expressions draw no figures)
             self.show_figures(result, False)
         kept_tapes = result.error is not None and result.error.kind == "cancelled" and recorded
-        self.dim_graph(result.error is not None and not kept_tapes)  # a Stop keeps valid values
+        # A run that recorded no tape leaves the last run's graph up, dimmed: not this code's.
+        stale = not studio and result.error is None and not result.tapes
+        self.dim_graph(stale or (result.error is not None and not kept_tapes))  # (a Stop's stay)
         if result.error is not None:
             err = result.error
             if err.kind == "cancelled":  # the user's own Stop: news, not a failure
