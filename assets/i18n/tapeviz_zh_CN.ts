@@ -725,143 +725,143 @@
   <context>
     <name>MainWindow</name>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="118" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="119" />
       <source>Ready</source>
       <translation>就绪</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="185" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="184" />
       <source>Code</source>
       <translation>代码</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="187" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="186" />
       <source>Variables</source>
       <translation>变量</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="189" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="188" />
       <source>Output</source>
       <translation>输出</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="190" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="189" />
       <source>Tapes</source>
       <translation>磁带</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="216" />
       <source>&amp;File</source>
       <translation>文件(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="217" />
       <source>&amp;Open session…</source>
       <translation>打开会话…(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="218" />
       <source>&amp;Save session</source>
       <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="219" />
       <source>Save session &amp;as…</source>
       <translation>会话另存为…(&amp;A)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="221" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="220" />
       <source>&amp;Export code (TensorFlow, PyTorch, JAX)…</source>
       <translation>导出代码(TensorFlow、PyTorch、JAX)…(&amp;E)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="223" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="222" />
       <source>Open &amp;recent</source>
       <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="227" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="226" />
       <source>&amp;Preferences…</source>
       <translation>首选项…(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="228" />
       <source>&amp;Quit</source>
       <translation>退出(&amp;Q)</translation>
     </message>
     <message>
+      <location filename="../../tapeviz/ui/window/main_window.py" line="229" />
       <location filename="../../tapeviz/ui/window/main_window.py" line="230" />
-      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
       <source>&amp;Run</source>
       <translation>运行(&amp;R)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="232" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="231" />
       <source>&amp;Stop</source>
       <translation>停止(&amp;S)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="233" />
       <source>&amp;Play / pause</source>
       <translation>播放/暂停(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="234" />
       <source>Step &amp;forward</source>
       <translation>前进一步(&amp;F)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="235" />
       <source>Step &amp;back</source>
       <translation>后退一步(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="237" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="236" />
       <source>Back to the s&amp;tart</source>
       <translation>回到开始(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="240" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="239" />
       <source>&amp;View</source>
       <translation>视图(&amp;V)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="244" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="243" />
       <source>&amp;Backward pass</source>
       <translation>反向传播(&amp;B)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="244" />
       <source>&amp;Optimization</source>
       <translation>优化过程(&amp;O)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="246" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="245" />
       <source>&amp;Timeline</source>
       <translation>时间线(&amp;T)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="247" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="246" />
       <source>P&amp;lots</source>
       <translation>图表(&amp;L)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="248" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="247" />
       <source>&amp;Network</source>
       <translation>网络(&amp;N)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="253" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="252" />
       <source>&amp;Presets</source>
       <translation>预设(&amp;P)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="261" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="260" />
       <source>&amp;Help</source>
       <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/main_window.py" line="264" />
+      <location filename="../../tapeviz/ui/window/main_window.py" line="263" />
       <source>&amp;About tapeviz</source>
       <translation>关于 tapeviz(&amp;A)</translation>
     </message>
@@ -1626,7 +1626,7 @@
     </message>
     <message>
       <location filename="../../tapeviz/ui/studio/optimizer_panel.py" line="402" />
-      <location filename="../../tapeviz/ui/timeline/panel.py" line="258" />
+      <location filename="../../tapeviz/ui/timeline/panel.py" line="262" />
       <source>step {k} of {n}</source>
       <translation>第 {k} 步,共 {n} 步</translation>
     </message>
@@ -1748,6 +1748,14 @@
     </message>
   </context>
   <context>
+    <name>OutputPane</name>
+    <message>
+      <location filename="../../tapeviz/ui/window/output_pane.py" line="49" />
+      <source>Out: %1</source>
+      <translation>输出值：%1</translation>
+    </message>
+  </context>
+  <context>
     <name>PlotsPanel</name>
     <message>
       <location filename="../../tapeviz/ui/figures/panel.py" line="150" />
@@ -1859,47 +1867,47 @@
       <translation> …(此行还有 {count} 个字符)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="245" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="260" />
       <source>Type a function or paste a script to run.</source>
       <translation>请输入函数或粘贴脚本再运行。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="254" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="269" />
       <source>Running…</source>
       <translation>正在运行…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="287" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="304" />
       <source>Running… %1 lines printed so far</source>
       <translation>正在运行… 已打印 %1 行</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="290" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="307" />
       <source>Running… %1 figures drawn so far</source>
       <translation>正在运行… 已绘制 %1 幅图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="296" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="313" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="304" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="321" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="314" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="331" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="346" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="366" />
       <source>the %1 tape(s) recorded until then are kept.</source>
       <translation>保留了此前记录的 %1 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="354" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="374" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -2191,7 +2199,7 @@
       <translation>第 {e}/{n} 轮,第 {b}/{m} 批</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/text.py" line="47" />
+      <location filename="../../tapeviz/ui/timeline/text.py" line="43" />
       <source>{title}; each step records {period} tape(s).</source>
       <translation>{title};每步记录 {period} 条磁带。</translation>
     </message>
@@ -2219,7 +2227,7 @@
   <context>
     <name>TimelineLink</name>
     <message>
-      <location filename="../../tapeviz/ui/window/timeline_link.py" line="122" />
+      <location filename="../../tapeviz/ui/window/timeline_link.py" line="124" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>

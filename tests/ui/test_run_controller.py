@@ -23,13 +23,15 @@ def parts(qtbot: QtBot) -> SimpleNamespace:
     code, variables, console = CodePane(), VariablesTable(), QPlainTextEdit()
     for widget in (code, variables, console):
         qtbot.addWidget(widget)
-    seen = SimpleNamespace(status=[], tapes=[], dimmed=[], studio=[], running=[], front=False)
+    seen = SimpleNamespace(
+        status=[], tapes=[], dimmed=[], studio=[], running=[], values=[], front=False
+    )
     runner = RunController(
         code, variables, console,
         limits=lambda: Limits(wall_time=5.0), status=seen.status.append,
         studio_in_front=lambda: seen.front, show_tapes=seen.tapes.append,
         dim_graph=seen.dimmed.append, start_studio=seen.studio.append,
-        running_changed=seen.running.append,
+        running_changed=seen.running.append, show_value=seen.values.append,
     )  # fmt: skip
     seen.runner, seen.code, seen.variables, seen.console = runner, code, variables, console
     yield seen
@@ -76,6 +78,19 @@ def test_a_run_that_records_no_tape_dims_the_last_graph(
     parts.runner.run_code()
     done(qtbot, parts)
     assert parts.dimmed == [False, True, False]
+    assert parts.values == [None, None, None]  # (no last expression; an expression's is drawn)
+
+
+def test_a_scripts_last_value_is_shown_and_a_failed_run_shows_none(
+    qtbot: QtBot, parts: SimpleNamespace
+) -> None:
+    work(parts, "import numpy as np\nnp.float32(2) * 3\n", "script")
+    parts.runner.run_code()
+    done(qtbot, parts)
+    work(parts, "import numpy as np\nnp.float32(2) * nope\n", "script")
+    parts.runner.run_code()
+    done(qtbot, parts)
+    assert parts.values == ["6.0", None]
 
 
 def test_what_tapeviz_read_differently_is_said_in_the_status(

@@ -17,9 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from tapeviz.engine import strings
 from tapeviz.engine.tensor import TensorLike
 from tapeviz.sandbox.errors import UserCodeError
+from tapeviz.sandbox.out_value import value_text
 from tapeviz.sandbox.process import fit_columns, grad_notes, plots
 from tapeviz.sandbox.process.encoder import Encoder
 from tapeviz.sandbox.process.kept import Policy
@@ -164,7 +164,7 @@ def _encode(result: RunResult, writer: Writer, policy: Policy | None, enc: Encod
     tensor = isinstance(result.value, TensorLike) and result.value.dtype in CODES
     single = table.rows([result.value] if tensor else [])
     if not tensor and result.value is not None:  # (a tf.string tensor too: as its repr)
-        value = {"repr": _short_repr(result.value)}
+        value = {"repr": value_text(result.value)}
     grads = [(str(k), g) for k, g in result.gradients.items()]
     grad_rows = table.rows([g for _, g in grads if isinstance(g, TensorLike)])
     table.seal()
@@ -201,17 +201,3 @@ def _marks_doc(marks: Sequence[tuple[int, int]], writer: Writer) -> dict[str, An
         "offsets": writer.ints([m[0] for m in marks]),
         "tapes": writer.ints([m[1] for m in marks]),
     }
-
-
-def _short_repr(value: Any) -> str:
-    if type(value) in (bool, int, float, str):
-        text_ = repr(value) if type(value) is not int or value.bit_length() < 4000 else "<int>"
-    elif isinstance(value, TensorLike):  # a tf.string or complex tensor (the table: real numbers)
-        dtype = value.dtype
-        small = value.size <= 1000 and (
-            not dtype.is_string or strings.total_bytes(value._value) <= 100_000
-        )
-        text_ = repr(value) if small else f"<tf.Tensor: shape={value.shape}, dtype={dtype.name}>"
-    else:
-        text_ = f"<{type(value).__name__}>"
-    return text_[:2000]

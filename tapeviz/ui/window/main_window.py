@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QPlainTextEdit, QSplitter, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
 
 from tapeviz.models import kernel
 from tapeviz.models.descent.problem import Problem
@@ -39,7 +39,6 @@ from tapeviz.ui import workers
 from tapeviz.ui.graph.pane import GraphPane
 from tapeviz.ui.i18n import preset_note
 from tapeviz.ui.stepper.panel import prepared_steppers
-from tapeviz.ui.theme import font
 from tapeviz.ui.turns import later
 from tapeviz.ui.window.carried_view import CarriedView
 from tapeviz.ui.window.code_pane import CodePane
@@ -48,6 +47,7 @@ from tapeviz.ui.window.forwarding import forward, forward_value
 from tapeviz.ui.window.help import HelpController
 from tapeviz.ui.window.lower_tabs import NETWORK_TAB, STEPPER_TAB, STUDIO_TAB, LowerTabs
 from tapeviz.ui.window.network_link import NetworkLink
+from tapeviz.ui.window.output_pane import OutputPane
 from tapeviz.ui.window.preferences import limits_from, settings
 from tapeviz.ui.window.presenter import DOCK_WIDTH, PresenterController
 from tapeviz.ui.window.runs import RunController
@@ -92,7 +92,8 @@ class MainWindow(QMainWindow):
             dim_graph=self.graph.set_dimmed, start_studio=self.studio_link.start,
             running_changed=self._set_running, show_figures=self._on_run_figures,
             prepare=self._prepare_graph, prepared=self._on_graph_prepared,
-            prepare_snapshot=TimelineLink.prepare, show_snapshot=self._show_snapshot, parent=self,
+            prepare_snapshot=TimelineLink.prepare, show_snapshot=self._show_snapshot,
+            show_value=self.output_pane.show_value, parent=self,
         )  # fmt: skip
         self.runner.output.link = self.timeline_link.output_link  # (earlier lines keep it)
         self.timeline_link.output_link.window = self.runner.output  # (a step's lines, shown)
@@ -176,17 +177,15 @@ class MainWindow(QMainWindow):
             code.notes_label,
         )
         self.variables = VariablesTable(self)
-        self.console = QPlainTextEdit(self)
-        self.console.setObjectName("consoleOutput")
-        self.console.setReadOnly(True)
-        self.console.setFont(font(11, mono=True))
+        self.output_pane = OutputPane(self)
+        self.console = self.output_pane.console
         self.tape_list = TapeList(self.model, self)
         left = Qt.DockWidgetArea.LeftDockWidgetArea
         self.code_dock = self._dock("codeDock", self.tr("Code"), code, left)
         self.variables_dock = self._dock(
             "variablesDock", self.tr("Variables"), self.variables, left
         )
-        self.console_dock = self._dock("consoleDock", self.tr("Output"), self.console, left)
+        self.console_dock = self._dock("consoleDock", self.tr("Output"), self.output_pane, left)
         self.tapes_dock = self._dock("tapesDock", self.tr("Tapes"), self.tape_list, left)
         self.timeline_link = TimelineLink(
             self.timeline, self.model, self.tape_list, self.console,

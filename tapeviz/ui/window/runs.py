@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from tapeviz.models.descent.problem import Problem
 from tapeviz.sandbox import CancelToken, Limits, RunResult
+from tapeviz.sandbox.out_value import value_text
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui import workers
 from tapeviz.ui.messages import translated
@@ -49,6 +50,18 @@ def live_delay(last_run_s: float | None) -> int:
 
 DECODED_TAPES = 8  # a run with at most this many tapes has them decoded in the thread pool
 ADDED_VALUE = 1.0  # a name added from the error frame starts here (products stay non-zero)
+
+
+def out_text(result: RunResult) -> str | None:
+    """A script run's ``Out:``: its last expression's value as a notebook shows it, or None.
+
+    A received result's value is that text already (the worker made it), or a tensor of its
+    table; a run that failed shows none, as a notebook cell that raised.
+    """
+    value = result.value
+    if result.error is not None or value is None:
+        return None
+    return value if isinstance(value, str) else value_text(value)
 
 
 def _recorded(result: RunResult) -> bool:
@@ -124,6 +137,7 @@ class RunController(QObject):
         prepared: Callable[[RunResult, Any], None] | None = None,
         prepare_snapshot: Callable[[RunResult], Any] | None = None,
         show_snapshot: Callable[[RunResult, Any, bool], None] | None = None,
+        show_value: Callable[[str | None], None] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -137,6 +151,7 @@ class RunController(QObject):
         self.show_figures = show_figures
         self.prepare, self.prepared = prepare, prepared
         self.prepare_snapshot, self.show_snapshot = prepare_snapshot, show_snapshot
+        self.show_value = show_value if show_value is not None else lambda text: None
         self.snapshot: RunResult | None = None  # the running run's last snapshot shown (if any)
         self.printed: RunResult | None = None  # or its last one of printed lines only (no loop)
         self.snapshotted.connect(self._on_snapshot)
@@ -278,6 +293,8 @@ class RunController(QObject):
             return  # a run that ended or was stopped meanwhile; the studio shows its own
         assert self.show_snapshot is not None
         grows = self.snapshot is not None or self.printed is not None  # (this run's, further)
+        if not grows:  # the Output pane shows this run's lines now: not the last one's value
+            self.show_value(None)
         if result.figures and self.show_figures is not None:  # what it drew so far
             self.show_figures(result, True)
         if len(result.tapes) < 2:  # printed lines, no loop yet (a numpy loop prints only)
@@ -334,6 +351,7 @@ class RunController(QObject):
         if not studio and (result.error is None or recorded):
             self.show_tapes(result)
         script = self.submitted is not None and self.submitted.mode == "script"
+        self.show_value(out_text(result) if script else None)
         drew = result.error is None or bool(result.figures)  # a failed run keeps the last plots
         if script and drew and self.show_figures is not None:  # (expressions draw no figures)
             self.show_figures(result, False)

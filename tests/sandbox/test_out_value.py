@@ -1,0 +1,77 @@
+"""The ``Out:`` text of a script's last expression, as a notebook shows it (made in the worker)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import tapeviz.tf as tf
+from tapeviz.sandbox import Limits
+from tapeviz.sandbox.out_value import LIMIT, value_text
+from tapeviz.sandbox.process.isolated import run_isolated
+
+SEEDS = Path(__file__).resolve().parents[2] / "assets" / "seeds"
+
+
+class Loud:
+    """A user's class whose repr must never run outside the script."""
+
+    def __repr__(self) -> str:
+        raise AssertionError("the user's __repr__ ran")
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (None, None),
+        (np.float32(6.0), "6.0"),  # dy_dx.numpy(): what the TensorFlow guide shows
+        (np.bool_(True), "True"),
+        (np.int64(3), "3"),
+        (42, "42"),
+        ("abc", "'abc'"),
+        (np.arange(3.0), "array([0., 1., 2.])"),
+        (tf.constant(18.0), "<tf.Tensor: shape=(), dtype=float32, numpy=18.0>"),
+        ([np.float32(1.5), 2, Loud()], "[1.5, 2, <Loud>]"),
+        ({"loss": [0.5, 0.25]}, "{'loss': [0.5, 0.25]}"),
+        (Loud(), "<Loud>"),
+        (np.array([Loud()], dtype=object), "<ndarray>"),
+        ([10**5000], "<list>"),  # (Python refuses the repr of an int of over 4,300 digits)
+    ],
+)
+def test_a_value_reads_as_a_notebook_shows_it(value: object, text: str | None) -> None:
+    assert value_text(value) == text
+
+
+def test_big_values_are_summarised_before_their_text_is_built() -> None:
+    assert (
+        value_text(np.zeros(1_000_000)) == "array([0., 0., 0., ..., 0., 0., 0.], shape=(1000000,))"
+    )
+    assert value_text(tf.zeros([2000])) == "<tf.Tensor: shape=(2000,), dtype=float32>"
+    long = value_text("ab" * 450_000)
+    assert long is not None and len(long) <= LIMIT and long.endswith("…")
+    assert value_text(list(range(10_000))).endswith(", ...]")
+    assert value_text(10**9000) == "<int of 29,898 bits>"
+
+
+@pytest.mark.parametrize(
+    ("cell", "text"),
+    [("000_2_1_constant_watch.py", "6.0"), ("000_2_2_1_variable_trainable.py", "6.0")],
+)
+def test_a_seed_cells_last_value_crosses_the_wall_as_its_text(cell: str, text: str) -> None:
+    source = (SEEDS / "000_0_import.py").read_text("utf-8") + (SEEDS / cell).read_text("utf-8")
+    result = run_isolated(source, limits=Limits(wall_time=30))
+    assert result.error is None and result.value == text
+
+
+def test_a_tensor_value_crosses_the_wall_as_a_tensor() -> None:
+    manifest = json.loads((SEEDS / "seeds.json").read_text(encoding="utf-8"))
+    cell = next(c for c in manifest["cells"] if c["name"] == "000_2_2_3_higher_order")
+    source = (SEEDS / "000_0_import.py").read_text("utf-8") + (SEEDS / cell["file"]).read_text(
+        "utf-8"
+    ).replace("g_2.numpy()", "g_2")
+    result = run_isolated(source, limits=Limits(wall_time=30))
+    assert result.error is None
+    assert value_text(result.value) == "<tf.Tensor: shape=(), dtype=float32, numpy=18.0>"
