@@ -93,6 +93,16 @@ def test_a_scripts_last_value_is_shown_and_a_failed_run_shows_none(
     assert parts.values == ["6.0", None]
 
 
+def test_the_status_counts_a_big_runs_tapes_as_the_timeline_does(
+    qtbot: QtBot, parts: SimpleNamespace
+) -> None:
+    work(parts, "import tensorflow as tf\nx = tf.Variable(2.0)\nfor i in range(1200):\n"
+                "    with tf.GradientTape() as t:\n        y = x * x\n", "script")  # fmt: skip
+    parts.runner.run_code()
+    done(qtbot, parts)
+    assert parts.status[-1].endswith("; 1,200 tape(s) recorded.")
+
+
 def test_what_tapeviz_read_differently_is_said_in_the_status(
     qtbot: QtBot, parts: SimpleNamespace
 ) -> None:

@@ -372,8 +372,8 @@ class RunController(QObject):
             self.code.clear_error()
             ran = (
                 self.tr("Ran in %1 ms; %2 tape(s) recorded.")
-                .replace("%1", f"{result.elapsed * 1e3:.0f}")
-                .replace("%2", str(len(result.tapes)))
+                .replace("%1", f"{result.elapsed * 1e3:,.0f}")
+                .replace("%2", f"{len(result.tapes):,}")  # (100,000: as the timeline counts)
             )
             notes = [translated(n) for n in result.notes[:3]]  # what tapeviz read differently
             self.status("  ".join([ran, *notes]))
