@@ -34,10 +34,12 @@ def _coarser(spacing: float) -> float:
 
 
 class SpacedAxis(pg.AxisItem):
-    """An axis whose major ticks are at least GAP label widths apart.
+    """An axis whose major ticks are at least GAP label widths (heights, upright) apart.
 
     pyqtgraph always shows at least 2.25 tick intervals, so big labels on a narrow plot
-    ("500 1000 1500" in 180 px at 18 pt) run together.
+    ("500 1000 1500" in 180 px at 18 pt) run together, and on a short one ("1.0 0.8 0.6 …"
+    in 50 px) lie on each other. Three labelled ticks are kept while their labels keep a space
+    apart; two when even three would touch.
     """
 
     def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
@@ -47,18 +49,24 @@ class SpacedAxis(pg.AxisItem):
         if not levels or size <= 0 or span == 0 or self._tickSpacing is not None:
             return levels
         metrics = QFontMetricsF(self.style.get("tickFont") or self.font())
+        upright = self.orientation in ("left", "right")
+        pad = metrics.horizontalAdvance(" ")
         major = levels[0][0]
         per_unit = size / span
         lo, hi = min(minVal, maxVal), max(minVal, maxVal)
         for _ in range(12):
             coarser = _coarser(major)
-            if math.floor(hi / coarser) - math.ceil(lo / coarser) < 2:
-                break  # fewer than three ticks left (the end ones may not be labelled): stop
             first = math.ceil(lo / major)
             ticks = [k * major for k in range(first, min(first + 6, math.floor(hi / major) + 1))]
             labels = self.tickStrings(ticks, self.scale, major)
-            if not labels or major * per_unit >= GAP * max(map(metrics.horizontalAdvance, labels)):
+            if not labels:
                 break
+            need = metrics.height() if upright else max(map(metrics.horizontalAdvance, labels))
+            left = math.floor(hi / coarser) - math.ceil(lo / coarser)  # coarser's intervals
+            # Three ticks whose labels keep a space apart beat two with roomier gaps.
+            room = GAP * need if left >= 2 else need + (pad if not upright else need / 5)
+            if major * per_unit >= room or left < 1:
+                break  # these fit, or fewer than two ticks would be left
             major = coarser
         if major == levels[0][0]:
             return levels

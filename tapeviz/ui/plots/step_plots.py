@@ -131,7 +131,9 @@ class StepPlot(pg.PlotWidget):
     """
 
     def __init__(self, name: str, title: str, label: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent, axisItems={"bottom": SpacedAxis("bottom")})
+        super().__init__(
+            parent, axisItems={"bottom": SpacedAxis("bottom"), "left": SpacedAxis("left")}
+        )
         self.setObjectName(name)
         self.setMenuEnabled(False)
         set_title(self, title)

@@ -43,7 +43,9 @@ class HistoryPlot(pg.PlotWidget):
     """The per-epoch logs of a fit (``timelineHistoryPlot``; see the module docstring)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent, axisItems={"bottom": SpacedAxis("bottom")})
+        super().__init__(
+            parent, axisItems={"bottom": SpacedAxis("bottom"), "left": SpacedAxis("left")}
+        )
         self.theme, self.scale = LIGHT, 1.0
         self.setObjectName("timelineHistoryPlot")
         self.setMenuEnabled(False)
