@@ -1,13 +1,15 @@
 """The text a notebook shows under a cell (``Out:``): the value of a script's last expression.
 
-It runs in the worker, after the run: it never calls a user's ``__repr__`` (an object of a class
-the script defined reads ``<ClassName>``), and it stops at :data:`LIMIT` characters before a
-huge value's text is built (numpy summarises arrays over :data:`SMALL` elements).
+It runs in the worker, after the run, so it never runs the script's code: containers are walked
+only when they are exactly ``list``, ``tuple`` or ``dict`` (a class of the script's own reads
+``<ClassName>``, whatever its name), and numbers and arrays only when they are numpy's or the
+engine's own. The text stops at :data:`LIMIT` characters as it is built, and every array in it
+is summarised first (numpy's threshold: :data:`SMALL` elements, :data:`NESTED` inside a list).
 """
 
 from __future__ import annotations
 
-import reprlib
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -17,56 +19,94 @@ from tapeviz.engine.tensor import TensorLike
 
 LIMIT = 2000  # characters of a value's text, at most
 SMALL = 1000  # elements of an array or tensor shown whole (numpy's own threshold)
+NESTED = 20  # the same, for one inside a list, tuple or dict
+ITEMS = 20  # items of a list, tuple or dict shown
+DEPTH = 4  # levels of nested containers shown
 _PLAIN = (bool, int, float, complex, str, bytes)
-_NUMERIC_KINDS = "biufcmMUS"  # numpy dtype kinds whose repr is numpy's own (no object arrays)
+_NUMERIC_KINDS = "biufcmMUS?"  # numpy dtype kinds whose text is numpy's own (no object arrays)
 
 
-class _Nested(reprlib.Repr):
-    """reprlib over lists, tuples and dicts; each leaf as :func:`value_text` reads it."""
+class _Full(Exception):
+    """The text has reached its limit."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.maxlevel = 4
-        self.maxlist = self.maxtuple = self.maxdict = 20
-        self.maxstring = self.maxother = 200
 
-    def repr_instance(self, obj: Any, level: int) -> str:
-        if type(obj) in (list, tuple, dict):
-            return super().repr1(obj, level)
-        return _leaf(obj, self.maxother) or f"<{type(obj).__name__}>"
+class _Text:
+    """A value's text, built part by part up to ``limit`` characters."""
+
+    def __init__(self, limit: int) -> None:
+        self.parts: list[str] = []
+        self.size = 0
+        self.limit = limit
+
+    def put(self, part: str) -> None:
+        self.parts.append(part)
+        self.size += len(part)
+        if self.size > self.limit:
+            raise _Full
+
+    def add(self, value: Any, depth: int) -> None:
+        kind = type(value)
+        if kind in (list, tuple, dict):
+            self._container(value, depth)
+        else:
+            left = max(self.limit - self.size, 10)
+            self.put(_leaf(value, left, NESTED if depth else SMALL) or f"<{kind.__name__}>")
+
+    def _container(self, value: Any, depth: int) -> None:
+        kind = type(value)
+        ends = {list: "[]", tuple: "()", dict: "{}"}[kind]
+        if depth >= DEPTH:
+            self.put(f"{ends[0]}...{ends[1]}")
+            return
+        self.put(ends[0])
+        pairs = value.items() if kind is dict else enumerate(value)
+        for i, (key, item) in enumerate(islice(pairs, ITEMS)):  # (insertion order, as Python)
+            if i:
+                self.put(", ")
+            if kind is dict:
+                self.add(key, depth + 1)
+                self.put(": ")
+            self.add(item, depth + 1)
+        if len(value) > ITEMS:
+            self.put(", ...")
+        if kind is tuple and len(value) == 1:
+            self.put(",")
+        self.put(ends[1])
 
 
 def value_text(value: Any, limit: int = LIMIT) -> str | None:
     """What a notebook shows for ``value`` (``6.0`` for ``dy_dx.numpy()``); None for None."""
     if value is None:
         return None
+    text = _Text(limit)
     try:
-        if type(value) in (list, tuple, dict):
-            text = _Nested().repr(value)
-        else:
-            text = _leaf(value, limit) or f"<{type(value).__name__}>"
-    except Exception:  # (an int of over 4,300 digits in a list: Python refuses its repr)
-        text = f"<{type(value).__name__}>"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        text.add(value, 0)
+    except _Full:
+        pass
+    except BaseException:  # (a Stop arriving now, an int Python will not print): the type
+        return f"<{type(value).__name__}>"
+    out = "".join(text.parts)
+    return out if len(out) <= limit else out[: limit - 1] + "…"
 
 
-def _leaf(value: Any, limit: int) -> str | None:
+def _leaf(value: Any, limit: int, small: int) -> str | None:
     """The text of a number, string, numpy value or tensor; None for anything else."""
-    if type(value) in _PLAIN:
-        if type(value) is int and value.bit_length() > 4 * limit:
+    kind = type(value)
+    if kind in _PLAIN:
+        if kind is int and value.bit_length() > 4 * limit:
             return f"<int of {value.bit_length():,} bits>"
-        if type(value) in (str, bytes) and len(value) > limit:
+        if kind in (str, bytes) and len(value) > limit:
             return repr(value[:limit]) + "…"
         return repr(value)
-    if isinstance(value, np.generic) and value.dtype.kind in _NUMERIC_KINDS + "?":
-        return str(value)  # np.float32(6.0) reads 6.0, as the TensorFlow tutorials print it
-    if isinstance(value, np.ndarray) and value.dtype.kind in _NUMERIC_KINDS + "?":
-        with np.printoptions(threshold=SMALL, edgeitems=3):
+    if isinstance(value, np.generic) and kind is value.dtype.type:  # (numpy's own, no subclass)
+        return str(value) if value.dtype.kind in _NUMERIC_KINDS else None  # 6.0, as TF shows it
+    if kind is np.ndarray and value.dtype.kind in _NUMERIC_KINDS:
+        with np.printoptions(threshold=small, edgeitems=3):
             return repr(value)
-    if isinstance(value, TensorLike):
+    if isinstance(value, TensorLike):  # (the engine's classes: a script cannot subclass them)
         dtype = value.dtype
-        small = value.size <= SMALL and (
+        shown = value.size <= small and (
             not dtype.is_string or strings.total_bytes(value._value) <= 100_000
         )
-        return repr(value) if small else f"<tf.Tensor: shape={value.shape}, dtype={dtype.name}>"
+        return repr(value) if shown else f"<tf.Tensor: shape={value.shape}, dtype={dtype.name}>"
     return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -17,10 +18,13 @@ SEEDS = Path(__file__).resolve().parents[2] / "assets" / "seeds"
 
 
 class Loud:
-    """A user's class whose repr must never run outside the script."""
+    """A user's class whose repr must never run outside the script (it says when it does)."""
+
+    ran: ClassVar[list[str]] = []
 
     def __repr__(self) -> str:
-        raise AssertionError("the user's __repr__ ran")
+        Loud.ran.append("repr")
+        return "LOUD"
 
 
 @pytest.mark.parametrize(
@@ -38,11 +42,26 @@ class Loud:
         ({"loss": [0.5, 0.25]}, "{'loss': [0.5, 0.25]}"),
         (Loud(), "<Loud>"),
         (np.array([Loud()], dtype=object), "<ndarray>"),
-        ([10**5000], "<list>"),  # (Python refuses the repr of an int of over 4,300 digits)
+        ([10**5000], "[<int of 16,610 bits>]"),  # (Python refuses to print it: 5,001 digits)
     ],
 )
 def test_a_value_reads_as_a_notebook_shows_it(value: object, text: str | None) -> None:
+    Loud.ran.clear()
     assert value_text(value) == text
+    assert Loud.ran == []  # no repr of the script's own ran
+
+
+def test_a_dict_keeps_its_order_and_nesting_stops() -> None:
+    assert value_text({"loss": 0.5, "acc": 0.9}) == "{'loss': 0.5, 'acc': 0.9}"  # (not sorted)
+    assert value_text([[[[[[1]]]]]]) == "[[[[[...]]]]]"
+    assert value_text(((1,),)) == "((1,),)"
+
+
+def test_many_arrays_in_a_list_cost_the_limit_not_their_sizes() -> None:
+    a = np.random.default_rng(0).random(1000)
+    text = value_text([[[a] * 20] * 20] * 20)  # 8,000 arrays: was 26 s, each printed whole
+    assert text is not None and len(text) <= LIMIT and text.endswith("…")
+    assert "..." in text.split("array(", 2)[1]  # each one summarised (20 elements inside a list)
 
 
 def test_big_values_are_summarised_before_their_text_is_built() -> None:
@@ -75,3 +94,14 @@ def test_a_tensor_value_crosses_the_wall_as_a_tensor() -> None:
     result = run_isolated(source, limits=Limits(wall_time=30))
     assert result.error is None
     assert value_text(result.value) == "<tf.Tensor: shape=(), dtype=float32, numpy=18.0>"
+
+
+def test_a_scripts_class_named_like_a_builtin_never_runs_after_the_script() -> None:
+    source = (
+        "class list:\n    def __len__(self):\n        return 3\n"
+        "    def __getitem__(self, i):\n        return i\n"
+        "class dict:\n    def items(self):\n        return [(1, 2)]\n"
+        "[list(), dict(), (list(),)]\n"
+    )
+    result = run_isolated(source, limits=Limits(wall_time=30))
+    assert result.error is None and result.value == "[<list>, <dict>, (<list>,)]"

@@ -30,10 +30,15 @@ def _running(w: MainWindow) -> bool:
 def test_the_timeline_is_scrubbable_while_the_run_goes_on(qtbot: QtBot, window: MainWindow) -> None:
     w = window
     w.mode.setCurrentIndex(1)
+    w.editor.setPlainText("print(1)\n")  # no tape: whatever graph is up stays, dimmed
+    w.run_code()
+    qtbot.waitUntil(lambda: not _running(w) and w.last_result is not None, timeout=30_000)
+    assert w.graph._dimmed
     w.editor.setPlainText(LOOP.format(steps=STEPS))
     w.run_code()
     qtbot.waitUntil(lambda: w.timeline.timeline is not None, timeout=30_000)
     assert _running(w), "the run ended before its first snapshot was shown"
+    assert not w.graph._dimmed  # the graph of this run's step, streamed: shown as it is
     seen = w.timeline.timeline.steps
     assert 2 <= seen < STEPS
     assert w.tape_list.count() == seen  # (a snapshot lists its finished tapes)

@@ -310,6 +310,8 @@ class RunController(QObject):
         first, self.snapshot = self.snapshot is None, result
         self.output.show(result.output, tail, grows, live=True)
         self.show_snapshot(result, what, first)
+        if first:  # this run's graph now, not the last one's left up dimmed
+            self.dim_graph(False)
         self.status(self.tr("Running… %1 tapes so far (the timeline grows as the run goes on)")
                     .replace("%1", f"{len(result.tapes) + result.dropped_tapes:,}"))  # fmt: skip
 
