@@ -1449,44 +1449,44 @@
       <translation>正在导出 {name}… {percent} %</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="138" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="140" />
       <location filename="../../tapeviz/ui/timeline/heat.py" line="72" />
       <source>step</source>
       <translation>步</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="285" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="287" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="47" />
       <source>Loss</source>
       <translation>损失</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="286" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="288" />
       <location filename="../../tapeviz/ui/plots/surface_plot.py" line="347" />
       <source>loss f(x)</source>
       <translation>损失 f(x)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="291" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="293" />
       <location filename="../../tapeviz/ui/timeline/heat.py" line="71" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="53" />
       <source>Parameters</source>
       <translation>参数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="292" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="294" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="54" />
       <source>value</source>
       <translation>值</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="297" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="299" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="59" />
       <source>Gradient norm</source>
       <translation>梯度范数</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/plots/step_plots.py" line="298" />
+      <location filename="../../tapeviz/ui/plots/step_plots.py" line="300" />
       <location filename="../../tapeviz/ui/timeline/plots.py" line="60" />
       <source>‖∇f‖</source>
       <translation>‖∇f‖</translation>
@@ -1750,7 +1750,7 @@
   <context>
     <name>OutputPane</name>
     <message>
-      <location filename="../../tapeviz/ui/window/output_pane.py" line="49" />
+      <location filename="../../tapeviz/ui/window/output_pane.py" line="56" />
       <source>Out: %1</source>
       <translation>输出值：%1</translation>
     </message>
@@ -1887,27 +1887,27 @@
       <translation>正在运行… 已绘制 %1 幅图</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="313" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="315" />
       <source>Running… %1 tapes so far (the timeline grows as the run goes on)</source>
       <translation>正在运行… 已记录 %1 条磁带(时间线随运行增长)</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="321" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="323" />
       <source>Stopping…</source>
       <translation>正在停止…</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="331" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="333" />
       <source>Internal error: %1</source>
       <translation>内部错误:%1</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="366" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="368" />
       <source>the %1 tape(s) recorded until then are kept.</source>
       <translation>保留了此前记录的 %1 条磁带。</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/window/runs.py" line="374" />
+      <location filename="../../tapeviz/ui/window/runs.py" line="376" />
       <source>Ran in %1 ms; %2 tape(s) recorded.</source>
       <translation>运行用时 %1 毫秒;记录了 %2 条磁带。</translation>
     </message>
@@ -2164,12 +2164,12 @@
       <translation>各张量每步的元素:蓝为 −max|v|,红为 +max|v|,灰为未知</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/history_plot.py" line="50" />
+      <location filename="../../tapeviz/ui/timeline/history_plot.py" line="52" />
       <source>History</source>
       <translation>训练历史</translation>
     </message>
     <message>
-      <location filename="../../tapeviz/ui/timeline/history_plot.py" line="51" />
+      <location filename="../../tapeviz/ui/timeline/history_plot.py" line="53" />
       <source>epoch</source>
       <translation>轮次</translation>
     </message>
@@ -3597,8 +3597,8 @@
       <translation>2.1 常量:tape.watch(x)</translation>
     </message>
     <message>
-      <source>TensorFlow prints nothing here: look at the graph and the variables.</source>
-      <translation>TensorFlow 在这里不打印任何内容:请看计算图和变量。</translation>
+      <source>TensorFlow prints nothing here; the last line's value is the Out line under the Output pane, as a notebook shows it.</source>
+      <translation>TensorFlow 在这里不打印任何内容;最后一行的值显示在输出面板下方的 Out 行,与 notebook 一致。</translation>
     </message>
     <message>
       <source>2.2.1 Trainable variables are watched</source>
@@ -3635,6 +3635,10 @@
     <message>
       <source>2.2.6 Python control flow</source>
       <translation>2.2.6 Python 控制流</translation>
+    </message>
+    <message>
+      <source>TensorFlow prints nothing here: look at the graph and the variables.</source>
+      <translation>TensorFlow 在这里不打印任何内容:请看计算图和变量。</translation>
     </message>
     <message>
       <source>Seed: linear regression on normalized data</source>

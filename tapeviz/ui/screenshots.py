@@ -107,6 +107,33 @@ def main_window(out: Path) -> list[Path]:
     return paths
 
 
+def main_window_seed(out: Path) -> Path:
+    """The TensorFlow guide's first block at 1366×768: its graph, and ``Out: 6.0`` under it."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+    from PySide6.QtTest import QTest
+
+    from tapeviz.ui.window.main_window import MainWindow
+
+    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
+    QSettings.setPath(fmt, scope, tempfile.mkdtemp())  # the default layout, not the user's
+    window = MainWindow()
+    window.graph.animation_ms = 0
+    window.resize(1366, 768)
+    window.show()
+    window.load_preset("basics-2-1-constant-watch")
+    for _ in range(500):  # the run is in a worker: wait for it (at most 10 s)
+        if window.last_result is not None and not window.runner.running:
+            break
+        QTest.qWait(20)
+    QTest.qWait(300)
+    path = out / "main_window_seed_out.png"
+    window.grab().save(str(path))
+    window.close()
+    return path
+
+
 def main_window_studio(out: Path) -> list[Path]:
     """The window on the Rosenbrock race with the studio in front, at 1366×768 and 1920×1080."""
     import tempfile
@@ -304,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args[0] if args else "assets/screenshots")
     out.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance() or QApplication([])
-    shots = (graph_quadratic, stepper_frames, main_window, main_window_studio,
+    shots = (graph_quadratic, stepper_frames, main_window, main_window_seed, main_window_studio,
              main_window_timeline, main_window_plots, main_window_torch)  # fmt: skip
     for shot in shots:
         print(shot(out))

@@ -61,3 +61,11 @@ def test_a_long_value_wraps_never_widens_the_dock_and_is_whole_in_the_tooltip(
     assert pane.value_label.text() == "Out: <tf.Tensor: shape=(), dtype=float32, numpy=6.0>"
     pane.show_value(None)
     assert pane.value_label.isHidden() and pane.value_label.text() == ""
+
+
+def test_a_seed_preset_ending_in_a_value_shows_it_and_says_where(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.load_preset("basics-2-2-3-higher-order")  # ends in g_2.numpy(): a notebook shows 18.0
+    qtbot.waitUntil(lambda: window.output_pane.value_label.text() == "Out: 18.0", timeout=30_000)
+    assert "Out line" in window.notes_label.text()

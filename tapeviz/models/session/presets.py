@@ -82,16 +82,21 @@ def seed_presets(seeds: Path | None = None) -> list[Session]:
                 + cell["name"].split("_", 1)[1].replace("_", "-"),
                 title=f"{cell['section']} {cell['title']}",
                 group=tutorial,
-                notes=_notes(cell["output"], cell.get("raises")),
+                notes=_notes(cell["output"], cell.get("raises"), cell.get("value")),
             )
         )
     return out
 
 
-def _notes(output: str, raises: str | None) -> str:
+def _notes(output: str, raises: str | None, value: float | None = None) -> str:
     text = output.strip()
     if raises:
         return f"TensorFlow raises {raises} here: that error is the lesson."
+    if not text and value is not None:  # (the cell ends in dy_dx.numpy(): a notebook shows 6.0)
+        return (
+            "TensorFlow prints nothing here; the last line's value is the Out line under the "
+            "Output pane, as a notebook shows it."
+        )
     if not text:
         return "TensorFlow prints nothing here: look at the graph and the variables."
     lines = text.splitlines()
