@@ -3598,7 +3598,7 @@
     </message>
     <message>
       <source>TensorFlow prints nothing here; the last line's value is the Out line under the Output pane, as a notebook shows it.</source>
-      <translation>TensorFlow 在这里不打印任何内容;最后一行的值显示在输出面板下方的 Out 行,与 notebook 一致。</translation>
+      <translation>TensorFlow 在这里不打印任何内容;最后一行的值显示在输出面板下方的「输出值：」一行,与 notebook 一致。</translation>
     </message>
     <message>
       <source>2.2.1 Trainable variables are watched</source>

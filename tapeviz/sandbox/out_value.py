@@ -21,6 +21,7 @@ LIMIT = 2000  # characters of a value's text, at most
 SMALL = 1000  # elements of an array or tensor shown whole (numpy's own threshold)
 NESTED = 20  # the same, for one inside a list, tuple or dict
 ITEMS = 20  # items of a list, tuple or dict shown
+TEXT_BYTES = 100_000  # a numpy string array bigger than this reads as its shape and dtype
 DEPTH = 4  # levels of nested containers shown
 _PLAIN = (bool, int, float, complex, str, bytes)
 _NUMERIC_KINDS = "biufcmMUS?"  # numpy dtype kinds whose text is numpy's own (no object arrays)
@@ -50,7 +51,7 @@ class _Text:
             self._container(value, depth)
         else:
             left = max(self.limit - self.size, 10)
-            self.put(_leaf(value, left, NESTED if depth else SMALL) or f"<{kind.__name__}>")
+            self.put(_leaf(value, left, NESTED if depth else SMALL) or f"<{_name(kind)}>")
 
     def _container(self, value: Any, depth: int) -> None:
         kind = type(value)
@@ -84,9 +85,15 @@ def value_text(value: Any, limit: int = LIMIT) -> str | None:
     except _Full:
         pass
     except BaseException:  # (a Stop arriving now, an int Python will not print): the type
-        return f"<{type(value).__name__}>"
+        return f"<{_name(type(value))}>"
     out = "".join(text.parts)
     return out if len(out) <= limit else out[: limit - 1] + "…"
+
+
+def _name(kind: type) -> str:
+    """A class's own name, read past any ``__name__`` its metaclass defines (script code)."""
+    name = type.__dict__["__name__"].__get__(kind, type)
+    return name if isinstance(name, str) else "object"
 
 
 def _leaf(value: Any, limit: int, small: int) -> str | None:
@@ -99,8 +106,12 @@ def _leaf(value: Any, limit: int, small: int) -> str | None:
             return repr(value[:limit]) + "…"
         return repr(value)
     if isinstance(value, np.generic) and kind is value.dtype.type:  # (numpy's own, no subclass)
+        if value.dtype.kind in "US":  # (a numpy string: as Python's, cut before it is printed)
+            return _leaf(value.item(), limit, small)
         return str(value) if value.dtype.kind in _NUMERIC_KINDS else None  # 6.0, as TF shows it
     if kind is np.ndarray and value.dtype.kind in _NUMERIC_KINDS:
+        if value.dtype.kind in "US" and value.nbytes > TEXT_BYTES:
+            return f"<ndarray: shape={value.shape}, dtype={value.dtype}>"
         with np.printoptions(threshold=small, edgeitems=3):
             return repr(value)
     if isinstance(value, TensorLike):  # (the engine's classes: a script cannot subclass them)

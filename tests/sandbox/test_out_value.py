@@ -51,6 +51,25 @@ def test_a_value_reads_as_a_notebook_shows_it(value: object, text: str | None) -
     assert Loud.ran == []  # no repr of the script's own ran
 
 
+def test_text_values_and_class_names_are_read_without_the_scripts_code() -> None:
+    class Meta(type):
+        @property
+        def __name__(cls) -> str:  # type: ignore[override]
+            Loud.ran.append("name")
+            return "Meta"
+
+    class Named(metaclass=Meta):
+        pass
+
+    Loud.ran.clear()
+    assert value_text([Named()]) == "[<Named>]" and Loud.ran == []
+    long = value_text(np.str_("x" * 10**6))
+    assert long is not None and len(long) <= LIMIT and long.startswith("'xxx")
+    assert value_text(np.array(["ab", "c"])) == "array(['ab', 'c'], dtype='<U2')"
+    big = np.array(["a" * 1000] * 1000)  # 4 MB of text: its shape and dtype, not its print
+    assert value_text(big) == "<ndarray: shape=(1000,), dtype=<U1000>"
+
+
 def test_a_dict_keeps_its_order_and_nesting_stops() -> None:
     assert value_text({"loss": 0.5, "acc": 0.9}) == "{'loss': 0.5, 'acc': 0.9}"  # (not sorted)
     assert value_text([[[[[[1]]]]]]) == "[[[[[...]]]]]"

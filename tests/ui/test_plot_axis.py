@@ -51,3 +51,14 @@ def test_the_step_and_history_plots_space_both_axes(qtbot: QtBot) -> None:
         item = plot.getPlotItem()
         assert isinstance(item.getAxis("left"), SpacedAxis)
         assert isinstance(item.getAxis("bottom"), SpacedAxis)
+
+
+def test_fewer_ticks_only_while_one_label_still_shows(qtbot: QtBot) -> None:
+    bottom = _axis("bottom", 9 * 1.5)
+    # 1,000 steps padded 2 % in 100 px: 0 and 1,000 would sit at the ends, where pyqtgraph
+    # hides both labels; pyqtgraph's own 500 (its label inside) stays
+    assert bottom.tickSpacing(-20.0, 1020.0, 100.0)[0][0] == 500.0
+    left = _axis("left", 9 * 1.5)
+    # accuracy 0.14…0.96 in 80 px and in a squeezed 22 px: one label, 0.5, never four stacked
+    assert left.tickSpacing(0.144, 0.956, 80.0)[0][0] == 0.5
+    assert left.tickSpacing(0.144, 0.956, 22.0)[0][0] == 0.5

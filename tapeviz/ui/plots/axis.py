@@ -13,6 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtGui import QFontMetricsF
 
 GAP = 1.3  # label starts at least this many label widths apart
+OVERHANG = 15.0  # px an upright axis's label may reach past its ends (pyqtgraph's default)
 
 
 def set_axis_label(plot: pg.PlotWidget, side: str, text: str) -> None:
@@ -39,7 +40,7 @@ class SpacedAxis(pg.AxisItem):
     pyqtgraph always shows at least 2.25 tick intervals, so big labels on a narrow plot
     ("500 1000 1500" in 180 px at 18 pt) run together, and on a short one ("1.0 0.8 0.6 …"
     in 50 px) lie on each other. Three labelled ticks are kept while their labels keep a space
-    apart; two when even three would touch.
+    apart; fewer when even three would touch, as long as one label still fits inside the axis.
     """
 
     def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:
@@ -65,8 +66,12 @@ class SpacedAxis(pg.AxisItem):
             left = math.floor(hi / coarser) - math.ceil(lo / coarser)  # coarser's intervals
             # Three ticks whose labels keep a space apart beat two with roomier gaps.
             room = GAP * need if left >= 2 else need + (pad if not upright else need / 5)
-            if major * per_unit >= room or left < 1:
-                break  # these fit, or fewer than two ticks would be left
+            if major * per_unit >= room:
+                break  # these fit
+            # pyqtgraph hides a label past the ends across; upright ones may pass them by 15 px
+            half = max(need / 2 - (OVERHANG if upright else 0.0), 0.0) / per_unit
+            if math.floor((hi - half) / coarser) < math.ceil((lo + half) / coarser):
+                break  # no coarser tick's label would be shown
             major = coarser
         if major == levels[0][0]:
             return levels
