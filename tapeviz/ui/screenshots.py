@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -17,6 +19,44 @@ from tapeviz.ui.graph.view import GraphView
 
 QUADRATIC = [VariableSpec("x", 0.0), VariableSpec("a", 1.0, "watched"),
              VariableSpec("b", -2.0, "watched"), VariableSpec("c", 1.0, "constant")]  # fmt: skip
+
+
+def _fresh_settings() -> None:
+    """Settings in a new folder: the default layout and limits, never the user's."""
+    import tempfile
+
+    from PySide6.QtCore import QSettings
+
+    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
+    QSettings.setPath(fmt, scope, tempfile.mkdtemp())
+
+
+def _window(size: tuple[int, int] = (1366, 768), theme: str = "light") -> Any:
+    """A shown main window of ``size`` (projector size by default), animations off."""
+    from tapeviz.ui.window.main_window import MainWindow
+
+    window = MainWindow()
+    window.graph.animation_ms = 0
+    window.resize(*size)
+    window.show()
+    if theme == "dark":
+        window.dark_action.trigger()
+    return window
+
+
+def _until(done: Callable[[], bool], seconds: float) -> None:
+    """Process events until ``done()`` (work in workers), at most ``seconds``."""
+    from PySide6.QtTest import QTest
+
+    for _ in range(int(seconds * 50)):
+        if done():
+            return
+        QTest.qWait(20)
+
+
+def _ran(window: Any) -> Callable[[], bool]:
+    """Whether ``window``'s run has ended with a result."""
+    return lambda: window.last_result is not None and not window.runner.running
 
 
 def graph_quadratic(out: Path) -> Path:
@@ -70,24 +110,12 @@ def stepper_frames(out: Path) -> list[Path]:
 
 def main_window(out: Path) -> list[Path]:
     """The whole window at projector size (1366×768) on the quadratic: light, dark, text at 1.5×."""
-    import tempfile
-
-    from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
 
-    from tapeviz.ui.window.main_window import MainWindow
-
-    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
-    QSettings.setPath(fmt, scope, tempfile.mkdtemp())  # the default layout, not the user's
-    window = MainWindow()
-    window.graph.animation_ms = 0
-    window.resize(1366, 768)
-    window.show()
+    _fresh_settings()
+    window = _window()
     window.load_preset("quadratic")
-    for _ in range(500):  # the run is in a worker: wait for it (at most 10 s)
-        if window.last_result is not None and not window.runner.running:
-            break
-        QTest.qWait(20)
+    _until(_ran(window), 10)  # the run is in a worker
     QTest.qWait(300)
     window.stepper.jump(3)
     QTest.qWait(200)
@@ -109,24 +137,12 @@ def main_window(out: Path) -> list[Path]:
 
 def main_window_seed(out: Path) -> Path:
     """The TensorFlow guide's first block at 1366×768: its graph, and ``Out: 6.0`` under it."""
-    import tempfile
-
-    from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
 
-    from tapeviz.ui.window.main_window import MainWindow
-
-    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
-    QSettings.setPath(fmt, scope, tempfile.mkdtemp())  # the default layout, not the user's
-    window = MainWindow()
-    window.graph.animation_ms = 0
-    window.resize(1366, 768)
-    window.show()
+    _fresh_settings()
+    window = _window()
     window.load_preset("basics-2-1-constant-watch")
-    for _ in range(500):  # the run is in a worker: wait for it (at most 10 s)
-        if window.last_result is not None and not window.runner.running:
-            break
-        QTest.qWait(20)
+    _until(_ran(window), 10)
     QTest.qWait(300)
     path = out / "main_window_seed_out.png"
     window.grab().save(str(path))
@@ -136,29 +152,16 @@ def main_window_seed(out: Path) -> Path:
 
 def main_window_studio(out: Path) -> list[Path]:
     """The window on the Rosenbrock race with the studio in front, at 1366×768 and 1920×1080."""
-    import tempfile
-
-    from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
 
-    from tapeviz.ui.window.main_window import MainWindow
-
-    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
-    QSettings.setPath(fmt, scope, tempfile.mkdtemp())
+    _fresh_settings()
     paths = []
     for size, theme in (((1366, 768), "light"), ((1920, 1080), "dark")):
-        window = MainWindow()
-        window.graph.animation_ms = 0
-        window.resize(*size)
-        window.show()
-        if theme == "dark":
-            window.dark_action.trigger()
+        window = _window(size, theme)
         window.load_preset("rosenbrock-race")
-        for _ in range(1500):  # the sandbox check, then the race, in workers (at most 30 s)
-            studio = window.studio
-            if not window.runner.running and studio.race is not None and not studio.busy:
-                break
-            QTest.qWait(20)
+        raced = _ran(window)
+        studio = window.studio  # the sandbox check, then the race, in workers
+        _until(lambda r=raced, st=studio: r() and st.race is not None and not st.busy, 30)
         window.studio.set_step(700)
         QTest.qWait(400)
         window.graph.fit()
@@ -172,16 +175,11 @@ def main_window_studio(out: Path) -> list[Path]:
 
 def main_window_timeline(out: Path) -> list[Path]:
     """A script's loop on the timeline: seed SGD at step 40 (and a GIF), raw years diverging."""
-    import tempfile
-
-    from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
 
-    from tapeviz.ui.window.main_window import MainWindow
-
-    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
-    QSettings.setPath(fmt, scope, tempfile.mkdtemp())
     from tapeviz.ui.window.preferences import settings
+
+    _fresh_settings()
 
     settings().setValue("limits/wall_time", 120)  # 10,000 epochs even on a slow machine
     paths = []
@@ -189,17 +187,9 @@ def main_window_timeline(out: Path) -> list[Path]:
         ("training-2-1-sgd-apply-gradients", (1366, 768), "light", 40),
         ("training-2-1-linear-regression-raw", (1920, 1080), "dark", 4),
     ):
-        window = MainWindow()
-        window.graph.animation_ms = 0
-        window.resize(*size)
-        window.show()
-        if theme == "dark":
-            window.dark_action.trigger()
+        window = _window(size, theme)
         window.load_preset(preset)
-        for _ in range(3000):  # the run is in a worker: wait for it (at most 60 s)
-            if window.last_result is not None and not window.runner.running:
-                break
-            QTest.qWait(20)
+        _until(_ran(window), 60)
         window.timeline.set_step(step)
         QTest.qWait(300)
         window.graph.fit()
@@ -213,10 +203,7 @@ def main_window_timeline(out: Path) -> list[Path]:
             exporter = window.timeline.export("gif", gif, frames=60, width=900)
             done: list[str] = []
             exporter.finished.connect(done.append)
-            for _ in range(3000):
-                if done:
-                    break
-                QTest.qWait(20)
+            _until(lambda d=done: bool(d), 60)
             paths.append(gif)
         window.close()
     return paths
@@ -258,25 +245,14 @@ plt.show()
 
 def main_window_plots(out: Path) -> Path:
     """The window with the Plots tab in front: a pasted class-based loop plotted with pyplot."""
-    import tempfile
-
-    from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
 
     from tapeviz.models.session.file import Session
-    from tapeviz.ui.window.main_window import MainWindow
 
-    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
-    QSettings.setPath(fmt, scope, tempfile.mkdtemp())
-    window = MainWindow()
-    window.graph.animation_ms = 0
-    window.resize(1366, 768)
-    window.show()
+    _fresh_settings()
+    window = _window()
     window.apply_session(Session(source=PLOTS_SCRIPT, mode="script"))
-    for _ in range(500):
-        if window.last_result is not None and not window.runner.running:
-            break
-        QTest.qWait(20)
+    _until(_ran(window), 10)
     QTest.qWait(400)
     path = out / "main_window_plots.png"
     window.grab().save(str(path))
@@ -286,26 +262,14 @@ def main_window_plots(out: Path) -> Path:
 
 def main_window_torch(out: Path) -> list[Path]:
     """PyTorch code: the micrograd lecture's neuron stepped backward, a small nn trained."""
-    import tempfile
-
-    from PySide6.QtCore import QSettings
     from PySide6.QtTest import QTest
 
-    from tapeviz.ui.window.main_window import MainWindow
-
-    fmt, scope = QSettings.Format.IniFormat, QSettings.Scope.UserScope
-    QSettings.setPath(fmt, scope, tempfile.mkdtemp())
+    _fresh_settings()
     paths = []
     for preset, steps in (("torch-micrograd-neuron", 3), ("torch-nn-training", 0)):
-        window = MainWindow()
-        window.graph.animation_ms = 0
-        window.resize(1366, 768)
-        window.show()
+        window = _window()
         window.load_preset(preset)
-        for _ in range(1500):
-            if window.last_result is not None and not window.runner.running:
-                break
-            QTest.qWait(20)
+        _until(_ran(window), 30)
         QTest.qWait(300)
         if steps:
             window.lower_tabs.show_view("stepper")
