@@ -10,12 +10,15 @@ is summarised first (numpy's threshold: :data:`SMALL` elements, :data:`NESTED` i
 from __future__ import annotations
 
 from itertools import islice
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tapeviz.engine import strings
 from tapeviz.engine.tensor import TensorLike
+
+if TYPE_CHECKING:
+    from tapeviz.sandbox.result import RunResult
 
 LIMIT = 2000  # characters of a value's text, at most
 SMALL = 1000  # elements of an array or tensor shown whole (numpy's own threshold)
@@ -24,7 +27,7 @@ ITEMS = 20  # items of a list, tuple or dict shown
 TEXT_BYTES = 100_000  # a numpy string array bigger than this reads as its shape and dtype
 DEPTH = 4  # levels of nested containers shown
 _PLAIN = (bool, int, float, complex, str, bytes)
-_NUMERIC_KINDS = "biufcmMUS?"  # numpy dtype kinds whose text is numpy's own (no object arrays)
+_NUMPY_KINDS = "biufcmMUS?"  # dtype kinds numpy prints itself (numbers, text; no objects)
 
 
 class _Full(Exception):
@@ -75,6 +78,18 @@ class _Text:
         self.put(ends[1])
 
 
+def out_text(result: RunResult) -> str | None:
+    """A script run's ``Out:``: its last expression's value as a notebook shows it, or None.
+
+    A received result's value is that text already (the worker made it), or a tensor of its
+    table; a run that failed shows none, as a notebook cell that raised.
+    """
+    value = result.value
+    if result.error is not None or value is None:
+        return None
+    return value if isinstance(value, str) else value_text(value)
+
+
 def value_text(value: Any, limit: int = LIMIT) -> str | None:
     """What a notebook shows for ``value`` (``6.0`` for ``dy_dx.numpy()``); None for None."""
     if value is None:
@@ -108,8 +123,8 @@ def _leaf(value: Any, limit: int, small: int) -> str | None:
     if isinstance(value, np.generic) and kind is value.dtype.type:  # (numpy's own, no subclass)
         if value.dtype.kind in "US":  # (a numpy string: as Python's, cut before it is printed)
             return _leaf(value.item(), limit, small)
-        return str(value) if value.dtype.kind in _NUMERIC_KINDS else None  # 6.0, as TF shows it
-    if kind is np.ndarray and value.dtype.kind in _NUMERIC_KINDS:
+        return str(value) if value.dtype.kind in _NUMPY_KINDS else None  # 6.0, as TF shows it
+    if kind is np.ndarray and value.dtype.kind in _NUMPY_KINDS:
         if value.dtype.kind in "US" and value.nbytes > TEXT_BYTES:
             return f"<ndarray: shape={value.shape}, dtype={value.dtype}>"
         with np.printoptions(threshold=small, edgeitems=3):

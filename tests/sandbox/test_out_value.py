@@ -11,7 +11,7 @@ import pytest
 
 import tapeviz.tf as tf
 from tapeviz.sandbox import Limits
-from tapeviz.sandbox.out_value import LIMIT, value_text
+from tapeviz.sandbox.out_value import LIMIT, out_text, value_text
 from tapeviz.sandbox.process.isolated import run_isolated
 
 SEEDS = Path(__file__).resolve().parents[2] / "assets" / "seeds"
@@ -124,3 +124,15 @@ def test_a_scripts_class_named_like_a_builtin_never_runs_after_the_script() -> N
     )
     result = run_isolated(source, limits=Limits(wall_time=30))
     assert result.error is None and result.value == "[<list>, <dict>, (<list>,)]"
+
+
+def test_a_runs_out_text_is_the_workers_text_or_its_tensors_and_none_after_an_error() -> None:
+    from tapeviz.sandbox import run
+
+    received = run_isolated("import numpy as np\nnp.float32(2) * 3\n", limits=Limits(wall_time=30))
+    assert out_text(received) == "6.0"  # (made in the worker)
+    assert out_text(run("import tensorflow as tf\ntf.constant(2.0) * 3\n")) == (
+        "<tf.Tensor: shape=(), dtype=float32, numpy=6.0>"
+    )
+    assert out_text(run("x = 1\nx / 0\n")) is None  # a cell that raised shows no value
+    assert out_text(run("x = 1\n")) is None

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from tapeviz.models.descent.problem import Problem
 from tapeviz.sandbox import CancelToken, Limits, RunResult
-from tapeviz.sandbox.out_value import value_text
+from tapeviz.sandbox.out_value import out_text
 from tapeviz.sandbox.process.isolated import run_isolated
 from tapeviz.ui import workers
 from tapeviz.ui.messages import translated
@@ -50,18 +50,6 @@ def live_delay(last_run_s: float | None) -> int:
 
 DECODED_TAPES = 8  # a run with at most this many tapes has them decoded in the thread pool
 ADDED_VALUE = 1.0  # a name added from the error frame starts here (products stay non-zero)
-
-
-def out_text(result: RunResult) -> str | None:
-    """A script run's ``Out:``: its last expression's value as a notebook shows it, or None.
-
-    A received result's value is that text already (the worker made it), or a tensor of its
-    table; a run that failed shows none, as a notebook cell that raised.
-    """
-    value = result.value
-    if result.error is not None or value is None:
-        return None
-    return value if isinstance(value, str) else value_text(value)
 
 
 def _recorded(result: RunResult) -> bool:
