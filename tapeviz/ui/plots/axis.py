@@ -63,9 +63,9 @@ class SpacedAxis(pg.AxisItem):
             if not labels:
                 break
             need = metrics.height() if upright else max(map(metrics.horizontalAdvance, labels))
-            left = math.floor(hi / coarser) - math.ceil(lo / coarser)  # coarser's intervals
+            intervals = math.floor(hi / coarser) - math.ceil(lo / coarser)  # (coarser ticks)
             # Three ticks whose labels keep a space apart beat two with roomier gaps.
-            room = GAP * need if left >= 2 else need + (pad if not upright else need / 5)
+            room = GAP * need if intervals >= 2 else need + (pad if not upright else need / 5)
             if major * per_unit >= room:
                 break  # these fit
             # pyqtgraph hides a label past the ends across; upright ones may pass them by 15 px
